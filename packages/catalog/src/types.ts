@@ -1,0 +1,44 @@
+/** One figure a parser read from a tool's output. */
+export interface Metric {
+  name: string;
+  value: number;
+  unit: string;
+  /** What tells this figure apart from others of the same name (threads, direction). */
+  tags?: Record<string, string>;
+}
+
+/** Turns the output of a successful run into metrics; returns [] when it finds none (never invents). */
+export type Parser = (output: string, context: { tool: string; workload: string }) => Metric[];
+
+export interface WorkloadDefinition {
+  id: string;
+  workload_name: string;
+  workload_description: string;
+  categories: string[];
+  /** Scripts by platform token: `run`, `run_debian`, `run_ubuntu_22_04`...; bash bodies. */
+  scripts: Record<string, string>;
+  /** Seconds; overrides the tool's defaults for this workload. */
+  timeout?: { prepare?: number; run?: number };
+}
+
+export interface ToolDefinition {
+  id: string;
+  tool_name: string;
+  description: string;
+  /** Name of a registered parser (see parsers.ts). */
+  parser: string;
+  /** Default step time limits, seconds. */
+  timeout: { prepare: number; run: number };
+  /** Scripts by platform token: `install`, `install_debian`, `install_centos`...; `check` tells the tool is present. */
+  scripts: Record<string, string>;
+  workloads: WorkloadDefinition[];
+  /** The file the definition was read from. */
+  source: string;
+}
+
+export interface StepScriptOptions {
+  /** Platform label of the target, for example `ubuntu_22_04` or `debian_12`. */
+  platform: string;
+  /** Whether the install script may install system packages (apt/dnf). */
+  allowInstall: boolean;
+}

@@ -1,0 +1,71 @@
+import type { SshTarget } from "../transport/transport.js";
+
+/** A machine a step can run on, as the provider hands it over. */
+export interface Machine {
+  /** Stable within the session: `local`, the configured host name, or the cloud instance id. */
+  id: string;
+  ip: string;
+  platform: string;
+  /** Where work dirs go: `~/.benchwright` over SSH, `<data>/work/<session>` for local. */
+  workRoot: string;
+  /** Whether install scripts may install system packages on it. */
+  allowInstall: boolean;
+  /** How to reach it; absent means the server's own host (local shell). */
+  ssh?: SshTarget;
+}
+
+/** The configuration a session is bound to, with secrets decrypted (kept in memory only). */
+export interface ResolvedConfig {
+  /** Name of the configuration (Form A file name, or `config.provider.name`). */
+  name: string;
+  /** Service type name (the section key). */
+  serviceType: string;
+  /** Canonical class: `local`, `existing-vm` or `cloud`. */
+  providerClass: ProviderClass;
+  provider: Record<string, unknown>;
+  service: Record<string, unknown>;
+}
+
+export type ProviderClass = "local" | "existing-vm" | "cloud";
+
+/** Every resource a provider creates is recorded here before anything waits on it. */
+export interface ResourceLedger {
+  record(kind: string, id: string, meta?: Record<string, unknown>): Promise<void>;
+  markDestroyed(kind: string, id: string): Promise<void>;
+  /** Resources recorded for this session and not yet destroyed, oldest first. */
+  live(): Promise<Array<{ kind: string; id: string; meta: Record<string, unknown> }>>;
+}
+
+export interface ProviderContext {
+  sessionId: string;
+  config: ResolvedConfig;
+  resources: ResourceLedger;
+  /** Where the server keeps its data (local work dirs live below it). */
+  dataDir: string;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface SweptResource {
+  provider: string;
+  kind: string;
+  id: string;
+  session_id: string | null;
+  destroyed: boolean;
+  error?: string;
+}
+
+export interface Provider {
+  /** Makes sure the session's machines exist and answer; returns them. Idempotent. */
+  ensureMachines(ctx: ProviderContext): Promise<Machine[]>;
+  /** Destroys everything the session created at the provider. Idempotent. */
+  destroy(ctx: ProviderContext): Promise<void>;
+  /**
+   * Finds resources tagged as ours whose session is not live (`isLive` says which are)
+   * and destroys them unless `dryRun`. Providers that create nothing return [].
+   */
+  sweep?(
+    config: ResolvedConfig,
+    options: { isLive: (sessionId: string) => Promise<boolean>; dryRun: boolean; log: (line: string) => void },
+  ): Promise<SweptResource[]>;
+}
