@@ -7,7 +7,7 @@ const STATUS: Record<ProblemCode, number> = {
   unsupported_media_type: 415,
   unauthorized: 401,
   not_found: 404,
-  unknown_provider: 404,
+  unknown_provider: 400,
   unknown_service_type: 400,
   unknown_provider_class: 400,
   invalid_configuration: 400,

@@ -1,0 +1,124 @@
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
+import OpenApiValidator from "express-openapi-validator";
+import { loadSpec } from "@benchwright/contract";
+import { BenchwrightError, type Engine } from "@benchwright/engine";
+import { requireBearerToken } from "./auth.js";
+import { docsRouter } from "./docs.js";
+import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
+import { silentLogger, type Logger } from "./logger.js";
+import { problemOf, sendProblem } from "./problem.js";
+import { apiRouter } from "./routes.js";
+import { normalizeTrailingSlash } from "./trailing-slash.js";
+
+export interface AppOptions {
+  engine: Engine;
+  /** When set, every operation but the docs needs this bearer token. */
+  token?: string;
+  /** Fail responses that break the contract (tests); otherwise violations are only logged. */
+  validateResponses?: boolean;
+  log?: Logger;
+}
+
+/** The HTTP face of the engine. Only main.ts listens; tests start this in process. */
+export function createApp(options: AppOptions): Express {
+  const { engine, log = silentLogger } = options;
+  const spec = loadSpec() as { paths: Record<string, unknown> };
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+
+  app.use((req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on("finish", () =>
+      log("request", { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6 }),
+    );
+    next();
+  });
+  app.use(normalizeTrailingSlash("/api/v1", Object.keys(spec.paths)));
+  app.use(docsRouter(loadSpec()));
+  if (options.token) app.use("/api/v1", requireBearerToken(options.token));
+  app.use(express.json({ limit: "1mb", type: "application/json" }));
+  app.use(fieldsMask);
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: loadSpec() as never,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: options.validateResponses
+        ? true
+        : { onError: (err, _body, req) => log("response breaks the contract", { path: req.path, error: err.message }) },
+      validateSecurity: false,
+      validateApiSpec: false,
+    }),
+  );
+  app.use("/api/v1", apiRouter(engine));
+  app.use((req, _res, next) => next(new BenchwrightError("not_found", `No operation at ${req.method} ${req.path}`)));
+  app.use(errorHandler(log));
+  return app;
+}
+
+/**
+ * Parses X-Fields before anything happens (a bad mask changes nothing) and masks JSON
+ * answers. It wraps res.json before the validator does, so responses are checked whole.
+ */
+const fieldsMask: express.RequestHandler = (req, res, next) => {
+  const header = req.get("x-fields");
+  if (header === undefined) return next();
+  let mask: FieldsMask;
+  try {
+    mask = parseFieldsMask(header);
+  } catch (e) {
+    return next(e);
+  }
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => json(res.statusCode < 300 ? applyFieldsMask(body, mask) : body);
+  next();
+};
+
+function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req: Request, res: Response, _next) => {
+    const problem = problemOf(toBenchwrightError(err, req, log), req.originalUrl.split("?")[0]);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    sendProblem(res, problem);
+  };
+}
+
+interface HttpLikeError {
+  status?: number;
+  type?: string;
+  message?: string;
+  errors?: Array<{ path?: string; message?: string }>;
+}
+
+function toBenchwrightError(err: unknown, req: Request, log: Logger): BenchwrightError {
+  if (err instanceof BenchwrightError) return err;
+  const e = (err ?? {}) as HttpLikeError;
+  if (e.type === "entity.parse.failed") return new BenchwrightError("bad_json", "The request body is not valid JSON");
+  if (e.type === "entity.too.large") return new BenchwrightError("validation_failed", "The request body is larger than 1 MiB");
+  if (e.status === 415) return new BenchwrightError("unsupported_media_type", "Send the request body as application/json");
+  if (e.status === 404) return new BenchwrightError("not_found", `No operation at ${req.method} ${req.path}`);
+  // A known path with a method it does not have is, for the client, an operation that does not exist.
+  if (e.status === 405) return new BenchwrightError("not_found", `${req.method} is not an operation of ${req.path}`);
+  if (e.status === 400 && Array.isArray(e.errors)) {
+    const errors = e.errors.map((x) => ({ path: String(x.path ?? ""), message: String(x.message ?? "") }));
+    return new BenchwrightError("validation_failed", explainValidation(req, errors), { errors });
+  }
+  log("unexpected error", { path: req.path, error: e.message ?? String(err) });
+  return new BenchwrightError("internal", "An unexpected error occurred; it was logged");
+}
+
+/** Session creation's two forms make oneOf errors cryptic: say which form was meant. */
+function explainValidation(req: Request, errors: Array<{ path: string; message: string }>): string {
+  const first = errors.map((x) => `${x.path} ${x.message}`).join("; ");
+  const body = req.body as Record<string, unknown> | undefined;
+  if (req.method === "POST" && /^\/api\/v1\/sessions\/?$/.test(req.path) && body && typeof body === "object" && !Array.isArray(body)) {
+    const formA = "provider" in body || "service" in body;
+    const formB = "config" in body;
+    if (formA && formB) return `Send either Form A {provider, service} or Form B {config}, not both (${first})`;
+    if (!formA && !formB) return `Send Form A {provider, service} or Form B {config} (${first})`;
+    return `${formA ? "Form A {provider, service}" : "Form B {config}"}: ${first}`;
+  }
+  return first;
+}

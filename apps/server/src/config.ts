@@ -1,0 +1,42 @@
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  configDir: string;
+  databaseUrl?: string;
+  token?: string;
+  insecure: boolean;
+}
+
+/** Reads the environment (see the README's configuration table); `--insecure` is the only flag. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
+  const port = Number(env.PORT ?? 5000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
+  return {
+    host: env.HOST ?? "127.0.0.1",
+    port,
+    dataDir: resolve(env.BENCHWRIGHT_DATA_DIR ?? ".benchwright"),
+    configDir: resolve(env.BENCHWRIGHT_CONFIG_DIR ?? "config"),
+    databaseUrl: env.DATABASE_URL || undefined,
+    token: env.BENCHWRIGHT_API_TOKEN || undefined,
+    insecure: argv.includes("--insecure"),
+  };
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1";
+}
+
+/** Without a token the API is open to whoever reaches it: only loopback, unless told otherwise. */
+export function assertSafeToListen(config: ServerConfig): void {
+  if (!isLoopback(config.host) && !config.token && !config.insecure) {
+    throw new Error(
+      `Refusing to listen on ${config.host} without BENCHWRIGHT_API_TOKEN: set a token, or pass --insecure if the network is trusted`,
+    );
+  }
+}

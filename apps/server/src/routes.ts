@@ -1,0 +1,40 @@
+import { Router, type Response } from "express";
+import type { Engine } from "@benchwright/engine";
+
+/** One line per operation: HTTP in, one engine call, HTTP out. */
+export function apiRouter(engine: Engine): Router {
+  const r = Router();
+  const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
+
+  r.get("/benchmarks/", (_req, res) => ok(res, 200, engine.listBenchmarks()));
+  r.get("/benchmarks/:benchmark_id", (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)));
+  r.get("/providers/", (_req, res) => ok(res, 200, engine.listProviders()));
+
+  r.post("/sessions/", async (req, res) => ok(res, 201, await engine.createSession(req.body)));
+  r.get("/sessions/", async (_req, res) => ok(res, 200, await engine.listSessions()));
+  r.get("/sessions/:session_id", async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)));
+  r.delete("/sessions/:session_id", async (req, res) => {
+    await engine.deleteSession(req.params.session_id);
+    res.status(204).end();
+  });
+  r.post("/sessions/:session_id/executions/", async (req, res) =>
+    ok(res, 201, await engine.createExecution(req.params.session_id, req.body)),
+  );
+  r.get("/sessions/:session_id/executions/", async (req, res) =>
+    ok(res, 200, await engine.listExecutions(req.params.session_id)),
+  );
+
+  r.get("/executions/", async (_req, res) => ok(res, 200, await engine.listExecutions()));
+  r.get("/executions/:exec_id", async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)));
+  r.post("/executions/:exec_id/prepare", async (req, res) => ok(res, 200, await engine.prepare(req.params.exec_id)));
+  r.post("/executions/:exec_id/run", async (req, res) => ok(res, 200, await engine.run(req.params.exec_id)));
+  r.get("/executions/:exec_id/logs", async (req, res) => {
+    const { step, attempt } = req.query as { step?: "prepare" | "run"; attempt?: string };
+    const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
+    res.status(200).type("text/plain; charset=utf-8").set("Content-Length", String(log.size));
+    log.stream.pipe(res);
+  });
+
+  r.post("/admin/sweep", async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})));
+  return r;
+}

@@ -1,0 +1,50 @@
+import { cpSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Engine, type EngineOptions } from "@benchwright/engine";
+import { createApp } from "../app.js";
+
+const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
+
+export interface Fixture {
+  engine: Engine;
+  app: ReturnType<typeof createApp>;
+  dataDir: string;
+  configDir: string;
+  logs: string[];
+  reopen(): Promise<Fixture>;
+  close(): Promise<void>;
+}
+
+/** A real engine on a throwaway data dir, with the repository's stored configurations. */
+export async function openFixture(
+  options: { token?: string; persistent?: boolean; dataDir?: string; configDir?: string; engine?: Partial<EngineOptions> } = {},
+): Promise<Fixture> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "bw-data-"));
+  let configDir = options.configDir;
+  if (!configDir) {
+    configDir = mkdtempSync(join(tmpdir(), "bw-config-"));
+    cpSync(REPO_CONFIG, configDir, { recursive: true });
+    mkdirSync(join(configDir, "benchmarks"), { recursive: true });
+  }
+  const logs: string[] = [];
+  const engine = await Engine.open({ dataDir, configDir, inMemory: !options.persistent, log: (l) => logs.push(l), ...options.engine });
+  const app = createApp({ engine, token: options.token, validateResponses: true, log: (m, f) => logs.push(`${m} ${JSON.stringify(f ?? {})}`) });
+  const fixture: Fixture = {
+    engine,
+    app,
+    dataDir,
+    configDir,
+    logs,
+    async reopen() {
+      await engine.close();
+      return openFixture({ ...options, dataDir, configDir });
+    },
+    async close() {
+      await engine.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}

@@ -1,0 +1,11 @@
+export { Engine, type EngineOptions } from "./engine.js";
+export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
+export { SecretBox, redact, SECRET_FIELDS } from "./secrets.js";
+export { openDb, type Db } from "./store/db.js";
+export { migrate, MIGRATIONS } from "./store/migrations.js";
+export { Store } from "./store/store.js";
+export { loadProviderConfigs, resolveInline, resolveStored, normalizePrivateKey } from "./config/provider-config.js";
+export { parseIni } from "./config/ini.js";
+export type { Machine, Provider, ProviderContext, ResolvedConfig, ResourceLedger, SweptResource } from "./providers/provider.js";
+export type { Transport, SshTarget } from "./transport/transport.js";
+export { formatTimestamp, formatDuration } from "./time.js";

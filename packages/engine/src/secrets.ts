@@ -1,0 +1,54 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** Field names whose values are credentials: never returned, never logged, sealed at rest. */
+export const SECRET_FIELDS = new Set(["access_id", "secret_key", "ssh_private_key", "password", "private_key", "token"]);
+
+/** AES-256-GCM sealing of credentials kept in the store. */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error("the secret key must be 32 bytes");
+  }
+
+  /**
+   * The key comes from BENCHWRIGHT_SECRET_KEY (base64, 32 bytes; servers that share one
+   * PostgreSQL must share it) or from `<dataDir>/secret.key`, made on first start.
+   */
+  static fromEnvironment(dataDir: string, envKey = process.env.BENCHWRIGHT_SECRET_KEY): SecretBox {
+    if (envKey) return new SecretBox(Buffer.from(envKey, "base64"));
+    const file = join(dataDir, "secret.key");
+    if (!existsSync(file)) {
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+    }
+    return new SecretBox(Buffer.from(readFileSync(file, "utf8").trim(), "base64"));
+  }
+
+  seal(value: unknown): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
+    return ["v1", iv.toString("base64"), cipher.getAuthTag().toString("base64"), body.toString("base64")].join(".");
+  }
+
+  open<T>(sealed: string): T {
+    const [version, iv, tag, body] = sealed.split(".");
+    if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("not a sealed value");
+    const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64"));
+    decipher.setAuthTag(Buffer.from(tag, "base64"));
+    const text = Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
+    return JSON.parse(text) as T;
+  }
+}
+
+/** A copy of `value` with every credential field replaced, for anything shown or logged. */
+export function redact<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(redact) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k) ? "<redacted>" : redact(v)]),
+    ) as T;
+  }
+  return value;
+}

@@ -1,0 +1,91 @@
+import type { Db } from "./db.js";
+
+/**
+ * Forward-only migrations, applied in order, each once. The same SQL runs on PGlite and
+ * PostgreSQL, so keep to what both accept. Never edit a released entry: add one.
+ */
+export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }> = [
+  {
+    id: 1,
+    name: "sessions, executions, steps, machines, resources",
+    sql: `
+      CREATE TABLE sessions (
+        id uuid PRIMARY KEY,
+        provider_name text NOT NULL,
+        service_type text NOT NULL,
+        provider_class text NOT NULL,
+        driver text,
+        region text,
+        config_sealed text NOT NULL,
+        state text NOT NULL,
+        created timestamptz NOT NULL,
+        deleted_at timestamptz
+      );
+      CREATE TABLE executions (
+        id uuid PRIMARY KEY,
+        session_id uuid NOT NULL REFERENCES sessions(id),
+        tool_id text NOT NULL,
+        workload_id text NOT NULL,
+        test jsonb NOT NULL,
+        state text NOT NULL,
+        created timestamptz NOT NULL,
+        seq bigserial,
+        exec_env jsonb NOT NULL DEFAULT '{"vms": []}',
+        metrics jsonb NOT NULL DEFAULT '[]'
+      );
+      CREATE INDEX executions_session ON executions(session_id, seq);
+      CREATE TABLE steps (
+        execution_id uuid NOT NULL REFERENCES executions(id),
+        step text NOT NULL,
+        attempt integer NOT NULL,
+        state text NOT NULL,
+        started timestamptz NOT NULL,
+        duration double precision,
+        exit_code integer,
+        error text,
+        log_file text NOT NULL,
+        metrics jsonb,
+        PRIMARY KEY (execution_id, step, attempt)
+      );
+      CREATE TABLE machines (
+        session_id uuid NOT NULL REFERENCES sessions(id),
+        id text NOT NULL,
+        ip text NOT NULL,
+        platform text NOT NULL,
+        host_key text,
+        facts jsonb,
+        PRIMARY KEY (session_id, id)
+      );
+      CREATE TABLE resources (
+        seq bigserial PRIMARY KEY,
+        session_id uuid NOT NULL,
+        provider_name text NOT NULL,
+        kind text NOT NULL,
+        resource_id text NOT NULL,
+        meta_sealed text NOT NULL,
+        created timestamptz NOT NULL,
+        destroyed_at timestamptz,
+        UNIQUE (session_id, kind, resource_id)
+      );
+    `,
+  },
+];
+
+/** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */
+export async function migrate(db: Db): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(4242001)");
+    await tx.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())",
+    );
+    const done = new Set((await tx.query<{ id: number }>("SELECT id FROM schema_migrations")).map((r) => r.id));
+    const applied: number[] = [];
+    for (const m of MIGRATIONS) {
+      if (done.has(m.id)) continue;
+      for (const statement of m.sql.split(";").map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      await tx.query("INSERT INTO schema_migrations (id, name) VALUES ($1, $2)", [m.id, m.name]);
+      applied.push(m.id);
+    }
+    return applied;
+  });
+}

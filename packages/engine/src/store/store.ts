@@ -1,0 +1,254 @@
+import type { Metric } from "@benchwright/catalog";
+import type { Db } from "./db.js";
+
+export type SessionState = "active" | "deleting" | "deleted";
+export type ExecutionState =
+  | "created" | "preparing" | "prepared" | "prepare_failed" | "running" | "completed" | "run_failed";
+export type StepKind = "prepare" | "run";
+export type StepState = "running" | "succeeded" | "failed";
+
+export interface SessionRow {
+  id: string;
+  provider_name: string;
+  service_type: string;
+  provider_class: string;
+  driver: string | null;
+  region: string | null;
+  config_sealed: string;
+  state: SessionState;
+  created: Date;
+  deleted_at: Date | null;
+}
+
+export interface TestInfo {
+  tool_id: string;
+  workload_id: string;
+  tool_name: string;
+  workload_name: string;
+  workload_description: string;
+}
+
+export interface VmRecord {
+  id: string;
+  ip: string;
+  platform: string;
+  facts?: Record<string, unknown>;
+}
+
+export interface StoredMetric extends Metric {
+  vm?: string;
+}
+
+export interface ExecutionRow {
+  id: string;
+  session_id: string;
+  tool_id: string;
+  workload_id: string;
+  test: TestInfo;
+  state: ExecutionState;
+  created: Date;
+  exec_env: { vms: VmRecord[] };
+  metrics: StoredMetric[];
+}
+
+export interface StepRow {
+  execution_id: string;
+  step: StepKind;
+  attempt: number;
+  state: StepState;
+  started: Date;
+  duration: number | null;
+  exit_code: number | null;
+  error: string | null;
+  log_file: string;
+  metrics: StoredMetric[] | null;
+}
+
+export interface MachineRow {
+  session_id: string;
+  id: string;
+  ip: string;
+  platform: string;
+  host_key: string | null;
+  facts: Record<string, unknown> | null;
+}
+
+export interface ResourceRow {
+  session_id: string;
+  provider_name: string;
+  kind: string;
+  resource_id: string;
+  meta_sealed: string;
+  created: Date;
+  destroyed_at: Date | null;
+}
+
+/** Every read and write of the engine's state; state changes are conditional updates, so races lose cleanly. */
+export class Store {
+  constructor(readonly db: Db) {}
+
+  async insertSession(row: Omit<SessionRow, "deleted_at">): Promise<void> {
+    await this.db.query(
+      `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [row.id, row.provider_name, row.service_type, row.provider_class, row.driver, row.region, row.config_sealed, row.state, row.created],
+    );
+  }
+
+  async getSession(id: string): Promise<SessionRow | undefined> {
+    return (await this.db.query<SessionRow>("SELECT * FROM sessions WHERE id = $1", [id]))[0];
+  }
+
+  async listSessions(states: SessionState[]): Promise<SessionRow[]> {
+    return this.db.query<SessionRow>("SELECT * FROM sessions WHERE state = ANY($1) ORDER BY created, id", [states]);
+  }
+
+  /** Moves a session between states; false when it was not in one of `from`. */
+  async setSessionState(id: string, from: SessionState[], to: SessionState): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE sessions SET state = $3, deleted_at = CASE WHEN $3 = 'deleted' THEN now() ELSE deleted_at END
+       WHERE id = $1 AND state = ANY($2) RETURNING id`,
+      [id, from, to],
+    );
+    return rows.length === 1;
+  }
+
+  async insertExecution(row: Omit<ExecutionRow, "exec_env" | "metrics">): Promise<void> {
+    await this.db.query(
+      `INSERT INTO executions (id, session_id, tool_id, workload_id, test, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [row.id, row.session_id, row.tool_id, row.workload_id, JSON.stringify(row.test), row.state, row.created],
+    );
+  }
+
+  async getExecution(id: string): Promise<ExecutionRow | undefined> {
+    return (await this.db.query<ExecutionRow>(`SELECT ${EXECUTION_COLUMNS} FROM executions WHERE id = $1`, [id]))[0];
+  }
+
+  async listExecutions(sessionIds?: string[]): Promise<ExecutionRow[]> {
+    if (sessionIds) {
+      return this.db.query<ExecutionRow>(
+        `SELECT ${EXECUTION_COLUMNS} FROM executions WHERE session_id = ANY($1) ORDER BY seq`,
+        [sessionIds],
+      );
+    }
+    return this.db.query<ExecutionRow>(`SELECT ${EXECUTION_COLUMNS} FROM executions ORDER BY seq`);
+  }
+
+  /** The atomic state move of the state machine: null when the execution was not in one of `from`. */
+  async transitionExecution(id: string, from: ExecutionState[], to: ExecutionState): Promise<ExecutionRow | null> {
+    const rows = await this.db.query<ExecutionRow>(
+      `UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING ${EXECUTION_COLUMNS}`,
+      [id, from, to],
+    );
+    return rows[0] ?? null;
+  }
+
+  async setExecEnv(id: string, env: { vms: VmRecord[] }): Promise<void> {
+    await this.db.query("UPDATE executions SET exec_env = $2 WHERE id = $1", [id, JSON.stringify(env)]);
+  }
+
+  async setMetrics(id: string, metrics: StoredMetric[]): Promise<void> {
+    await this.db.query("UPDATE executions SET metrics = $2 WHERE id = $1", [id, JSON.stringify(metrics)]);
+  }
+
+  /** Opens the next attempt of a step; the caller holds the execution's transitional state, so no race on the number. */
+  async startStep(executionId: string, step: StepKind, started: Date, logFileOf: (attempt: number) => string): Promise<StepRow> {
+    const [{ next }] = await this.db.query<{ next: number }>(
+      "SELECT COALESCE(MAX(attempt), 0) + 1 AS next FROM steps WHERE execution_id = $1 AND step = $2",
+      [executionId, step],
+    );
+    const attempt = Number(next);
+    const rows = await this.db.query<StepRow>(
+      `INSERT INTO steps (execution_id, step, attempt, state, started, log_file) VALUES ($1, $2, $3, 'running', $4, $5) RETURNING *`,
+      [executionId, step, attempt, started, logFileOf(attempt)],
+    );
+    return rows[0];
+  }
+
+  async finishStep(
+    executionId: string,
+    step: StepKind,
+    attempt: number,
+    result: { state: StepState; duration: number; exit_code: number | null; error: string | null; metrics: StoredMetric[] | null },
+  ): Promise<void> {
+    await this.db.query(
+      `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8
+       WHERE execution_id = $1 AND step = $2 AND attempt = $3`,
+      [executionId, step, attempt, result.state, result.duration, result.exit_code, result.error, result.metrics && JSON.stringify(result.metrics)],
+    );
+  }
+
+  async listSteps(executionIds: string[]): Promise<StepRow[]> {
+    return this.db.query<StepRow>(
+      "SELECT * FROM steps WHERE execution_id = ANY($1) ORDER BY started, step, attempt",
+      [executionIds],
+    );
+  }
+
+  async runningSteps(): Promise<StepRow[]> {
+    return this.db.query<StepRow>("SELECT * FROM steps WHERE state = 'running'");
+  }
+
+  async upsertMachine(row: Omit<MachineRow, "host_key">): Promise<void> {
+    await this.db.query(
+      `INSERT INTO machines (session_id, id, ip, platform, facts) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (session_id, id) DO UPDATE SET ip = EXCLUDED.ip, platform = EXCLUDED.platform,
+         facts = COALESCE(EXCLUDED.facts, machines.facts)`,
+      [row.session_id, row.id, row.ip, row.platform, row.facts && JSON.stringify(row.facts)],
+    );
+  }
+
+  async listMachines(sessionId: string): Promise<MachineRow[]> {
+    return this.db.query<MachineRow>("SELECT * FROM machines WHERE session_id = $1 ORDER BY id", [sessionId]);
+  }
+
+  async getHostKey(sessionId: string, machineId: string): Promise<string | undefined> {
+    const rows = await this.db.query<{ host_key: string | null }>(
+      "SELECT host_key FROM machines WHERE session_id = $1 AND id = $2",
+      [sessionId, machineId],
+    );
+    return rows[0]?.host_key ?? undefined;
+  }
+
+  /** Records a host key on first use only: a key already recorded is never replaced here. */
+  async setHostKey(sessionId: string, machineId: string, fingerprint: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO machines (session_id, id, ip, platform, host_key) VALUES ($1, $2, '', '', $3)
+       ON CONFLICT (session_id, id) DO UPDATE SET host_key = COALESCE(machines.host_key, EXCLUDED.host_key)`,
+      [sessionId, machineId, fingerprint],
+    );
+  }
+
+  async recordResource(row: Omit<ResourceRow, "destroyed_at" | "created">): Promise<void> {
+    await this.db.query(
+      `INSERT INTO resources (session_id, provider_name, kind, resource_id, meta_sealed, created) VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (session_id, kind, resource_id) DO UPDATE SET meta_sealed = EXCLUDED.meta_sealed, destroyed_at = NULL`,
+      [row.session_id, row.provider_name, row.kind, row.resource_id, row.meta_sealed],
+    );
+  }
+
+  async markResourceDestroyed(sessionId: string, kind: string, resourceId: string): Promise<void> {
+    await this.db.query(
+      "UPDATE resources SET destroyed_at = now() WHERE session_id = $1 AND kind = $2 AND resource_id = $3 AND destroyed_at IS NULL",
+      [sessionId, kind, resourceId],
+    );
+  }
+
+  async liveResources(sessionId: string): Promise<ResourceRow[]> {
+    return this.db.query<ResourceRow>(
+      "SELECT * FROM resources WHERE session_id = $1 AND destroyed_at IS NULL ORDER BY seq",
+      [sessionId],
+    );
+  }
+
+  /** A snapshot of every table, for tests that assert a failed request changed nothing. */
+  async snapshot(): Promise<string> {
+    const parts: unknown[] = [];
+    for (const table of ["sessions", "executions", "steps", "machines", "resources"]) {
+      parts.push(await this.db.query(`SELECT * FROM ${table} ORDER BY 1, 2`));
+    }
+    return JSON.stringify(parts);
+  }
+}
+
+const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, state, created, exec_env, metrics";

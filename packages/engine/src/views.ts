@@ -1,0 +1,45 @@
+import type { Execution, Session, StepRecord } from "@benchwright/contract";
+import type { ExecutionRow, SessionRow, StepRow } from "./store/store.js";
+import { formatDuration, formatTimestamp } from "./time.js";
+
+/** Row to wire shape; the only place that decides what a client sees (never a credential). */
+export function sessionView(row: SessionRow, executions: Execution[]): Session {
+  return {
+    id: row.id,
+    provider: {
+      id: row.provider_name,
+      type: row.service_type,
+      class: row.provider_class,
+      ...(row.driver ? { driver: row.driver } : {}),
+      ...(row.region ? { region: row.region } : {}),
+    },
+    created: formatTimestamp(new Date(row.created)),
+    state: row.state,
+    executions,
+  };
+}
+
+export function executionView(row: ExecutionRow, steps: StepRow[]): Execution {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    state: row.state,
+    created: formatTimestamp(new Date(row.created)),
+    test: row.test,
+    exec_env: { vms: row.exec_env.vms ?? [] },
+    metrics: row.metrics ?? [],
+    steps: steps.map(stepView),
+  };
+}
+
+function stepView(row: StepRow): StepRecord {
+  return {
+    step: row.step,
+    attempt: row.attempt,
+    state: row.state,
+    started: formatTimestamp(new Date(row.started)),
+    duration: row.duration === null ? null : formatDuration(row.duration),
+    exit_code: row.exit_code,
+    error: row.error,
+  };
+}

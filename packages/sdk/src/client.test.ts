@@ -1,0 +1,268 @@
+import { beforeEach, describe, expect, inject, it } from "vitest";
+import { createClient } from "./client.js";
+import { BenchwrightProblemError } from "./errors.js";
+import { prepareAndRun, waitForState, WaitForStateTimeoutError } from "./helpers.js";
+import type { Execution, Session, StepResult } from "./types.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const DURATION = /^\d+(\.\d+)?$/;
+const SESSION_ID = "3f1c6f1e-8a0e-4f7e-9a51-6f0d2b7c9a11";
+const EXEC_ID = "9b2e4d6a-1c3f-4e5a-8b7d-0a1b2c3d4e5f";
+const TOKEN = "test-token";
+
+const prismUrl = inject("prismUrl");
+
+// Prism does not echo request headers, so the headers are read off the Request here.
+const sent: Request[] = [];
+const recordingFetch = (request: Request) => {
+  sent.push(request.clone());
+  return fetch(request);
+};
+const bw = createClient({ baseUrl: prismUrl, token: TOKEN, fetch: recordingFetch });
+const lastRequest = () => sent[sent.length - 1]!;
+
+function expectStepResult(step: StepResult) {
+  expect(step.started).toMatch(TIMESTAMP);
+  expect(step.duration).toMatch(DURATION);
+}
+
+function expectExecution(execution: Execution) {
+  expect(execution.id).toMatch(UUID);
+  expect(execution.session_id).toMatch(UUID);
+  expect(execution.created).toMatch(TIMESTAMP);
+  expect(Array.isArray(execution.steps)).toBe(true);
+}
+
+function expectSession(session: Session) {
+  expect(session.id).toMatch(UUID);
+  expect(session.created).toMatch(TIMESTAMP);
+  expect(["active", "deleting", "deleted"]).toContain(session.state);
+  expect(typeof session.provider.id).toBe("string");
+}
+
+async function caught<E = BenchwrightProblemError>(pending: Promise<unknown>): Promise<E> {
+  try {
+    await pending;
+  } catch (err) {
+    return err as E;
+  }
+  throw new Error("expected a rejection");
+}
+
+beforeEach(() => {
+  sent.length = 0;
+});
+
+describe("operations against prism mock", () => {
+  it("lists and gets benchmarks", async () => {
+    const benchmarks = await bw.listBenchmarks();
+    expect(benchmarks[0]!.id).toBe("sysbench");
+    expect(benchmarks[0]!.workloads[0]!.categories).toEqual(["cpu"]);
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/benchmarks/`);
+
+    const benchmark = await bw.getBenchmark("sysbench");
+    expect(benchmark.tool_name).toBe("sysbench");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/benchmarks/sysbench`);
+  });
+
+  it("lists providers", async () => {
+    const providers = await bw.listProviders();
+    expect(providers[0]).toMatchObject({ name: "local", service_types: ["default"] });
+  });
+
+  it("creates, lists, gets and deletes sessions", async () => {
+    const created = await bw.createSession({ provider: "local", service: "default" });
+    expectSession(created);
+    expect(lastRequest().method).toBe("POST");
+    expect(await lastRequest().json()).toEqual({ provider: "local", service: "default" });
+
+    const sessions = await bw.listSessions();
+    sessions.forEach(expectSession);
+    expectSession(await bw.getSession(created.id));
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/sessions/${created.id}`);
+
+    await expect(bw.deleteSession(created.id)).resolves.toBeUndefined();
+    expect(lastRequest().method).toBe("DELETE");
+  });
+
+  it("creates and reads executions", async () => {
+    const created = await bw.createExecution(SESSION_ID, { tool: "idle", workload: "idle5" });
+    expectExecution(created);
+    expect(created.state).toBe("created");
+    expect(created.test).toMatchObject({ tool_id: "idle", workload_id: "idle5" });
+
+    (await bw.listSessionExecutions(SESSION_ID)).forEach(expectExecution);
+    (await bw.listExecutions()).forEach(expectExecution);
+
+    const execution = await bw.getExecution(EXEC_ID);
+    expectExecution(execution);
+    expect(execution.state).toBe("completed");
+    expect(execution.metrics[0]).toMatchObject({ name: "idle_seconds", unit: "s" });
+    expect(typeof execution.metrics[0]!.value).toBe("number");
+    execution.steps.forEach((step) => expect(step.started).toMatch(TIMESTAMP));
+  });
+
+  it("prepares and runs", async () => {
+    expectStepResult(await bw.prepare(EXEC_ID));
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/prepare`);
+    expectStepResult(await bw.run(EXEC_ID));
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/run`);
+  });
+
+  it("reads a log as text", async () => {
+    const log = await bw.getLog(EXEC_ID, { step: "run", attempt: 1 });
+    expect(typeof log).toBe("string");
+    expect(log).toContain("BW_METRIC idle_seconds");
+    expect(new URL(lastRequest().url).search).toBe("?step=run&attempt=1");
+
+    await bw.getLog(EXEC_ID);
+    expect(new URL(lastRequest().url).search).toBe("");
+  });
+
+  it("sweeps, with and without a body", async () => {
+    const report = await bw.sweep({ provider: "aws", service: "default", dry_run: true });
+    expect(typeof report.dry_run).toBe("boolean");
+    expect(report.resources[0]).toMatchObject({ provider: "aws", destroyed: true });
+    expect(await lastRequest().json()).toEqual({ provider: "aws", service: "default", dry_run: true });
+
+    await bw.sweep();
+    expect(await lastRequest().text()).toBe("");
+  });
+
+  it("accepts a baseUrl that already ends in /api/v1", async () => {
+    const client = createClient({ baseUrl: `${prismUrl}/api/v1/`, fetch: recordingFetch });
+    expect((await client.listProviders())[0]!.name).toBe("local");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/providers/`);
+  });
+});
+
+describe("headers", () => {
+  it("sends the bearer token on every request, raw ones included", async () => {
+    await bw.listSessions();
+    await bw.raw.GET("/benchmarks/");
+    expect(sent.map((r) => r.headers.get("authorization"))).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+  });
+
+  it("sends no Authorization without a token", async () => {
+    await createClient({ baseUrl: prismUrl, fetch: recordingFetch }).listSessions();
+    expect(lastRequest().headers.has("authorization")).toBe(false);
+  });
+
+  it("maps fields to X-Fields, and sends none when unset", async () => {
+    await bw.getSession(SESSION_ID, { fields: "id,provider{id}" });
+    expect(lastRequest().headers.get("x-fields")).toBe("id,provider{id}");
+    await bw.createExecution(SESSION_ID, { tool: "idle", workload: "idle5" }, { fields: "id,state" });
+    expect(lastRequest().headers.get("x-fields")).toBe("id,state");
+    await bw.getSession(SESSION_ID);
+    expect(lastRequest().headers.has("x-fields")).toBe(false);
+  });
+
+  it("offers no fields option where the contract has no X-Fields", () => {
+    // @ts-expect-error deleteSession does not accept a fields mask
+    void bw.deleteSession(SESSION_ID, { fields: "id" }).catch(() => undefined);
+    // @ts-expect-error getLog does not accept a fields mask
+    void bw.getLog(EXEC_ID, { fields: "id" }).catch(() => undefined);
+  });
+
+  it("sends client-wide and per-call headers", async () => {
+    const client = createClient({ baseUrl: prismUrl, fetch: recordingFetch, headers: { "X-Trace": "a" } });
+    await client.listProviders({ headers: { "X-Call": "b" } });
+    expect(lastRequest().headers.get("x-trace")).toBe("a");
+    expect(lastRequest().headers.get("x-call")).toBe("b");
+  });
+});
+
+describe("errors", () => {
+  it("throws BenchwrightProblemError with the problem on a 404", async () => {
+    const problem = await caught(bw.getSession(SESSION_ID, { headers: { Prefer: "code=404" } }));
+    expect(problem).toBeInstanceOf(BenchwrightProblemError);
+    expect(problem.status).toBe(404);
+    expect(problem.code).toBe("not_found");
+    expect(problem.problem).toMatchObject({ status: 404, code: "not_found", title: "Not found" });
+    expect(problem.response.status).toBe(404);
+    expect(problem.message).toContain("Not found");
+  });
+
+  it("carries the step failure of a 502 chosen by example", async () => {
+    const err = await caught(bw.run(EXEC_ID, { headers: { Prefer: "code=502, example=failed" } }));
+    expect(err).toBeInstanceOf(BenchwrightProblemError);
+    expect(err.code).toBe("step_failed");
+    expect(err.problem.exit_code).toBe(3);
+    expect(err.problem.state).toBe("run_failed");
+  });
+
+  it("throws on a 409 and on errors of void and text operations", async () => {
+    await expect(bw.prepare(EXEC_ID, { headers: { Prefer: "code=409" } })).rejects.toMatchObject({
+      status: 409,
+      code: "wrong_state",
+    });
+    await expect(bw.deleteSession(SESSION_ID, { headers: { Prefer: "code=404" } })).rejects.toBeInstanceOf(
+      BenchwrightProblemError,
+    );
+    await expect(bw.getLog(EXEC_ID, { headers: { Prefer: "code=404" } })).rejects.toMatchObject({
+      status: 404,
+      code: "not_found",
+    });
+  });
+
+  it("uses client-wide headers for errors too", async () => {
+    const client = createClient({ baseUrl: prismUrl, headers: { Prefer: "code=401" } });
+    await expect(client.listBenchmarks()).rejects.toMatchObject({ status: 401, code: "unauthorized" });
+  });
+
+  it("lets raw return the error without throwing", async () => {
+    const { data, error, response } = await bw.raw.GET("/sessions/{session_id}", {
+      params: { path: { session_id: SESSION_ID } },
+      headers: { Prefer: "code=404" },
+    });
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(404);
+    expect(error?.code).toBe("not_found");
+  });
+
+  it("describes a body that is not a Problem", async () => {
+    const client = createClient({
+      baseUrl: "http://bw.invalid",
+      fetch: async () => new Response("<html>Bad gateway</html>", { status: 502, statusText: "Bad Gateway" }),
+    });
+    const err = await caught(client.listSessions());
+    expect(err).toBeInstanceOf(BenchwrightProblemError);
+    expect(err.status).toBe(502);
+    expect(err.code).toBe("internal");
+    expect(err.problem).toMatchObject({ type: "about:blank", title: "Bad Gateway", detail: "<html>Bad gateway</html>" });
+  });
+
+  it("lets network failures throw as fetch does", async () => {
+    const client = createClient({ baseUrl: "http://127.0.0.1:1" });
+    const err = await caught<unknown>(client.listSessions());
+    expect(err).toBeInstanceOf(TypeError);
+    expect(err).not.toBeInstanceOf(BenchwrightProblemError);
+  });
+});
+
+describe("helpers", () => {
+  it("prepareAndRun returns both step results", async () => {
+    const { prepare, run } = await prepareAndRun(bw, EXEC_ID);
+    expectStepResult(prepare);
+    expectStepResult(run);
+    expect(sent.map((r) => new URL(r.url).pathname)).toEqual([
+      `/api/v1/executions/${EXEC_ID}/prepare`,
+      `/api/v1/executions/${EXEC_ID}/run`,
+    ]);
+  });
+
+  it("waitForState resolves once a wanted state is reached", async () => {
+    const execution = await waitForState(bw, EXEC_ID, ["run_failed", "completed"], { intervalMs: 10, timeoutMs: 1000 });
+    expect(execution.state).toBe("completed");
+  });
+
+  it("waitForState times out with the last execution seen", async () => {
+    const err = await caught<WaitForStateTimeoutError>(
+      waitForState(bw, EXEC_ID, "prepared", { intervalMs: 20, timeoutMs: 100 }),
+    );
+    expect(err).toBeInstanceOf(WaitForStateTimeoutError);
+    expect(err.execution.state).toBe("completed");
+    expect(sent.length).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,189 @@
+import createFetchClient, { type Client, type HeadersOptions, type Middleware } from "openapi-fetch";
+import { BenchwrightProblemError } from "./errors.js";
+import type { paths } from "./generated/schema.js";
+import type {
+  Benchmark,
+  Execution,
+  ExecutionCreate,
+  Provider,
+  Session,
+  SessionCreate,
+  StepName,
+  StepResult,
+  SweepReport,
+  SweepRequest,
+} from "./types.js";
+
+const API_PREFIX = "/api/v1";
+
+export interface ClientOptions {
+  /** The server root, such as `http://127.0.0.1:5000`; `/api/v1` is appended unless it is already there. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>`, for a server started with BENCHWRIGHT_API_TOKEN. */
+  token?: string;
+  /** A fetch to use instead of `globalThis.fetch`. */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Headers sent with every request. */
+  headers?: HeadersOptions;
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Extra headers for this call only. */
+  headers?: HeadersOptions;
+  signal?: AbortSignal;
+}
+
+/** Options of a call whose operation accepts a fields mask. */
+export interface CallOptions extends RequestOptions {
+  /** Sent as `X-Fields`: a fields mask such as `id,state` or `id,provider{id}`. */
+  fields?: string;
+}
+
+export interface LogOptions extends RequestOptions {
+  /** Which step; the server defaults to the last step that started. */
+  step?: StepName;
+  /** Which attempt of the step, from 1; the server defaults to the last one. */
+  attempt?: number;
+}
+
+/** The openapi-fetch client typed with the contract: it returns `{ data, error, response }` and never throws on HTTP errors. */
+export type RawClient = Client<paths>;
+
+/** Every operation of the contract. Each returns the success body, or throws {@link BenchwrightProblemError}. */
+export interface BenchwrightClient {
+  readonly raw: RawClient;
+  listBenchmarks(options?: CallOptions): Promise<Benchmark[]>;
+  getBenchmark(benchmarkId: string, options?: CallOptions): Promise<Benchmark>;
+  listProviders(options?: CallOptions): Promise<Provider[]>;
+  createSession(body: SessionCreate, options?: CallOptions): Promise<Session>;
+  listSessions(options?: CallOptions): Promise<Session[]>;
+  getSession(sessionId: string, options?: CallOptions): Promise<Session>;
+  /** Destroys every provider resource the session created; the executions stay readable. */
+  deleteSession(sessionId: string, options?: RequestOptions): Promise<void>;
+  createExecution(sessionId: string, body: ExecutionCreate, options?: CallOptions): Promise<Execution>;
+  listSessionExecutions(sessionId: string, options?: CallOptions): Promise<Execution[]>;
+  listExecutions(options?: CallOptions): Promise<Execution[]>;
+  getExecution(execId: string, options?: CallOptions): Promise<Execution>;
+  /** Synchronous on the server: resolves when the step has ended. */
+  prepare(execId: string, options?: CallOptions): Promise<StepResult>;
+  /** Synchronous on the server: resolves when the run has ended. */
+  run(execId: string, options?: CallOptions): Promise<StepResult>;
+  /** The whole log of one step, as text. */
+  getLog(execId: string, options?: LogOptions): Promise<string>;
+  sweep(body?: SweepRequest, options?: CallOptions): Promise<SweepReport>;
+}
+
+function apiBaseUrl(baseUrl: string): string {
+  const root = baseUrl.replace(/\/+$/, "");
+  return root.endsWith(API_PREFIX) ? root : root + API_PREFIX;
+}
+
+function bearerAuth(token: string): Middleware {
+  return {
+    onRequest({ request }) {
+      request.headers.set("Authorization", `Bearer ${token}`);
+      return request;
+    },
+  };
+}
+
+async function unwrap<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await pending;
+  if (!response.ok) throw BenchwrightProblemError.from(error, response);
+  return data as T;
+}
+
+function init(options: RequestOptions | undefined) {
+  return { headers: options?.headers, signal: options?.signal };
+}
+
+function fieldsHeader(options: CallOptions | undefined) {
+  return options?.fields === undefined ? undefined : { "X-Fields": options.fields };
+}
+
+/**
+ * @example
+ * const bw = createClient({ baseUrl: "http://127.0.0.1:5000", token: process.env.BENCHWRIGHT_API_TOKEN });
+ * const session = await bw.createSession({ provider: "local", service: "default" });
+ */
+export function createClient(options: ClientOptions): BenchwrightClient {
+  const raw = createFetchClient<paths>({
+    baseUrl: apiBaseUrl(options.baseUrl),
+    fetch: options.fetch,
+    headers: options.headers,
+  });
+  if (options.token !== undefined) raw.use(bearerAuth(options.token));
+
+  return {
+    raw,
+    listBenchmarks: (o) => unwrap(raw.GET("/benchmarks/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    getBenchmark: (benchmarkId, o) =>
+      unwrap(
+        raw.GET("/benchmarks/{benchmark_id}", {
+          params: { path: { benchmark_id: benchmarkId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    listProviders: (o) => unwrap(raw.GET("/providers/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    createSession: (body, o) =>
+      unwrap(raw.POST("/sessions/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+    listSessions: (o) => unwrap(raw.GET("/sessions/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    getSession: (sessionId, o) =>
+      unwrap(
+        raw.GET("/sessions/{session_id}", {
+          params: { path: { session_id: sessionId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    deleteSession: async (sessionId, o) => {
+      await unwrap(raw.DELETE("/sessions/{session_id}", { params: { path: { session_id: sessionId } }, ...init(o) }));
+    },
+    createExecution: (sessionId, body, o) =>
+      unwrap(
+        raw.POST("/sessions/{session_id}/executions/", {
+          body,
+          params: { path: { session_id: sessionId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    listSessionExecutions: (sessionId, o) =>
+      unwrap(
+        raw.GET("/sessions/{session_id}/executions/", {
+          params: { path: { session_id: sessionId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    listExecutions: (o) => unwrap(raw.GET("/executions/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    getExecution: (execId, o) =>
+      unwrap(
+        raw.GET("/executions/{exec_id}", {
+          params: { path: { exec_id: execId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    prepare: (execId, o) =>
+      unwrap(
+        raw.POST("/executions/{exec_id}/prepare", {
+          params: { path: { exec_id: execId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    run: (execId, o) =>
+      unwrap(
+        raw.POST("/executions/{exec_id}/run", {
+          params: { path: { exec_id: execId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    getLog: (execId, o) =>
+      unwrap(
+        raw.GET("/executions/{exec_id}/logs", {
+          params: { path: { exec_id: execId }, query: { step: o?.step, attempt: o?.attempt } },
+          parseAs: "text",
+          ...init(o),
+        }),
+      ),
+    sweep: (body, o) => unwrap(raw.POST("/admin/sweep", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+  };
+}

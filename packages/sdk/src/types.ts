@@ -1,0 +1,32 @@
+import type { components } from "./generated/schema.js";
+
+export type { components, operations, paths } from "./generated/schema.js";
+
+type Schemas = components["schemas"];
+
+export type Session = Schemas["Session"];
+export type SessionState = Session["state"];
+export type SessionProvider = Schemas["SessionProvider"];
+export type SessionCreate = Schemas["SessionCreate"];
+export type SessionCreateFormA = Schemas["SessionCreateFormA"];
+export type SessionCreateFormB = Schemas["SessionCreateFormB"];
+export type ProviderSection = Schemas["ProviderSection"];
+export type ServiceSection = Schemas["ServiceSection"];
+export type HostEntry = Schemas["HostEntry"];
+export type Execution = Schemas["Execution"];
+export type ExecutionState = Execution["state"];
+export type ExecutionCreate = Schemas["ExecutionCreate"];
+export type ExecutionTest = Schemas["ExecutionTest"];
+export type StepRecord = Schemas["StepRecord"];
+export type StepName = StepRecord["step"];
+export type StepResult = Schemas["StepResult"];
+export type Metric = Schemas["Metric"];
+export type Vm = Schemas["Vm"];
+export type MachineFacts = Schemas["MachineFacts"];
+export type Benchmark = Schemas["Benchmark"];
+export type Workload = Schemas["Workload"];
+export type Provider = Schemas["Provider"];
+export type Problem = Schemas["Problem"];
+export type ProblemCode = Problem["code"];
+export type SweepRequest = Schemas["SweepRequest"];
+export type SweepReport = Schemas["SweepReport"];
