@@ -25,11 +25,14 @@ export interface ToolDefinition {
   id: string;
   tool_name: string;
   description: string;
-  /** Name of a registered parser (see parsers.ts). */
+  /** Name of a registered parser (see parsers/index.ts). */
   parser: string;
   /** Default step time limits, seconds. */
   timeout: { prepare: number; run: number };
-  /** Scripts by platform token: `install`, `install_debian`, `install_centos`...; `check` tells the tool is present. */
+  /**
+   * Scripts by platform token: `install`, `install_debian`, `install_centos`...; `check` tells
+   * the tool is present; `lib` (bash functions) is inlined into every script of the tool.
+   */
   scripts: Record<string, string>;
   workloads: WorkloadDefinition[];
   /** The file the definition was read from. */
@@ -41,4 +44,27 @@ export interface StepScriptOptions {
   platform: string;
   /** Whether the install script may install system packages (apt/dnf). */
   allowInstall: boolean;
+}
+
+export interface LoadCatalogOptions {
+  /**
+   * Directories of extra definitions (`*.yaml`, `*.yml`), read after the built-in tools; a
+   * missing directory is skipped, and a definition replaces an earlier one with the same id.
+   */
+  extraDirs?: string[];
+}
+
+/** Tools and workloads of the catalog, and the scripts and parsers they come with. */
+export interface Catalog {
+  tools(): ToolDefinition[];
+  tool(id: string): ToolDefinition | undefined;
+  workload(toolId: string, workloadId: string): WorkloadDefinition | undefined;
+  /** A complete bash script: prelude, tool install (skipped when present), workload prepare. */
+  prepareScript(toolId: string, workloadId: string, opts: StepScriptOptions): string;
+  /** A complete bash script running the workload. */
+  runScript(toolId: string, workloadId: string, opts: StepScriptOptions): string;
+  /** Step time limits in seconds: the workload's own, else the tool's. */
+  timeouts(toolId: string, workloadId: string): { prepare: number; run: number };
+  /** Metrics from the output of a run, by the tool's parser; [] when it finds none. */
+  parse(toolId: string, workloadId: string, output: string): Metric[];
 }

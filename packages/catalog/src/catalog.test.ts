@@ -1,0 +1,223 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadCatalog } from "./catalog.js";
+import { CatalogError } from "./errors.js";
+
+const BUILTIN = {
+  idle: ["idle0", "idle5", "idle30", "idle60", "failing"],
+  sysbench: ["cpu_10000", "memory", "fileio", "threads"],
+  fio: ["randread", "randwrite", "seqread", "seqwrite"],
+  iperf3: ["tcp_10_1", "tcp_10_10", "udp_10_1_1"],
+  "stress-ng": ["cpu", "vm"],
+};
+const PLATFORMS = ["debian_12", "ubuntu_22_04", "centos_9", "rhel_8", "", "alpine_3"];
+const debian = { platform: "debian_12", allowInstall: false };
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "bw-catalog-test-"));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function bash(script: string, args: string[] = []) {
+  return spawnSync("bash", [...args, "-c", script], { cwd: tempDir(), encoding: "utf8", timeout: 30_000 });
+}
+
+const MINIMAL = (id: string, extra = "") => `
+id: ${id}
+tool_name: My ${id}
+parser: keyvalue
+${extra}
+workloads:
+  - id: one
+    scripts:
+      run: echo "BW_METRIC answer 42 units"
+`;
+
+describe("loadCatalog, built-in tools", () => {
+  const catalog = loadCatalog();
+
+  it("has exactly the built-in tools and workloads", () => {
+    const ids = Object.fromEntries(catalog.tools().map((t) => [t.id, t.workloads.map((w) => w.id)]));
+    expect(ids).toEqual(BUILTIN);
+    for (const t of catalog.tools()) {
+      expect(t.source).toMatch(new RegExp(`tools/${t.id}/definition\\.yaml$`));
+      for (const w of t.workloads) expect(w.categories.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("builds scripts that pass bash -n for every workload and platform", () => {
+    for (const [tool, workloads] of Object.entries(BUILTIN)) {
+      for (const workload of workloads) {
+        for (const platform of PLATFORMS) {
+          for (const allowInstall of [true, false]) {
+            const opts = { platform, allowInstall };
+            for (const script of [catalog.prepareScript(tool, workload, opts), catalog.runScript(tool, workload, opts)]) {
+              expect(script.startsWith("#!/usr/bin/env bash\n")).toBe(true);
+              expect(script).toContain("set -euo pipefail");
+              const r = bash(script, ["-n"]);
+              expect(r.stderr, `${tool}/${workload} on '${platform}'`).toBe("");
+              expect(r.status).toBe(0);
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it("picks the install script by platform", () => {
+    const on = (platform: string) => catalog.prepareScript("sysbench", "cpu_10000", { platform, allowInstall: true });
+    expect(on("debian_12")).toContain("bw_apt_install sysbench");
+    expect(on("centos_9")).toContain("bw_dnf_install_epel sysbench");
+    expect(on("alpine_3")).toContain("bw_install sysbench");
+    expect(on("debian_12")).toMatch(/^export BW_ALLOW_INSTALL=1$/m);
+    expect(catalog.prepareScript("sysbench", "cpu_10000", debian)).toMatch(/^export BW_ALLOW_INSTALL=0$/m);
+    expect(catalog.prepareScript("idle", "idle0", debian)).not.toContain("bw_check");
+  });
+
+  it("gives step timeouts, the workload's own first", () => {
+    expect(catalog.timeouts("sysbench", "cpu_10000")).toEqual({ prepare: 900, run: 600 });
+    expect(catalog.timeouts("idle", "idle60")).toEqual({ prepare: 60, run: 180 });
+  });
+
+  it("rejects unknown tools and workloads with the valid choices", () => {
+    expect(catalog.tool("nope")).toBeUndefined();
+    expect(catalog.workload("sysbench", "nope")).toBeUndefined();
+    expect(() => catalog.runScript("sysbenc", "cpu_10000", debian)).toThrow(
+      expect.objectContaining({ code: "unknown_tool", choices: Object.keys(BUILTIN).sort() }),
+    );
+    expect(() => catalog.timeouts("idle", "idle1")).toThrow(expect.objectContaining({ code: "unknown_workload" }));
+  });
+
+  it("runs idle0 and parses idle_seconds from its output", () => {
+    const r = bash(catalog.runScript("idle", "idle0", debian));
+    expect(r.status).toBe(0);
+    const metrics = catalog.parse("idle", "idle0", r.stdout);
+    expect(metrics).toHaveLength(1);
+    expect(metrics[0]).toMatchObject({ name: "idle_seconds", unit: "s" });
+    expect(metrics[0]!.value).toBeGreaterThanOrEqual(0);
+    expect(metrics[0]!.value).toBeLessThan(1);
+  });
+
+  it("runs failing, which exits 3 with no metrics", () => {
+    const r = bash(catalog.runScript("idle", "failing", debian));
+    expect(r.status).toBe(3);
+    expect(r.stdout).toContain("fails on purpose");
+    expect(catalog.parse("idle", "failing", r.stdout)).toEqual([]);
+  });
+
+  it("skips the install when the tool is already there", () => {
+    const r = bash(catalog.prepareScript("sysbench", "cpu_10000", debian));
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("sysbench is already installed");
+  });
+});
+
+describe("loadCatalog, extra definitions", () => {
+  it("adds definitions from extra dirs and skips missing dirs", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "mine.yml"), MINIMAL("mine"));
+    writeFileSync(join(dir, "notes.txt"), "not a definition");
+    const catalog = loadCatalog({ extraDirs: [join(dir, "missing"), dir] });
+    expect(catalog.tool("mine")).toMatchObject({ tool_name: "My mine", timeout: { prepare: 900, run: 600 } });
+    expect(catalog.workload("mine", "one")).toMatchObject({ workload_name: "one", categories: [] });
+    expect(catalog.tool("sysbench")).toBeDefined();
+    const r = bash(catalog.runScript("mine", "one", debian));
+    expect(catalog.parse("mine", "one", r.stdout)).toEqual([{ name: "answer", value: 42, unit: "units" }]);
+  });
+
+  it("replaces a built-in tool with the same id", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "sysbench.yaml"), MINIMAL("sysbench"));
+    const catalog = loadCatalog({ extraDirs: [dir] });
+    expect(catalog.tool("sysbench")?.source).toBe(join(dir, "sysbench.yaml"));
+    expect(catalog.tool("sysbench")?.workloads.map((w) => w.id)).toEqual(["one"]);
+    expect(catalog.tools()).toHaveLength(Object.keys(BUILTIN).length);
+  });
+
+  it("names the file of a broken definition", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "broken.yaml"), "id: [unclosed\n");
+    expect(() => loadCatalog({ extraDirs: [dir] })).toThrow(/broken\.yaml: not valid YAML/);
+  });
+
+  it("lists every problem of a definition", () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "bad.yaml"),
+      `id: "bad id!"\nparser: nosuch\ntimeout: { run: -1 }\nscripts: { instal_debian: x }\nworkloads:\n  - id: w\n    scripts: { prepare: x }\n`,
+    );
+    let error: unknown;
+    try {
+      loadCatalog({ extraDirs: [dir] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CatalogError);
+    const message = (error as CatalogError).message;
+    expect((error as CatalogError).file).toBe(join(dir, "bad.yaml"));
+    expect(message).toContain("bad.yaml");
+    expect(message).toContain("id: 'bad id!' is not a valid id");
+    expect(message).toContain("tool_name: is missing");
+    expect(message).toContain("unknown parser 'nosuch'");
+    expect(message).toContain("timeout.run: must be a positive number");
+    expect(message).toContain("scripts.instal_debian: is not a known script name");
+    expect(message).toContain("workloads[0].scripts.run: is missing");
+  });
+
+  it("rejects an unknown parser", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "p.yaml"), MINIMAL("p").replace("parser: keyvalue", "parser: csv"));
+    expect(() => loadCatalog({ extraDirs: [dir] })).toThrow(/p\.yaml: .*\n.*parser: unknown parser 'csv'/);
+  });
+
+  it("rejects two files with one id in the same dir", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "a.yaml"), MINIMAL("dup"));
+    writeFileSync(join(dir, "b.yaml"), MINIMAL("dup"));
+    expect(() => loadCatalog({ extraDirs: [dir] })).toThrow(/b\.yaml: tool id 'dup' is already defined in .*a\.yaml/);
+  });
+
+  it("exits 100 instead of installing when installs are not allowed", () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "absent.yaml"),
+      MINIMAL("absent", "scripts:\n  check: command -v bw-absent-tool\n  install: bw_install bw-absent-tool"),
+    );
+    const catalog = loadCatalog({ extraDirs: [dir] });
+    const r = bash(catalog.prepareScript("absent", "one", debian));
+    expect(r.status).toBe(100);
+    expect(r.stderr).toContain(
+      "bw-absent-tool is not installed on this host, and this service type does not allow installing system packages (set allow_install: true)",
+    );
+  });
+
+  it("fails clearly when no install script fits the platform", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "deb.yaml"), MINIMAL("deb", "scripts:\n  check: 'false'\n  install_debian: 'true'"));
+    const r = bash(loadCatalog({ extraDirs: [dir] }).prepareScript("deb", "one", { platform: "centos_9", allowInstall: true }));
+    expect(r.status).toBe(101);
+    expect(r.stderr).toContain("no install script for this platform");
+  });
+
+  it("runs the workload prepare script after the install", () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "prep.yaml"),
+      MINIMAL("prep", "scripts:\n  check: 'true'\n  install: exit 7").replace(
+        "run: echo",
+        "prepare_debian: echo prepared-debian\n      prepare: echo prepared\n      run: echo",
+      ),
+    );
+    const catalog = loadCatalog({ extraDirs: [dir] });
+    expect(bash(catalog.prepareScript("prep", "one", debian)).stdout).toBe("prepared-debian\n");
+    expect(bash(catalog.prepareScript("prep", "one", { platform: "centos", allowInstall: false })).stdout).toBe("prepared\n");
+  });
+});

@@ -1,0 +1,176 @@
+import { parse as parseYaml } from "yaml";
+import { CatalogError } from "./errors.js";
+import type { ToolDefinition, WorkloadDefinition } from "./types.js";
+
+export const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
+
+/** Used when a (user-dropped) definition gives no timeout: enough for an apt install. */
+export const DEFAULT_TIMEOUT = { prepare: 900, run: 600 };
+
+// A typo such as `instal_debian` would otherwise be silently ignored and never run.
+const TOOL_SCRIPT_KEY = /^(check|lib|install(_[a-z0-9]+)*)$/;
+const WORKLOAD_SCRIPT_KEY = /^(prepare|run)(_[a-z0-9]+)*$/;
+
+type Raw = Record<string, unknown>;
+
+function isObject(v: unknown): v is Raw {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Collects the problems of one file so that its author sees them all at once. */
+class Problems {
+  readonly list: string[] = [];
+  add(path: string, message: string): void {
+    this.list.push(`${path}: ${message}`);
+  }
+}
+
+function requiredString(raw: Raw, key: string, path: string, problems: Problems): string {
+  const v = raw[key];
+  if (typeof v === "string" && v.trim() !== "") return v;
+  problems.add(`${path}${key}`, v === undefined ? "is missing" : "must be a non-empty string");
+  return "";
+}
+
+function optionalString(raw: Raw, key: string, path: string, problems: Problems, fallback: string): string {
+  const v = raw[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === "string") return v;
+  problems.add(`${path}${key}`, "must be a string");
+  return fallback;
+}
+
+function id(raw: Raw, path: string, problems: Problems): string {
+  const v = requiredString(raw, "id", path, problems);
+  if (v && !ID_PATTERN.test(v)) {
+    problems.add(`${path}id`, `'${v}' is not a valid id (letters, digits, '_', '.', '-'; starting with a letter or digit)`);
+  }
+  return v;
+}
+
+function scripts(raw: Raw, path: string, keyPattern: RegExp, problems: Problems): Record<string, string> {
+  const v = raw.scripts;
+  if (v === undefined || v === null) return {};
+  if (!isObject(v)) {
+    problems.add(`${path}scripts`, "must be a mapping of script names to bash scripts");
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const [key, script] of Object.entries(v)) {
+    if (!keyPattern.test(key)) problems.add(`${path}scripts.${key}`, "is not a known script name");
+    else if (typeof script !== "string") problems.add(`${path}scripts.${key}`, "must be a string");
+    else out[key] = script;
+  }
+  return out;
+}
+
+function seconds(v: unknown, path: string, problems: Problems): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === "number" && Number.isFinite(v) && v > 0) return v;
+  problems.add(path, "must be a positive number of seconds");
+  return undefined;
+}
+
+function timeout(raw: Raw, path: string, problems: Problems): { prepare?: number; run?: number } | undefined {
+  const v = raw.timeout;
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) {
+    problems.add(`${path}timeout`, "must be a mapping {prepare, run} in seconds");
+    return undefined;
+  }
+  for (const key of Object.keys(v)) {
+    if (key !== "prepare" && key !== "run") problems.add(`${path}timeout.${key}`, "is not prepare or run");
+  }
+  return {
+    prepare: seconds(v.prepare, `${path}timeout.prepare`, problems),
+    run: seconds(v.run, `${path}timeout.run`, problems),
+  };
+}
+
+function workload(raw: unknown, path: string, problems: Problems): WorkloadDefinition | undefined {
+  if (!isObject(raw)) {
+    problems.add(path.replace(/\.$/, ""), "must be a mapping");
+    return undefined;
+  }
+  const wid = id(raw, path, problems);
+  const categories = raw.categories ?? [];
+  if (!Array.isArray(categories) || categories.some((c) => typeof c !== "string")) {
+    problems.add(`${path}categories`, "must be a list of strings");
+  }
+  const s = scripts(raw, path, WORKLOAD_SCRIPT_KEY, problems);
+  if (!Object.keys(s).some((k) => k === "run" || k.startsWith("run_"))) {
+    problems.add(`${path}scripts.run`, "is missing");
+  }
+  const t = timeout(raw, path, problems);
+  const def: WorkloadDefinition = {
+    id: wid,
+    workload_name: optionalString(raw, "workload_name", path, problems, wid),
+    workload_description: optionalString(raw, "workload_description", path, problems, ""),
+    categories: Array.isArray(categories) ? categories.filter((c): c is string => typeof c === "string") : [],
+    scripts: s,
+  };
+  if (t && (t.prepare !== undefined || t.run !== undefined)) {
+    def.timeout = {};
+    if (t.prepare !== undefined) def.timeout.prepare = t.prepare;
+    if (t.run !== undefined) def.timeout.run = t.run;
+  }
+  return def;
+}
+
+/**
+ * Reads one definition file's text into a ToolDefinition, or throws a CatalogError whose
+ * message names the file and lists every problem found.
+ */
+export function parseDefinition(text: string, file: string, parserNames: readonly string[]): ToolDefinition {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text, { prettyErrors: true });
+  } catch (e) {
+    throw new CatalogError("invalid_definition", `${file}: not valid YAML: ${(e as Error).message}`, { file });
+  }
+  if (!isObject(raw)) {
+    throw new CatalogError("invalid_definition", `${file}: a definition must be a YAML mapping`, { file });
+  }
+  const problems = new Problems();
+  const toolId = id(raw, "", problems);
+  const toolName = requiredString(raw, "tool_name", "", problems);
+  const parser = requiredString(raw, "parser", "", problems);
+  if (parser && !parserNames.includes(parser)) {
+    problems.add("parser", `unknown parser '${parser}' (known: ${parserNames.join(", ")})`);
+  }
+  const t = timeout(raw, "", problems);
+  const toolScripts = scripts(raw, "", TOOL_SCRIPT_KEY, problems);
+
+  const workloads: WorkloadDefinition[] = [];
+  if (!Array.isArray(raw.workloads) || raw.workloads.length === 0) {
+    problems.add("workloads", raw.workloads === undefined ? "is missing" : "must be a non-empty list");
+  } else {
+    const seen = new Set<string>();
+    raw.workloads.forEach((w, i) => {
+      const def = workload(w, `workloads[${i}].`, problems);
+      if (!def) return;
+      if (def.id && seen.has(def.id)) problems.add(`workloads[${i}].id`, `duplicate workload id '${def.id}'`);
+      seen.add(def.id);
+      workloads.push(def);
+    });
+  }
+
+  if (problems.list.length > 0) {
+    throw new CatalogError("invalid_definition", `${file}: invalid definition:\n  ${problems.list.join("\n  ")}`, {
+      file,
+    });
+  }
+  return {
+    id: toolId,
+    tool_name: toolName,
+    description: optionalString(raw, "description", "", problems, ""),
+    parser,
+    timeout: {
+      prepare: t?.prepare ?? DEFAULT_TIMEOUT.prepare,
+      run: t?.run ?? DEFAULT_TIMEOUT.run,
+    },
+    scripts: toolScripts,
+    workloads,
+    source: file,
+  };
+}

@@ -1,0 +1,14 @@
+export { loadCatalog, BUILTIN_TOOLS_DIR } from "./catalog.js";
+export { CatalogError, type CatalogErrorCode } from "./errors.js";
+export { ID_PATTERN, DEFAULT_TIMEOUT } from "./definition.js";
+export { parsers, getParser } from "./parsers/index.js";
+export { normalizePlatform, platformCandidates, pickScript } from "./platform.js";
+export type {
+  Catalog,
+  LoadCatalogOptions,
+  Metric,
+  Parser,
+  StepScriptOptions,
+  ToolDefinition,
+  WorkloadDefinition,
+} from "./types.js";

@@ -1,0 +1,41 @@
+import type { Metric, Parser } from "../types.js";
+import { findJsonObject, isObject, jsonNumber, push } from "./util.js";
+
+const PERCENTILES: Array<[string, string]> = [
+  ["50.000000", "p50"],
+  ["95.000000", "p95"],
+  ["99.000000", "p99"],
+];
+
+function nsToUs(v: unknown): number | undefined {
+  const n = jsonNumber(v);
+  return n === undefined ? undefined : Number((n / 1000).toFixed(3));
+}
+
+function directionMetrics(out: Metric[], stats: unknown, tags: Record<string, string>): void {
+  // A direction the job did not exercise is all zeros, which are not measurements.
+  if (!isObject(stats) || !(jsonNumber(stats.total_ios) ?? jsonNumber(stats.io_bytes) ?? 0)) return;
+  push(out, "iops", jsonNumber(stats.iops), "IO/s", tags);
+  push(out, "bandwidth", jsonNumber(stats.bw), "KiB/s", tags);
+  const lat = isObject(stats.lat_ns) ? stats.lat_ns : {};
+  push(out, "lat_mean_us", nsToUs(lat.mean), "us", tags);
+  const clat = isObject(stats.clat_ns) ? stats.clat_ns : {};
+  push(out, "clat_mean_us", nsToUs(clat.mean), "us", tags);
+  const percentiles = isObject(clat.percentile) ? clat.percentile : {};
+  for (const [key, label] of PERCENTILES) push(out, `clat_${label}_us`, nsToUs(percentiles[key]), "us", tags);
+}
+
+/** fio `--output-format=json`: per job and direction (read, write) that did I/O. */
+export const fio: Parser = (output) => {
+  const doc = findJsonObject(output, (v) => Array.isArray(v.jobs));
+  if (!doc) return [];
+  const jobs = (doc.jobs as unknown[]).filter(isObject);
+  const out: Metric[] = [];
+  for (const job of jobs) {
+    if (jsonNumber(job.error) !== 0) continue;
+    const base: Record<string, string> = jobs.length > 1 && typeof job.jobname === "string" ? { job: job.jobname } : {};
+    directionMetrics(out, job.read, { ...base, direction: "read" });
+    directionMetrics(out, job.write, { ...base, direction: "write" });
+  }
+  return out;
+};

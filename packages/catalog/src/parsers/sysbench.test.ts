@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { Metric } from "../types.js";
+import { sysbench } from "./sysbench.js";
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/sysbench/${name}.txt`, import.meta.url), "utf8");
+const ctx = (workload: string) => ({ tool: "sysbench", workload });
+const pick = (metrics: Metric[], name: string, threads?: string) =>
+  metrics.filter((m) => m.name === name && (threads === undefined || m.tags?.threads === threads));
+
+describe("sysbench parser", () => {
+  it("tags each cpu section with its thread count", () => {
+    const m = sysbench(fixture("cpu_10000"), ctx("cpu_10000"));
+    expect(pick(m, "events_per_second").map((x) => [x.tags?.threads, x.value, x.unit])).toEqual([
+      ["1", 1629.75, "events/s"],
+      ["2", 1851.86, "events/s"],
+      ["4", 1441.3, "events/s"],
+      ["8", 3171.36, "events/s"],
+    ]);
+    expect(pick(m, "total_time", "1")).toEqual([{ name: "total_time", value: 6.1354, unit: "s", tags: { threads: "1" } }]);
+    expect(pick(m, "latency_avg_ms", "4")[0]).toMatchObject({ value: 2.77, unit: "ms" });
+    expect(pick(m, "latency_p95_ms", "8")[0]).toMatchObject({ value: 12.75, unit: "ms" });
+    expect(pick(m, "total_events", "2")[0]).toMatchObject({ value: 10000, unit: "events" });
+    expect(m).toHaveLength(4 * 7);
+  });
+
+  it("reads memory throughput", () => {
+    const m = sysbench(fixture("memory"), ctx("memory"));
+    expect(pick(m, "memory_throughput")).toEqual([
+      { name: "memory_throughput", value: 31502.1, unit: "MiB/s", tags: { threads: "1" } },
+    ]);
+    expect(pick(m, "memory_transferred")[0]).toMatchObject({ value: 63034, unit: "MiB" });
+    expect(pick(m, "operations_per_second")[0]).toMatchObject({ value: 31502.1, unit: "ops/s" });
+    expect(pick(m, "latency_max_ms")[0]).toMatchObject({ value: 2.09, unit: "ms" });
+  });
+
+  it("reads file I/O rates and throughput", () => {
+    const m = sysbench(fixture("fileio"), ctx("fileio"));
+    expect(pick(m, "reads_per_second")[0]).toMatchObject({ value: 51759.75, unit: "reads/s" });
+    expect(pick(m, "writes_per_second")[0]).toMatchObject({ value: 34506.17, unit: "writes/s" });
+    expect(pick(m, "fsyncs_per_second")[0]).toMatchObject({ value: 3452.32, unit: "fsyncs/s" });
+    expect(pick(m, "read_throughput")[0]).toMatchObject({ value: 808.75, unit: "MiB/s" });
+    expect(pick(m, "write_throughput")[0]).toMatchObject({ value: 539.16, unit: "MiB/s" });
+  });
+
+  it("derives events/s for the threads test, which prints none", () => {
+    const m = sysbench(fixture("threads"), ctx("threads"));
+    expect(pick(m, "events_per_second", "4")[0]).toMatchObject({ value: Number((2895 / 2.0011).toFixed(2)), unit: "events/s" });
+    expect(pick(m, "latency_min_ms", "4")[0]).toMatchObject({ value: 0.49 });
+    expect(pick(m, "latency_max_ms", "4")[0]).toMatchObject({ value: 6.2 });
+  });
+
+  it("takes the thread count from sysbench itself when there is no marker", () => {
+    const unmarked = fixture("threads").replace(/^BW_SECTION.*\n/m, "");
+    expect(pick(sysbench(unmarked, ctx("threads")), "total_events")[0]?.tags).toEqual({ threads: "4" });
+  });
+
+  it("gives [] for a failed run, truncated output and garbage", () => {
+    expect(sysbench(fixture("failed-fileio-unprepared"), ctx("fileio"))).toEqual([]);
+    const full = fixture("memory");
+    expect(sysbench(full.slice(0, full.indexOf("Threads fairness")), ctx("memory"))).toEqual([]);
+    expect(sysbench("", ctx("memory"))).toEqual([]);
+    expect(sysbench("events per second: 12\ntotal time: 3s\n", ctx("cpu_10000"))).toEqual([]);
+  });
+
+  it("drops only the truncated section of a multi-section run", () => {
+    const full = fixture("cpu_10000");
+    const cut = full.slice(0, full.lastIndexOf("Threads fairness"));
+    expect(new Set(sysbench(cut, ctx("cpu_10000")).map((x) => x.tags?.threads))).toEqual(new Set(["1", "2", "4"]));
+  });
+});

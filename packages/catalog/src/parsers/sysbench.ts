@@ -1,0 +1,90 @@
+import type { Metric, Parser } from "../types.js";
+import { push, toNumber } from "./util.js";
+
+const MARKER = /^\s*BW_SECTION\b(.*)$/;
+const BANNER = /^sysbench \d+\.\d+/;
+// The last line of a complete sysbench report; without it the run was cut short.
+const REPORT_END = /execution time \(avg\/stddev\):/;
+
+interface Section {
+  tags: Record<string, string>;
+  lines: string[];
+  banner: boolean;
+}
+
+function markerTags(rest: string): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const token of rest.trim().split(/\s+/)) {
+    const eq = token.indexOf("=");
+    if (eq > 0) tags[token.slice(0, eq)] = token.slice(eq + 1);
+  }
+  return tags;
+}
+
+/** One section per `BW_SECTION key=value...` marker, or per sysbench banner when unmarked. */
+function sections(output: string): Section[] {
+  const out: Section[] = [];
+  let current: Section | undefined;
+  for (const line of output.split(/\r?\n/)) {
+    const marker = MARKER.exec(line);
+    if (marker) {
+      current = { tags: markerTags(marker[1]!), lines: [], banner: false };
+      out.push(current);
+      continue;
+    }
+    if (BANNER.test(line)) {
+      if (!current || current.banner) {
+        current = { tags: {}, lines: [], banner: false };
+        out.push(current);
+      }
+      current.banner = true;
+    }
+    current?.lines.push(line);
+  }
+  return out;
+}
+
+function field(text: string, re: RegExp): number | undefined {
+  return toNumber(re.exec(text)?.[1]);
+}
+
+function sectionMetrics(section: Section): Metric[] {
+  const text = section.lines.join("\n");
+  if (!REPORT_END.test(text) || /^FATAL:/m.test(text)) return [];
+  const tags = { ...section.tags };
+  const threads = /^Number of threads:\s*(\d+)/m.exec(text)?.[1];
+  if (!tags.threads && threads) tags.threads = threads;
+
+  const out: Metric[] = [];
+  const totalTime = field(text, /total time:\s*([\d.]+)s/);
+  const totalEvents = field(text, /total number of events:\s*(\d+)/);
+  let eps = field(text, /events per second:\s*([\d.]+)/);
+  // Only the cpu test prints a rate; for the others it is events over the measured time.
+  if (eps === undefined && totalTime && totalEvents !== undefined) eps = Number((totalEvents / totalTime).toFixed(2));
+  push(out, "events_per_second", eps, "events/s", tags);
+  push(out, "total_time", totalTime, "s", tags);
+  push(out, "total_events", totalEvents, "events", tags);
+
+  const latency = /Latency \(ms\):([\s\S]*?)(?:\n\s*\n|$)/.exec(text)?.[1] ?? "";
+  push(out, "latency_min_ms", field(latency, /min:\s*([\d.]+)/), "ms", tags);
+  push(out, "latency_avg_ms", field(latency, /avg:\s*([\d.]+)/), "ms", tags);
+  push(out, "latency_max_ms", field(latency, /max:\s*([\d.]+)/), "ms", tags);
+  push(out, "latency_p95_ms", field(latency, /95th percentile:\s*([\d.]+)/), "ms", tags);
+
+  // memory
+  const transferred = /([\d.]+) MiB transferred \(([\d.]+) MiB\/sec\)/.exec(text);
+  push(out, "memory_transferred", toNumber(transferred?.[1]), "MiB", tags);
+  push(out, "memory_throughput", toNumber(transferred?.[2]), "MiB/s", tags);
+  push(out, "operations_per_second", field(text, /Total operations:\s*\d+\s*\(\s*([\d.]+) per second\)/), "ops/s", tags);
+
+  // fileio
+  push(out, "reads_per_second", field(text, /reads\/s:\s*([\d.]+)/), "reads/s", tags);
+  push(out, "writes_per_second", field(text, /writes\/s:\s*([\d.]+)/), "writes/s", tags);
+  push(out, "fsyncs_per_second", field(text, /fsyncs\/s:\s*([\d.]+)/), "fsyncs/s", tags);
+  push(out, "read_throughput", field(text, /read, MiB\/s:\s*([\d.]+)/), "MiB/s", tags);
+  push(out, "write_throughput", field(text, /written, MiB\/s:\s*([\d.]+)/), "MiB/s", tags);
+  return out;
+}
+
+/** sysbench reports (cpu, memory, fileio, threads); figures are tagged with the thread count. */
+export const sysbench: Parser = (output) => sections(output).flatMap(sectionMetrics);

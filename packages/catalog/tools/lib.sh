@@ -1,0 +1,112 @@
+# ---- Benchwright prelude (tools/lib.sh), shared by every prepare and run script ----
+
+# Bash skips EXIT traps when a signal kills it; exiting from these traps instead lets cleanup
+# (scratch files, background servers) run when a step is cancelled or times out.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+bw_log() { printf '[benchwright] %s\n' "$*" >&2; }
+
+# One metric line for the keyvalue parser: bw_metric <name> <value> <unit> [key=value ...]
+bw_metric() {
+  local name="$1" value="$2" unit="$3"
+  shift 3
+  printf 'BW_METRIC %s %s %s' "$name" "$value" "$unit"
+  [ "$#" -gt 0 ] && printf ' %s' "$@"
+  printf '\n'
+}
+
+# Seconds since the epoch with nanoseconds, for timing a workload from inside the script.
+bw_now() { date +%s.%N; }
+
+# bw_elapsed <start> <end>: seconds between two bw_now readings, millisecond precision.
+bw_elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'; }
+
+# Package installs need root; a non-interactive sudo fails fast instead of hanging on a password.
+bw_sudo() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  else
+    sudo -n "$@"
+  fi
+}
+
+# Lower-case distribution id from os-release (debian, ubuntu, centos, rhel, ...), or "unknown".
+bw_os_id() {
+  if [ -r /etc/os-release ]; then
+    (. /etc/os-release && printf '%s\n' "${ID:-unknown}" | tr '[:upper:]' '[:lower:]')
+  else
+    echo unknown
+  fi
+}
+
+bw_pkg_manager() {
+  if command -v apt-get >/dev/null 2>&1; then echo apt
+  elif command -v dnf >/dev/null 2>&1; then echo dnf
+  elif command -v yum >/dev/null 2>&1; then echo yum
+  else echo none
+  fi
+}
+
+# Some service types run on shared hosts where changing system packages is not ours to do:
+# exit 100 so the engine can tell "not allowed" apart from "install failed".
+bw_require_install_allowed() {
+  if [ "${BW_ALLOW_INSTALL:-0}" != "1" ]; then
+    echo "$1 is not installed on this host, and this service type does not allow installing system packages (set allow_install: true)" >&2
+    exit 100
+  fi
+}
+
+bw_apt_install() {
+  bw_require_install_allowed "$1"
+  local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -q)
+  # Fresh images often have stale or empty package lists; update only when needed, it is slow.
+  if ! bw_sudo "${apt[@]}" install "$@"; then
+    bw_log "apt-get install failed; updating package lists and retrying"
+    bw_sudo "${apt[@]}" update
+    bw_sudo "${apt[@]}" install "$@"
+  fi
+}
+
+# dnf on current CentOS/RHEL, yum on older ones.
+bw_dnf_install() {
+  bw_require_install_allowed "$1"
+  local pm
+  pm="$(bw_pkg_manager)"
+  case "$pm" in
+    dnf|yum) bw_sudo "$pm" install -y "$@" ;;
+    *) echo "neither dnf nor yum found on this host" >&2; exit 101 ;;
+  esac
+}
+
+# EPEL carries sysbench, iperf3 and stress-ng on CentOS/RHEL; failing to enable it is not
+# fatal because the package may also come from another enabled repository.
+bw_dnf_install_epel() {
+  bw_require_install_allowed "$1"
+  bw_dnf_install epel-release || bw_log "could not enable EPEL; trying the enabled repositories"
+  bw_dnf_install "$@"
+}
+
+# bw_install <debian-pkg> [<rpm-pkg>]: the package manager found on the host decides.
+bw_install() {
+  local deb="$1" rpm="${2:-$1}"
+  case "$(bw_pkg_manager)" in
+    apt) bw_apt_install "$deb" ;;
+    dnf|yum) bw_dnf_install "$rpm" ;;
+    *)
+      bw_require_install_allowed "$deb"
+      echo "no supported package manager (apt-get, dnf, yum) on this host ($(bw_os_id)); install $deb by hand" >&2
+      exit 101
+      ;;
+  esac
+}
+
+# A scratch directory inside the working directory, removed on exit; the cwd is the step's
+# workspace, so benchmark files never land in /tmp of a small root filesystem.
+bw_scratch() {
+  BW_SCRATCH="$(mktemp -d "$PWD/bw-scratch.XXXXXX")"
+  trap 'rm -rf "$BW_SCRATCH"' EXIT
+}
+
+# ---- end of prelude ----
