@@ -1,0 +1,185 @@
+import type { EC2Client } from "@aws-sdk/client-ec2";
+import { BenchwrightError } from "../../errors.js";
+import type { ResolvedConfig } from "../provider.js";
+
+export const CLOUD_DRIVERS = ["ec2", "openstack"] as const;
+export type CloudDriver = (typeof CLOUD_DRIVERS)[number];
+
+/** Knobs for tests and operators; production defaults suit a real cloud. */
+export interface CloudProviderOptions {
+  /** ec2: a ready client (tests hand in one mocked by aws-sdk-client-mock). */
+  ec2Client?: EC2Client;
+  /** openstack: the fetch used for every API call. */
+  fetch?: typeof fetch;
+  /** SSH port of the machines; otherwise the service's `ssh_port`, otherwise 22. */
+  sshPort?: number;
+  /** Between two polls of an instance's state (default 5000). */
+  pollIntervalMs?: number;
+  /** How long an instance may take to run, or to be gone (default 600000). */
+  stateTimeoutMs?: number;
+  /** Overrides the service's `ssh_timeout` (seconds, default 300). */
+  sshTimeoutMs?: number;
+  /** Between two SSH probes (default 3000). */
+  sshPollIntervalMs?: number;
+}
+
+export interface CloudSettings {
+  driver: CloudDriver;
+  accessId: string;
+  secretKey: string;
+  region?: string;
+  endpoint?: string;
+  authUrl?: string;
+  authVersion?: string;
+  tenant?: string;
+  domain: string;
+  image: string;
+  size: string;
+  vmUser: string;
+  platform: string;
+  keyName?: string;
+  sshPrivateKey?: string;
+  network?: string;
+  securityGroup?: string;
+  noFloatingIp: boolean;
+  floatingIpPool?: string;
+  sshPort: number;
+  pollIntervalMs: number;
+  stateTimeoutMs: number;
+  sshTimeoutMs: number;
+  sshPollIntervalMs: number;
+}
+
+function str(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = String(value).trim();
+  return text === "" ? undefined : text;
+}
+
+function bool(value: unknown): boolean {
+  if (typeof value === "boolean") return value;
+  return ["true", "1", "yes", "on"].includes(String(value ?? "").trim().toLowerCase());
+}
+
+function positive(value: unknown): number | undefined {
+  const n = Number(str(value));
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+export function driverOf(config: ResolvedConfig): string {
+  return (str(config.provider.driver) ?? "").toLowerCase();
+}
+
+const REQUIRED: Record<CloudDriver, { provider: string[]; service: string[] }> = {
+  ec2: { provider: ["access_id", "secret_key", "region"], service: ["image", "size", "vm_user"] },
+  openstack: { provider: ["auth_url", "access_id", "secret_key", "tenant"], service: ["image", "size", "vm_user"] },
+};
+
+/** Keystone v3 with a password is all we speak; the ancestor spelled it `3.x_password`. */
+const AUTH_VERSIONS = ["3", "3.x", "3.x_password", "v3"];
+
+/** Missing or invalid fields, each as `{path, message}`. */
+export function cloudConfigErrors(config: ResolvedConfig): Array<{ path: string; message: string }> {
+  const errors: Array<{ path: string; message: string }> = [];
+  const driver = driverOf(config);
+  if (!(CLOUD_DRIVERS as readonly string[]).includes(driver)) {
+    errors.push({ path: "provider.driver", message: `must be one of: ${CLOUD_DRIVERS.join(", ")}` });
+    return errors;
+  }
+  const required = REQUIRED[driver as CloudDriver];
+  for (const field of required.provider) {
+    if (!str(config.provider[field])) errors.push({ path: `provider.${field}`, message: "is required" });
+  }
+  for (const field of required.service) {
+    if (!str(config.service[field])) errors.push({ path: `${config.serviceType}.${field}`, message: "is required" });
+  }
+  const hasKeyName = !!str(config.service.key_name);
+  const hasKey = !!str(config.service.ssh_private_key);
+  // One without the other leaves us unable to log in to what we create.
+  if (hasKeyName && !hasKey) {
+    errors.push({ path: `${config.serviceType}.ssh_private_key`, message: "is required when key_name is given" });
+  }
+  if (hasKey && !hasKeyName) {
+    errors.push({ path: `${config.serviceType}.key_name`, message: "is required when ssh_private_key is given" });
+  }
+  for (const field of ["ssh_timeout", "ssh_port"]) {
+    const value = config.service[field];
+    if (str(value) !== undefined && positive(value) === undefined) {
+      errors.push({ path: `${config.serviceType}.${field}`, message: "must be a positive number" });
+    }
+  }
+  if (driver === "openstack") {
+    const version = str(config.provider.auth_version);
+    if (version !== undefined && !AUTH_VERSIONS.includes(version.toLowerCase())) {
+      errors.push({ path: "provider.auth_version", message: `must be one of: ${AUTH_VERSIONS.join(", ")}` });
+    }
+    const authUrl = str(config.provider.auth_url);
+    if (authUrl && !/^https?:\/\//i.test(authUrl)) {
+      errors.push({ path: "provider.auth_url", message: "must be an http(s) URL" });
+    }
+  }
+  return errors;
+}
+
+/** Missing or invalid fields, one line each (`provider.region: is required`), like the other providers' validators. */
+export function validateCloudConfig(config: ResolvedConfig): string[] {
+  return cloudConfigErrors(config).map((e) => `${e.path}: ${e.message}`);
+}
+
+export function assertValidCloudConfig(config: ResolvedConfig): void {
+  const errors = cloudConfigErrors(config);
+  if (errors.length > 0) {
+    throw new BenchwrightError(
+      "invalid_configuration",
+      `Configuration '${config.name}' is not usable: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`,
+      { errors },
+    );
+  }
+}
+
+export function cloudSettings(config: ResolvedConfig, options: CloudProviderOptions = {}): CloudSettings {
+  assertValidCloudConfig(config);
+  const p = config.provider;
+  const s = config.service;
+  return {
+    driver: driverOf(config) as CloudDriver,
+    accessId: str(p.access_id)!,
+    secretKey: str(p.secret_key)!,
+    region: str(p.region),
+    endpoint: str(p.endpoint),
+    authUrl: str(p.auth_url),
+    authVersion: str(p.auth_version),
+    tenant: str(p.tenant),
+    domain: str(p.domain) ?? "Default",
+    image: str(s.image)!,
+    size: str(s.size)!,
+    vmUser: str(s.vm_user)!,
+    platform: str(s.platform) ?? "",
+    keyName: str(s.key_name),
+    // Only the outer whitespace goes: the key's inner line ends matter.
+    sshPrivateKey: str(s.ssh_private_key) ? String(s.ssh_private_key).trim() + "\n" : undefined,
+    network: str(s.network),
+    securityGroup: str(s.security_group),
+    noFloatingIp: bool(s.no_floating_ip),
+    floatingIpPool: str(s.floating_ip_pool),
+    sshPort: options.sshPort ?? positive(s.ssh_port) ?? 22,
+    pollIntervalMs: options.pollIntervalMs ?? 5000,
+    stateTimeoutMs: options.stateTimeoutMs ?? 600_000,
+    sshTimeoutMs: options.sshTimeoutMs ?? (positive(s.ssh_timeout) ?? 300) * 1000,
+    sshPollIntervalMs: options.sshPollIntervalMs ?? 3000,
+  };
+}
+
+/** Tags (ec2) and metadata (nova) that mark a resource as ours and say whose it is. */
+export const TAG_SESSION = "benchwright:session";
+export const TAG_MANAGED = "benchwright:managed";
+
+/** Names of what we create: the session id in them lets a sweep find key pairs without tags. */
+export function resourceName(sessionId: string): string {
+  return `benchwright-${sessionId}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export function sessionFromName(name: string): string | null {
+  const m = /^benchwright-(.+)-[0-9a-z]{1,8}$/.exec(name);
+  return m ? m[1] : null;
+}

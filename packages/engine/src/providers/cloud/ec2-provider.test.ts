@@ -1,0 +1,273 @@
+import { randomUUID } from "node:crypto";
+import { Client } from "ssh2";
+import { CreateKeyPairCommand, CreateSecurityGroupCommand, RunInstancesCommand } from "@aws-sdk/client-ec2";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BenchwrightError } from "../../errors.js";
+import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
+import type { ResolvedConfig } from "../provider.js";
+import { createCloudProvider, EC2_KINDS, validateCloudConfig, type CloudProviderOptions } from "./index.js";
+import { startSshd, type SshdHarness } from "../../testing/sshd.js";
+import { closedPort, createMemoryLedger, testContext, type MemoryLedger } from "./testing-ledger.js";
+
+const ACCESS_ID = "AKIAIOSFODNN7EXAMPLE";
+const SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+let SSH_USER = "admin";
+
+// Everything said anywhere in this file, checked for credentials by the last test.
+/** Logs in to the machine for real: the key it was handed is accepted (no command: only authentication matters here). */
+function loginWorks(target: { host: string; port: number; username: string; privateKey: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const conn = new Client();
+    conn
+      .on("ready", () => {
+        conn.end();
+        resolve("ok");
+      })
+      .on("error", reject)
+      .connect({ host: target.host, port: target.port, username: target.username, privateKey: target.privateKey });
+  });
+}
+
+const said: string[] = [];
+const secrets = new Set<string>([ACCESS_ID, SECRET_KEY]);
+
+function config(service: Record<string, unknown> = {}): ResolvedConfig {
+  return {
+    name: "aws-test",
+    serviceType: "vm",
+    providerClass: "cloud",
+    provider: { class: "cloud", name: "aws-test", driver: "ec2", access_id: ACCESS_ID, secret_key: SECRET_KEY, region: "eu-west-1" },
+    service: { image: "debian-12-amd64-*", size: "t3.micro", vm_user: SSH_USER, platform: "debian_12", ...service },
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<BenchwrightError> {
+  try {
+    await promise;
+  } catch (error) {
+    said.push(String((error as Error).message), String((error as BenchwrightError).detail));
+    expect(error).toBeInstanceOf(BenchwrightError);
+    return error as BenchwrightError;
+  }
+  throw new Error("expected a failure");
+}
+
+function ours(inv: ReturnType<Ec2Double["inventory"]>) {
+  const mine = <T extends { tags: Record<string, string> }>(xs: T[]) => xs.filter((x) => x.tags["benchwright:managed"] === "true");
+  return { instances: mine(inv.instances), keyPairs: mine(inv.keyPairs), securityGroups: mine(inv.securityGroups) };
+}
+
+const empty = { instances: [], keyPairs: [], securityGroups: [] };
+
+describe("ec2 provider", () => {
+  // A real private sshd stands in for the machines; the doubles hand out its address and key.
+  let sshd: SshdHarness;
+  let double: Ec2Double;
+  let ledger: MemoryLedger;
+  let logs: string[];
+  let sessionId: string;
+  let options: CloudProviderOptions;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    secrets.add(sshd.privateKey);
+    SSH_USER = sshd.username;
+  }, 30_000);
+  afterAll(() => sshd.stop());
+
+  beforeEach(() => {
+    double = createEc2Double({ sshHost: sshd.host, sshPort: sshd.port, privateKey: sshd.privateKey, pollsUntilRunning: 2 });
+    ledger = createMemoryLedger();
+    logs = [];
+    sessionId = randomUUID();
+    options = { ec2Client: double.client, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
+  });
+  afterEach(() => {
+    said.push(...logs);
+    for (const e of ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
+    double.restore();
+  });
+
+  const ctx = (cfg = config()) => testContext(cfg, sessionId, logs, ledger);
+
+  it("creates a key pair, a security group and an instance, and hands over a machine that answers SSH", async () => {
+    const provider = createCloudProvider(config(), options);
+    const machines = await provider.ensureMachines(ctx());
+    expect(machines).toHaveLength(1);
+    const [m] = machines;
+    const inv = double.inventory();
+    expect(inv.instances).toHaveLength(1);
+    expect(m).toMatchObject({ id: inv.instances[0].id, ip: sshd.host, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
+    expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
+    expect(await loginWorks(m.ssh!)).toBe("ok");
+    // The newest image of the name pattern.
+    expect(inv.instances[0].imageId).toBe("ami-0d1e2b3a4c5f60002");
+    expect(inv.instances[0].tags).toMatchObject({ "benchwright:session": sessionId, "benchwright:managed": "true" });
+    expect(inv.keyPairs[0].tags["benchwright:session"]).toBe(sessionId);
+    expect(inv.securityGroups[0].tags["benchwright:session"]).toBe(sessionId);
+    const kinds = ledger.entries.map((e) => e.kind);
+    expect(kinds).toEqual([EC2_KINDS.keyPair, EC2_KINDS.securityGroup, EC2_KINDS.instance]);
+    expect(ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
+  });
+
+  it("records the instance before it waits on it", async () => {
+    const provider = createCloudProvider(config(), options);
+    let recordedBeforeRunning = false;
+    const record = ledger.record.bind(ledger);
+    ledger.record = async (kind, id, meta) => {
+      if (kind === EC2_KINDS.instance) recordedBeforeRunning = double.inventory().instances.every((i) => i.state === "pending");
+      return record(kind, id, meta);
+    };
+    await provider.ensureMachines(ctx());
+    expect(recordedBeforeRunning).toBe(true);
+  });
+
+  it("destroys everything it created, and destroying again is harmless", async () => {
+    const provider = createCloudProvider(config(), options);
+    await provider.ensureMachines(ctx());
+    await provider.destroy(ctx());
+    expect(ours(double.inventory())).toEqual(empty);
+    expect(await ledger.live()).toEqual([]);
+    await provider.destroy(ctx());
+  });
+
+  it("returns the same instance when called twice", async () => {
+    const provider = createCloudProvider(config(), options);
+    const first = await provider.ensureMachines(ctx());
+    const second = await provider.ensureMachines(ctx());
+    expect(second[0].id).toBe(first[0].id);
+    expect(second[0].ssh!.privateKey).toBe(first[0].ssh!.privateKey);
+    expect(double.inventory().instances).toHaveLength(1);
+    // A new provider object (as after a server restart) finds it through the ledger too.
+    const again = await createCloudProvider(config(), options).ensureMachines(ctx());
+    expect(again[0].id).toBe(first[0].id);
+    expect(double.calls().filter((c) => c === "RunInstances")).toHaveLength(1);
+  });
+
+  it("uses the configured key pair, security group and subnet, and leaves them alone", async () => {
+    const key = await double.client.send(new CreateKeyPairCommand({ KeyName: "team-key" }));
+    const group = await double.client.send(new CreateSecurityGroupCommand({ GroupName: "team-ssh", Description: "ssh" }));
+    secrets.add(key.KeyMaterial!);
+    const cfg = config({ key_name: "team-key", ssh_private_key: key.KeyMaterial, security_group: "team-ssh", network: "subnet-0a1b2c3d", image: "ami-0a9b8c7d6e5f40003" });
+    const provider = createCloudProvider(cfg, options);
+    const [m] = await provider.ensureMachines(ctx(cfg));
+    expect(m.ssh!.privateKey.trim()).toBe(key.KeyMaterial!.trim());
+    expect(double.inventory().instances[0]).toMatchObject({ keyName: "team-key", imageId: "ami-0a9b8c7d6e5f40003" });
+    expect(ledger.entries.map((e) => e.kind)).toEqual([EC2_KINDS.instance]);
+    await provider.destroy(ctx(cfg));
+    const inv = double.inventory();
+    expect(inv.instances).toEqual([]);
+    expect(inv.keyPairs.map((k) => k.name)).toEqual(["team-key"]);
+    expect(inv.securityGroups.map((g) => g.id)).toEqual([group.GroupId]);
+  });
+
+  const steps: Array<[string, string, string?]> = [
+    ["key pair", "CreateKeyPair"],
+    ["security group", "CreateSecurityGroup"],
+    ["opening SSH", "AuthorizeSecurityGroupIngress"],
+    ["image lookup", "DescribeImages"],
+    ["run instances (quota)", "RunInstances", "InstanceLimitExceeded"],
+    ["wait running (API error)", "DescribeInstances"],
+    ["wait running (instance dies)", "InstanceLaunch"],
+  ];
+  for (const [what, command, code] of steps) {
+    it(`cleans up and stays usable after a failure at: ${what}`, async () => {
+      const provider = createCloudProvider(config(), options);
+      double.failNext(command, code);
+      const error = await failure(provider.ensureMachines(ctx()));
+      expect(error.code).toBe("provider_failed");
+      if (code) expect(error.detail).toContain(code);
+      expect(ours(double.inventory())).toEqual(empty);
+      expect(await ledger.live()).toEqual([]);
+      const [m] = await provider.ensureMachines(ctx());
+      expect(m.ip).toBe(sshd.host);
+      await provider.destroy(ctx());
+      expect(ours(double.inventory())).toEqual(empty);
+    });
+  }
+
+  it("fails clearly on an unknown image", async () => {
+    const cfg = config({ image: "no-such-image" });
+    const error = await failure(createCloudProvider(cfg, options).ensureMachines(ctx(cfg)));
+    expect(error.code).toBe("provider_failed");
+    expect(error.detail).toContain("no-such-image");
+    expect(ours(double.inventory())).toEqual(empty);
+  });
+
+  it("gives up on SSH that never answers, cleans up, and a later try works", async () => {
+    const dead = createCloudProvider(config(), { ...options, sshPort: await closedPort(), sshTimeoutMs: 200 });
+    const error = await failure(dead.ensureMachines(ctx()));
+    expect(error.code).toBe("provider_failed");
+    expect(error.detail).toMatch(/SSH .* did not answer/);
+    expect(ours(double.inventory())).toEqual(empty);
+    const [m] = await createCloudProvider(config(), options).ensureMachines(ctx());
+    expect(m.ssh!.port).toBe(sshd.port);
+  });
+
+  it("sweeps instances of sessions that are not live, and a dry run only reports them", async () => {
+    const provider = createCloudProvider(config(), options);
+    const [mine] = await provider.ensureMachines(ctx());
+    const stranger = randomUUID();
+    const orphan = await double.client.send(
+      new RunInstancesCommand({
+        ImageId: "ami-0d1e2b3a4c5f60001",
+        MinCount: 1,
+        MaxCount: 1,
+        TagSpecifications: [{ ResourceType: "instance", Tags: [{ Key: "benchwright:session", Value: stranger }, { Key: "benchwright:managed", Value: "true" }] }],
+      }),
+    );
+    const orphanId = orphan.Instances![0].InstanceId!;
+    const isLive = async (id: string) => id === sessionId;
+    const sweepLogs: string[] = [];
+
+    const dry = await provider.sweep!(config(), { isLive, dryRun: true, log: (l) => sweepLogs.push(l) });
+    expect(dry).toEqual([{ provider: "aws-test", kind: EC2_KINDS.instance, id: orphanId, session_id: stranger, destroyed: false }]);
+    expect(double.inventory().instances.map((i) => i.id).sort()).toEqual([mine.id, orphanId].sort());
+
+    const wet = await provider.sweep!(config(), { isLive, dryRun: false, log: (l) => sweepLogs.push(l) });
+    expect(wet).toEqual([{ provider: "aws-test", kind: EC2_KINDS.instance, id: orphanId, session_id: stranger, destroyed: true }]);
+    expect(double.inventory().instances.map((i) => i.id)).toEqual([mine.id]);
+    said.push(...sweepLogs);
+
+    // Once the session is over, its key pair and group are swept too.
+    const all = await provider.sweep!(config(), { isLive: async () => false, dryRun: false, log: (l) => sweepLogs.push(l) });
+    expect(all.map((r) => r.kind).sort()).toEqual([EC2_KINDS.instance, EC2_KINDS.keyPair, EC2_KINDS.securityGroup].sort());
+    expect(all.every((r) => r.destroyed && r.session_id === sessionId)).toBe(true);
+    expect(ours(double.inventory())).toEqual(empty);
+  });
+
+  it("refuses an unknown driver and lists what is missing", async () => {
+    const bad = { ...config(), provider: { ...config().provider, driver: "gce" } };
+    const error = await failure(Promise.resolve().then(() => createCloudProvider(bad)));
+    expect(error.code).toBe("invalid_configuration");
+    expect(error.detail).toContain("ec2, openstack");
+    const missing = { ...config({ image: "" }), provider: { class: "cloud", driver: "ec2" } };
+    expect(validateCloudConfig(missing)).toEqual([
+      "provider.access_id: is required",
+      "provider.secret_key: is required",
+      "provider.region: is required",
+      "vm.image: is required",
+    ]);
+    expect(validateCloudConfig(config({ key_name: "k" }))).toEqual(["vm.ssh_private_key: is required when key_name is given"]);
+    expect(validateCloudConfig(config())).toEqual([]);
+  });
+
+  it("never puts a credential in an error or a log line", async () => {
+    // One more failure whose cause echoes the credentials, as a careless service might.
+    double.failNext("RunInstances", Object.assign(new Error(`AuthFailure for ${ACCESS_ID}/${SECRET_KEY}`), { name: "AuthFailure" }));
+    const error = await failure(createCloudProvider(config(), options).ensureMachines(ctx()));
+    expect(error.detail).toContain("AuthFailure");
+    said.push(...logs);
+    for (const e of ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
+
+    expect(said.length).toBeGreaterThan(20);
+    for (const line of said) {
+      for (const secret of secrets) {
+        expect(line).not.toContain(secret);
+        for (const part of secret.split("\n").filter((p) => p.length >= 16 && !p.startsWith("-----"))) {
+          expect(line).not.toContain(part);
+        }
+      }
+    }
+  });
+});

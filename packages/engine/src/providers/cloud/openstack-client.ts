@@ -1,0 +1,286 @@
+/**
+ * The few OpenStack calls Benchwright needs, over fetch: Keystone v3 password auth,
+ * Nova (flavors, key pairs, servers), Glance v2 (images), Neutron v2.0 (networks, ports,
+ * floating IPs). Errors carry the service's status and message only, never a header.
+ */
+
+export interface OpenStackCredentials {
+  authUrl: string;
+  username: string;
+  password: string;
+  project: string;
+  domain: string;
+  region?: string;
+}
+
+export class OpenStackError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "OpenStackError";
+  }
+}
+
+export interface NovaAddress {
+  addr: string;
+  version?: number;
+  "OS-EXT-IPS:type"?: "fixed" | "floating";
+}
+
+export interface NovaServer {
+  id: string;
+  name: string;
+  status: string;
+  metadata?: Record<string, string>;
+  addresses?: Record<string, NovaAddress[]>;
+  fault?: { message?: string; code?: number };
+}
+
+export interface ServerSpec {
+  name: string;
+  imageRef: string;
+  flavorRef: string;
+  key_name: string;
+  metadata: Record<string, string>;
+  networks?: Array<{ uuid: string }>;
+  security_groups?: Array<{ name: string }>;
+}
+
+export interface FloatingIp {
+  id: string;
+  floating_ip_address: string;
+  port_id?: string | null;
+  description?: string;
+}
+
+type Service = "compute" | "network" | "image";
+
+interface CatalogEntry {
+  type: string;
+  endpoints: Array<{ interface: string; url: string; region?: string; region_id?: string }>;
+}
+
+/** Keystone's base `.../v3`, whether the configuration gave the host or the versioned URL. */
+export function keystoneBase(authUrl: string): string {
+  const trimmed = authUrl.replace(/\/+$/, "").replace(/\/auth\/tokens$/, "");
+  return /\/v3$/.test(trimmed) ? trimmed : `${trimmed}/v3`;
+}
+
+/** The message in Nova's `{"badRequest": {"message"}}`, Neutron's `{"NeutronError": {...}}` or Keystone's `{"error": {...}}`. */
+function serviceMessage(body: unknown): string | undefined {
+  if (!body || typeof body !== "object") return undefined;
+  for (const value of Object.values(body as Record<string, unknown>)) {
+    if (value && typeof value === "object" && typeof (value as { message?: unknown }).message === "string") {
+      return (value as { message: string }).message;
+    }
+  }
+  const top = (body as { message?: unknown }).message;
+  return typeof top === "string" ? top : undefined;
+}
+
+export class OpenStackClient {
+  private token?: string;
+  private endpoints?: Record<Service, string>;
+
+  constructor(
+    private readonly credentials: OpenStackCredentials,
+    private readonly fetchImpl: typeof fetch = fetch,
+    /** Told every token as it arrives, so the caller can keep it out of messages. */
+    private readonly onToken: (token: string) => void = () => undefined,
+  ) {}
+
+  async authenticate(): Promise<void> {
+    const c = this.credentials;
+    const body = {
+      auth: {
+        identity: {
+          methods: ["password"],
+          password: { user: { name: c.username, domain: { name: c.domain }, password: c.password } },
+        },
+        scope: { project: { name: c.project, domain: { name: c.domain } } },
+      },
+    };
+    const res = await this.send("authenticating", `${keystoneBase(c.authUrl)}/auth/tokens`, "POST", body, undefined);
+    const token = res.headers.get("x-subject-token");
+    if (!token) throw new OpenStackError(res.status, "authenticating: Keystone returned no token");
+    this.token = token;
+    this.onToken(token);
+    const catalog = ((await res.json()) as { token?: { catalog?: CatalogEntry[] } }).token?.catalog ?? [];
+    const find = (type: string): string => {
+      const entry = catalog.find((e) => e.type === type);
+      const endpoint = entry?.endpoints.find(
+        (e) => e.interface === "public" && (!c.region || e.region_id === c.region || e.region === c.region),
+      );
+      if (!endpoint) {
+        throw new OpenStackError(0, `the service catalog has no public ${type} endpoint${c.region ? ` in region ${c.region}` : ""}`);
+      }
+      return endpoint.url.replace(/\/+$/, "");
+    };
+    const network = find("network");
+    this.endpoints = {
+      compute: find("compute"),
+      network: /\/v2\.0$/.test(network) ? network : `${network}/v2.0`,
+      image: find("image").replace(/\/v2$/, "") + "/v2",
+    };
+  }
+
+  private async send(what: string, url: string, method: string, body: unknown, token: string | undefined): Promise<Response> {
+    let res: Response;
+    try {
+      res = await this.fetchImpl(url, {
+        method,
+        headers: {
+          Accept: "application/json",
+          ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+          ...(token ? { "X-Auth-Token": token } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new OpenStackError(0, `${what}: cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ""}`);
+    }
+    if (res.status >= 400) {
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const message = serviceMessage(parsed) ?? res.statusText;
+      throw new OpenStackError(res.status, `${what}: HTTP ${res.status}${message ? ` ${message}` : ""}`);
+    }
+    return res;
+  }
+
+  /** One call to a catalog service; a token that expired meanwhile is renewed once. */
+  private async call<T>(what: string, service: Service, method: string, path: string, body?: unknown): Promise<T> {
+    if (!this.token || !this.endpoints) await this.authenticate();
+    let res: Response;
+    try {
+      res = await this.send(what, `${this.endpoints![service]}${path}`, method, body, this.token);
+    } catch (error) {
+      if (!(error instanceof OpenStackError && error.status === 401)) throw error;
+      await this.authenticate();
+      res = await this.send(what, `${this.endpoints![service]}${path}`, method, body, this.token);
+    }
+    const text = await res.text();
+    return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  /** Deletes, taking "already gone" (404) as done. */
+  private async remove(what: string, service: Service, path: string): Promise<void> {
+    try {
+      await this.call(what, service, "DELETE", path);
+    } catch (error) {
+      if (!(error instanceof OpenStackError && error.status === 404)) throw error;
+    }
+  }
+
+  async findFlavor(nameOrId: string): Promise<{ id: string; name: string } | undefined> {
+    const out = await this.call<{ flavors: Array<{ id: string; name: string }> }>("listing flavors", "compute", "GET", "/flavors/detail");
+    return out.flavors.find((f) => f.name === nameOrId) ?? out.flavors.find((f) => f.id === nameOrId);
+  }
+
+  /** By id, else the newest active image of that name. */
+  async findImage(nameOrId: string): Promise<{ id: string; name: string } | undefined> {
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(nameOrId)) {
+      try {
+        return await this.call<{ id: string; name: string }>("getting the image", "image", "GET", `/images/${nameOrId}`);
+      } catch (error) {
+        if (!(error instanceof OpenStackError && error.status === 404)) throw error;
+      }
+    }
+    const out = await this.call<{ images: Array<{ id: string; name: string; status: string; created_at?: string }> }>(
+      "listing images",
+      "image",
+      "GET",
+      `/images?name=${encodeURIComponent(nameOrId)}&status=active`,
+    );
+    return out.images.sort((a, b) => (b.created_at ?? "").localeCompare(a.created_at ?? ""))[0];
+  }
+
+  /** Nova makes the key (microversions before 2.92, which is why none is requested). */
+  async createKeypair(name: string): Promise<{ name: string; private_key: string }> {
+    const out = await this.call<{ keypair: { name: string; private_key?: string } }>(
+      "creating the key pair",
+      "compute",
+      "POST",
+      "/os-keypairs",
+      { keypair: { name } },
+    );
+    if (!out.keypair.private_key) throw new OpenStackError(0, "creating the key pair: Nova returned no private key");
+    return { name: out.keypair.name, private_key: out.keypair.private_key };
+  }
+
+  async listKeypairs(): Promise<string[]> {
+    const out = await this.call<{ keypairs: Array<{ keypair: { name: string } }> }>("listing key pairs", "compute", "GET", "/os-keypairs");
+    return out.keypairs.map((k) => k.keypair.name);
+  }
+
+  deleteKeypair(name: string): Promise<void> {
+    return this.remove(`deleting key pair ${name}`, "compute", `/os-keypairs/${encodeURIComponent(name)}`);
+  }
+
+  async createServer(spec: ServerSpec): Promise<string> {
+    const out = await this.call<{ server: { id: string } }>("creating the server", "compute", "POST", "/servers", { server: spec });
+    return out.server.id;
+  }
+
+  async getServer(id: string): Promise<NovaServer | undefined> {
+    try {
+      return (await this.call<{ server: NovaServer }>("getting the server", "compute", "GET", `/servers/${id}`)).server;
+    } catch (error) {
+      if (error instanceof OpenStackError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async listServers(): Promise<NovaServer[]> {
+    return (await this.call<{ servers: NovaServer[] }>("listing servers", "compute", "GET", "/servers/detail")).servers;
+  }
+
+  deleteServer(id: string): Promise<void> {
+    return this.remove(`deleting server ${id}`, "compute", `/servers/${id}`);
+  }
+
+  async findNetwork(name: string): Promise<string | undefined> {
+    const out = await this.call<{ networks: Array<{ id: string }> }>(
+      "finding the network",
+      "network",
+      "GET",
+      `/networks?name=${encodeURIComponent(name)}`,
+    );
+    return out.networks[0]?.id;
+  }
+
+  /** Where floating IPs come from: the named pool, else the first external network. */
+  async externalNetwork(name?: string): Promise<string | undefined> {
+    const query = name ? `name=${encodeURIComponent(name)}&router:external=true` : "router:external=true";
+    const out = await this.call<{ networks: Array<{ id: string }> }>("finding the external network", "network", "GET", `/networks?${query}`);
+    return out.networks[0]?.id;
+  }
+
+  async serverPort(serverId: string): Promise<string | undefined> {
+    const out = await this.call<{ ports: Array<{ id: string }> }>("finding the server's port", "network", "GET", `/ports?device_id=${serverId}`);
+    return out.ports[0]?.id;
+  }
+
+  async createFloatingIp(networkId: string, portId: string, description: string): Promise<FloatingIp> {
+    const out = await this.call<{ floatingip: FloatingIp }>("creating the floating IP", "network", "POST", "/floatingips", {
+      floatingip: { floating_network_id: networkId, port_id: portId, description },
+    });
+    return out.floatingip;
+  }
+
+  async listFloatingIps(): Promise<FloatingIp[]> {
+    return (await this.call<{ floatingips: FloatingIp[] }>("listing floating IPs", "network", "GET", "/floatingips")).floatingips;
+  }
+
+  deleteFloatingIp(id: string): Promise<void> {
+    return this.remove(`deleting floating IP ${id}`, "network", `/floatingips/${id}`);
+  }
+}

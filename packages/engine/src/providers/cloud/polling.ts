@@ -1,0 +1,54 @@
+import { BenchwrightError } from "../../errors.js";
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function aborted(): BenchwrightError {
+  return new BenchwrightError("provider_failed", "The operation was cancelled");
+}
+
+/**
+ * Calls `probe` until it returns a value (not undefined), sleeping between calls; fails
+ * with `what` once `timeoutMs` has passed, so no wait is ever unbounded.
+ */
+export async function pollUntil<T>(
+  probe: () => Promise<T | undefined>,
+  opts: { timeoutMs: number; intervalMs: number; what: string; signal?: AbortSignal },
+): Promise<T> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() + opts.intervalMs > deadline) {
+      throw new BenchwrightError("provider_failed", `${opts.what} within ${Math.round(opts.timeoutMs / 1000)} s`);
+    }
+    await sleep(opts.intervalMs, opts.signal);
+  }
+}
+
+/** One life-cycle operation at a time per session, so two callers never create twice. */
+export class SessionLocks {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(sessionId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(fn);
+    this.tails.set(sessionId, next);
+    void next.finally(() => {
+      if (this.tails.get(sessionId) === next) this.tails.delete(sessionId);
+    }).catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,56 @@
+import type { ProviderContext, ResolvedConfig, ResourceLedger } from "../provider.js";
+
+export interface MemoryLedger extends ResourceLedger {
+  entries: Array<{ kind: string; id: string; meta: Record<string, unknown>; destroyed: boolean }>;
+}
+
+/** The store's ledger, in memory: enough for provider tests. */
+export function createMemoryLedger(): MemoryLedger {
+  const entries: MemoryLedger["entries"] = [];
+  return {
+    entries,
+    async record(kind, id, meta = {}) {
+      const existing = entries.find((e) => e.kind === kind && e.id === id);
+      if (existing) Object.assign(existing, { meta, destroyed: false });
+      else entries.push({ kind, id, meta, destroyed: false });
+    },
+    async markDestroyed(kind, id) {
+      const e = entries.find((x) => x.kind === kind && x.id === id);
+      if (e) e.destroyed = true;
+    },
+    async live() {
+      return entries.filter((e) => !e.destroyed).map(({ kind, id, meta }) => ({ kind, id, meta }));
+    },
+  };
+}
+
+export function testContext(
+  config: ResolvedConfig,
+  sessionId: string,
+  logs: string[],
+  ledger: ResourceLedger = createMemoryLedger(),
+): ProviderContext & { resources: ResourceLedger } {
+  return { sessionId, config, resources: ledger, dataDir: "/tmp/benchwright-test", log: (line) => logs.push(line) };
+}
+
+/** Stands in for a machine's sshd where only "does SSH answer" matters: it sends a banner and hangs up. */
+export async function startBannerServer(): Promise<{ host: string; port: number; stop(): Promise<void> }> {
+  const { createServer } = await import("node:net");
+  const server = createServer((socket) => {
+    socket.on("error", () => undefined);
+    socket.end("SSH-2.0-OpenSSH_9.2\r\n");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  return { host: "127.0.0.1", port, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A port on 127.0.0.1 where nothing listens (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,349 @@
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import {
+  AuthorizeSecurityGroupIngressCommand,
+  CreateKeyPairCommand,
+  CreateSecurityGroupCommand,
+  DeleteKeyPairCommand,
+  DeleteSecurityGroupCommand,
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  DescribeKeyPairsCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  EC2Client,
+  RunInstancesCommand,
+  TerminateInstancesCommand,
+  type Filter,
+  type Tag,
+} from "@aws-sdk/client-ec2";
+import { mockClient } from "aws-sdk-client-mock";
+
+/**
+ * A stateful stand-in for the EC2 API (the one thing that cannot exist here): a real
+ * EC2Client whose `send` is answered from memory. Instances come up at `sshHost`, so the
+ * provider's SSH check reaches whatever the test runs there.
+ */
+export interface Ec2DoubleOptions {
+  sshHost: string;
+  /** Informational: the port the test's SSH server listens on (the provider takes it as an option). */
+  sshPort?: number;
+  /** Describes an instance needs before it is running (default 1). */
+  pollsUntilRunning?: number;
+  /** What CreateKeyPair hands out (e.g. the test sshd's key); a fresh RSA key otherwise. */
+  privateKey?: string;
+}
+
+export interface Ec2Inventory {
+  instances: Array<{ id: string; state: string; imageId: string; keyName?: string; tags: Record<string, string> }>;
+  keyPairs: Array<{ name: string; tags: Record<string, string> }>;
+  securityGroups: Array<{ id: string; name: string; tags: Record<string, string> }>;
+}
+
+export interface Ec2Double {
+  client: EC2Client;
+  inventory(): Ec2Inventory;
+  /**
+   * The next call of `command` (`RunInstances` or `RunInstancesCommand`) fails with
+   * `error` (an Error, or an AWS error code). `InstanceLaunch` instead makes the next
+   * launched instance end up terminated rather than running.
+   */
+  failNext(command: string, error?: Error | string): void;
+  /** Names of the commands sent, in order. */
+  calls(): string[];
+  restore(): void;
+}
+
+interface InstanceState {
+  id: string;
+  imageId: string;
+  type: string;
+  keyName?: string;
+  groupIds: string[];
+  subnetId?: string;
+  state: "pending" | "running" | "shutting-down" | "terminated";
+  polls: number;
+  failLaunch: boolean;
+  privateIp: string;
+  tags: Tag[];
+  launched: Date;
+}
+
+const IMAGES = [
+  { ImageId: "ami-0d1e2b3a4c5f60001", Name: "debian-12-amd64-20240101-1612", CreationDate: "2024-01-01T16:12:00.000Z" },
+  { ImageId: "ami-0d1e2b3a4c5f60002", Name: "debian-12-amd64-20240610-1780", CreationDate: "2024-06-10T17:08:00.000Z" },
+  { ImageId: "ami-0a9b8c7d6e5f40003", Name: "ubuntu-jammy-22.04-amd64-server-20240301", CreationDate: "2024-03-01T00:00:00.000Z" },
+];
+const SUBNETS = [{ SubnetId: "subnet-0a1b2c3d", VpcId: "vpc-0a1b2c3d", CidrBlock: "10.0.0.0/24" }];
+
+function awsError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { name: code, $fault: "client", $metadata: { httpStatusCode: 400 } });
+}
+
+function hexId(prefix: string): string {
+  return `${prefix}-${randomBytes(9).toString("hex").slice(0, 17)}`;
+}
+
+function glob(pattern: string, value: string): boolean {
+  const re = new RegExp("^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+  return re.test(value);
+}
+
+/** EC2 filter semantics: every filter must match; any value of one filter may. */
+function matches(filters: Filter[] | undefined, fields: (name: string) => string[]): boolean {
+  return (filters ?? []).every((f) => {
+    const have = fields(f.Name ?? "");
+    return (f.Values ?? []).some((want) => have.some((v) => glob(want, v)));
+  });
+}
+
+function tagFields(tags: Tag[], name: string): string[] | undefined {
+  if (name.startsWith("tag:")) return tags.filter((t) => t.Key === name.slice(4)).map((t) => t.Value ?? "");
+  if (name === "tag-key") return tags.map((t) => t.Key ?? "");
+  return undefined;
+}
+
+function tagsFor(specs: Array<{ ResourceType?: string; Tags?: Tag[] }> | undefined, type: string): Tag[] {
+  return (specs ?? []).filter((s) => s.ResourceType === type).flatMap((s) => s.Tags ?? []);
+}
+
+function tagMap(tags: Tag[]): Record<string, string> {
+  return Object.fromEntries(tags.map((t) => [t.Key ?? "", t.Value ?? ""]));
+}
+
+export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
+  const client = new EC2Client({ region: "eu-west-1", credentials: { accessKeyId: "double", secretAccessKey: "double" } });
+  // Only this client instance is mocked, so tests running side by side do not interfere.
+  const mock = mockClient(client);
+  const pollsUntilRunning = options.pollsUntilRunning ?? 1;
+  const instances = new Map<string, InstanceState>();
+  const keyPairs = new Map<string, { name: string; id: string; tags: Tag[] }>();
+  const groups = new Map<string, { id: string; name: string; vpcId?: string; rules: string[]; tags: Tag[] }>();
+  const failures = new Map<string, Error>();
+  const sent: string[] = [];
+  let failNextLaunch = false;
+  let ipCounter = 10;
+
+  const handle = <I, O>(name: string, fn: (input: I) => O) => async (input: I) => {
+    sent.push(name);
+    const failure = failures.get(name);
+    if (failure) {
+      failures.delete(name);
+      throw failure;
+    }
+    return structuredClone(fn(input));
+  };
+
+  const advance = (i: InstanceState) => {
+    i.polls += 1;
+    if (i.state === "pending" && i.polls >= pollsUntilRunning) i.state = i.failLaunch ? "terminated" : "running";
+    else if (i.state === "shutting-down") i.state = "terminated";
+  };
+
+  const view = (i: InstanceState) => ({
+    InstanceId: i.id,
+    ImageId: i.imageId,
+    InstanceType: i.type,
+    KeyName: i.keyName,
+    State: { Name: i.state, Code: { pending: 0, running: 16, "shutting-down": 32, terminated: 48 }[i.state] },
+    StateReason: i.failLaunch && i.state === "terminated" ? { Code: "Server.InternalError", Message: "Server.InternalError: Internal error on launch" } : undefined,
+    PrivateIpAddress: i.state === "terminated" ? undefined : i.privateIp,
+    PublicIpAddress: i.state === "running" ? options.sshHost : undefined,
+    SecurityGroups: i.groupIds.map((id) => ({ GroupId: id, GroupName: groups.get(id)?.name })),
+    SubnetId: i.subnetId,
+    Tags: i.tags,
+    LaunchTime: i.launched,
+  });
+
+  mock.on(DescribeImagesCommand).callsFake(
+    handle("DescribeImages", (input: DescribeImagesCommand["input"]) => ({
+      Images: IMAGES.filter(
+        (img) =>
+          (!input.ImageIds || input.ImageIds.includes(img.ImageId)) &&
+          matches(input.Filters, (n) => (n === "name" ? [img.Name] : n === "image-id" ? [img.ImageId] : [])),
+      ),
+    })),
+  );
+
+  mock.on(DescribeSubnetsCommand).callsFake(
+    handle("DescribeSubnets", (input: DescribeSubnetsCommand["input"]) => {
+      const found = SUBNETS.filter((s) => !input.SubnetIds || input.SubnetIds.includes(s.SubnetId));
+      const missing = input.SubnetIds?.find((id) => !SUBNETS.some((s) => s.SubnetId === id));
+      if (missing) throw awsError("InvalidSubnetID.NotFound", `The subnet ID '${missing}' does not exist`);
+      return { Subnets: found };
+    }),
+  );
+
+  mock.on(CreateKeyPairCommand).callsFake(
+    handle("CreateKeyPair", (input: CreateKeyPairCommand["input"]) => {
+      const name = input.KeyName ?? "";
+      if (keyPairs.has(name)) throw awsError("InvalidKeyPair.Duplicate", `The keypair already exists`);
+      const material =
+        options.privateKey ??
+        generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+      const id = hexId("key");
+      keyPairs.set(name, { name, id, tags: tagsFor(input.TagSpecifications, "key-pair") });
+      return { KeyName: name, KeyPairId: id, KeyFingerprint: "00:11:22", KeyMaterial: material };
+    }),
+  );
+
+  mock.on(DeleteKeyPairCommand).callsFake(
+    handle("DeleteKeyPair", (input: DeleteKeyPairCommand["input"]) => {
+      // Like EC2: deleting a key pair that is not there succeeds.
+      keyPairs.delete(input.KeyName ?? "");
+      return {};
+    }),
+  );
+
+  mock.on(DescribeKeyPairsCommand).callsFake(
+    handle("DescribeKeyPairs", (input: DescribeKeyPairsCommand["input"]) => {
+      const missing = input.KeyNames?.find((n) => !keyPairs.has(n));
+      if (missing) throw awsError("InvalidKeyPair.NotFound", `The key pair '${missing}' does not exist`);
+      return {
+        KeyPairs: [...keyPairs.values()]
+          .filter((k) => !input.KeyNames || input.KeyNames.includes(k.name))
+          .filter((k) => matches(input.Filters, (n) => tagFields(k.tags, n) ?? (n === "key-name" ? [k.name] : [])))
+          .map((k) => ({ KeyName: k.name, KeyPairId: k.id, Tags: k.tags })),
+      };
+    }),
+  );
+
+  mock.on(CreateSecurityGroupCommand).callsFake(
+    handle("CreateSecurityGroup", (input: CreateSecurityGroupCommand["input"]) => {
+      if ([...groups.values()].some((g) => g.name === input.GroupName)) {
+        throw awsError("InvalidGroup.Duplicate", `The security group '${input.GroupName}' already exists`);
+      }
+      const id = hexId("sg");
+      groups.set(id, { id, name: input.GroupName ?? "", vpcId: input.VpcId, rules: [], tags: tagsFor(input.TagSpecifications, "security-group") });
+      return { GroupId: id };
+    }),
+  );
+
+  mock.on(AuthorizeSecurityGroupIngressCommand).callsFake(
+    handle("AuthorizeSecurityGroupIngress", (input: AuthorizeSecurityGroupIngressCommand["input"]) => {
+      const group = groups.get(input.GroupId ?? "");
+      if (!group) throw awsError("InvalidGroup.NotFound", `The security group '${input.GroupId}' does not exist`);
+      for (const p of input.IpPermissions ?? []) {
+        for (const r of p.IpRanges ?? []) {
+          const rule = `${p.IpProtocol}/${p.FromPort}-${p.ToPort}/${r.CidrIp}`;
+          if (group.rules.includes(rule)) throw awsError("InvalidPermission.Duplicate", "the specified rule already exists");
+          group.rules.push(rule);
+        }
+      }
+      return { Return: true };
+    }),
+  );
+
+  mock.on(DeleteSecurityGroupCommand).callsFake(
+    handle("DeleteSecurityGroup", (input: DeleteSecurityGroupCommand["input"]) => {
+      const group = groups.get(input.GroupId ?? "");
+      if (!group) throw awsError("InvalidGroup.NotFound", `The security group '${input.GroupId}' does not exist`);
+      const user = [...instances.values()].find((i) => i.state !== "terminated" && i.groupIds.includes(group.id));
+      if (user) throw awsError("DependencyViolation", `resource ${group.id} has a dependent object`);
+      groups.delete(group.id);
+      return {};
+    }),
+  );
+
+  mock.on(DescribeSecurityGroupsCommand).callsFake(
+    handle("DescribeSecurityGroups", (input: DescribeSecurityGroupsCommand["input"]) => {
+      const missing = input.GroupIds?.find((id) => !groups.has(id));
+      if (missing) throw awsError("InvalidGroup.NotFound", `The security group '${missing}' does not exist`);
+      return {
+        SecurityGroups: [...groups.values()]
+          .filter((g) => !input.GroupIds || input.GroupIds.includes(g.id))
+          .filter((g) =>
+            matches(input.Filters, (n) => tagFields(g.tags, n) ?? (n === "group-name" ? [g.name] : n === "group-id" ? [g.id] : [])),
+          )
+          .map((g) => ({ GroupId: g.id, GroupName: g.name, VpcId: g.vpcId, Tags: g.tags })),
+      };
+    }),
+  );
+
+  mock.on(RunInstancesCommand).callsFake(
+    handle("RunInstances", (input: RunInstancesCommand["input"]) => {
+      if (!IMAGES.some((img) => img.ImageId === input.ImageId)) {
+        throw awsError("InvalidAMIID.NotFound", `The image id '[${input.ImageId}]' does not exist`);
+      }
+      if (input.KeyName && !keyPairs.has(input.KeyName)) {
+        throw awsError("InvalidKeyPair.NotFound", `The key pair '${input.KeyName}' does not exist`);
+      }
+      const missingGroup = input.SecurityGroupIds?.find((id) => !groups.has(id));
+      if (missingGroup) throw awsError("InvalidGroup.NotFound", `The security group '${missingGroup}' does not exist`);
+      if (input.SubnetId && !SUBNETS.some((s) => s.SubnetId === input.SubnetId)) {
+        throw awsError("InvalidSubnetID.NotFound", `The subnet ID '${input.SubnetId}' does not exist`);
+      }
+      const created: InstanceState[] = [];
+      for (let n = 0; n < (input.MinCount ?? 1); n++) {
+        const i: InstanceState = {
+          id: hexId("i"),
+          imageId: input.ImageId ?? "",
+          type: String(input.InstanceType ?? "t3.micro"),
+          keyName: input.KeyName,
+          groupIds: input.SecurityGroupIds ?? [],
+          subnetId: input.SubnetId,
+          state: "pending",
+          polls: 0,
+          failLaunch: failNextLaunch,
+          privateIp: `10.0.0.${ipCounter++}`,
+          tags: tagsFor(input.TagSpecifications, "instance"),
+          launched: new Date(),
+        };
+        failNextLaunch = false;
+        instances.set(i.id, i);
+        created.push(i);
+      }
+      return { ReservationId: hexId("r"), Instances: created.map(view) };
+    }),
+  );
+
+  mock.on(DescribeInstancesCommand).callsFake(
+    handle("DescribeInstances", (input: DescribeInstancesCommand["input"]) => {
+      const missing = input.InstanceIds?.find((id) => !instances.has(id));
+      if (missing) throw awsError("InvalidInstanceID.NotFound", `The instance ID '${missing}' does not exist`);
+      const found = [...instances.values()]
+        .filter((i) => !input.InstanceIds || input.InstanceIds.includes(i.id))
+        .map((i) => (advance(i), i))
+        .filter((i) =>
+          matches(input.Filters, (n) => tagFields(i.tags, n) ?? (n === "instance-state-name" ? [i.state] : n === "instance-id" ? [i.id] : [])),
+        );
+      return { Reservations: found.map((i) => ({ ReservationId: `r-${i.id.slice(2)}`, Instances: [view(i)] })) };
+    }),
+  );
+
+  mock.on(TerminateInstancesCommand).callsFake(
+    handle("TerminateInstances", (input: TerminateInstancesCommand["input"]) => {
+      const missing = input.InstanceIds?.find((id) => !instances.has(id));
+      if (missing) throw awsError("InvalidInstanceID.NotFound", `The instance ID '${missing}' does not exist`);
+      return {
+        TerminatingInstances: (input.InstanceIds ?? []).map((id) => {
+          const i = instances.get(id)!;
+          const previous = i.state;
+          if (i.state !== "terminated") i.state = "shutting-down";
+          return { InstanceId: id, PreviousState: { Name: previous }, CurrentState: { Name: i.state } };
+        }),
+      };
+    }),
+  );
+
+  return {
+    client,
+    inventory: () => ({
+      instances: [...instances.values()]
+        .filter((i) => i.state !== "terminated")
+        .map((i) => ({ id: i.id, state: i.state, imageId: i.imageId, keyName: i.keyName, tags: tagMap(i.tags) })),
+      keyPairs: [...keyPairs.values()].map((k) => ({ name: k.name, tags: tagMap(k.tags) })),
+      securityGroups: [...groups.values()].map((g) => ({ id: g.id, name: g.name, tags: tagMap(g.tags) })),
+    }),
+    failNext(command, error) {
+      const name = command.replace(/Command$/, "");
+      if (name === "InstanceLaunch") {
+        failNextLaunch = true;
+        return;
+      }
+      const e = error instanceof Error ? error : awsError(error ?? "InternalError", `Injected failure of ${name}`);
+      failures.set(name, e);
+    },
+    calls: () => [...sent],
+    restore: () => mock.restore(),
+  };
+}

@@ -1,0 +1,460 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A stateful stand-in for the OpenStack APIs Benchwright's client calls: Keystone v3
+ * password auth, Nova (flavors, key pairs, servers), Glance v2 images and Neutron
+ * (networks, ports, floating IPs), on 127.0.0.1. Servers' fixed address and every
+ * floating IP are `sshHost`, so the provider's SSH check reaches the test's server.
+ */
+export interface OpenStackDoubleOptions {
+  sshHost: string;
+  username?: string;
+  password?: string;
+  project?: string;
+  domain?: string;
+  region?: string;
+  /** GETs a server needs before it is ACTIVE (default 1). */
+  pollsUntilActive?: number;
+  /** The servers' fixed address (default sshHost: a loopback address counts as private, so a floating IP is still made). */
+  fixedIp?: string;
+  /** What Nova hands out as a generated key pair's private key (e.g. the test sshd's key); a fresh RSA key otherwise. */
+  privateKey?: string;
+}
+
+export type OpenStackOperation =
+  | "auth"
+  | "listFlavors"
+  | "getImage"
+  | "listImages"
+  | "createKeypair"
+  | "listKeypairs"
+  | "deleteKeypair"
+  | "createServer"
+  | "getServer"
+  | "listServers"
+  | "deleteServer"
+  | "listNetworks"
+  | "listPorts"
+  | "createFloatingIp"
+  | "listFloatingIps"
+  | "deleteFloatingIp"
+  /** Not a call: the next server created goes into ERROR instead of ACTIVE. */
+  | "serverBuild";
+
+export interface OpenStackInventory {
+  servers: Array<{ id: string; name: string; status: string; metadata: Record<string, string>; keyName: string }>;
+  keyPairs: Array<{ name: string }>;
+  floatingIps: Array<{ id: string; address: string; portId: string | null; description: string }>;
+}
+
+export interface OpenStackDouble {
+  /** Keystone's versioned base, e.g. `http://127.0.0.1:41234/v3`. */
+  authUrl: string;
+  username: string;
+  password: string;
+  project: string;
+  inventory(): OpenStackInventory;
+  failNext(operation: OpenStackOperation, error?: { status?: number; message?: string }): void;
+  /** Tokens issued so far (to check they never leak). */
+  tokens(): string[];
+  /** Makes every token invalid, as when they expire. */
+  revokeTokens(): void;
+  /** Creates a server the way another session (or another tool) would have. */
+  seedServer(metadata: Record<string, string>): string;
+  stop(): Promise<void>;
+}
+
+interface ServerState {
+  id: string;
+  name: string;
+  imageRef: string;
+  flavorRef: string;
+  keyName: string;
+  metadata: Record<string, string>;
+  networkId: string;
+  polls: number;
+  failBuild: boolean;
+  deleting: boolean;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const NOVA_KIND: Record<number, string> = { 400: "badRequest", 401: "unauthorized", 403: "forbidden", 404: "itemNotFound", 409: "conflictingRequest", 413: "overLimit" };
+
+export async function startOpenStackDouble(options: OpenStackDoubleOptions): Promise<OpenStackDouble> {
+  const username = options.username ?? "bench-user";
+  const password = options.password ?? "s3cret-Passw0rd";
+  const project = options.project ?? "benchmarks";
+  const domain = options.domain ?? "Default";
+  const region = options.region ?? "RegionOne";
+  const pollsUntilActive = options.pollsUntilActive ?? 1;
+  const fixedIp = options.fixedIp ?? options.sshHost;
+
+  const tokens = new Set<string>();
+  const issued: string[] = [];
+  const failures = new Map<string, { status: number; message: string }>();
+  let failNextBuild = false;
+
+  const flavors = [
+    { id: "1", name: "m1.small", vcpus: 1, ram: 2048, disk: 20 },
+    { id: "2", name: "m1.medium", vcpus: 2, ram: 4096, disk: 40 },
+  ];
+  const images = [
+    { id: randomUUID(), name: "debian-12", status: "active", created_at: "2024-01-01T00:00:00Z" },
+    { id: randomUUID(), name: "debian-12", status: "active", created_at: "2024-06-01T00:00:00Z" },
+    { id: randomUUID(), name: "ubuntu-22.04", status: "active", created_at: "2024-03-01T00:00:00Z" },
+  ];
+  const networks = [
+    { id: randomUUID(), name: "private", "router:external": false },
+    { id: randomUUID(), name: "public", "router:external": true },
+  ];
+  const securityGroups = new Set(["default", "ssh"]);
+  const keypairs = new Map<string, { name: string; public_key: string }>();
+  const servers = new Map<string, ServerState>();
+  const floatingIps = new Map<string, { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; description: string }>();
+
+  const maybeFail = (operation: OpenStackOperation) => {
+    const failure = failures.get(operation);
+    if (failure) {
+      failures.delete(operation);
+      throw new HttpError(failure.status, failure.message);
+    }
+  };
+
+  const serverView = (s: ServerState) => {
+    const fips = [...floatingIps.values()].filter((f) => f.port_id === `port-${s.id}`);
+    const status = s.polls >= pollsUntilActive ? (s.failBuild ? "ERROR" : "ACTIVE") : "BUILD";
+    const network = networks.find((n) => n.id === s.networkId)!;
+    return {
+      id: s.id,
+      name: s.name,
+      status,
+      "OS-EXT-STS:task_state": s.deleting ? "deleting" : null,
+      key_name: s.keyName,
+      metadata: s.metadata,
+      image: { id: s.imageRef },
+      flavor: { id: s.flavorRef },
+      addresses:
+        status === "BUILD"
+          ? {}
+          : {
+              [network.name]: [
+                { addr: fixedIp, version: 4, "OS-EXT-IPS:type": "fixed" },
+                ...fips.map((f) => ({ addr: f.floating_ip_address, version: 4, "OS-EXT-IPS:type": "floating" })),
+              ],
+            },
+      fault: status === "ERROR" ? { code: 500, message: "No valid host was found. There are not enough hosts available." } : undefined,
+    };
+  };
+
+  const createServerState = (body: Record<string, unknown>): ServerState => {
+    const spec = (body.server ?? {}) as {
+      name?: string;
+      imageRef?: string;
+      flavorRef?: string;
+      key_name?: string;
+      metadata?: Record<string, string>;
+      networks?: Array<{ uuid?: string }>;
+      security_groups?: Array<{ name?: string }>;
+    };
+    if (!images.some((i) => i.id === spec.imageRef)) throw new HttpError(400, `Image ${spec.imageRef} could not be found.`);
+    if (!flavors.some((f) => f.id === spec.flavorRef)) throw new HttpError(400, `Flavor ${spec.flavorRef} could not be found.`);
+    if (spec.key_name && !keypairs.has(spec.key_name)) throw new HttpError(400, `Invalid key_name provided.`);
+    for (const g of spec.security_groups ?? []) {
+      if (!securityGroups.has(g.name ?? "")) throw new HttpError(400, `Security group ${g.name} not found for project.`);
+    }
+    const networkId = spec.networks?.[0]?.uuid ?? networks.find((n) => !n["router:external"])!.id;
+    if (!networks.some((n) => n.id === networkId)) throw new HttpError(400, `Network ${networkId} could not be found.`);
+    const s: ServerState = {
+      id: randomUUID(),
+      name: spec.name ?? "server",
+      imageRef: spec.imageRef!,
+      flavorRef: spec.flavorRef!,
+      keyName: spec.key_name ?? "",
+      metadata: spec.metadata ?? {},
+      networkId,
+      polls: 0,
+      failBuild: failNextBuild,
+      deleting: false,
+    };
+    failNextBuild = false;
+    servers.set(s.id, s);
+    return s;
+  };
+
+  const readBody = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (!text) return {};
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw new HttpError(400, "Malformed request body");
+    }
+  };
+
+  type Route = { status?: number; body?: unknown; headers?: Record<string, string> };
+
+  const keystone = async (req: IncomingMessage, path: string): Promise<Route> => {
+    if (req.method === "POST" && path === "/v3/auth/tokens") {
+      maybeFail("auth");
+      const body = (await readBody(req)) as {
+        auth?: {
+          identity?: { methods?: string[]; password?: { user?: { name?: string; password?: string; domain?: { name?: string } } } };
+          scope?: { project?: { name?: string; domain?: { name?: string } } };
+        };
+      };
+      const user = body.auth?.identity?.password?.user;
+      const scope = body.auth?.scope?.project;
+      if (
+        !body.auth?.identity?.methods?.includes("password") ||
+        user?.name !== username ||
+        user?.password !== password ||
+        user?.domain?.name !== domain
+      ) {
+        throw new HttpError(401, "The request you have made requires authentication.");
+      }
+      if (scope?.name !== project || scope?.domain?.name !== domain) throw new HttpError(401, "The request you have made requires authentication.");
+      const token = `gAAAA${randomBytes(24).toString("base64url")}`;
+      tokens.add(token);
+      issued.push(token);
+      const endpoint = (type: string, name: string, path: string) => ({
+        type,
+        name,
+        endpoints: [
+          { interface: "public", region_id: region, region, url: `${base}${path}` },
+          { interface: "internal", region_id: region, region, url: `http://internal.invalid${path}` },
+        ],
+      });
+      return {
+        status: 201,
+        headers: { "X-Subject-Token": token },
+        body: {
+          token: {
+            methods: ["password"],
+            expires_at: new Date(Date.now() + 3600_000).toISOString(),
+            project: { name: project, id: "p-1", domain: { name: domain } },
+            user: { name: username, id: "u-1", domain: { name: domain } },
+            catalog: [
+              endpoint("compute", "nova", "/compute/v2.1"),
+              endpoint("network", "neutron", "/network"),
+              endpoint("image", "glance", "/image"),
+              endpoint("identity", "keystone", "/v3"),
+            ],
+          },
+        },
+      };
+    }
+    throw new HttpError(404, "The resource could not be found.");
+  };
+
+  const nova = async (req: IncomingMessage, path: string): Promise<Route> => {
+    const m = req.method;
+    let match: RegExpExecArray | null;
+    if (m === "GET" && (path === "/flavors/detail" || path === "/flavors")) {
+      maybeFail("listFlavors");
+      return { body: { flavors } };
+    }
+    if (m === "GET" && path === "/os-keypairs") {
+      maybeFail("listKeypairs");
+      return { body: { keypairs: [...keypairs.values()].map((k) => ({ keypair: { name: k.name, public_key: k.public_key } })) } };
+    }
+    if (m === "POST" && path === "/os-keypairs") {
+      maybeFail("createKeypair");
+      const body = (await readBody(req)) as { keypair?: { name?: string; public_key?: string } };
+      const name = body.keypair?.name ?? "";
+      if (!name) throw new HttpError(400, "Keypair data is invalid: name is required");
+      if (keypairs.has(name)) throw new HttpError(409, `Key pair '${name}' already exists.`);
+      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      const publicText = body.keypair?.public_key ?? `ssh-rsa ${publicKey.export({ type: "spki", format: "der" }).toString("base64")} ${name}`;
+      keypairs.set(name, { name, public_key: publicText });
+      const generated = body.keypair?.public_key
+        ? undefined
+        : (options.privateKey ?? privateKey.export({ type: "pkcs1", format: "pem" }).toString());
+      return { body: { keypair: { name, public_key: publicText, fingerprint: "00:11", user_id: "u-1", private_key: generated } } };
+    }
+    if (m === "DELETE" && (match = /^\/os-keypairs\/([^/]+)$/.exec(path))) {
+      maybeFail("deleteKeypair");
+      const name = decodeURIComponent(match[1]);
+      if (!keypairs.delete(name)) throw new HttpError(404, `Keypair ${name} not found for user u-1`);
+      return { status: 202 };
+    }
+    if (m === "POST" && path === "/servers") {
+      maybeFail("createServer");
+      const s = createServerState(await readBody(req));
+      return { status: 202, body: { server: { id: s.id, links: [], adminPass: "not-used" } } };
+    }
+    if (m === "GET" && (path === "/servers/detail" || path === "/servers")) {
+      maybeFail("listServers");
+      return { body: { servers: [...servers.values()].map(serverView) } };
+    }
+    if ((match = /^\/servers\/([^/]+)$/.exec(path))) {
+      const s = servers.get(match[1]);
+      if (m === "GET") {
+        maybeFail("getServer");
+        if (!s) throw new HttpError(404, "Instance could not be found.");
+        s.polls += 1;
+        const view = serverView(s);
+        // A deleted server shows once more (task_state deleting), then is gone.
+        if (s.deleting) servers.delete(s.id);
+        return { body: { server: view } };
+      }
+      if (m === "DELETE") {
+        maybeFail("deleteServer");
+        if (!s) throw new HttpError(404, "Instance could not be found.");
+        s.deleting = true;
+        for (const f of floatingIps.values()) if (f.port_id === `port-${s.id}`) f.port_id = null;
+        return { status: 204 };
+      }
+    }
+    throw new HttpError(404, "The resource could not be found.");
+  };
+
+  const glance = async (req: IncomingMessage, path: string, query: URLSearchParams): Promise<Route> => {
+    let match: RegExpExecArray | null;
+    if (req.method === "GET" && path === "/v2/images") {
+      maybeFail("listImages");
+      const name = query.get("name");
+      const status = query.get("status");
+      return { body: { images: images.filter((i) => (!name || i.name === name) && (!status || i.status === status)) } };
+    }
+    if (req.method === "GET" && (match = /^\/v2\/images\/([^/]+)$/.exec(path))) {
+      maybeFail("getImage");
+      const image = images.find((i) => i.id === match![1]);
+      if (!image) throw new HttpError(404, `No image found with ID ${match[1]}`);
+      return { body: image };
+    }
+    throw new HttpError(404, "The resource could not be found.");
+  };
+
+  const neutron = async (req: IncomingMessage, path: string, query: URLSearchParams): Promise<Route> => {
+    const m = req.method;
+    let match: RegExpExecArray | null;
+    if (m === "GET" && path === "/v2.0/networks") {
+      maybeFail("listNetworks");
+      const name = query.get("name");
+      const external = query.get("router:external");
+      return {
+        body: {
+          networks: networks.filter((n) => (!name || n.name === name) && (external === null || String(n["router:external"]) === external)),
+        },
+      };
+    }
+    if (m === "GET" && path === "/v2.0/ports") {
+      maybeFail("listPorts");
+      const device = query.get("device_id");
+      const ports = [...servers.values()]
+        .filter((s) => !device || s.id === device)
+        .map((s) => ({ id: `port-${s.id}`, device_id: s.id, network_id: s.networkId, fixed_ips: [{ ip_address: fixedIp }] }));
+      return { body: { ports } };
+    }
+    if (m === "POST" && path === "/v2.0/floatingips") {
+      maybeFail("createFloatingIp");
+      const body = (await readBody(req)) as { floatingip?: { floating_network_id?: string; port_id?: string; description?: string } };
+      const spec = body.floatingip ?? {};
+      const network = networks.find((n) => n.id === spec.floating_network_id);
+      if (!network || !network["router:external"]) throw new HttpError(400, `Network ${spec.floating_network_id} is not a valid external network`);
+      if (spec.port_id && ![...servers.values()].some((s) => `port-${s.id}` === spec.port_id)) {
+        throw new HttpError(404, `Port ${spec.port_id} could not be found.`);
+      }
+      const fip = {
+        id: randomUUID(),
+        floating_ip_address: options.sshHost,
+        floating_network_id: network.id,
+        port_id: spec.port_id ?? null,
+        description: spec.description ?? "",
+      };
+      floatingIps.set(fip.id, fip);
+      return { status: 201, body: { floatingip: fip } };
+    }
+    if (m === "GET" && path === "/v2.0/floatingips") {
+      maybeFail("listFloatingIps");
+      return { body: { floatingips: [...floatingIps.values()] } };
+    }
+    if (m === "DELETE" && (match = /^\/v2\.0\/floatingips\/([^/]+)$/.exec(path))) {
+      maybeFail("deleteFloatingIp");
+      if (!floatingIps.delete(match[1])) throw new HttpError(404, `Floating IP ${match[1]} could not be found.`);
+      return { status: 204 };
+    }
+    throw new HttpError(404, "The resource could not be found.");
+  };
+
+  const errorBody = (service: string, status: number, message: string) => {
+    if (service === "keystone") return { error: { code: status, message, title: status === 401 ? "Unauthorized" : "Error" } };
+    if (service === "neutron") return { NeutronError: { type: status === 404 ? "NotFound" : "BadRequest", message, detail: "" } };
+    return { [NOVA_KIND[status] ?? "computeFault"]: { code: status, message } };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", base);
+    const path = url.pathname;
+    const service = path.startsWith("/v3") ? "keystone" : path.startsWith("/network") ? "neutron" : path.startsWith("/image") ? "glance" : "nova";
+    let route: Route;
+    try {
+      if (service !== "keystone" && !tokens.has(String(req.headers["x-auth-token"] ?? ""))) {
+        throw new HttpError(401, "The request you have made requires authentication.");
+      }
+      if (service === "keystone") route = await keystone(req, path);
+      else if (path.startsWith("/compute/v2.1")) route = await nova(req, path.slice("/compute/v2.1".length));
+      else if (service === "neutron") route = await neutron(req, path.slice("/network".length), url.searchParams);
+      else if (service === "glance") route = await glance(req, path.slice("/image".length), url.searchParams);
+      else throw new HttpError(404, "The resource could not be found.");
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      route = { status, body: errorBody(service, status, message) };
+    }
+    const payload = route.body === undefined ? "" : JSON.stringify(route.body);
+    res.writeHead(route.status ?? 200, { ...(payload ? { "Content-Type": "application/json" } : {}), ...(route.headers ?? {}) });
+    res.end(payload);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    authUrl: `${base}/v3`,
+    username,
+    password,
+    project,
+    inventory: () => ({
+      servers: [...servers.values()].map((s) => ({ id: s.id, name: s.name, status: serverView(s).status, metadata: { ...s.metadata }, keyName: s.keyName })),
+      keyPairs: [...keypairs.values()].map((k) => ({ name: k.name })),
+      floatingIps: [...floatingIps.values()].map((f) => ({ id: f.id, address: f.floating_ip_address, portId: f.port_id, description: f.description })),
+    }),
+    failNext(operation, error = {}) {
+      if (operation === "serverBuild") {
+        failNextBuild = true;
+        return;
+      }
+      failures.set(operation, { status: error.status ?? 500, message: error.message ?? `Injected failure of ${operation}` });
+    },
+    tokens: () => [...issued],
+    revokeTokens: () => tokens.clear(),
+    seedServer(metadata) {
+      const s = createServerState({ server: { name: "seeded", imageRef: images[0].id, flavorRef: flavors[0].id, metadata } });
+      s.polls = pollsUntilActive;
+      return s.id;
+    },
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((e) => (e ? reject(e) : resolve()));
+      }),
+  };
+}
