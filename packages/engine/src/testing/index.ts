@@ -1,0 +1,3 @@
+export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./sshd.js";
+export { createEc2Double } from "./ec2-double.js";
+export { startOpenStackDouble } from "./openstack-double.js";

@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { chmod, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { ExecOptions, ExecResult, Transport } from "./transport.js";
+
+/** The server's own host as a target: steps for `local` machines run here. */
+export class LocalShell implements Transport {
+  readonly description = "local";
+
+  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    return new Promise((resolve, reject) => {
+      if (options.signal?.aborted) return reject(options.signal.reason);
+      const child = spawn("bash", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], env: shellEnv(), signal: options.signal });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on("data", (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : out.push(chunk)));
+      child.stderr.on("data", (chunk: Buffer) => (options.onStderr ? options.onStderr(chunk) : err.push(chunk)));
+      child.on("error", (e) => reject(options.signal?.aborted ? options.signal.reason : e));
+      // 'close' (not 'exit') so that every byte of both pipes has been seen.
+      child.on("close", (code, signal) => {
+        if (options.signal?.aborted) return reject(options.signal.reason);
+        resolve({
+          code,
+          signal,
+          stdout: Buffer.concat(out).toString("utf8"),
+          stderr: Buffer.concat(err).toString("utf8"),
+        });
+      });
+    });
+  }
+
+  async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
+    const full = path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+    await writeFile(full, data, mode === undefined ? undefined : { mode });
+    // The mode given to writeFile is masked by the umask and ignored for an existing file.
+    if (mode !== undefined) await chmod(full, mode);
+  }
+
+  release(): void {}
+}
+
+/**
+ * Bash sources ~/.bashrc when it sees SSH_CLIENT, as when the server itself was started
+ * from an ssh session; an rc file's output would mix into step logs.
+ */
+function shellEnv(): NodeJS.ProcessEnv {
+  const { SSH_CLIENT: _a, SSH2_CLIENT: _b, ...env } = process.env;
+  return env;
+}
