@@ -1,5 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema } from "@benchwright/engine/testing";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -185,7 +186,8 @@ describe("malformed requests", () => {
     ["method not an operation", "put", "/api/v1/sessions/", json({}), 404, "not_found"],
   ];
 
-  it.each(cases)("%s → %i problem, store unchanged", async (_name, method, rawPath, req, status, code) => {
+  const named = cases.map(([name, method, rawPath, req, status, code]) => ({ name, method, rawPath, req, status, code }));
+  it.each(named)("$name → $status $code, store unchanged", async ({ method, rawPath, req, status, code }) => {
     const path = rawPath.replace("SID", sessionId).replace("EID", execId);
     const before = await fx.engine.store.snapshot();
     let call = (api as unknown as Record<string, (p: string) => request.Test>)[method](path);
@@ -231,8 +233,10 @@ describe("access with a token", () => {
 });
 
 describe("persistence", () => {
-  it("keeps every session and execution across a restart", async () => {
-    let fx = await openFixture({ persistent: true });
+  // The embedded database by default, and the same schema on a real PostgreSQL server.
+  it.each(["pglite", "postgres"])("keeps every session and execution across a restart, on %s", async (kind) => {
+    const schema = kind === "postgres" ? await createTestSchema() : undefined;
+    let fx = await openFixture({ persistent: true, engine: schema ? { databaseUrl: schema.url } : {} });
     try {
       let api = request(fx.app);
       const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body;
@@ -245,8 +249,60 @@ describe("persistence", () => {
       expect((await api.get(`/api/v1/sessions/${session.id}`).expect(200)).body).toEqual(before);
       await api.get(`/api/v1/executions/${exec.id}/logs`).expect(200);
       await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
+      if (schema) {
+        const rows = await fx.engine.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM executions");
+        expect(rows[0].n).toBe(1);
+      }
     } finally {
       await fx.close();
+      await schema?.drop();
     }
+  }, 60_000);
+});
+
+describe("every operation of the seed, on both spellings, with a mask", () => {
+  let fx: Fixture;
+  let api: ReturnType<typeof request>;
+  beforeAll(async () => {
+    fx = await openFixture();
+    api = request(fx.app);
   });
+  afterAll(() => fx.close());
+
+  const newSession = async () => (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id as string;
+  const newExec = async (sid: string) => (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(201)).body.id as string;
+
+  it.each(["", "toggled"])("answers each of the 13 operations%s", async (variant) => {
+    const spell = (canonical: string) => (variant ? (canonical.endsWith("/") ? canonical.slice(0, -1) : canonical + "/") : canonical);
+    const sid = await newSession();
+    const eid = await newExec(sid);
+    const prepared = await newExec(sid);
+    await api.post(`/api/v1/executions/${prepared}/prepare`).expect(200);
+    const doomed = await newSession();
+    const calls: Array<[string, string, number, unknown?]> = [
+      ["get", "/api/v1/benchmarks/", 200],
+      ["get", "/api/v1/benchmarks/idle", 200],
+      ["get", "/api/v1/providers/", 200],
+      ["post", "/api/v1/sessions/", 201, { provider: "local", service: "default" }],
+      ["get", "/api/v1/sessions/", 200],
+      ["get", `/api/v1/sessions/${sid}`, 200],
+      ["post", `/api/v1/sessions/${sid}/executions/`, 201, { tool: "idle", workload: "idle0" }],
+      ["get", `/api/v1/sessions/${sid}/executions/`, 200],
+      ["get", "/api/v1/executions/", 200],
+      ["get", `/api/v1/executions/${eid}`, 200],
+      ["post", `/api/v1/executions/${eid}/prepare`, 200],
+      ["post", `/api/v1/executions/${prepared}/run`, 200],
+    ];
+    for (const [method, path, status, body] of calls) {
+      const mask = path.includes("prepare") || path.includes("run") ? "started" : "id";
+      const call = (api as unknown as Record<string, (p: string) => request.Test>)[method](spell(path)).set("X-Fields", mask);
+      const res = await (body ? call.send(body as object) : call);
+      expect(res.status, `${method} ${spell(path)}`).toBe(status);
+      const items = Array.isArray(res.body) ? res.body : [res.body];
+      expect(items.length, `${method} ${spell(path)}`).toBeGreaterThan(0);
+      for (const item of items) expect(Object.keys(item), `${method} ${spell(path)}`).toEqual([mask]);
+    }
+    await api.delete(spell(`/api/v1/sessions/${doomed}`)).expect(204);
+    await api.get(`/api/v1/sessions/${doomed}`).expect(404);
+  }, 60_000);
 });

@@ -3,31 +3,30 @@ import { openDb, type Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { Store } from "./store.js";
 
+import { createTestSchema } from "../testing/postgres.js";
+
 // The same schema must work on the embedded database and on a real PostgreSQL server.
-const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 for (const kind of ["pglite", "postgres"] as const) {
   describe(`the store on ${kind}`, () => {
     let db: Db;
     let store: Store;
-    const schema = `bw_test_${process.pid}_${Date.now()}`;
+    let dropSchema = async () => {};
 
     beforeAll(async () => {
       if (kind === "pglite") db = await openDb({ pgliteDir: "memory://" });
       else {
-        // A schema of its own, so that parallel runs and earlier runs never meet.
-        const admin = await openDb({ databaseUrl: POSTGRES_URL });
-        await admin.query(`CREATE SCHEMA ${schema}`);
-        await admin.close();
-        db = await openDb({ databaseUrl: `${POSTGRES_URL}?options=-c%20search_path%3D${schema}` });
+        const schema = await createTestSchema();
+        dropSchema = schema.drop;
+        db = await openDb({ databaseUrl: schema.url });
       }
       await migrate(db);
       store = new Store(db);
     });
 
     afterAll(async () => {
-      if (kind === "postgres") await db.query(`DROP SCHEMA ${schema} CASCADE`);
       await db.close();
+      await dropSchema();
     });
 
     it("applies migrations once", async () => {

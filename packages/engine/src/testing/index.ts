@@ -1,3 +1,4 @@
 export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./sshd.js";
 export { createEc2Double } from "./ec2-double.js";
 export { startOpenStackDouble } from "./openstack-double.js";
+export { createTestSchema, TEST_POSTGRES_URL } from "./postgres.js";

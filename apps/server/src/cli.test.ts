@@ -1,0 +1,43 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+
+const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
+
+describe("the benchwright CLI", () => {
+  let dataDir: string;
+  const saved = { ...process.env };
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "bw-cli-"));
+    const configDir = mkdtempSync(join(tmpdir(), "bw-cli-config-"));
+    cpSync(REPO_CONFIG, configDir, { recursive: true });
+    Object.assign(process.env, { BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: configDir });
+    delete process.env.DATABASE_URL;
+  });
+  afterEach(() => {
+    process.env = { ...saved };
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("sweeps every stored cloud configuration and prints the report", async () => {
+    const lines: string[] = [];
+    expect(await runCli(["sweep", "--dry-run"], (l) => lines.push(l))).toBe(0);
+    expect(JSON.parse(lines.join("\n"))).toEqual({ dry_run: true, resources: [] });
+  });
+
+  it("says which configurations exist when the one named is not a cloud one", async () => {
+    const lines: string[] = [];
+    expect(await runCli(["sweep", "--provider", "local"], (l) => lines.push(l))).toBe(2);
+    expect(lines.join("\n")).toMatch(/unknown_provider: No stored cloud configuration 'local'/);
+  });
+
+  it("refuses unknown commands and options with its usage", async () => {
+    const lines: string[] = [];
+    expect(await runCli(["sweep", "--everything"], (l) => lines.push(l))).toBe(2);
+    expect(await runCli(["serve"], (l) => lines.push(l))).toBe(2);
+    expect(lines.join("\n")).toContain("usage: benchwright sweep");
+  });
+});

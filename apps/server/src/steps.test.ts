@@ -1,0 +1,130 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openFixture, type Fixture } from "./test-support/fixture.js";
+
+// What a step does at its edges, on the local provider: time limits, silent tools,
+// clients that leave, and the work dir left behind.
+describe("steps at their edges", () => {
+  let fx: Fixture;
+  let api: ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    const first = await openFixture();
+    writeFileSync(
+      join(first.configDir, "benchmarks", "silent.yaml"),
+      [
+        "id: silent",
+        "tool_name: Silent",
+        "description: Exits 0 and prints no metric",
+        "parser: keyvalue",
+        "timeout: {prepare: 60, run: 60}",
+        "scripts: {}",
+        "workloads:",
+        "  - id: quiet",
+        "    workload_name: Quiet",
+        "    workload_description: Prints a line that is not a metric",
+        "    categories: [test]",
+        "    scripts:",
+        "      run: echo 'all done, nothing measured'",
+      ].join("\n") + "\n",
+    );
+    await first.engine.close();
+    fx = await openFixture({ dataDir: first.dataDir, configDir: first.configDir });
+    api = request(fx.app);
+  });
+  afterAll(() => fx.close());
+
+  async function session(service: Record<string, unknown> = {}): Promise<string> {
+    return (await api.post("/api/v1/sessions/").send({ config: { provider: { class: "local", name: "edge" }, edge: service } }).expect(201)).body.id;
+  }
+  async function prepared(sessionId: string, tool: string, workload: string): Promise<string> {
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload }).expect(201)).body.id;
+    await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+    return id;
+  }
+
+  it("kills a step past the service type's time limit and says so", async () => {
+    const id = await prepared(await session({ step_timeout: 2 }), "idle", "idle30");
+    const started = Date.now();
+    const res = await api.post(`/api/v1/executions/${id}/run`).expect(502);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(res.body).toMatchObject({ code: "step_timeout", state: "run_failed", exit_code: null });
+    expect(res.body.detail).toMatch(/time limit of 2 s/);
+    // The step's process group is gone: nothing of it sleeps on.
+    expect(alive(runPgid(fx.dataDir, id))).toBe(false);
+  });
+
+  it("fails a run that exits 0 without metrics, and stores none", async () => {
+    const id = await prepared(await session(), "silent", "quiet");
+    const res = await api.post(`/api/v1/executions/${id}/run`).expect(502);
+    expect(res.body).toMatchObject({ code: "step_failed", exit_code: 0 });
+    expect(res.body.detail).toMatch(/no metrics/);
+    expect((await api.get(`/api/v1/executions/${id}`)).body).toMatchObject({ state: "run_failed", metrics: [] });
+  });
+
+  it("refuses a second prepare while one is running, with 409", async () => {
+    const sessionId = await session();
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(201)).body.id;
+    const [a, b] = await Promise.all([api.post(`/api/v1/executions/${id}/prepare`), api.post(`/api/v1/executions/${id}/prepare`)]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+  });
+
+  it("goes on with a step when its client disconnects", async () => {
+    const id = await prepared(await session(), "idle", "idle5");
+    const server = fx.app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const { port } = server.address() as AddressInfo;
+    const req = httpRequest({ host: "127.0.0.1", port, method: "POST", path: `/api/v1/executions/${id}/run` });
+    req.on("error", () => {});
+    req.end();
+    await new Promise((r) => setTimeout(r, 1000));
+    req.destroy();
+    expect((await api.get(`/api/v1/executions/${id}`)).body.state).toBe("running");
+    let state = "running";
+    for (let i = 0; i < 40 && state === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      state = (await api.get(`/api/v1/executions/${id}`)).body.state;
+    }
+    server.close();
+    expect(state).toBe("completed");
+  });
+
+  it("removes the session's private work dir on this host when the session is deleted", async () => {
+    const sessionId = await session();
+    await prepared(sessionId, "idle", "idle0");
+    const dir = join(fx.dataDir, "work", sessionId);
+    expect(existsSync(dir)).toBe(true);
+    await api.delete(`/api/v1/sessions/${sessionId}/`).expect(204);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+/** The process group id the runner recorded for the execution's first run on this host. */
+function runPgid(dataDir: string, execId: string): number {
+  const root = join(dataDir, "work");
+  for (const session of readdirSync(root)) {
+    const file = join(root, session, execId, "run-1", "step.pid");
+    if (existsSync(file)) return Number(readFileSync(file, "utf8").trim());
+  }
+  throw new Error("no step.pid");
+}
+
+/** Whether any process of the group still runs; zombies (which this container's init reaps late) do not count. */
+function alive(pgid: number): boolean {
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the command's closing parenthesis: state, ppid, pgrp.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") return true;
+  }
+  return false;
+}

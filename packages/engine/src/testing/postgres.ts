@@ -1,0 +1,30 @@
+import { openDb } from "../store/db.js";
+
+/** The development and CI machines' PostgreSQL (trust auth); TEST_DATABASE_URL overrides it. */
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/**
+ * A schema of its own on the test PostgreSQL, so that parallel and earlier runs never meet:
+ * returns a connection string that uses it, and a function that drops it.
+ */
+export async function createTestSchema(baseUrl = TEST_POSTGRES_URL): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `bw_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = await openDb({ databaseUrl: baseUrl });
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.close();
+  }
+  const separator = baseUrl.includes("?") ? "&" : "?";
+  return {
+    url: `${baseUrl}${separator}options=-c%20search_path%3D${schema}`,
+    async drop() {
+      const db = await openDb({ databaseUrl: baseUrl });
+      try {
+        await db.query(`DROP SCHEMA ${schema} CASCADE`);
+      } finally {
+        await db.close();
+      }
+    },
+  };
+}
