@@ -294,7 +294,7 @@ describe("every operation of the seed, on both spellings, with a mask", () => {
       ["post", `/api/v1/executions/${prepared}/run`, 200],
     ];
     for (const [method, path, status, body] of calls) {
-      const mask = path.includes("prepare") || path.includes("run") ? "started" : "id";
+      const mask = path.includes("prepare") || path.includes("run") ? "started" : path.includes("providers") ? "name" : "id";
       const call = (api as unknown as Record<string, (p: string) => request.Test>)[method](spell(path)).set("X-Fields", mask);
       const res = await (body ? call.send(body as object) : call);
       expect(res.status, `${method} ${spell(path)}`).toBe(status);

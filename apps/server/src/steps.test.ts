@@ -93,6 +93,32 @@ describe("steps at their edges", () => {
     expect(state).toBe("completed");
   });
 
+  it("follows a run again after a server restart, and records its metrics", async () => {
+    let persistent = await openFixture({ persistent: true });
+    try {
+      const papi = request(persistent.app);
+      const sid = (await papi.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id;
+      const id = (await papi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle5" }).expect(201)).body.id;
+      await papi.post(`/api/v1/executions/${id}/prepare`).expect(200);
+      const interrupted = persistent.engine.run(id).catch((e: Error) => e);
+      await new Promise((r) => setTimeout(r, 1500));
+      persistent = await persistent.reopen();
+      expect(await interrupted).toMatchObject({ code: "internal" });
+      const rapi = request(persistent.app);
+      let exec = (await rapi.get(`/api/v1/executions/${id}`).expect(200)).body;
+      for (let i = 0; i < 60 && exec.state === "running"; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        exec = (await rapi.get(`/api/v1/executions/${id}`).expect(200)).body;
+      }
+      expect(exec.state).toBe("completed");
+      expect(exec.metrics[0]).toMatchObject({ name: "idle_seconds" });
+      expect(exec.metrics[0].value).toBeGreaterThanOrEqual(5);
+      expect(exec.steps.filter((s: { step: string }) => s.step === "run")).toHaveLength(1);
+    } finally {
+      await persistent.close();
+    }
+  });
+
   it("removes the session's private work dir on this host when the session is deleted", async () => {
     const sessionId = await session();
     await prepared(sessionId, "idle", "idle0");

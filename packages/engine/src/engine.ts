@@ -16,7 +16,7 @@ import { redact, SecretBox } from "./secrets.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { Store, type ExecutionRow, type SessionRow, type StepKind } from "./store/store.js";
-import { StepExecutor } from "./step-executor.js";
+import { EngineShutdown, StepExecutor } from "./step-executor.js";
 import { executionView, sessionView } from "./views.js";
 
 export interface EngineOptions {
@@ -39,6 +39,7 @@ export class Engine {
   private readonly inflight = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
   private readonly machineLocks = new Map<string, Promise<Machine[]>>();
   private readonly steps: StepExecutor;
+  private resuming: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly options: EngineOptions,
@@ -63,12 +64,13 @@ export class Engine {
     const secrets = options.secrets ?? SecretBox.fromEnvironment(options.dataDir);
     const access = new MachineAccess(store);
     const engine = new Engine(options, store, catalog, secrets, access, log);
-    await engine.failInterruptedSteps();
+    engine.resumeInterruptedSteps();
     return engine;
   }
 
   async close(): Promise<void> {
-    for (const { abort } of this.inflight.values()) abort.abort();
+    await this.resuming;
+    for (const { abort } of this.inflight.values()) abort.abort(new EngineShutdown());
     await Promise.allSettled([...this.inflight.values()].map((s) => s.done));
     await this.access.close();
     await this.store.db.close();
@@ -142,7 +144,7 @@ export class Engine {
       throw new BenchwrightError("wrong_state", `Session ${id} is ${row.state}`, { state: row.state });
     }
     const executions = await this.store.listExecutions([id]);
-    for (const e of executions) this.inflight.get(e.id)?.abort.abort();
+    for (const e of executions) this.inflight.get(e.id)?.abort.abort(new Error("the session was deleted"));
     await Promise.allSettled(executions.map((e) => this.inflight.get(e.id)?.done));
     const config = this.configOf(row);
     const ctx = this.providerContext(row, config);
@@ -267,14 +269,21 @@ export class Engine {
       throw new BenchwrightError("session_deleted", `The session of execution ${execId} is ${session.state}`, { state: execution.state });
     }
     const config = this.configOf(session);
-    const abort = new AbortController();
-    const done = this.steps.execute(kind, {
-      execution,
-      machines: () => this.sessionMachines(session, config),
-      timeoutOverride: typeof config.service.step_timeout === "number" ? config.service.step_timeout : undefined,
-      signal: abort.signal,
-    });
     // The step goes on when the HTTP client goes away; only deleting the session stops it.
+    return this.track(execId, (signal) =>
+      this.steps.execute(kind, {
+        execution,
+        machines: () => this.sessionMachines(session, config),
+        timeoutOverride: stepTimeoutOf(config),
+        signal,
+      }),
+    );
+  }
+
+  /** Runs a step of an execution where deleting its session, or stopping the server, can stop it. */
+  private async track<T>(execId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    const done = work(abort.signal);
     this.inflight.set(execId, { abort, done: done.catch(() => {}) });
     try {
       return await done;
@@ -346,21 +355,26 @@ export class Engine {
   }
 
   /**
-   * A step that was running when the server stopped has no one waiting for it any more; its
-   * detached process may still finish on the host, but its result cannot be trusted complete.
+   * Steps that were running when the server stopped went on, detached, on their machines:
+   * follow each again in the background, from the bytes of log already stored.
    */
-  private async failInterruptedSteps(): Promise<void> {
-    for (const step of await this.store.runningSteps()) {
-      await this.store.finishStep(step.execution_id, step.step, step.attempt, {
-        state: "failed",
-        duration: (Date.now() - new Date(step.started).getTime()) / 1000,
-        exit_code: null,
-        error: "interrupted: the server stopped while the step ran",
-        metrics: null,
-      });
-      const t = step.step === "prepare" ? (["preparing", "prepare_failed"] as const) : (["running", "run_failed"] as const);
-      await this.store.transitionExecution(step.execution_id, [t[0]], t[1]);
-    }
+  private resumeInterruptedSteps(): void {
+    this.resuming = this.store.runningSteps().then((steps) => {
+      for (const step of steps) {
+        void this.track(step.execution_id, async (signal) => {
+          const execution = await this.executionRow(step.execution_id);
+          const session = (await this.store.getSession(execution.session_id))!;
+          const config = this.configOf(session);
+          this.log(`resuming ${step.step} ${step.attempt} of execution ${execution.id}`);
+          return this.steps.resume(step, {
+            execution,
+            machines: () => this.sessionMachines(session, config),
+            timeoutOverride: stepTimeoutOf(config),
+            signal,
+          });
+        }).catch((e: Error) => this.log(`resumed ${step.step} of execution ${step.execution_id} ended in error: ${e.message}`));
+      }
+    }, (e: Error) => this.log(`cannot look for interrupted steps: ${e.message}`));
   }
 }
 
@@ -376,6 +390,10 @@ function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
       categories: w.categories,
     })),
   };
+}
+
+function stepTimeoutOf(config: ResolvedConfig): number | undefined {
+  return typeof config.service.step_timeout === "number" ? config.service.step_timeout : undefined;
 }
 
 /** Provider failures become a 502 problem whose text carries no credential. */

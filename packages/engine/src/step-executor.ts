@@ -8,9 +8,10 @@ import { readMachineFacts } from "./machines/facts.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { Machine } from "./providers/provider.js";
 import { shellPath } from "./runner/shell-quote.js";
+import type { StepOutcome } from "./runner/step.js";
 import type { StepRunner } from "./runner/step-runner.js";
 import type { Transport } from "./transport/transport.js";
-import type { ExecutionRow, ExecutionState, StepKind, StoredMetric, Store, VmRecord } from "./store/store.js";
+import type { ExecutionRow, ExecutionState, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 
 /** Where each step may start from, and where it ends. */
@@ -54,21 +55,71 @@ export class StepExecutor {
         { state: now?.state },
       );
     }
-    const started = new Date();
-    const step = await this.store.startStep(execution.id, kind, started, (a) => this.logFile(execution.id, kind, a));
+    const step = await this.store.startStep(execution.id, kind, new Date(), (a) => this.logFile(execution.id, kind, a));
+    return this.complete(kind, ctx, step, (fd) => this.onMachines(kind, ctx, step.attempt, fd));
+  }
+
+  /**
+   * Follows again a step that was running when the server stopped: its detached process went
+   * on, and its log is read on from the bytes already stored. Sessions of one machine only:
+   * for several, which machine was under way is not recorded, so the step is failed instead.
+   */
+  async resume(step: StepRow, ctx: StepContext): Promise<StepResult> {
+    const { execution } = ctx;
+    return this.complete(step.step, ctx, step, async (fd) => {
+      const machines = await ctx.machines();
+      if (machines.length !== 1) {
+        throw new BenchwrightError("step_failed", `${step.step} was interrupted by a server restart and cannot be resumed on a session of ${machines.length} machines`);
+      }
+      const [machine] = machines;
+      const timeoutS = this.timeoutOf(step.step, ctx);
+      const transport = this.access.transport(execution.session_id, machine);
+      try {
+        const dir = this.stepDir(machine, execution.id, step.step, step.attempt);
+        const pid = await transport.exec(`cat ${shellPath(dir)}/step.pid`);
+        const pgid = Number(pid.stdout.trim());
+        if (pid.code !== 0 || !Number.isInteger(pgid) || pgid <= 1) {
+          throw new BenchwrightError("step_failed", `${step.step} was interrupted before it started on ${machine.id}`);
+        }
+        const outcome = await this.runner.follow(transport, { dir, pgid }, {
+          fromOffset: logSize(fd),
+          onData: (chunk) => writeSync(fd, chunk),
+          signal: ctx.signal,
+          deadline: new Date(step.started).getTime() + timeoutS * 1000,
+        });
+        return this.judge(step.step, execution, machine, outcome, timeoutS, fd, 0);
+      } finally {
+        transport.release();
+      }
+    });
+  }
+
+  /** Records how the step ended, whichever way it was run, and moves the execution on. */
+  private async complete(
+    kind: StepKind,
+    ctx: StepContext,
+    step: StepRow,
+    body: (fd: number) => Promise<StoredMetric[] | null>,
+  ): Promise<StepResult> {
+    const { execution } = ctx;
+    const t = TRANSITIONS[kind];
+    const started = new Date(step.started);
     mkdirSync(dirname(step.log_file), { recursive: true });
     const fd = openSync(step.log_file, "a+");
     const elapsed = () => (Date.now() - started.getTime()) / 1000;
     try {
-      const metrics = await this.onMachines(kind, ctx, step.attempt, fd);
+      const metrics = await body(fd);
       const duration = elapsed();
       await this.store.finishStep(execution.id, kind, step.attempt, { state: "succeeded", duration, exit_code: 0, error: null, metrics });
       if (kind === "run") await this.store.setMetrics(execution.id, metrics ?? []);
       await this.store.transitionExecution(execution.id, [t.during], t.ok);
       return { started: formatTimestamp(started), duration: formatDuration(duration) };
     } catch (e) {
+      if (e instanceof EngineShutdown) {
+        // The detached step goes on; the next start of the server follows it again.
+        throw new BenchwrightError("internal", "The server is stopping; the step goes on and is followed again when it restarts");
+      }
       const error = asStepError(e, kind, execution, step.attempt, step.log_file);
-      closeSync(fd);
       await this.store.finishStep(execution.id, kind, step.attempt, {
         state: "failed",
         duration: elapsed(),
@@ -80,19 +131,14 @@ export class StepExecutor {
       error.extras.state = t.failed;
       throw error;
     } finally {
-      try {
-        closeSync(fd);
-      } catch {
-        // closed above on failure
-      }
+      closeSync(fd);
     }
   }
 
   private async onMachines(kind: StepKind, ctx: StepContext, attempt: number, fd: number): Promise<StoredMetric[] | null> {
     const { execution } = ctx;
     const machines = await ctx.machines();
-    const timeouts = this.catalog.timeouts(execution.tool_id, execution.workload_id);
-    const timeoutS = ctx.timeoutOverride ?? timeouts[kind];
+    const timeoutS = this.timeoutOf(kind, ctx);
     if (kind === "prepare") await this.recordFacts(execution, machines);
     const vms = (await this.store.getExecution(execution.id))!.exec_env.vms;
     const metrics: StoredMetric[] = [];
@@ -108,7 +154,7 @@ export class StepExecutor {
       const outcome = await this.runner.run(
         () => this.access.transport(execution.session_id, machine),
         {
-          dir: `${machine.workRoot}/${execution.id}/${kind}-${attempt}`,
+          dir: this.stepDir(machine, execution.id, kind, attempt),
           script,
           env: { BW_EXECUTION_ID: execution.id, BW_STEP: kind, BW_ATTEMPT: String(attempt), BW_MACHINE: machine.id },
           timeoutMs: timeoutS * 1000,
@@ -116,30 +162,44 @@ export class StepExecutor {
         (chunk: Buffer) => writeSync(fd, chunk),
         ctx.signal,
       );
-      if (outcome.timedOut) {
-        throw new BenchwrightError("step_timeout", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} passed its time limit of ${timeoutS} s and was killed`, {
-          exit_code: null,
-        });
-      }
-      if (outcome.exitCode !== 0) {
-        throw new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited with code ${outcome.exitCode ?? "none (killed)"}`, {
-          exit_code: outcome.exitCode,
-        });
-      }
-      if (kind === "run") {
-        // The parser reads the tail of this machine's part of the log: enough for any tool's summary,
-        // bounded so that a chatty workload cannot fill the server's memory.
-        const output = readLogTail(fd, logStart, PARSE_WINDOW_BYTES);
-        const found = this.catalog.parse(execution.tool_id, execution.workload_id, output);
-        if (found.length === 0) {
-          throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited 0, but its output holds no metrics`, {
-            exit_code: 0,
-          });
-        }
-        metrics.push(...found.map((m) => ({ ...m, vm: machine.id })));
-      }
+      metrics.push(...this.judge(kind, execution, machine, outcome, timeoutS, fd, logStart));
     }
     return kind === "run" ? metrics : null;
+  }
+
+  /** The metrics of a machine's part of a step, or the error that says why it failed. */
+  private judge(kind: StepKind, execution: ExecutionRow, machine: Machine, outcome: StepOutcome, timeoutS: number, fd: number, logStart: number): StoredMetric[] {
+    if (outcome.timedOut) {
+      throw new BenchwrightError("step_timeout", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} passed its time limit of ${timeoutS} s and was killed`, {
+        exit_code: null,
+      });
+    }
+    if (outcome.exitCode !== 0) {
+      throw new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited with code ${outcome.exitCode ?? "none (killed)"}`, {
+        exit_code: outcome.exitCode,
+      });
+    }
+    if (kind === "run") {
+      // The parser reads the tail of this machine's part of the log: enough for any tool's summary,
+      // bounded so that a chatty workload cannot fill the server's memory.
+      const output = readLogTail(fd, logStart, PARSE_WINDOW_BYTES);
+      const found = this.catalog.parse(execution.tool_id, execution.workload_id, output);
+      if (found.length === 0) {
+        throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited 0, but its output holds no metrics`, {
+          exit_code: 0,
+        });
+      }
+      return found.map((m) => ({ ...m, vm: machine.id }));
+    }
+    return [];
+  }
+
+  private timeoutOf(kind: StepKind, ctx: StepContext): number {
+    return ctx.timeoutOverride ?? this.catalog.timeouts(ctx.execution.tool_id, ctx.execution.workload_id)[kind];
+  }
+
+  private stepDir(machine: Machine, executionId: string, kind: StepKind, attempt: number): string {
+    return `${machine.workRoot}/${executionId}/${kind}-${attempt}`;
   }
 
   /**
@@ -169,6 +229,13 @@ export class StepExecutor {
       }
     }
     await this.store.setExecEnv(execution.id, { vms });
+  }
+}
+
+/** The abort reason of a server that stops: steps are left running, to be followed again. */
+export class EngineShutdown extends Error {
+  constructor() {
+    super("the server is stopping");
   }
 }
 
