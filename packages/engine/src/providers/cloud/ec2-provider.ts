@@ -26,6 +26,7 @@ import {
   type CloudSettings,
 } from "./cloud-config.js";
 import { pollUntil, SessionLocks } from "./polling.js";
+import { createOrTearDown, tearDown } from "./lifecycle.js";
 import { Scrubber } from "./scrubber.js";
 import { waitForSsh } from "./wait-for-ssh.js";
 
@@ -88,33 +89,17 @@ export class Ec2Provider implements Provider {
   }
 
   ensureMachines(ctx: ProviderContext): Promise<Machine[]> {
-    return this.locks.run(ctx.sessionId, async () => {
-      const log = this.scrubber.log(ctx.log);
-      try {
-        return [await this.ensureInstance(ctx, log)];
-      } catch (error) {
-        const failure = this.scrubber.fail("ec2", error);
-        log(`ec2: ${failure.detail}; destroying what the session created`);
-        try {
-          await this.teardown(ctx, log);
-        } catch (cleanup) {
-          const why = this.scrubber.fail("ec2 cleanup", cleanup).detail;
-          log(`ec2: cleanup failed: ${why}`);
-          throw new BenchwrightError("provider_failed", `${failure.detail} (cleanup incomplete: ${why})`);
-        }
-        throw failure;
-      }
-    });
+    return createOrTearDown(
+      "ec2",
+      ctx,
+      { locks: this.locks, scrubber: this.scrubber },
+      async (log) => [await this.ensureInstance(ctx, log)],
+      (log) => this.teardown(ctx, log),
+    );
   }
 
   destroy(ctx: ProviderContext): Promise<void> {
-    return this.locks.run(ctx.sessionId, async () => {
-      try {
-        await this.teardown(ctx, this.scrubber.log(ctx.log));
-      } catch (error) {
-        throw this.scrubber.fail("ec2 destroy", error);
-      }
-    });
+    return tearDown("ec2", ctx, { locks: this.locks, scrubber: this.scrubber }, (log) => this.teardown(ctx, log));
   }
 
   private async step<T>(what: string, fn: () => Promise<T>): Promise<T> {

@@ -11,6 +11,7 @@ import {
 } from "./cloud-config.js";
 import { OpenStackClient, type NovaServer } from "./openstack-client.js";
 import { pollUntil, SessionLocks } from "./polling.js";
+import { createOrTearDown, tearDown } from "./lifecycle.js";
 import { Scrubber } from "./scrubber.js";
 import { waitForSsh } from "./wait-for-ssh.js";
 
@@ -72,33 +73,17 @@ export class OpenStackProvider implements Provider {
   }
 
   ensureMachines(ctx: ProviderContext): Promise<Machine[]> {
-    return this.locks.run(ctx.sessionId, async () => {
-      const log = this.scrubber.log(ctx.log);
-      try {
-        return [await this.ensureServer(ctx, log)];
-      } catch (error) {
-        const failure = this.scrubber.fail("openstack", error);
-        log(`openstack: ${failure.detail}; destroying what the session created`);
-        try {
-          await this.teardown(ctx, log);
-        } catch (cleanup) {
-          const why = this.scrubber.fail("openstack cleanup", cleanup).detail;
-          log(`openstack: cleanup failed: ${why}`);
-          throw new BenchwrightError("provider_failed", `${failure.detail} (cleanup incomplete: ${why})`);
-        }
-        throw failure;
-      }
-    });
+    return createOrTearDown(
+      "openstack",
+      ctx,
+      { locks: this.locks, scrubber: this.scrubber },
+      async (log) => [await this.ensureServer(ctx, log)],
+      (log) => this.teardown(ctx, log),
+    );
   }
 
   destroy(ctx: ProviderContext): Promise<void> {
-    return this.locks.run(ctx.sessionId, async () => {
-      try {
-        await this.teardown(ctx, this.scrubber.log(ctx.log));
-      } catch (error) {
-        throw this.scrubber.fail("openstack destroy", error);
-      }
-    });
+    return tearDown("openstack", ctx, { locks: this.locks, scrubber: this.scrubber }, (log) => this.teardown(ctx, log));
   }
 
   private async step<T>(fn: () => Promise<T>): Promise<T> {

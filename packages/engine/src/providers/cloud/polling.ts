@@ -1,17 +1,10 @@
 import { BenchwrightError } from "../../errors.js";
+import { sleep as sleepOrAbort } from "../../transport/backoff.js";
 
+/** Sleeps, or fails as a cancelled provider operation when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(aborted());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+  return sleepOrAbort(ms, signal).catch(() => {
+    throw aborted();
   });
 }
 
