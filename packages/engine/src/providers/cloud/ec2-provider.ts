@@ -26,7 +26,7 @@ import {
   type CloudSettings,
 } from "./cloud-config.js";
 import { pollUntil, SessionLocks } from "./polling.js";
-import { createOrTearDown, tearDown } from "./lifecycle.js";
+import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
 import { Scrubber } from "./scrubber.js";
 import { waitForSsh } from "./wait-for-ssh.js";
 
@@ -361,14 +361,8 @@ export class Ec2Provider implements Provider {
   /** Instances first (a group in use cannot go), then groups, then key pairs; every step is tried. */
   private async teardown(ctx: ProviderContext, log: (line: string) => void): Promise<void> {
     const live = await ctx.resources.live();
-    const problems: string[] = [];
-    const attempt = async (what: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (error) {
-        problems.push(this.scrubber.fail(what, error).detail);
-      }
-    };
+    const attempts = new Attempts(this.scrubber);
+    const attempt = attempts.run.bind(attempts);
     const instances = live.filter((r) => r.kind === EC2_KINDS.instance).map((r) => r.id);
     if (instances.length > 0) {
       await attempt("terminating instances", async () => {
@@ -393,37 +387,14 @@ export class Ec2Provider implements Provider {
         log(`ec2: deleted key pair ${key.id}`);
       });
     }
-    if (problems.length > 0) throw new BenchwrightError("provider_failed", problems.join("; "));
+    attempts.throwIfAny();
   }
 
   async sweep(
     _config: ResolvedConfig,
-    options: { isLive: (sessionId: string) => Promise<boolean>; dryRun: boolean; log: (line: string) => void },
+    options: SweepOptions,
   ): Promise<SweptResource[]> {
-    const log = this.scrubber.log(options.log);
-    const verdicts = new Map<string, boolean>();
-    const orphaned = async (session: string | null): Promise<boolean> => {
-      if (session === null) return true;
-      if (!verdicts.has(session)) verdicts.set(session, await options.isLive(session));
-      return !verdicts.get(session);
-    };
-    const swept: SweptResource[] = [];
-    const entry = (kind: string, id: string, session: string | null): SweptResource => {
-      const r: SweptResource = { provider: this.config.name, kind, id, session_id: session, destroyed: false };
-      swept.push(r);
-      return r;
-    };
-    const act = async (r: SweptResource, fn: () => Promise<void>) => {
-      if (options.dryRun) return;
-      try {
-        await fn();
-        r.destroyed = true;
-        log(`ec2 sweep: destroyed ${r.kind} ${r.id} of session ${r.session_id ?? "(none)"}`);
-      } catch (error) {
-        r.error = this.scrubber.fail(`destroying ${r.kind} ${r.id}`, error).detail;
-        log(`ec2 sweep: ${r.error}`);
-      }
-    };
+    const report = new SweepReport("ec2", this.config.name, options, this.scrubber);
     const managed = [{ Name: `tag:${TAG_MANAGED}`, Values: ["true"] }];
 
     try {
@@ -439,32 +410,32 @@ export class Ec2Provider implements Provider {
         instances.push(...(out.Reservations ?? []).flatMap((r) => r.Instances ?? []));
         token = out.NextToken;
       } while (token);
-      const doomed: SweptResource[] = [];
+      // One call per instance so that one failure does not keep the others alive.
       for (const i of instances) {
         const session = tagValue(i.Tags, TAG_SESSION);
-        if (i.InstanceId && (await orphaned(session))) doomed.push(entry(EC2_KINDS.instance, i.InstanceId, session));
+        if (i.InstanceId && (await report.orphaned(session))) {
+          await report.destroy(EC2_KINDS.instance, i.InstanceId, session, () => this.terminateAndWait([i.InstanceId!]));
+        }
       }
-      // One call per instance so that one failure does not keep the others alive.
-      for (const r of doomed) await act(r, () => this.terminateAndWait([r.id]));
 
       const groups = await this.client.send(new DescribeSecurityGroupsCommand({ Filters: managed }));
       for (const g of groups.SecurityGroups ?? []) {
         const session = tagValue(g.Tags, TAG_SESSION);
-        if (g.GroupId && (await orphaned(session))) {
-          await act(entry(EC2_KINDS.securityGroup, g.GroupId, session), () => this.deleteSecurityGroup(g.GroupId!));
+        if (g.GroupId && (await report.orphaned(session))) {
+          await report.destroy(EC2_KINDS.securityGroup, g.GroupId, session, () => this.deleteSecurityGroup(g.GroupId!));
         }
       }
       const keys = await this.client.send(new DescribeKeyPairsCommand({ Filters: managed }));
       for (const k of keys.KeyPairs ?? []) {
         const session = tagValue(k.Tags, TAG_SESSION);
-        if (k.KeyName && (await orphaned(session))) {
-          await act(entry(EC2_KINDS.keyPair, k.KeyName, session), () => this.deleteKeyPair(k.KeyName!));
+        if (k.KeyName && (await report.orphaned(session))) {
+          await report.destroy(EC2_KINDS.keyPair, k.KeyName, session, () => this.deleteKeyPair(k.KeyName!));
         }
       }
     } catch (error) {
       throw this.scrubber.fail("ec2 sweep failed", error);
     }
-    return swept;
+    return report.resources;
   }
 }
 

@@ -11,7 +11,7 @@ import {
 } from "./cloud-config.js";
 import { OpenStackClient, type NovaServer } from "./openstack-client.js";
 import { pollUntil, SessionLocks } from "./polling.js";
-import { createOrTearDown, tearDown } from "./lifecycle.js";
+import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
 import { Scrubber } from "./scrubber.js";
 import { waitForSsh } from "./wait-for-ssh.js";
 
@@ -227,14 +227,8 @@ export class OpenStackProvider implements Provider {
   /** Floating IPs, then servers (waiting until gone), then key pairs; every step is tried. */
   private async teardown(ctx: ProviderContext, log: (line: string) => void): Promise<void> {
     const live = await ctx.resources.live();
-    const problems: string[] = [];
-    const attempt = async (what: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (error) {
-        problems.push(this.scrubber.fail(what, error).detail);
-      }
-    };
+    const attempts = new Attempts(this.scrubber);
+    const attempt = attempts.run.bind(attempts);
     for (const fip of live.filter((r) => r.kind === OPENSTACK_KINDS.floatingIp)) {
       await attempt(`deleting floating IP ${fip.id}`, async () => {
         await this.step(() => this.client.deleteFloatingIp(fip.id));
@@ -256,58 +250,38 @@ export class OpenStackProvider implements Provider {
         log(`openstack: deleted key pair ${key.id}`);
       });
     }
-    if (problems.length > 0) throw new BenchwrightError("provider_failed", problems.join("; "));
+    attempts.throwIfAny();
   }
 
   async sweep(
     _config: ResolvedConfig,
-    options: { isLive: (sessionId: string) => Promise<boolean>; dryRun: boolean; log: (line: string) => void },
+    options: SweepOptions,
   ): Promise<SweptResource[]> {
-    const log = this.scrubber.log(options.log);
-    const verdicts = new Map<string, boolean>();
-    const orphaned = async (session: string | null): Promise<boolean> => {
-      if (session === null) return true;
-      if (!verdicts.has(session)) verdicts.set(session, await options.isLive(session));
-      return !verdicts.get(session);
-    };
-    const swept: SweptResource[] = [];
-    const sweepOne = async (kind: string, id: string, session: string | null, destroy: () => Promise<void>) => {
-      const r: SweptResource = { provider: this.config.name, kind, id, session_id: session, destroyed: false };
-      swept.push(r);
-      if (options.dryRun) return;
-      try {
-        await destroy();
-        r.destroyed = true;
-        log(`openstack sweep: destroyed ${kind} ${id} of session ${session ?? "(none)"}`);
-      } catch (error) {
-        r.error = this.scrubber.fail(`destroying ${kind} ${id}`, error).detail;
-        log(`openstack sweep: ${r.error}`);
-      }
-    };
+    const report = new SweepReport("openstack", this.config.name, options, this.scrubber);
     try {
       for (const fip of await this.client.listFloatingIps()) {
         const session = sessionOfDescription(fip.description);
-        if (session !== undefined && (await orphaned(session))) {
-          await sweepOne(OPENSTACK_KINDS.floatingIp, fip.id, session, () => this.client.deleteFloatingIp(fip.id));
+        if (session !== undefined && (await report.orphaned(session))) {
+          await report.destroy(OPENSTACK_KINDS.floatingIp, fip.id, session, () => this.client.deleteFloatingIp(fip.id));
         }
       }
       for (const server of await this.client.listServers()) {
         if (server.metadata?.[TAG_MANAGED] !== "true") continue;
         const session = server.metadata[TAG_SESSION] ?? null;
-        if (await orphaned(session)) {
-          await sweepOne(OPENSTACK_KINDS.server, server.id, session, () => this.deleteServerAndWait(server.id));
+        if (await report.orphaned(session)) {
+          await report.destroy(OPENSTACK_KINDS.server, server.id, session, () => this.deleteServerAndWait(server.id));
         }
       }
       // Nova key pairs carry no metadata: their name holds the session id.
       for (const name of await this.client.listKeypairs()) {
         const session = sessionFromName(name);
-        if (session !== null && (await orphaned(session))) {
-          await sweepOne(OPENSTACK_KINDS.keyPair, name, session, () => this.client.deleteKeypair(name));
+        if (session !== null && (await report.orphaned(session))) {
+          await report.destroy(OPENSTACK_KINDS.keyPair, name, session, () => this.client.deleteKeypair(name));
         }
       }
     } catch (error) {
       throw this.scrubber.fail("openstack sweep failed", error);
     }
-    return swept;
+    return report.resources;
   }
 }
