@@ -43,9 +43,9 @@ describe("existing-vm over SSH, end to end", () => {
         "        echo 'BW_METRIC printed_bytes 209715200 B'",
       ].join("\n") + "\n",
     );
-    await fx.engine.close();
-    fx = await openFixture({ dataDir: fx.dataDir, configDir: fx.configDir });
     api = request(fx.app);
+    // A definition dropped in while the server runs is listed at once.
+    await api.get("/api/v1/benchmarks/flood").expect(200);
     // Form B, the key inline: JSON.stringify writes its line ends as \n, as the seed says.
     const body = JSON.stringify({
       config: {
@@ -167,6 +167,13 @@ describe("existing-vm over SSH, end to end", () => {
     expect(res.body.detail).toContain("SHA256:somethingelse");
     await fx.engine.store.db.query("UPDATE machines SET host_key = NULL WHERE session_id = $1", [sessionId]);
   }, 60_000);
+
+  it("never writes the private key to a log line", () => {
+    const keyLines = sshd.privateKey.split("\n").filter((l) => l && !l.startsWith("-----"));
+    const logs = fx.logs.join("\n");
+    expect(logs.length).toBeGreaterThan(0);
+    for (const line of keyLines) expect(logs.includes(line)).toBe(false);
+  });
 
   it("leaves no work dir on the host once the session is deleted", async () => {
     expect(executions.some((id) => existsSync(join(homedir(), ".benchwright", id)))).toBe(true);

@@ -13,9 +13,9 @@ describe("steps at their edges", () => {
   let api: ReturnType<typeof request>;
 
   beforeAll(async () => {
-    const first = await openFixture();
+    fx = await openFixture();
     writeFileSync(
-      join(first.configDir, "benchmarks", "silent.yaml"),
+      join(fx.configDir, "benchmarks", "silent.yaml"),
       [
         "id: silent",
         "tool_name: Silent",
@@ -32,8 +32,6 @@ describe("steps at their edges", () => {
         "      run: echo 'all done, nothing measured'",
       ].join("\n") + "\n",
     );
-    await first.engine.close();
-    fx = await openFixture({ dataDir: first.dataDir, configDir: first.configDir });
     api = request(fx.app);
   });
   afterAll(() => fx.close());

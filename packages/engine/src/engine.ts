@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadCatalog, type Catalog } from "@benchwright/catalog";
+import type { Catalog } from "@benchwright/catalog";
+import { CatalogSource } from "./catalog-source.js";
 import type {
   Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
@@ -12,7 +13,7 @@ import { MachineAccess } from "./machines/machine-access.js";
 import { assertValidConfig, createProvider, type ProviderOptions } from "./providers/registry.js";
 import type { Machine, ProviderContext, ResolvedConfig } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
-import { redact, SecretBox } from "./secrets.js";
+import { SecretBox } from "./secrets.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { Store, type ExecutionRow, type SessionRow, type StepKind } from "./store/store.js";
@@ -44,12 +45,12 @@ export class Engine {
   private constructor(
     private readonly options: EngineOptions,
     readonly store: Store,
-    readonly catalog: Catalog,
+    private readonly catalogs: CatalogSource,
     private readonly secrets: SecretBox,
     private readonly access: MachineAccess,
     private readonly log: (line: string) => void,
   ) {
-    this.steps = new StepExecutor(store, catalog, new StepRunner(), access, options.dataDir);
+    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir);
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -60,10 +61,10 @@ export class Engine {
     });
     await migrate(db);
     const store = new Store(db);
-    const catalog = loadCatalog({ extraDirs: [join(options.configDir, "benchmarks")] });
+    const catalogs = new CatalogSource(join(options.configDir, "benchmarks"), log);
     const secrets = options.secrets ?? SecretBox.fromEnvironment(options.dataDir);
     const access = new MachineAccess(store);
-    const engine = new Engine(options, store, catalog, secrets, access, log);
+    const engine = new Engine(options, store, catalogs, secrets, access, log);
     engine.resumeInterruptedSteps();
     return engine;
   }
@@ -74,6 +75,11 @@ export class Engine {
     await Promise.allSettled([...this.inflight.values()].map((s) => s.done));
     await this.access.close();
     await this.store.db.close();
+  }
+
+  /** The catalog as it is now, definitions dropped into the config dir included. */
+  get catalog(): Catalog {
+    return this.catalogs.current();
   }
 
   // ---- benchmarks and providers
@@ -399,5 +405,5 @@ function stepTimeoutOf(config: ResolvedConfig): number | undefined {
 /** Provider failures become a 502 problem whose text carries no credential. */
 function providerFailure(e: unknown, context: string): BenchwrightError {
   if (e instanceof BenchwrightError) return e;
-  return new BenchwrightError("provider_failed", `${context}: ${String(redact((e as Error).message ?? e))}`, {}, { cause: e });
+  return new BenchwrightError("provider_failed", `${context}: ${(e as Error).message ?? String(e)}`, {}, { cause: e });
 }

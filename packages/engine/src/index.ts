@@ -1,6 +1,6 @@
 export { Engine, type EngineOptions } from "./engine.js";
 export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
-export { SecretBox, redact, SECRET_FIELDS } from "./secrets.js";
+export { SecretBox } from "./secrets.js";
 export { openDb, type Db } from "./store/db.js";
 export { migrate, MIGRATIONS } from "./store/migrations.js";
 export { Store } from "./store/store.js";

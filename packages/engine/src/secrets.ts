@@ -2,9 +2,6 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** Field names whose values are credentials: never returned, never logged, sealed at rest. */
-export const SECRET_FIELDS = new Set(["access_id", "secret_key", "ssh_private_key", "password", "private_key", "token"]);
-
 /** AES-256-GCM sealing of credentials kept in the store. */
 export class SecretBox {
   constructor(private readonly key: Buffer) {
@@ -40,15 +37,4 @@ export class SecretBox {
     const text = Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
     return JSON.parse(text) as T;
   }
-}
-
-/** A copy of `value` with every credential field replaced, for anything shown or logged. */
-export function redact<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(redact) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k) ? "<redacted>" : redact(v)]),
-    ) as T;
-  }
-  return value;
 }

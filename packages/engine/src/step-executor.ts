@@ -33,11 +33,15 @@ export interface StepContext {
 export class StepExecutor {
   constructor(
     private readonly store: Store,
-    private readonly catalog: Catalog,
+    private readonly catalogOf: () => Catalog,
     private readonly runner: StepRunner,
     private readonly access: MachineAccess,
     private readonly dataDir: string,
   ) {}
+
+  private catalog(): Catalog {
+    return this.catalogOf();
+  }
 
   logFile(executionId: string, step: StepKind, attempt: number): string {
     return join(this.dataDir, "logs", executionId, `${step}-${attempt}.log`);
@@ -147,8 +151,8 @@ export class StepExecutor {
       const opts = { platform, allowInstall: machine.allowInstall };
       const script =
         kind === "prepare"
-          ? this.catalog.prepareScript(execution.tool_id, execution.workload_id, opts)
-          : this.catalog.runScript(execution.tool_id, execution.workload_id, opts);
+          ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
+          : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
       if (machines.length > 1) writeSync(fd, `=== ${kind} on ${machine.id} ===\n`);
       const logStart = logSize(fd);
       const outcome = await this.runner.run(
@@ -183,7 +187,7 @@ export class StepExecutor {
       // The parser reads the tail of this machine's part of the log: enough for any tool's summary,
       // bounded so that a chatty workload cannot fill the server's memory.
       const output = readLogTail(fd, logStart, PARSE_WINDOW_BYTES);
-      const found = this.catalog.parse(execution.tool_id, execution.workload_id, output);
+      const found = this.catalog().parse(execution.tool_id, execution.workload_id, output);
       if (found.length === 0) {
         throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited 0, but its output holds no metrics`, {
           exit_code: 0,
@@ -195,7 +199,7 @@ export class StepExecutor {
   }
 
   private timeoutOf(kind: StepKind, ctx: StepContext): number {
-    return ctx.timeoutOverride ?? this.catalog.timeouts(ctx.execution.tool_id, ctx.execution.workload_id)[kind];
+    return ctx.timeoutOverride ?? this.catalog().timeouts(ctx.execution.tool_id, ctx.execution.workload_id)[kind];
   }
 
   private stepDir(machine: Machine, executionId: string, kind: StepKind, attempt: number): string {
