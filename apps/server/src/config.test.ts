@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { assertSafeToListen, isLoopback, readConfig } from "./config.js";
+
+describe("server configuration", () => {
+  it("defaults to 127.0.0.1:5000 with the embedded database", () => {
+    const config = readConfig({}, []);
+    expect(config).toMatchObject({ host: "127.0.0.1", port: 5000, insecure: false });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toMatch(/\.benchwright$/);
+    expect(config.configDir).toMatch(/config$/);
+  });
+
+  it("refuses a non-loopback address without a token, unless --insecure", () => {
+    expect(() => assertSafeToListen(readConfig({ HOST: "0.0.0.0" }, []))).toThrow(/BENCHWRIGHT_API_TOKEN/);
+    expect(() => assertSafeToListen(readConfig({ HOST: "0.0.0.0", BENCHWRIGHT_API_TOKEN: "t" }, []))).not.toThrow();
+    expect(() => assertSafeToListen(readConfig({ HOST: "0.0.0.0" }, ["--insecure"]))).not.toThrow();
+    expect(() => assertSafeToListen(readConfig({ HOST: "127.0.0.2" }, []))).not.toThrow();
+  });
+
+  it("knows loopback addresses", () => {
+    expect(["127.0.0.1", "127.1.2.3", "::1", "localhost"].every(isLoopback)).toBe(true);
+    expect(["0.0.0.0", "10.0.0.1", "::", "example.org"].some(isLoopback)).toBe(false);
+  });
+
+  it("refuses a PORT that is not a port", () => {
+    expect(() => readConfig({ PORT: "http" }, [])).toThrow(/PORT/);
+  });
+});
