@@ -35,7 +35,7 @@ export function createApp(options: AppOptions): Express {
     next();
   });
   app.use(normalizeTrailingSlash("/api/v1", Object.keys(spec.paths)));
-  app.use(docsRouter(loadSpec()));
+  app.use(docsRouter(spec));
   if (options.token) app.use("/api/v1", requireBearerToken(options.token));
   app.use(express.json({ limit: "1mb", type: "application/json" }));
   app.use(fieldsMask);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import { dropDefinition, openFixture, type Fixture } from "./test-support/fixture.js";
 
 // Issue 3's acceptance, through the REST API, on an existing-vm session whose "VM" is a
 // private OpenSSH server on loopback: every step really runs over SSH.
@@ -22,27 +22,12 @@ describe("existing-vm over SSH, end to end", () => {
     sshd = await startSshd();
     fx = await openFixture();
     // A definition dropped into the config dir joins the catalog: one that floods its log.
-    writeFileSync(
-      join(fx.configDir, "benchmarks", "flood.yaml"),
-      [
-        "id: flood",
-        "tool_name: Flood",
-        "description: Prints 200 MiB, to check that logs stream",
-        "parser: keyvalue",
-        "timeout: {prepare: 60, run: 300}",
-        "scripts: {}",
-        "workloads:",
-        "  - id: mib200",
-        "    workload_name: 200 MiB of output",
-        "    workload_description: 200 MiB of x in lines of 1024 bytes",
-        "    categories: [test]",
-        "    scripts:",
-        "      run: |",
-        "        head -c 209715200 /dev/zero | tr '\\0' x | fold -w 1023",
-        "        echo",
-        "        echo 'BW_METRIC printed_bytes 209715200 B'",
-      ].join("\n") + "\n",
-    );
+    dropDefinition(fx.configDir, {
+      id: "flood",
+      workload: "mib200",
+      runTimeout: 300,
+      run: "head -c 209715200 /dev/zero | tr '\\0' x | fold -w 1023\necho\necho 'BW_METRIC printed_bytes 209715200 B'",
+    });
     api = request(fx.app);
     // A definition dropped in while the server runs is listed at once.
     await api.get("/api/v1/benchmarks/flood").expect(200);

@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import { dropDefinition, openFixture, type Fixture } from "./test-support/fixture.js";
 
 // What a step does at its edges, on the local provider: time limits, silent tools,
 // clients that leave, and the work dir left behind.
@@ -14,24 +14,8 @@ describe("steps at their edges", () => {
 
   beforeAll(async () => {
     fx = await openFixture();
-    writeFileSync(
-      join(fx.configDir, "benchmarks", "silent.yaml"),
-      [
-        "id: silent",
-        "tool_name: Silent",
-        "description: Exits 0 and prints no metric",
-        "parser: keyvalue",
-        "timeout: {prepare: 60, run: 60}",
-        "scripts: {}",
-        "workloads:",
-        "  - id: quiet",
-        "    workload_name: Quiet",
-        "    workload_description: Prints a line that is not a metric",
-        "    categories: [test]",
-        "    scripts:",
-        "      run: echo 'all done, nothing measured'",
-      ].join("\n") + "\n",
-    );
+    // Exits 0 and prints no metric.
+    dropDefinition(fx.configDir, { id: "silent", workload: "quiet", run: "echo 'all done, nothing measured'" });
     api = request(fx.app);
   });
   afterAll(() => fx.close());

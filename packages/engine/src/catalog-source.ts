@@ -8,25 +8,27 @@ import { loadCatalog, type Catalog } from "@benchwright/catalog";
  * of the catalog stays as it was, so a typo in one file never takes the service down.
  */
 export class CatalogSource {
-  private catalog: Catalog;
-  private signature = "";
+  private catalog?: Catalog;
+  private signature?: string;
 
   constructor(
     private readonly extraDir: string,
     private readonly log: (line: string) => void,
   ) {
-    this.catalog = loadCatalog();
+    // Loaded at start, so that a broken file dropped in later has a last good catalog to keep.
     this.current();
   }
 
   current(): Catalog {
     const signature = folderSignature(this.extraDir);
-    if (signature !== this.signature) {
+    if (signature !== this.signature || !this.catalog) {
       this.signature = signature;
       try {
         this.catalog = loadCatalog({ extraDirs: [this.extraDir] });
       } catch (e) {
         this.log(`benchmark definitions in ${this.extraDir} not loaded: ${(e as Error).message}`);
+        // At start, with nothing loaded yet, the built-in tools still serve.
+        this.catalog ??= loadCatalog();
       }
     }
     return this.catalog;

@@ -155,7 +155,7 @@ export class Engine {
     const config = this.configOf(row);
     const ctx = this.providerContext(row, config);
     try {
-      const machines = await this.knownMachines(row, config, ctx);
+      const machines = await this.knownMachines(config, ctx);
       for (const machine of machines) {
         const transport = this.access.transport(id, machine);
         try {
@@ -313,7 +313,7 @@ export class Engine {
   }
 
   /** Machines to clean on deletion: the provider's view, without creating any that do not exist. */
-  private async knownMachines(session: SessionRow, config: ResolvedConfig, ctx: ProviderContext): Promise<Machine[]> {
+  private async knownMachines(config: ResolvedConfig, ctx: ProviderContext): Promise<Machine[]> {
     if (config.providerClass === "cloud") {
       // Destroying the instances removes their work dirs with them.
       return [];

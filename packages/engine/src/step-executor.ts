@@ -33,15 +33,12 @@ export interface StepContext {
 export class StepExecutor {
   constructor(
     private readonly store: Store,
-    private readonly catalogOf: () => Catalog,
+    /** The catalog as it is now: dropped-in definitions may change while the server runs. */
+    private readonly catalog: () => Catalog,
     private readonly runner: StepRunner,
     private readonly access: MachineAccess,
     private readonly dataDir: string,
   ) {}
-
-  private catalog(): Catalog {
-    return this.catalogOf();
-  }
 
   logFile(executionId: string, step: StepKind, attempt: number): string {
     return join(this.dataDir, "logs", executionId, `${step}-${attempt}.log`);

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,4 +47,28 @@ export async function openFixture(
     },
   };
   return fixture;
+}
+
+/** Drops a one-workload definition (keyvalue parser) into the fixture's config dir, as a user would. */
+export function dropDefinition(configDir: string, d: { id: string; workload: string; run: string; runTimeout?: number }): void {
+  const run = d.run.split("\n").map((line) => `        ${line}`).join("\n");
+  writeFileSync(
+    join(configDir, "benchmarks", `${d.id}.yaml`),
+    [
+      `id: ${d.id}`,
+      `tool_name: ${d.id}`,
+      "description: Dropped in by a test",
+      "parser: keyvalue",
+      `timeout: {prepare: 60, run: ${d.runTimeout ?? 60}}`,
+      "scripts: {}",
+      "workloads:",
+      `  - id: ${d.workload}`,
+      `    workload_name: ${d.workload}`,
+      "    workload_description: Dropped in by a test",
+      "    categories: [test]",
+      "    scripts:",
+      "      run: |",
+      run,
+    ].join("\n") + "\n",
+  );
 }

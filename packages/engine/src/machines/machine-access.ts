@@ -25,10 +25,6 @@ export class MachineAccess {
     this.pool = new SshPool({ ...poolOptions, hostKeys: this.hostKeys });
   }
 
-  get hostKeyStore(): HostKeyStore {
-    return this.hostKeys;
-  }
-
   transport(sessionId: string, machine: Machine): Transport {
     if (!machine.ssh) return new LocalShell();
     return this.pool.get(machine.ssh, `${sessionId}/${machine.id}`);
