@@ -21,6 +21,8 @@ const TITLES: Record<Problem["code"], string> = {
   step_timeout: "Step timed out",
   provider_failed: "Provider failed",
   host_key_mismatch: "Host key changed",
+  header_too_large: "Request header fields too large",
+  unavailable: "Service unavailable",
   internal: "Internal server error",
 };
 
@@ -38,5 +40,6 @@ export function problemOf(error: BenchwrightError, instance?: string): Problem {
 }
 
 export function sendProblem(res: Response, problem: Problem): void {
+  if (problem.retry_after) res.set("Retry-After", String(problem.retry_after));
   res.status(problem.status).type("application/problem+json").send(JSON.stringify(problem));
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -96,6 +96,53 @@ describe("steps at their edges", () => {
       expect(exec.metrics[0]).toMatchObject({ name: "idle_seconds" });
       expect(exec.metrics[0].value).toBeGreaterThanOrEqual(5);
       expect(exec.steps.filter((s: { step: string }) => s.step === "run")).toHaveLength(1);
+    } finally {
+      await persistent.close();
+    }
+  });
+
+  it("fails a step whose log cannot be written, says so, and a retry works once it can", async () => {
+    const id = (await api.post(`/api/v1/sessions/${await session()}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(201)).body.id;
+    // A file where the execution's log folder goes: no log can be opened for it.
+    mkdirSync(join(fx.dataDir, "logs"), { recursive: true });
+    writeFileSync(join(fx.dataDir, "logs", id), "in the way");
+    const res = await api.post(`/api/v1/executions/${id}/prepare`).expect(502);
+    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: "step_failed", state: "prepare_failed" });
+    expect((await api.get(`/api/v1/executions/${id}`)).body.state).toBe("prepare_failed");
+    rmSync(join(fx.dataDir, "logs", id));
+    await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+  });
+
+  it("finishes a DELETE cut short by a stop when the server starts again, stopping the session's step", async () => {
+    let persistent = await openFixture({ persistent: true });
+    try {
+      const papi = request(persistent.app);
+      const sid = (await papi.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id;
+      const id = (await papi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle30" }).expect(201)).body.id;
+      await papi.post(`/api/v1/executions/${id}/prepare`).expect(200);
+      const interrupted = persistent.engine.run(id).catch((e: Error) => e);
+      let pgid = 0;
+      for (let i = 0; i < 40 && !pgid; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        pgid = (() => { try { return runPgid(persistent.dataDir, id); } catch { return 0; } })();
+      }
+      expect(alive(pgid)).toBe(true);
+      // The DELETE's first write landed, then the server stopped before it stopped anything.
+      await persistent.engine.store.setSessionState(sid, ["active"], "deleting");
+      persistent = await persistent.reopen();
+      await interrupted;
+      const rapi = request(persistent.app);
+      let status = 200;
+      for (let i = 0; i < 60 && status !== 404; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = (await rapi.get(`/api/v1/sessions/${sid}`)).status;
+      }
+      expect(status).toBe(404);
+      expect(alive(pgid)).toBe(false);
+      const exec = (await rapi.get(`/api/v1/executions/${id}`).expect(200)).body;
+      expect(exec.state).toBe("run_failed");
+      expect(existsSync(join(persistent.dataDir, "work", sid))).toBe(false);
     } finally {
       await persistent.close();
     }

@@ -50,7 +50,7 @@ export class Engine {
     private readonly access: MachineAccess,
     private readonly log: (line: string) => void,
   ) {
-    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir);
+    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir, log);
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -152,6 +152,9 @@ export class Engine {
     const executions = await this.store.listExecutions([id]);
     for (const e of executions) this.inflight.get(e.id)?.abort.abort(new Error("the session was deleted"));
     await Promise.allSettled(executions.map((e) => this.inflight.get(e.id)?.done));
+    // Steps nobody here follows (their server stopped mid-step): their processes are killed
+    // with the work dirs below; their records end now.
+    await this.steps.abandon(executions.map((e) => e.id), "the session was deleted while the step ran");
     const config = this.configOf(row);
     const ctx = this.providerContext(row, config);
     try {
@@ -365,11 +368,20 @@ export class Engine {
    * follow each again in the background, from the bytes of log already stored.
    */
   private resumeInterruptedSteps(): void {
-    this.resuming = this.store.runningSteps().then((steps) => {
+    this.resuming = this.store.runningSteps().then(async (steps) => {
+      // A DELETE cut short by a crash is finished first: its steps are stopped, not resumed.
+      const deleting = await this.store.listSessions(["deleting"]);
+      await Promise.all(
+        deleting.map((session) => {
+          this.log(`finishing the deletion of session ${session.id}, interrupted by a stop`);
+          return this.deleteSession(session.id).catch((e: Error) => this.log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`));
+        }),
+      );
       for (const step of steps) {
+        const execution = await this.executionRow(step.execution_id);
+        const session = (await this.store.getSession(execution.session_id))!;
+        if (session.state !== "active") continue;
         void this.track(step.execution_id, async (signal) => {
-          const execution = await this.executionRow(step.execution_id);
-          const session = (await this.store.getSession(execution.session_id))!;
           const config = this.configOf(session);
           this.log(`resuming ${step.step} ${step.attempt} of execution ${execution.id}`);
           return this.steps.resume(step, {

@@ -19,6 +19,8 @@ const STATUS: Record<ProblemCode, number> = {
   step_timeout: 502,
   provider_failed: 502,
   host_key_mismatch: 502,
+  header_too_large: 431,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -32,6 +34,8 @@ export interface ProblemExtras {
   step?: string;
   attempt?: number;
   errors?: Array<{ path: string; message: string }>;
+  /** Seconds, for `unavailable`: sent as the Retry-After header too. */
+  retry_after?: number;
 }
 
 /**

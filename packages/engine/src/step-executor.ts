@@ -1,4 +1,5 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
 import { dirname, join } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import type { StepResult } from "@benchwright/contract";
@@ -38,6 +39,7 @@ export class StepExecutor {
     private readonly runner: StepRunner,
     private readonly access: MachineAccess,
     private readonly dataDir: string,
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
   logFile(executionId: string, step: StepKind, attempt: number): string {
@@ -47,8 +49,8 @@ export class StepExecutor {
   async execute(kind: StepKind, ctx: StepContext): Promise<StepResult> {
     const { execution } = ctx;
     const t = TRANSITIONS[kind];
-    const moved = await this.store.transitionExecution(execution.id, t.from, t.during);
-    if (!moved) {
+    const step = await this.store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a));
+    if (!step) {
       const now = await this.store.getExecution(execution.id);
       throw new BenchwrightError(
         "wrong_state",
@@ -56,7 +58,6 @@ export class StepExecutor {
         { state: now?.state },
       );
     }
-    const step = await this.store.startStep(execution.id, kind, new Date(), (a) => this.logFile(execution.id, kind, a));
     return this.complete(kind, ctx, step, (fd) => this.onMachines(kind, ctx, step.attempt, fd));
   }
 
@@ -88,61 +89,83 @@ export class StepExecutor {
           signal: ctx.signal,
           deadline: new Date(step.started).getTime() + timeoutS * 1000,
         });
-        return this.judge(step.step, execution, machine, outcome, timeoutS, fd, 0);
+        const metrics = this.judge(step.step, execution, machine, outcome, timeoutS, fd, 0);
+        return { metrics: step.step === "run" ? metrics : null, endedAt: outcome.endedAt };
       } finally {
         transport.release();
       }
     });
   }
 
-  /** Records how the step ended, whichever way it was run, and moves the execution on. */
-  private async complete(
-    kind: StepKind,
-    ctx: StepContext,
-    step: StepRow,
-    body: (fd: number) => Promise<StoredMetric[] | null>,
-  ): Promise<StepResult> {
+  /**
+   * Records how the step ended, whichever way it was run, and moves the execution on. Every
+   * way out of a step that was begun records an outcome, except a server that stops: then the
+   * step stays `running`, goes on detached, and the next start follows it again.
+   */
+  private async complete(kind: StepKind, ctx: StepContext, step: StepRow, body: (fd: number) => Promise<StepWork>): Promise<StepResult> {
     const { execution } = ctx;
     const t = TRANSITIONS[kind];
     const started = new Date(step.started);
-    mkdirSync(dirname(step.log_file), { recursive: true });
-    const fd = openSync(step.log_file, "a+");
-    const elapsed = () => (Date.now() - started.getTime()) / 1000;
+    let fd: number | undefined;
+    let work: StepWork | undefined;
+    let failure: BenchwrightError | undefined;
     try {
-      const metrics = await body(fd);
-      const duration = elapsed();
-      await this.store.finishStep(execution.id, kind, step.attempt, { state: "succeeded", duration, exit_code: 0, error: null, metrics });
-      if (kind === "run") await this.store.setMetrics(execution.id, metrics ?? []);
-      await this.store.transitionExecution(execution.id, [t.during], t.ok);
-      return { started: formatTimestamp(started), duration: formatDuration(duration) };
+      fd = openStepLog(step.log_file);
+      work = await body(fd);
     } catch (e) {
-      if (e instanceof EngineShutdown) {
-        // The detached step goes on; the next start of the server follows it again.
+      if (stopping(e, ctx.signal)) {
         throw new BenchwrightError("internal", "The server is stopping; the step goes on and is followed again when it restarts");
       }
-      const error = asStepError(e, kind, execution, step.attempt, step.log_file);
-      await this.store.finishStep(execution.id, kind, step.attempt, {
-        state: "failed",
-        duration: elapsed(),
-        exit_code: error.extras.exit_code ?? null,
-        error: error.detail,
-        metrics: null,
-      });
-      await this.store.transitionExecution(execution.id, [t.during], t.failed);
-      error.extras.state = t.failed;
-      throw error;
+      failure = asStepError(e, kind, execution, step.attempt, step.log_file);
     } finally {
-      closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
+    }
+    // The host's own record of when the work ended: time spent reconnecting is not the step's.
+    const duration = Math.max(0, (Math.min(work?.endedAt ?? Date.now(), Date.now()) - started.getTime()) / 1000);
+    const result = failure
+      ? { state: "failed" as const, duration, exit_code: failure.extras.exit_code ?? null, error: failure.detail, metrics: null }
+      : { state: "succeeded" as const, duration, exit_code: 0, error: null, metrics: work!.metrics };
+    await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, () =>
+      this.store.endStep(execution.id, kind, step.attempt, result, { from: t.during, to: failure ? t.failed : t.ok }),
+    );
+    if (failure) {
+      failure.extras.state = t.failed;
+      throw failure;
+    }
+    return { started: formatTimestamp(started), duration: formatDuration(duration) };
+  }
+
+  /**
+   * Writes a step's outcome, trying again until the database takes it: the outcome is known
+   * and must not be lost to an outage. Only a server that stops gives up, leaving the step
+   * `running` for the next start to follow again.
+   */
+  private async record(ctx: StepContext, what: string, write: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (e) {
+        if (stopping(e, ctx.signal)) throw new BenchwrightError("internal", "The server is stopping; the step's outcome is recorded when it restarts");
+        this.log(`cannot record the outcome of ${what} yet (try ${attempt}): ${(e as Error).message}`);
+        await delay(Math.min(250 * 2 ** (attempt - 1), 10_000), undefined, { signal: this.shutdownSignal(ctx.signal) }).catch(() => {});
+      }
     }
   }
 
-  private async onMachines(kind: StepKind, ctx: StepContext, attempt: number, fd: number): Promise<StoredMetric[] | null> {
+  /** Aborts only when the server stops, not when the session is deleted: a deleted session's steps still record how they ended. */
+  private shutdownSignal(signal: AbortSignal): AbortSignal | undefined {
+    return signal.aborted && !(signal.reason instanceof EngineShutdown) ? undefined : signal;
+  }
+
+  private async onMachines(kind: StepKind, ctx: StepContext, attempt: number, fd: number): Promise<StepWork> {
     const { execution } = ctx;
     const machines = await ctx.machines();
     const timeoutS = this.timeoutOf(kind, ctx);
     if (kind === "prepare") await this.recordFacts(execution, machines);
     const vms = (await this.store.getExecution(execution.id))!.exec_env.vms;
     const metrics: StoredMetric[] = [];
+    let endedAt: number | undefined;
     for (const machine of machines) {
       const platform = vms.find((v) => v.id === machine.id)?.platform || machine.platform;
       const opts = { platform, allowInstall: machine.allowInstall };
@@ -164,8 +187,9 @@ export class StepExecutor {
         ctx.signal,
       );
       metrics.push(...this.judge(kind, execution, machine, outcome, timeoutS, fd, logStart));
+      endedAt = outcome.endedAt;
     }
-    return kind === "run" ? metrics : null;
+    return { metrics: kind === "run" ? metrics : null, endedAt };
   }
 
   /** The metrics of a machine's part of a step, or the error that says why it failed. */
@@ -203,6 +227,16 @@ export class StepExecutor {
     return `${machine.workRoot}/${executionId}/${kind}-${attempt}`;
   }
 
+  /** Ends, as failed, the steps of these executions still recorded as running (nobody follows them any more). */
+  async abandon(executionIds: string[], reason: string): Promise<void> {
+    if (executionIds.length === 0) return;
+    for (const step of await this.store.runningSteps(executionIds)) {
+      const t = TRANSITIONS[step.step];
+      const duration = Math.max(0, (Date.now() - new Date(step.started).getTime()) / 1000);
+      await this.store.endStep(step.execution_id, step.step, step.attempt, { state: "failed", duration, exit_code: null, error: reason, metrics: null }, { from: t.during, to: t.failed });
+    }
+  }
+
   /**
    * Removes an execution's work dir on a machine, first killing any step still running in it
    * (a step outlives its follower by design, so deleting a session must stop it explicitly).
@@ -238,6 +272,24 @@ export class EngineShutdown extends Error {
   constructor() {
     super("the server is stopping");
   }
+}
+
+/** What a step's work gives back: its metrics (run only) and when, by the host's clock, it ended. */
+interface StepWork {
+  metrics: StoredMetric[] | null;
+  /** Epoch ms; unset when no host reported it (the step then ends when it is recorded). */
+  endedAt?: number;
+}
+
+/** True when the server is stopping: the step is left to the next start, not failed. */
+function stopping(e: unknown, signal: AbortSignal): boolean {
+  return e instanceof EngineShutdown || (signal.aborted && signal.reason instanceof EngineShutdown);
+}
+
+/** Opens (creating its folder) the step's log for appending; a failure here fails the step like any other. */
+function openStepLog(path: string): number {
+  mkdirSync(dirname(path), { recursive: true });
+  return openSync(path, "a+");
 }
 
 const PARSE_WINDOW_BYTES = 8 * 1024 * 1024;

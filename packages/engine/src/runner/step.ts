@@ -23,4 +23,6 @@ export interface StepOutcome {
   timedOut: boolean;
   /** Bytes of log followed in all (the offset to resume from). */
   logBytes: number;
+  /** When the step ended (epoch ms on this machine's clock), by the host's own record; unset when unknown. */
+  endedAt?: number;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { orUnavailable } from "./unavailable.js";
 
 /** The little the engine needs of a database: both PGlite and PostgreSQL give it. */
 export interface Db {
@@ -44,32 +45,36 @@ async function openPglite(dir: string): Promise<Db> {
 }
 
 function openPostgres(url: string): Db {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection attempt that hangs (a server that accepts and never answers) must end, so
+  // that a request answers 503 instead of waiting forever.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
   const db: Db = {
     kind: "postgres",
     async query<T>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as T[];
+      return orUnavailable(async () => (await pool.query(sql, params)).rows as T[]);
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await orUnavailable(() => pool.connect());
+      let broken = false;
       try {
-        await client.query("BEGIN");
+        await orUnavailable(() => client.query("BEGIN"));
         const tx: Db = {
           kind: "postgres",
-          query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+          query: <T>(sql: string, params?: unknown[]) => orUnavailable(async () => (await client.query(sql, params)).rows as T[]),
           transaction: (inner) => inner(tx),
           close: async () => {},
         };
         const result = await fn(tx);
-        await client.query("COMMIT");
+        await orUnavailable(() => client.query("COMMIT"));
         return result;
       } catch (e) {
-        await client.query("ROLLBACK").catch(() => {});
+        await client.query("ROLLBACK").catch(() => (broken = true));
         throw e;
       } finally {
-        client.release();
+        // A client whose connection died goes back destroyed, not into the pool.
+        client.release(broken || undefined);
       }
     },
     close: () => pool.end(),

@@ -47,15 +47,62 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await store.getExecution(id))?.state).toBe("preparing");
       expect(await store.transitionExecution(id, ["created"], "preparing")).toBeNull();
+      await store.transitionExecution(id, ["preparing"], "prepare_failed");
 
-      const first = await store.startStep(id, "prepare", new Date(), (a) => `/logs/prepare-${a}.log`);
-      const second = await store.startStep(id, "prepare", new Date(), (a) => `/logs/prepare-${a}.log`);
-      expect([first.attempt, second.attempt]).toEqual([1, 2]);
-      expect(second.log_file).toBe("/logs/prepare-2.log");
-      await store.finishStep(id, "prepare", 2, { state: "succeeded", duration: 1.5, exit_code: 0, error: null, metrics: null });
+      const move = { from: ["created", "prepare_failed"] as const, to: "preparing" as const };
+      const begun = await Promise.all([1, 2].map(() => store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`)));
+      expect(begun.filter(Boolean)).toHaveLength(1);
+      const first = begun.find(Boolean)!;
+      expect(first.attempt).toBe(1);
+      expect(await store.endStep(id, "prepare", 1, { state: "failed", duration: 1, exit_code: 3, error: "no", metrics: null }, { from: "preparing", to: "prepare_failed" })).toBe(true);
+      // Ending an attempt twice changes nothing the second time.
+      expect(await store.endStep(id, "prepare", 1, { state: "succeeded", duration: 9, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" })).toBe(false);
+      const second = await store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`);
+      expect(second?.attempt).toBe(2);
+      expect(second?.log_file).toBe("/logs/prepare-2.log");
+      expect((await store.runningSteps()).some((s) => s.execution_id === id && s.attempt === 2)).toBe(true);
+      await store.endStep(id, "prepare", 2, { state: "succeeded", duration: 1.5, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" });
       const steps = await store.listSteps([id]);
-      expect(steps.map((s) => [s.attempt, s.state, s.duration])).toEqual([[1, "running", null], [2, "succeeded", 1.5]]);
-      expect((await store.runningSteps()).some((s) => s.execution_id === id && s.attempt === 1)).toBe(true);
+      expect(steps.map((s) => [s.attempt, s.state, s.duration])).toEqual([[1, "failed", 1], [2, "succeeded", 1.5]]);
+      expect((await store.getExecution(id))?.state).toBe("prepared");
+    });
+
+    it("ends a step in one transaction: when the execution's write fails, the step stays running", async () => {
+      const sessionId = crypto.randomUUID();
+      await store.insertSession({
+        id: sessionId, provider_name: "local", service_type: "default", provider_class: "local",
+        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+      });
+      const id = crypto.randomUUID();
+      const test = { tool_id: "idle", workload_id: "idle0", tool_name: "idle", workload_name: "n", workload_description: "d" };
+      await store.insertExecution({ id, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created: new Date() });
+      await store.beginStep(id, "run", { from: ["prepared"], to: "running" }, new Date(), (a) => `/logs/run-${a}.log`);
+      // The same database, with the last statement of the end-of-step transaction failing.
+      const failing: Db = {
+        ...db,
+        query: db.query.bind(db),
+        transaction: (fn) =>
+          db.transaction((tx) =>
+            fn({
+              ...tx,
+              query: async (sql, params) => {
+                if (sql.startsWith("UPDATE executions SET state")) throw new Error("the database went away");
+                return tx.query(sql, params);
+              },
+            } as Db),
+          ),
+      };
+      const metrics = [{ name: "idle_seconds", value: 0, unit: "s" }];
+      await expect(
+        new Store(failing).endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" }),
+      ).rejects.toThrow("went away");
+      const execution = await store.getExecution(id);
+      expect(execution?.state).toBe("running");
+      expect(execution?.metrics).toEqual([]);
+      expect((await store.listSteps([id])).map((s) => s.state)).toEqual(["running"]);
+      // Recorded again once the database is back, the whole outcome lands.
+      expect(await store.endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" })).toBe(true);
+      expect(await store.getExecution(id)).toMatchObject({ state: "completed", metrics });
     });
 
     it("records a host key on first use and never replaces it", async () => {

@@ -147,35 +147,62 @@ export class Store {
     await this.db.query("UPDATE executions SET exec_env = $2 WHERE id = $1", [id, JSON.stringify(env)]);
   }
 
-  async setMetrics(id: string, metrics: StoredMetric[]): Promise<void> {
-    await this.db.query("UPDATE executions SET metrics = $2 WHERE id = $1", [id, JSON.stringify(metrics)]);
+  /**
+   * Moves the execution into the step's transitional state and opens the step's next attempt,
+   * in one transaction: a crash can never leave the one without the other. Null when the
+   * execution was not in one of `from` (another step holds it, or the state forbids it).
+   */
+  async beginStep(
+    executionId: string,
+    step: StepKind,
+    move: { from: ExecutionState[]; to: ExecutionState },
+    started: Date,
+    logFileOf: (attempt: number) => string,
+  ): Promise<StepRow | null> {
+    return this.db.transaction(async (tx) => {
+      const moved = await tx.query(
+        "UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING id",
+        [executionId, move.from, move.to],
+      );
+      if (moved.length === 0) return null;
+      const [{ next }] = await tx.query<{ next: number }>(
+        "SELECT COALESCE(MAX(attempt), 0) + 1 AS next FROM steps WHERE execution_id = $1 AND step = $2",
+        [executionId, step],
+      );
+      const attempt = Number(next);
+      const rows = await tx.query<StepRow>(
+        `INSERT INTO steps (execution_id, step, attempt, state, started, log_file) VALUES ($1, $2, $3, 'running', $4, $5) RETURNING *`,
+        [executionId, step, attempt, started, logFileOf(attempt)],
+      );
+      return rows[0];
+    });
   }
 
-  /** Opens the next attempt of a step; the caller holds the execution's transitional state, so no race on the number. */
-  async startStep(executionId: string, step: StepKind, started: Date, logFileOf: (attempt: number) => string): Promise<StepRow> {
-    const [{ next }] = await this.db.query<{ next: number }>(
-      "SELECT COALESCE(MAX(attempt), 0) + 1 AS next FROM steps WHERE execution_id = $1 AND step = $2",
-      [executionId, step],
-    );
-    const attempt = Number(next);
-    const rows = await this.db.query<StepRow>(
-      `INSERT INTO steps (execution_id, step, attempt, state, started, log_file) VALUES ($1, $2, $3, 'running', $4, $5) RETURNING *`,
-      [executionId, step, attempt, started, logFileOf(attempt)],
-    );
-    return rows[0];
-  }
-
-  async finishStep(
+  /**
+   * Records how a step attempt ended and moves the execution on, in one transaction: the
+   * step's row, the execution's state and (for a successful run) its metrics change together
+   * or not at all. Only a step still `running` is finished, so recording twice is harmless.
+   */
+  async endStep(
     executionId: string,
     step: StepKind,
     attempt: number,
-    result: { state: StepState; duration: number; exit_code: number | null; error: string | null; metrics: StoredMetric[] | null },
-  ): Promise<void> {
-    await this.db.query(
-      `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8
-       WHERE execution_id = $1 AND step = $2 AND attempt = $3`,
-      [executionId, step, attempt, result.state, result.duration, result.exit_code, result.error, result.metrics && JSON.stringify(result.metrics)],
-    );
+    result: { state: Exclude<StepState, "running">; duration: number; exit_code: number | null; error: string | null; metrics: StoredMetric[] | null },
+    move: { from: ExecutionState; to: ExecutionState },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const finished = await tx.query(
+        `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8
+         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' RETURNING attempt`,
+        [executionId, step, attempt, result.state, result.duration, result.exit_code, result.error, result.metrics && JSON.stringify(result.metrics)],
+      );
+      if (finished.length === 0) return false;
+      if (step === "run" && result.state === "succeeded") {
+        await tx.query("UPDATE executions SET metrics = $2 WHERE id = $1", [executionId, JSON.stringify(result.metrics ?? [])]);
+      }
+      await tx.query("UPDATE executions SET state = $3 WHERE id = $1 AND state = $2", [executionId, move.from, move.to]);
+      return true;
+    });
   }
 
   async listSteps(executionIds: string[]): Promise<StepRow[]> {
@@ -185,7 +212,9 @@ export class Store {
     );
   }
 
-  async runningSteps(): Promise<StepRow[]> {
+  /** Steps recorded as running, of every execution or of these. */
+  async runningSteps(executionIds?: string[]): Promise<StepRow[]> {
+    if (executionIds) return this.db.query<StepRow>("SELECT * FROM steps WHERE state = 'running' AND execution_id = ANY($1)", [executionIds]);
     return this.db.query<StepRow>("SELECT * FROM steps WHERE state = 'running'");
   }
 

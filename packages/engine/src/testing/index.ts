@@ -2,3 +2,4 @@ export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./ss
 export { createEc2Double } from "./ec2-double.js";
 export { startOpenStackDouble } from "./openstack-double.js";
 export { createTestSchema, TEST_POSTGRES_URL } from "./postgres.js";
+export { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
