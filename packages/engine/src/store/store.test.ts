@@ -31,7 +31,7 @@ for (const kind of ["pglite", "postgres"] as const) {
 
     it("applies migrations once", async () => {
       expect(await migrate(db)).toEqual([]);
-      expect(await db.query<{ id: number }>("SELECT id FROM schema_migrations")).toEqual([{ id: 1 }]);
+      expect(await db.query<{ id: number }>("SELECT id FROM schema_migrations ORDER BY id")).toEqual([{ id: 1 }, { id: 2 }]);
     });
 
     it("moves an execution through its states atomically, one winner per race", async () => {
