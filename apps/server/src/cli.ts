@@ -3,15 +3,35 @@ import { parseArgs } from "node:util";
 import { Engine, isBenchwrightError } from "@benchwright/engine";
 import { readConfig } from "./config.js";
 import { createLogger } from "./logger.js";
+import { serve, stopOnSignals, work } from "./processes.js";
 
-const USAGE = `usage: benchwright sweep [--provider NAME] [--service TYPE] [--dry-run]
+const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run]
 
-Destroys cloud resources tagged as Benchwright's whose session is deleted or unknown,
-for every stored cloud configuration (or the one named), and prints what it found.`;
+  serve    the REST interface; it runs steps too unless BENCHWRIGHT_WORKER=false
+  worker   runs steps from the queue shared on DATABASE_URL (PostgreSQL), serves nothing
+  sweep    destroys cloud resources tagged as Benchwright's whose session is deleted or
+           unknown, for every stored cloud configuration (or the one named), and prints
+           what it found
+
+Each reads the environment (see the README); SIGTERM stops serve and worker within
+BENCHWRIGHT_STOP_TIMEOUT seconds (default 10), handing running steps back.`;
 
 /** The operator's commands; reads the same environment as the server. Returns the exit code. */
 export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "serve" || command === "worker") {
+    const config = readConfig(process.env, rest);
+    const log = createLogger();
+    try {
+      const running = command === "serve" ? await serve(config, log) : await work(config, log);
+      stopOnSignals((deadline) => running.close(deadline), config.stopTimeoutMs ?? 10_000, log);
+      // Runs until a signal stops it.
+      await new Promise<never>(() => {});
+    } catch (e) {
+      log("cannot start", { error: (e as Error).message });
+      return 1;
+    }
+  }
   if (command !== "sweep") {
     out(USAGE);
     return command === "--help" || command === "-h" ? 0 : 2;

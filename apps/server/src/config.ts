@@ -9,12 +9,18 @@ export interface ServerConfig {
   databaseUrl?: string;
   token?: string;
   insecure: boolean;
+  /** Whether this process runs steps too (`BENCHWRIGHT_WORKER=false`: it serves and leaves steps to workers). */
+  work?: boolean;
+  /** How long a stop (SIGTERM) may take before the process exits anyway; `BENCHWRIGHT_STOP_TIMEOUT` seconds, default 10. */
+  stopTimeoutMs?: number;
 }
 
 /** Reads the environment (see the README's configuration table); `--insecure` is the only flag. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
   const port = Number(env.PORT ?? 5000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
+  const stopSeconds = Number(env.BENCHWRIGHT_STOP_TIMEOUT ?? 10);
+  if (!(stopSeconds > 0)) throw new Error(`BENCHWRIGHT_STOP_TIMEOUT must be a number of seconds, not '${env.BENCHWRIGHT_STOP_TIMEOUT}'`);
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
@@ -23,6 +29,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     databaseUrl: env.DATABASE_URL || undefined,
     token: env.BENCHWRIGHT_API_TOKEN || undefined,
     insecure: argv.includes("--insecure"),
+    work: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_WORKER ?? ""),
+    stopTimeoutMs: stopSeconds * 1000,
   };
 }
 

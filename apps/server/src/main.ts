@@ -1,20 +1,13 @@
 #!/usr/bin/env node
 import { readConfig } from "./config.js";
 import { createLogger } from "./logger.js";
-import { startServer } from "./server.js";
+import { serve, stopOnSignals } from "./processes.js";
 
 const log = createLogger();
 try {
   const config = readConfig();
-  const running = await startServer(config, log);
-  log("listening", { url: `${running.url}/api/v1/`, dataDir: config.dataDir, configDir: config.configDir, database: config.databaseUrl ? "postgresql" : "pglite" });
-  const stop = async () => {
-    log("stopping");
-    await running.close();
-    process.exit(0);
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const running = await serve(config, log);
+  stopOnSignals((deadline) => running.close(deadline), config.stopTimeoutMs ?? 10_000, log);
 } catch (e) {
   log("cannot start", { error: (e as Error).message });
   process.exit(1);

@@ -26,8 +26,19 @@ export function apiRouter(engine: Engine): Router {
 
   r.get("/executions/", async (_req, res) => ok(res, 200, await engine.listExecutions()));
   r.get("/executions/:exec_id", async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)));
-  r.post("/executions/:exec_id/prepare", async (req, res) => ok(res, 200, await engine.prepare(req.params.exec_id)));
-  r.post("/executions/:exec_id/run", async (req, res) => ok(res, 200, await engine.run(req.params.exec_id)));
+  // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
+  for (const kind of ["prepare", "run"] as const) {
+    r.post(`/executions/:exec_id/${kind}`, async (req, res) => {
+      const attempt = await engine.startStep(kind, req.params.exec_id);
+      if (!prefersAsync(req.get("prefer"))) return ok(res, 200, await engine.waitForStep(attempt));
+      res.set("Location", `${req.baseUrl}/executions/${attempt.execution_id}/steps/${attempt.step}/${attempt.attempt}`);
+      res.set("Preference-Applied", "respond-async");
+      ok(res, 202, attempt);
+    });
+  }
+  r.get("/executions/:exec_id/steps/:step/:attempt", async (req, res) =>
+    ok(res, 200, await engine.getStep(req.params.exec_id, req.params.step as "prepare" | "run", Number(req.params.attempt))),
+  );
   r.get("/executions/:exec_id/logs", async (req, res) => {
     const { step, attempt } = req.query as { step?: "prepare" | "run"; attempt?: string };
     const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
@@ -37,4 +48,9 @@ export function apiRouter(engine: Engine): Router {
 
   r.post("/admin/sweep", async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})));
   return r;
+}
+
+/** Whether a Prefer header asks for `respond-async`, among other preferences or not. */
+export function prefersAsync(prefer: string | undefined): boolean {
+  return !!prefer && prefer.split(",").some((p) => p.split(";")[0].trim().toLowerCase() === "respond-async");
 }

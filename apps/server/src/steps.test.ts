@@ -85,7 +85,7 @@ describe("steps at their edges", () => {
       const interrupted = persistent.engine.run(id).catch((e: Error) => e);
       await new Promise((r) => setTimeout(r, 1500));
       persistent = await persistent.reopen();
-      expect(await interrupted).toMatchObject({ code: "internal" });
+      expect(await interrupted).toMatchObject({ code: "unavailable" });
       const rapi = request(persistent.app);
       let exec = (await rapi.get(`/api/v1/executions/${id}`).expect(200)).body;
       for (let i = 0; i < 60 && exec.state === "running"; i++) {

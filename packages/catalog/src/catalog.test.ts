@@ -30,6 +30,13 @@ function bash(script: string, args: string[] = []) {
   return spawnSync("bash", [...args, "-c", script], { cwd: tempDir(), encoding: "utf8", timeout: 30_000 });
 }
 
+/** Loads a dir of extra definitions; returns what was left out, by message, and the catalog. */
+function loadReporting(dir: string) {
+  const errors: CatalogError[] = [];
+  const catalog = loadCatalog({ extraDirs: [dir], onError: (_file, e) => errors.push(e) });
+  return { catalog, errors, messages: errors.map((e) => e.message).join("\n") };
+}
+
 const MINIMAL = (id: string, extra = "") => `
 id: ${id}
 tool_name: My ${id}
@@ -154,7 +161,7 @@ describe("loadCatalog, extra definitions", () => {
   it("names the file of a broken definition", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "broken.yaml"), "id: [unclosed\n");
-    expect(() => loadCatalog({ extraDirs: [dir] })).toThrow(/broken\.yaml: not valid YAML/);
+    expect(loadReporting(dir).messages).toMatch(/broken\.yaml: not valid YAML/);
   });
 
   it("lists every problem of a definition", () => {
@@ -163,12 +170,9 @@ describe("loadCatalog, extra definitions", () => {
       join(dir, "bad.yaml"),
       `id: "bad id!"\nparser: nosuch\ntimeout: { run: -1 }\nscripts: { instal_debian: x }\nworkloads:\n  - id: w\n    scripts: { prepare: x }\n`,
     );
-    let error: unknown;
-    try {
-      loadCatalog({ extraDirs: [dir] });
-    } catch (e) {
-      error = e;
-    }
+    const { errors } = loadReporting(dir);
+    expect(errors).toHaveLength(1);
+    const error = errors[0];
     expect(error).toBeInstanceOf(CatalogError);
     const message = (error as CatalogError).message;
     expect((error as CatalogError).file).toBe(join(dir, "bad.yaml"));
@@ -184,14 +188,16 @@ describe("loadCatalog, extra definitions", () => {
   it("rejects an unknown parser", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "p.yaml"), MINIMAL("p").replace("parser: keyvalue", "parser: csv"));
-    expect(() => loadCatalog({ extraDirs: [dir] })).toThrow(/p\.yaml: .*\n.*parser: unknown parser 'csv'/);
+    expect(loadReporting(dir).messages).toMatch(/p\.yaml: .*\n.*parser: unknown parser 'csv'/);
   });
 
-  it("rejects two files with one id in the same dir", () => {
+  it("rejects the second of two files with one id in the same dir", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a.yaml"), MINIMAL("dup"));
     writeFileSync(join(dir, "b.yaml"), MINIMAL("dup"));
-    expect(() => loadCatalog({ extraDirs: [dir] })).toThrow(/b\.yaml: tool id 'dup' is already defined in .*a\.yaml/);
+    const { catalog, messages } = loadReporting(dir);
+    expect(messages).toMatch(/b\.yaml: tool id 'dup' is already defined in .*a\.yaml/);
+    expect(catalog.tool("dup")?.source).toBe(join(dir, "a.yaml"));
   });
 
   it("exits 100 instead of installing when installs are not allowed", () => {

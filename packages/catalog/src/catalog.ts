@@ -5,7 +5,7 @@ import { parseDefinition } from "./definition.js";
 import { CatalogError } from "./errors.js";
 import { parsers } from "./parsers/index.js";
 import { buildPrepareScript, buildRunScript } from "./scripts.js";
-import type { Catalog, LoadCatalogOptions, Metric, ToolDefinition, WorkloadDefinition } from "./types.js";
+import type { Catalog, CatalogErrorReporter, LoadCatalogOptions, Metric, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 // `tools/` sits next to `src/` and `dist/`, so one relative URL works for tests and the build.
 export const BUILTIN_TOOLS_DIR = fileURLToPath(new URL("../tools/", import.meta.url));
@@ -19,38 +19,109 @@ function builtinFiles(): string[] {
     .sort();
 }
 
-function extraFiles(dir: string): string[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
-  return readdirSync(dir)
-    .filter((name) => /\.ya?ml$/i.test(name))
-    .map((name) => join(dir, name))
-    .filter((f) => statSync(f).isFile())
-    .sort();
+function badFile(file: string, why: string): CatalogError {
+  return new CatalogError("invalid_definition", `${file}: ${why}`, { file });
 }
 
-function readDefinitions(files: string[]): ToolDefinition[] {
-  const names = Object.keys(parsers);
-  const defs = files.map((f) => parseDefinition(readFileSync(f, "utf8"), f, names));
-  // Within one directory two files claiming one id is a mistake; across directories it is an override.
-  const byId = new Map<string, string>();
-  for (const d of defs) {
-    const other = byId.get(d.id);
-    if (other) {
-      throw new CatalogError("invalid_definition", `${d.source}: tool id '${d.id}' is already defined in ${other}`, {
-        file: d.source,
-      });
+/** Why a directory entry cannot be read as a definition (fs errors say it in their code). */
+function fsProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "is a symbolic link to nothing";
+  if (code === "ELOOP") return "is a loop of symbolic links";
+  if (code === "EACCES" || code === "EPERM") return "cannot be read (permission denied)";
+  return `cannot be read (${code ?? (e as Error).message})`;
+}
+
+/**
+ * The `*.yaml` / `*.yml` files of an extra directory, by name. Anything of that name that is
+ * not a readable regular file (a dangling symlink, a directory, a FIFO) is reported and left
+ * out, never thrown: one odd entry must not hide the others.
+ */
+function extraFiles(dir: string, onError: CatalogErrorReporter): string[] {
+  if (!existsSync(dir)) return [];
+  let names: string[];
+  try {
+    if (!statSync(dir).isDirectory()) {
+      onError(dir, badFile(dir, "is not a directory"));
+      return [];
     }
-    byId.set(d.id, d.source);
+    names = readdirSync(dir);
+  } catch (e) {
+    onError(dir, badFile(dir, fsProblem(e)));
+    return [];
+  }
+  const files: string[] = [];
+  for (const name of names.filter((n) => /\.ya?ml$/i.test(n)).sort()) {
+    const file = join(dir, name);
+    try {
+      if (!statSync(file).isFile()) {
+        onError(file, badFile(file, "is not a regular file"));
+        continue;
+      }
+    } catch (e) {
+      onError(file, badFile(file, fsProblem(e)));
+      continue;
+    }
+    files.push(file);
+  }
+  return files;
+}
+
+/** Every definition of the built-in tools; one that does not load is a bug of the package, so it throws. */
+function builtinDefinitions(): ToolDefinition[] {
+  const names = Object.keys(parsers);
+  return builtinFiles().map((f) => parseDefinition(readFileSync(f, "utf8"), f, names));
+}
+
+function readExtraDefinition(file: string, parserNames: string[]): ToolDefinition {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw badFile(file, fsProblem(e));
+  }
+  return parseDefinition(text, file, parserNames);
+}
+
+/**
+ * The definitions of one extra directory. A file that cannot be read, is not a valid
+ * definition, or claims an id an earlier file of the same directory already has (within one
+ * directory that is a mistake; across directories it is an override) is reported and skipped.
+ */
+function extraDefinitions(dir: string, onError: CatalogErrorReporter): ToolDefinition[] {
+  const names = Object.keys(parsers);
+  const byId = new Map<string, string>();
+  const defs: ToolDefinition[] = [];
+  for (const file of extraFiles(dir, onError)) {
+    let def: ToolDefinition;
+    try {
+      def = readExtraDefinition(file, names);
+    } catch (e) {
+      onError(file, e instanceof CatalogError ? e : badFile(file, `cannot be loaded: ${(e as Error).message}`));
+      continue;
+    }
+    const other = byId.get(def.id);
+    if (other) {
+      onError(file, badFile(file, `tool id '${def.id}' is already defined in ${other}`));
+      continue;
+    }
+    byId.set(def.id, file);
+    defs.push(def);
   }
   return defs;
 }
 
-/** Reads the built-in tools, then each extra directory in order; later definitions replace earlier ones. */
+/**
+ * Reads the built-in tools, then each extra directory in order; later definitions replace
+ * earlier ones. A bad extra file is told to `options.onError` and left out, so the rest of
+ * the catalog always loads.
+ */
 export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
+  const onError = options.onError ?? (() => {});
   const tools = new Map<string, ToolDefinition>();
-  for (const def of readDefinitions(builtinFiles())) tools.set(def.id, def);
+  for (const def of builtinDefinitions()) tools.set(def.id, def);
   for (const dir of options.extraDirs ?? []) {
-    for (const def of readDefinitions(extraFiles(dir))) tools.set(def.id, def);
+    for (const def of extraDefinitions(dir, onError)) tools.set(def.id, def);
   }
   const prelude = readFileSync(PRELUDE_FILE, "utf8");
 

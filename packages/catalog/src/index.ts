@@ -5,6 +5,7 @@ export { parsers, getParser } from "./parsers/index.js";
 export { normalizePlatform, platformCandidates, pickScript } from "./platform.js";
 export type {
   Catalog,
+  CatalogErrorReporter,
   LoadCatalogOptions,
   Metric,
   Parser,

@@ -1,3 +1,5 @@
+import type { CatalogError } from "./errors.js";
+
 /** One figure a parser read from a tool's output. */
 export interface Metric {
   name: string;
@@ -46,12 +48,21 @@ export interface StepScriptOptions {
   allowInstall: boolean;
 }
 
+/** Told each extra file (or directory) left out of the catalog, and why. */
+export type CatalogErrorReporter = (file: string, error: CatalogError) => void;
+
 export interface LoadCatalogOptions {
   /**
    * Directories of extra definitions (`*.yaml`, `*.yml`), read after the built-in tools; a
    * missing directory is skipped, and a definition replaces an earlier one with the same id.
    */
   extraDirs?: string[];
+  /**
+   * Told about every extra file that is left out: one that cannot be read (a dangling
+   * symlink, a directory, no permission), is not a valid definition, or repeats an id of its
+   * directory. The catalog loads without it either way; by default nobody is told.
+   */
+  onError?: CatalogErrorReporter;
 }
 
 /** Tools and workloads of the catalog, and the scripts and parsers they come with. */

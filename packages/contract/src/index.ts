@@ -17,6 +17,7 @@ export type ExecutionCreate = Schemas["ExecutionCreate"];
 export type ExecutionState = Execution["state"];
 export type StepRecord = Schemas["StepRecord"];
 export type StepResult = Schemas["StepResult"];
+export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];

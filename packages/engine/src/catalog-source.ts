@@ -4,8 +4,9 @@ import { loadCatalog, type Catalog } from "@benchwright/catalog";
 
 /**
  * The catalog, with the definitions dropped into `<config dir>/benchmarks/` read again when
- * that folder changes. A definition that does not load is reported and left out; the rest
- * of the catalog stays as it was, so a typo in one file never takes the service down.
+ * that folder changes. A file that does not load (a typo, a dangling symlink, a folder named
+ * `x.yaml`) is logged and left out while the built-ins and the other files serve, so one bad
+ * file never takes the service down.
  */
 export class CatalogSource {
   private catalog?: Catalog;
@@ -15,7 +16,7 @@ export class CatalogSource {
     private readonly extraDir: string,
     private readonly log: (line: string) => void,
   ) {
-    // Loaded at start, so that a broken file dropped in later has a last good catalog to keep.
+    // Loaded at start, so that the problems of dropped-in files are logged when the server starts.
     this.current();
   }
 
@@ -23,26 +24,42 @@ export class CatalogSource {
     const signature = folderSignature(this.extraDir);
     if (signature !== this.signature || !this.catalog) {
       this.signature = signature;
-      try {
-        this.catalog = loadCatalog({ extraDirs: [this.extraDir] });
-      } catch (e) {
-        this.log(`benchmark definitions in ${this.extraDir} not loaded: ${(e as Error).message}`);
-        // At start, with nothing loaded yet, the built-in tools still serve.
-        this.catalog ??= loadCatalog();
-      }
+      // Bad dropped-in files never throw; only broken built-ins would, a bug of the package.
+      this.catalog = loadCatalog({
+        extraDirs: [this.extraDir],
+        onError: (_file, e) => this.log(`benchmark definition skipped: ${e.message}`),
+      });
     }
     return this.catalog;
   }
 }
 
-/** Names, sizes and times of the folder's files: any edit, addition or removal changes it. */
+/**
+ * Names, sizes and times of the folder's entries: any edit, addition or removal changes it.
+ * An entry that cannot be stat'ed (a dangling symlink) counts by its error, so that it
+ * changes the signature when it is fixed, and never throws.
+ */
 function folderSignature(dir: string): string {
   if (!existsSync(dir)) return "";
-  return readdirSync(dir)
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    return `!${errorCode(e)}`;
+  }
+  return names
     .sort()
     .map((name) => {
-      const s = statSync(join(dir, name));
-      return `${name}:${s.size}:${s.mtimeMs}`;
+      try {
+        const s = statSync(join(dir, name));
+        return `${name}:${s.size}:${s.mtimeMs}`;
+      } catch (e) {
+        return `${name}:!${errorCode(e)}`;
+      }
     })
     .join("|");
+}
+
+function errorCode(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? "error";
 }

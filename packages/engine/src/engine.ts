@@ -4,20 +4,26 @@ import { join } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import { CatalogSource } from "./catalog-source.js";
 import type {
-  Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepResult, SweepReport, SweepRequest,
+  Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
 import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
-import { BenchwrightError } from "./errors.js";
+import { BenchwrightError, isBenchwrightError } from "./errors.js";
 import { openLogStream } from "./logs.js";
 import { MachineAccess } from "./machines/machine-access.js";
 import { assertValidConfig, createProvider, type ProviderOptions } from "./providers/registry.js";
 import type { Machine, ProviderContext, ResolvedConfig } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets.js";
+import { scrubberOf } from "./secrets/scrub.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
-import { Store, type ExecutionRow, type SessionRow, type StepKind } from "./store/store.js";
-import { EngineShutdown, StepExecutor } from "./step-executor.js";
+import { InProcessQueue } from "./queue/in-process-queue.js";
+import { PgBossQueue, queueSchemaOf } from "./queue/pg-boss-queue.js";
+import type { StepQueue } from "./queue/step-queue.js";
+import { Store, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
+import { StepExecutor } from "./step-executor.js";
+import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
+import { formatDuration, formatTimestamp } from "./time.js";
 import { executionView, sessionView } from "./views.js";
 
 export interface EngineOptions {
@@ -33,14 +39,20 @@ export interface EngineOptions {
   log?: (line: string) => void;
   providers?: ProviderOptions;
   secrets?: SecretBox;
+  /** Whether this process runs steps (a worker); default true. A server that only serves leaves them to workers. */
+  work?: boolean;
+  /** pg-boss's schema on PostgreSQL; default `<search_path schema>_queue` or `benchwright_queue`. */
+  queueSchema?: string;
+  /** Lease, renewal and sweep timings of the step worker (tests shorten them). */
+  worker?: StepWorkerOptions;
 }
 
 /** The domain behind the REST interface: one method per operation, no HTTP in it. */
 export class Engine {
-  private readonly inflight = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
-  private readonly machineLocks = new Map<string, Promise<Machine[]>>();
   private readonly steps: StepExecutor;
+  private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
+  private closing = false;
 
   private constructor(
     private readonly options: EngineOptions,
@@ -48,9 +60,13 @@ export class Engine {
     private readonly catalogs: CatalogSource,
     private readonly secrets: SecretBox,
     private readonly access: MachineAccess,
+    private readonly queue: StepQueue,
     private readonly log: (line: string) => void,
   ) {
     this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir, log);
+    if (options.work !== false) {
+      this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });
+    }
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -64,17 +80,32 @@ export class Engine {
     const catalogs = new CatalogSource(join(options.configDir, "benchmarks"), log);
     const secrets = options.secrets ?? SecretBox.fromEnvironment(options.dataDir);
     const access = new MachineAccess(store);
-    const engine = new Engine(options, store, catalogs, secrets, access, log);
-    engine.resumeInterruptedSteps();
+    const queue: StepQueue = options.databaseUrl
+      ? await PgBossQueue.open({ connectionString: options.databaseUrl, schema: queueSchemaOf(options.databaseUrl, options.queueSchema), log })
+      : new InProcessQueue();
+    const engine = new Engine(options, store, catalogs, secrets, access, queue, log);
+    engine.startWorking();
     return engine;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops: takes no more steps and hands back those it follows (they go on detached on their
+   * hosts, and another worker, or this one restarted, takes them up), within `deadlineMs`.
+   */
+  async close(deadlineMs = 10_000): Promise<void> {
+    this.closing = true;
     await this.resuming;
-    for (const { abort } of this.inflight.values()) abort.abort(new EngineShutdown());
-    await Promise.allSettled([...this.inflight.values()].map((s) => s.done));
+    await this.worker?.stop(Math.max(0, deadlineMs - 1_000));
+    await this.queue.stop();
     await this.access.close();
     await this.store.db.close();
+  }
+
+  /** For /readyz: the database answers, its schema is current, and the step queue delivers. */
+  async ready(): Promise<{ ready: boolean; database: boolean; queue: boolean }> {
+    const database = await this.store.db.query("SELECT 1").then(() => true, () => false);
+    const queue = this.queue.running && !this.closing;
+    return { ready: database && queue, database, queue };
   }
 
   /** The catalog as it is now, definitions dropped into the config dir included. */
@@ -150,11 +181,10 @@ export class Engine {
       throw new BenchwrightError("wrong_state", `Session ${id} is ${row.state}`, { state: row.state });
     }
     const executions = await this.store.listExecutions([id]);
-    for (const e of executions) this.inflight.get(e.id)?.abort.abort(new Error("the session was deleted"));
-    await Promise.allSettled(executions.map((e) => this.inflight.get(e.id)?.done));
-    // Steps nobody here follows (their server stopped mid-step): their processes are killed
-    // with the work dirs below; their records end now.
-    await this.steps.abandon(executions.map((e) => e.id), "the session was deleted while the step ran");
+    const ids = executions.map((e) => e.id);
+    // Steps followed here end now; those followed by other processes end when their owners
+    // see the session's state (at their next lease renewal), or when their processes die below.
+    await this.worker?.stopExecutions(ids);
     const config = this.configOf(row);
     const ctx = this.providerContext(row, config);
     try {
@@ -164,17 +194,20 @@ export class Engine {
         try {
           for (const e of executions) await this.steps.removeWorkDir(transport, machine, e.id);
         } catch (e) {
-          this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${(e as Error).message}`);
+          this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub((e as Error).message)}`);
         } finally {
           transport.release();
         }
       }
-      await createProvider(config, this.options.providers).destroy(ctx);
+      await this.stepsEnded(ids, STEP_END_WAIT_MS);
+      // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.
+      await this.steps.abandon(ids, "the session was deleted while the step ran");
+      // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
+      await this.store.db.exclusive(`machines:${id}`, () => createProvider(config, this.options.providers).destroy(ctx));
     } catch (e) {
-      throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`);
+      throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`, config);
     }
     await this.store.setSessionState(id, ["deleting"], "deleted");
-    this.machineLocks.delete(id);
     this.log(`session ${id} deleted`);
   }
 
@@ -220,12 +253,65 @@ export class Engine {
     return (await this.executionViews([await this.executionRow(id)]))[0];
   }
 
-  prepare(execId: string): Promise<StepResult> {
-    return this.step("prepare", execId);
+  /** Runs the prepare step and answers when it ends; see `startStep` for an answer at once. */
+  async prepare(execId: string): Promise<StepResult> {
+    return this.waitForStep(await this.startStep("prepare", execId));
   }
 
-  run(execId: string): Promise<StepResult> {
-    return this.step("run", execId);
+  async run(execId: string): Promise<StepResult> {
+    return this.waitForStep(await this.startStep("run", execId));
+  }
+
+  /** Begins a step and hands it to the workers; returns the attempt, which goes on whoever asked. */
+  async startStep(kind: StepKind, execId: string): Promise<StepAttempt> {
+    if (this.closing) throw new BenchwrightError("unavailable", "The server is stopping; send the request to another server or again shortly", { retry_after: 5 });
+    const execution = await this.executionRow(execId);
+    const session = (await this.store.getSession(execution.session_id))!;
+    if (session.state !== "active") {
+      throw new BenchwrightError("session_deleted", `The session of execution ${execId} is ${session.state}`, { state: execution.state });
+    }
+    const step = await this.steps.begin(kind, execution);
+    const key = { execution_id: execId, step: kind, attempt: step.attempt };
+    // A worker here takes it at once; the queue is for the others (and the sweep finds it if the send is lost).
+    if (!(await this.worker?.take(key).catch(() => false))) {
+      await this.queue.send(key).catch((e: Error) => this.log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`));
+    }
+    return stepAttemptView(step);
+  }
+
+  /** One step attempt of an execution. */
+  async getStep(execId: string, kind: StepKind, attempt: number): Promise<StepAttempt> {
+    await this.executionRow(execId);
+    const step = await this.store.getStep({ execution_id: execId, step: kind, attempt });
+    if (!step) throw new BenchwrightError("not_found", `Execution ${execId} has no ${kind} attempt ${attempt}`);
+    return stepAttemptView(step);
+  }
+
+  /** Waits until the attempt has ended (wherever it ran) and answers as the synchronous operation does. */
+  async waitForStep(attempt: Pick<StepAttempt, "execution_id" | "step" | "attempt">): Promise<StepResult> {
+    const key = { execution_id: attempt.execution_id, step: attempt.step, attempt: attempt.attempt };
+    for (;;) {
+      // The step goes on through a database outage, and so does the wait for it.
+      const step = await this.store.getStep(key).catch((e: unknown) => {
+        if (isBenchwrightError(e) && e.code === "unavailable" && !this.closing) return "unreachable" as const;
+        throw e;
+      });
+      if (!step) throw new BenchwrightError("not_found", `No ${key.step} attempt ${key.attempt} of execution ${key.execution_id}`);
+      if (step !== "unreachable" && step.state !== "running") return this.steps.answer(step);
+      if (this.closing) {
+        throw new BenchwrightError("unavailable", `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`, { retry_after: 5 });
+      }
+      // Ended here: known at once. Ended elsewhere: seen at the next look.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, STEP_POLL_MS);
+        const off = this.worker?.onEnded(key, done);
+        function done() {
+          clearTimeout(timer);
+          off?.();
+          resolve();
+        }
+      });
+    }
   }
 
   /** The log of one step attempt (the last one by default), as a stream. */
@@ -262,7 +348,7 @@ export class Engine {
         try {
           resources.push(...((await provider.sweep?.(config, { isLive, dryRun, log: this.log })) ?? []));
         } catch (e) {
-          throw providerFailure(e, `Sweeping ${file.name}/${service} failed`);
+          throw providerFailure(e, `Sweeping ${file.name}/${service} failed`, config);
         }
       }
     }
@@ -271,48 +357,38 @@ export class Engine {
 
   // ---- internals
 
-  private async step(kind: StepKind, execId: string): Promise<StepResult> {
-    const execution = await this.executionRow(execId);
+  /** Follows a step this process's worker claimed, with its session's machines, to its end. */
+  private async driveStep(step: StepRow, owner: string, signal: AbortSignal): Promise<void> {
+    const execution = await this.executionRow(step.execution_id);
     const session = (await this.store.getSession(execution.session_id))!;
-    if (session.state !== "active") {
-      throw new BenchwrightError("session_deleted", `The session of execution ${execId} is ${session.state}`, { state: execution.state });
-    }
     const config = this.configOf(session);
-    // The step goes on when the HTTP client goes away; only deleting the session stops it.
-    return this.track(execId, (signal) =>
-      this.steps.execute(kind, {
-        execution,
-        machines: () => this.sessionMachines(session, config),
-        timeoutOverride: stepTimeoutOf(config),
-        signal,
-      }),
-    );
+    await this.steps.drive(step, {
+      execution,
+      machines: () => this.sessionMachines(session, config, signal),
+      timeoutOverride: stepTimeoutOf(config),
+      signal,
+      owner,
+      scrubber: scrubberOf(config),
+    });
   }
 
-  /** Runs a step of an execution where deleting its session, or stopping the server, can stop it. */
-  private async track<T>(execId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const abort = new AbortController();
-    const done = work(abort.signal);
-    this.inflight.set(execId, { abort, done: done.catch(() => {}) });
-    try {
-      return await done;
-    } finally {
-      this.inflight.delete(execId);
-    }
-  }
-
-  /** One ensureMachines at a time per session, so that two prepares never create twice. */
-  private sessionMachines(session: SessionRow, config: ResolvedConfig): Promise<Machine[]> {
-    const previous = this.machineLocks.get(session.id) ?? Promise.resolve([]);
-    const next = previous.catch(() => []).then(async () => {
+  /** One ensureMachines at a time per session across every process sharing the database, so that two prepares never create twice. */
+  private sessionMachines(session: SessionRow, config: ResolvedConfig, signal?: AbortSignal): Promise<Machine[]> {
+    return this.store.db.exclusive(`machines:${session.id}`, async () => {
       try {
-        return await createProvider(config, this.options.providers).ensureMachines(this.providerContext(session, config));
+        return await createProvider(config, this.options.providers).ensureMachines({ ...this.providerContext(session, config), signal });
       } catch (e) {
-        throw providerFailure(e, `The ${config.providerClass} provider could not make the machines ready`);
+        throw providerFailure(e, `The ${config.providerClass} provider could not make the machines ready`, config);
       }
     });
-    this.machineLocks.set(session.id, next);
-    return next;
+  }
+
+  /** Waits (a bounded time) until no live owner follows a step of these executions. */
+  private async stepsEnded(executionIds: string[], maxMs: number): Promise<void> {
+    const until = Date.now() + maxMs;
+    while (Date.now() < until && (await this.store.heldSteps(executionIds)).length > 0) {
+      await new Promise((r) => setTimeout(r, STEP_POLL_MS));
+    }
   }
 
   /** Machines to clean on deletion: the provider's view, without creating any that do not exist. */
@@ -331,7 +407,7 @@ export class Engine {
       sessionId: session.id,
       config,
       dataDir: this.options.dataDir,
-      log: (line) => this.log(`session ${session.id}: ${line}`),
+      log: scrubberOf(config).log((line) => this.log(`session ${session.id}: ${line}`)),
       resources: {
         record: (kind, id, meta = {}) =>
           store.recordResource({ session_id: session.id, provider_name: config.name, kind, resource_id: id, meta_sealed: secrets.seal(meta) }),
@@ -364,35 +440,23 @@ export class Engine {
   }
 
   /**
-   * Steps that were running when the server stopped went on, detached, on their machines:
-   * follow each again in the background, from the bytes of log already stored.
+   * Finishes what a stop interrupted, then starts taking steps. A DELETE cut short is finished
+   * first, so that its steps are stopped rather than followed again. Steps that were running
+   * went on, detached, on their machines: the worker's sweep takes those nobody holds. The
+   * embedded database has one process, so every lease in it is this process's, from before.
    */
-  private resumeInterruptedSteps(): void {
-    this.resuming = this.store.runningSteps().then(async (steps) => {
-      // A DELETE cut short by a crash is finished first: its steps are stopped, not resumed.
-      const deleting = await this.store.listSessions(["deleting"]);
-      await Promise.all(
-        deleting.map((session) => {
-          this.log(`finishing the deletion of session ${session.id}, interrupted by a stop`);
-          return this.deleteSession(session.id).catch((e: Error) => this.log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`));
-        }),
-      );
-      for (const step of steps) {
-        const execution = await this.executionRow(step.execution_id);
-        const session = (await this.store.getSession(execution.session_id))!;
-        if (session.state !== "active") continue;
-        void this.track(step.execution_id, async (signal) => {
-          const config = this.configOf(session);
-          this.log(`resuming ${step.step} ${step.attempt} of execution ${execution.id}`);
-          return this.steps.resume(step, {
-            execution,
-            machines: () => this.sessionMachines(session, config),
-            timeoutOverride: stepTimeoutOf(config),
-            signal,
-          });
-        }).catch((e: Error) => this.log(`resumed ${step.step} of execution ${step.execution_id} ended in error: ${e.message}`));
+  private startWorking(): void {
+    this.resuming = (async () => {
+      if (this.store.db.kind === "pglite") await this.store.releaseLeases();
+      for (const session of await this.store.listSessions(["deleting"])) {
+        this.log(`finishing the deletion of session ${session.id}, interrupted by a stop`);
+        await this.deleteSession(session.id).catch((e: Error) => this.log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`));
       }
-    }, (e: Error) => this.log(`cannot look for interrupted steps: ${e.message}`));
+      if (this.worker) {
+        this.worker.start();
+        await this.queue.work((key) => this.worker!.take(key).then(() => {}));
+      }
+    })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`));
   }
 }
 
@@ -410,12 +474,31 @@ function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
   };
 }
 
+/** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
+const STEP_POLL_MS = 200;
+/** How long a DELETE waits for the owners of the session's steps to record their ends. */
+const STEP_END_WAIT_MS = 10_000;
+
+function stepAttemptView(step: StepRow): StepAttempt {
+  return {
+    execution_id: step.execution_id,
+    step: step.step,
+    attempt: step.attempt,
+    state: step.state,
+    started: formatTimestamp(new Date(step.started)),
+    duration: step.duration === null ? null : formatDuration(step.duration),
+    exit_code: step.exit_code,
+    metrics: step.metrics ?? [],
+    ...(step.state === "failed" ? { error: { code: step.error_code ?? "step_failed", detail: step.error ?? "" } } : {}),
+  };
+}
+
 function stepTimeoutOf(config: ResolvedConfig): number | undefined {
   return typeof config.service.step_timeout === "number" ? config.service.step_timeout : undefined;
 }
 
 /** Provider failures become a 502 problem whose text carries no credential. */
-function providerFailure(e: unknown, context: string): BenchwrightError {
-  if (e instanceof BenchwrightError) return e;
-  return new BenchwrightError("provider_failed", `${context}: ${(e as Error).message ?? String(e)}`, {}, { cause: e });
+function providerFailure(e: unknown, context: string, config: ResolvedConfig): BenchwrightError {
+  // A provider's message may echo a credential in any escaping: every form is masked.
+  return scrubberOf(config).fail(context, e);
 }

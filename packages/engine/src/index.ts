@@ -9,3 +9,4 @@ export { parseIni } from "./config/ini.js";
 export type { Machine, Provider, ProviderContext, ResolvedConfig, ResourceLedger, SweptResource } from "./providers/provider.js";
 export type { Transport, SshTarget } from "./transport/transport.js";
 export { formatTimestamp, formatDuration } from "./time.js";
+export { MASK, Scrubber, secretForms, secretsOfConfig, scrubberOf } from "./secrets/scrub.js";

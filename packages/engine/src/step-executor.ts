@@ -1,19 +1,24 @@
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { dirname, join } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import type { StepResult } from "@benchwright/contract";
-import { BenchwrightError, isBenchwrightError } from "./errors.js";
+import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
 import { logSize, readFileTail, readLogTail } from "./logs.js";
 import { readMachineFacts } from "./machines/facts.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { Machine } from "./providers/provider.js";
 import { shellPath } from "./runner/shell-quote.js";
-import type { StepOutcome } from "./runner/step.js";
+import type { StepHandle, StepOutcome } from "./runner/step.js";
+import { attachStep, stopExecutionSteps } from "./runner/step-control.js";
 import type { StepRunner } from "./runner/step-runner.js";
+import type { Scrubber } from "./secrets/scrub.js";
+import { isHandBack } from "./steps/hand-back.js";
 import type { Transport } from "./transport/transport.js";
-import type { ExecutionRow, ExecutionState, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
+import type { ExecutionRow, ExecutionState, StepEnd, StepKey, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
 import { formatDuration, formatTimestamp } from "./time.js";
+
+export { EngineShutdown } from "./steps/hand-back.js";
 
 /** Where each step may start from, and where it ends. */
 const TRANSITIONS: Record<StepKind, { from: ExecutionState[]; during: ExecutionState; ok: ExecutionState; failed: ExecutionState }> = {
@@ -27,10 +32,19 @@ export interface StepContext {
   machines: () => Promise<Machine[]>;
   /** Seconds; the service type's `step_timeout`, when it sets one. */
   timeoutOverride?: number;
+  /** Aborted with a HandBack: stop following, record nothing. Aborted otherwise: the step fails. */
   signal: AbortSignal;
+  /** The lease holder: only it may record the step's end. */
+  owner: string;
+  /** Masks the session's credentials, in every form, in what the step's failure says. */
+  scrubber?: Scrubber;
 }
 
-/** Runs prepare and run: the state machine around the runner, logs to disk, metrics to the store. */
+/**
+ * Prepare and run: the state machine around the runner, logs, metrics to the store. A step
+ * is begun by whoever receives the request and driven by whichever process holds its lease;
+ * a driver that takes over re-attaches to the detached process the step's row points at.
+ */
 export class StepExecutor {
   constructor(
     private readonly store: Store,
@@ -46,8 +60,8 @@ export class StepExecutor {
     return join(this.dataDir, "logs", executionId, `${step}-${attempt}.log`);
   }
 
-  async execute(kind: StepKind, ctx: StepContext): Promise<StepResult> {
-    const { execution } = ctx;
+  /** Moves the execution into the step and opens its next attempt; 409 when its state does not allow the step. */
+  async begin(kind: StepKind, execution: ExecutionRow): Promise<StepRow> {
     const t = TRANSITIONS[kind];
     const step = await this.store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a));
     if (!step) {
@@ -58,87 +72,149 @@ export class StepExecutor {
         { state: now?.state },
       );
     }
-    return this.complete(kind, ctx, step, (fd) => this.onMachines(kind, ctx, step.attempt, fd));
+    return step;
   }
 
   /**
-   * Follows again a step that was running when the server stopped: its detached process went
-   * on, and its log is read on from the bytes already stored. Sessions of one machine only:
-   * for several, which machine was under way is not recorded, so the step is failed instead.
+   * Follows a claimed step to its end and records the outcome. Every way out records one,
+   * except a hand-back (the process stops, or lost the lease): then the step stays `running`,
+   * goes on detached, and its next holder re-attaches.
    */
-  async resume(step: StepRow, ctx: StepContext): Promise<StepResult> {
+  async drive(step: StepRow, ctx: StepContext): Promise<void> {
     const { execution } = ctx;
-    return this.complete(step.step, ctx, step, async (fd) => {
-      const machines = await ctx.machines();
-      if (machines.length !== 1) {
-        throw new BenchwrightError("step_failed", `${step.step} was interrupted by a server restart and cannot be resumed on a session of ${machines.length} machines`);
-      }
-      const [machine] = machines;
-      const timeoutS = this.timeoutOf(step.step, ctx);
-      const transport = this.access.transport(execution.session_id, machine);
-      try {
-        const dir = this.stepDir(machine, execution.id, step.step, step.attempt);
-        const pid = await transport.exec(`cat ${shellPath(dir)}/step.pid`);
-        const pgid = Number(pid.stdout.trim());
-        if (pid.code !== 0 || !Number.isInteger(pgid) || pgid <= 1) {
-          throw new BenchwrightError("step_failed", `${step.step} was interrupted before it started on ${machine.id}`);
-        }
-        const outcome = await this.runner.follow(transport, { dir, pgid }, {
-          fromOffset: logSize(fd),
-          onData: (chunk) => writeSync(fd, chunk),
-          signal: ctx.signal,
-          deadline: new Date(step.started).getTime() + timeoutS * 1000,
-        });
-        const metrics = this.judge(step.step, execution, machine, outcome, timeoutS, fd, 0);
-        return { metrics: step.step === "run" ? metrics : null, endedAt: outcome.endedAt };
-      } finally {
-        transport.release();
-      }
-    });
-  }
-
-  /**
-   * Records how the step ended, whichever way it was run, and moves the execution on. Every
-   * way out of a step that was begun records an outcome, except a server that stops: then the
-   * step stays `running`, goes on detached, and the next start follows it again.
-   */
-  private async complete(kind: StepKind, ctx: StepContext, step: StepRow, body: (fd: number) => Promise<StepWork>): Promise<StepResult> {
-    const { execution } = ctx;
+    const kind = step.step;
     const t = TRANSITIONS[kind];
     const started = new Date(step.started);
-    let fd: number | undefined;
+    let log: StepLog | undefined;
     let work: StepWork | undefined;
     let failure: BenchwrightError | undefined;
     try {
-      fd = openStepLog(step.log_file);
-      work = await body(fd);
+      log = new StepLog(step.log_file);
+      work = await this.work(step, ctx, log);
     } catch (e) {
-      if (stopping(e, ctx.signal)) {
-        throw new BenchwrightError("internal", "The server is stopping; the step goes on and is followed again when it restarts");
-      }
-      failure = asStepError(e, kind, execution, step.attempt, step.log_file);
+      if (isHandBack(e, ctx.signal)) throw ctx.signal.reason ?? e;
+      const error = asStepError(e, kind, execution, step.attempt, step.log_file);
+      failure = ctx.scrubber ? ctx.scrubber.error(error) : error;
     } finally {
-      if (fd !== undefined) closeSync(fd);
+      log?.close();
     }
     // The host's own record of when the work ended: time spent reconnecting is not the step's.
     const duration = Math.max(0, (Math.min(work?.endedAt ?? Date.now(), Date.now()) - started.getTime()) / 1000);
-    const result = failure
-      ? { state: "failed" as const, duration, exit_code: failure.extras.exit_code ?? null, error: failure.detail, metrics: null }
-      : { state: "succeeded" as const, duration, exit_code: 0, error: null, metrics: work!.metrics };
+    const end: StepEnd = failure
+      ? {
+          state: "failed",
+          duration,
+          exit_code: failure.extras.exit_code ?? null,
+          error: failure.detail,
+          metrics: null,
+          error_code: failure.code,
+          error_extras: failure.extras as Record<string, unknown>,
+        }
+      : { state: "succeeded", duration, exit_code: 0, error: null, metrics: work!.metrics };
     await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, () =>
-      this.store.endStep(execution.id, kind, step.attempt, result, { from: t.during, to: failure ? t.failed : t.ok }),
+      this.store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
     );
-    if (failure) {
-      failure.extras.state = t.failed;
-      throw failure;
+  }
+
+  /** The answer to a finished step: its start and duration, or the problem it ended with. */
+  answer(step: StepRow): StepResult {
+    const t = TRANSITIONS[step.step];
+    if (step.state === "succeeded") return { started: formatTimestamp(new Date(step.started)), duration: formatDuration(step.duration ?? 0) };
+    const extras = (step.error_extras ?? {}) as ProblemExtras;
+    throw new BenchwrightError((step.error_code as BenchwrightError["code"] | null) ?? "step_failed", step.error ?? `${step.step} failed`, {
+      ...extras,
+      exit_code: step.exit_code,
+      execution_id: step.execution_id,
+      step: step.step,
+      attempt: step.attempt,
+      state: t.failed,
+    });
+  }
+
+  /** The step's part on each machine in turn: started, or re-attached where its row says it is under way. */
+  private async work(step: StepRow, ctx: StepContext, log: StepLog): Promise<StepWork> {
+    const { execution, signal } = ctx;
+    const kind = step.step;
+    const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
+    const machines = await ctx.machines();
+    const timeoutS = this.timeoutOf(kind, ctx);
+    let from = 0;
+    if (step.machine_id) {
+      from = machines.findIndex((m) => m.id === step.machine_id);
+      if (from < 0) throw new BenchwrightError("step_failed", `${kind} was under way on machine ${step.machine_id}, which the session no longer has`);
+    } else if (kind === "prepare") {
+      await this.recordFacts(execution, machines);
     }
-    return { started: formatTimestamp(started), duration: formatDuration(duration) };
+    const vms = (await this.store.getExecution(execution.id))!.exec_env.vms;
+    // Metrics of machines an earlier holder finished.
+    const metrics: StoredMetric[] = [...(step.metrics ?? [])];
+    let endedAt: number | undefined;
+    for (let i = from; i < machines.length; i++) {
+      const machine = machines[i];
+      const dir = this.stepDir(machine, execution.id, kind, step.attempt);
+      const transport = () => this.access.transport(execution.session_id, machine);
+      const resuming = i === from && step.machine_id === machine.id;
+      let logStart: number;
+      let outcome: StepOutcome;
+      // A step that was under way here: follow its process if it was launched, else start it.
+      const handle = resuming ? await this.launched(transport, dir, step.pgid) : undefined;
+      if (handle) {
+        logStart = Number(step.machine_log_start ?? 0);
+        const t = transport();
+        try {
+          outcome = await this.runner.follow(t, handle, {
+            fromOffset: Math.max(0, log.bytes - logStart),
+            onData: (chunk) => log.write(chunk),
+            signal,
+            deadline: new Date(step.started).getTime() + timeoutS * 1000,
+          });
+        } finally {
+          t.release();
+        }
+      } else {
+        if (resuming) log.truncateTo(Number(step.machine_log_start ?? log.bytes));
+        if (machines.length > 1 && !resuming) log.write(Buffer.from(`=== ${kind} on ${machine.id} ===\n`));
+        logStart = log.bytes;
+        await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, pgid: null, machine_log_start: logStart, metrics });
+        const platform = vms.find((v) => v.id === machine.id)?.platform || machine.platform;
+        const opts = { platform, allowInstall: machine.allowInstall };
+        const script =
+          kind === "prepare"
+            ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
+            : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
+        outcome = await this.runner.run(
+          transport,
+          {
+            dir,
+            script,
+            env: { BW_EXECUTION_ID: execution.id, BW_STEP: kind, BW_ATTEMPT: String(step.attempt), BW_MACHINE: machine.id },
+            timeoutMs: timeoutS * 1000,
+          },
+          (chunk: Buffer) => log.write(chunk),
+          signal,
+        );
+      }
+      metrics.push(...this.judge(kind, execution, machine, outcome, timeoutS, log, logStart));
+      endedAt = outcome.endedAt;
+    }
+    return { metrics: kind === "run" ? metrics : null, endedAt };
+  }
+
+  /** The handle of a step already launched in `dir` (known, or read from the host), if any. */
+  private async launched(transport: () => Transport, dir: string, pgid: number | null): Promise<StepHandle | undefined> {
+    if (pgid && pgid > 1) return { dir, pgid };
+    const t = transport();
+    try {
+      return await attachStep(t, dir);
+    } finally {
+      t.release();
+    }
   }
 
   /**
    * Writes a step's outcome, trying again until the database takes it: the outcome is known
-   * and must not be lost to an outage. Only a server that stops gives up, leaving the step
-   * `running` for the next start to follow again.
+   * and must not be lost to an outage. Only a hand-back gives up, leaving the step `running`
+   * for its next holder.
    */
   private async record(ctx: StepContext, what: string, write: () => Promise<unknown>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -146,54 +222,16 @@ export class StepExecutor {
         await write();
         return;
       } catch (e) {
-        if (stopping(e, ctx.signal)) throw new BenchwrightError("internal", "The server is stopping; the step's outcome is recorded when it restarts");
+        if (isHandBack(e, ctx.signal)) throw ctx.signal.reason ?? e;
         this.log(`cannot record the outcome of ${what} yet (try ${attempt}): ${(e as Error).message}`);
-        await delay(Math.min(250 * 2 ** (attempt - 1), 10_000), undefined, { signal: this.shutdownSignal(ctx.signal) }).catch(() => {});
+        const wait = isHandBack(undefined, ctx.signal) ? undefined : ctx.signal.aborted ? undefined : ctx.signal;
+        await delay(Math.min(250 * 2 ** (attempt - 1), 10_000), undefined, { signal: wait }).catch(() => {});
       }
     }
   }
 
-  /** Aborts only when the server stops, not when the session is deleted: a deleted session's steps still record how they ended. */
-  private shutdownSignal(signal: AbortSignal): AbortSignal | undefined {
-    return signal.aborted && !(signal.reason instanceof EngineShutdown) ? undefined : signal;
-  }
-
-  private async onMachines(kind: StepKind, ctx: StepContext, attempt: number, fd: number): Promise<StepWork> {
-    const { execution } = ctx;
-    const machines = await ctx.machines();
-    const timeoutS = this.timeoutOf(kind, ctx);
-    if (kind === "prepare") await this.recordFacts(execution, machines);
-    const vms = (await this.store.getExecution(execution.id))!.exec_env.vms;
-    const metrics: StoredMetric[] = [];
-    let endedAt: number | undefined;
-    for (const machine of machines) {
-      const platform = vms.find((v) => v.id === machine.id)?.platform || machine.platform;
-      const opts = { platform, allowInstall: machine.allowInstall };
-      const script =
-        kind === "prepare"
-          ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
-          : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
-      if (machines.length > 1) writeSync(fd, `=== ${kind} on ${machine.id} ===\n`);
-      const logStart = logSize(fd);
-      const outcome = await this.runner.run(
-        () => this.access.transport(execution.session_id, machine),
-        {
-          dir: this.stepDir(machine, execution.id, kind, attempt),
-          script,
-          env: { BW_EXECUTION_ID: execution.id, BW_STEP: kind, BW_ATTEMPT: String(attempt), BW_MACHINE: machine.id },
-          timeoutMs: timeoutS * 1000,
-        },
-        (chunk: Buffer) => writeSync(fd, chunk),
-        ctx.signal,
-      );
-      metrics.push(...this.judge(kind, execution, machine, outcome, timeoutS, fd, logStart));
-      endedAt = outcome.endedAt;
-    }
-    return { metrics: kind === "run" ? metrics : null, endedAt };
-  }
-
   /** The metrics of a machine's part of a step, or the error that says why it failed. */
-  private judge(kind: StepKind, execution: ExecutionRow, machine: Machine, outcome: StepOutcome, timeoutS: number, fd: number, logStart: number): StoredMetric[] {
+  private judge(kind: StepKind, execution: ExecutionRow, machine: Machine, outcome: StepOutcome, timeoutS: number, log: StepLog, logStart: number): StoredMetric[] {
     if (outcome.timedOut) {
       throw new BenchwrightError("step_timeout", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} passed its time limit of ${timeoutS} s and was killed`, {
         exit_code: null,
@@ -207,7 +245,7 @@ export class StepExecutor {
     if (kind === "run") {
       // The parser reads the tail of this machine's part of the log: enough for any tool's summary,
       // bounded so that a chatty workload cannot fill the server's memory.
-      const output = readLogTail(fd, logStart, PARSE_WINDOW_BYTES);
+      const output = log.tail(PARSE_WINDOW_BYTES, logStart);
       const found = this.catalog().parse(execution.tool_id, execution.workload_id, output);
       if (found.length === 0) {
         throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited 0, but its output holds no metrics`, {
@@ -233,7 +271,13 @@ export class StepExecutor {
     for (const step of await this.store.runningSteps(executionIds)) {
       const t = TRANSITIONS[step.step];
       const duration = Math.max(0, (Date.now() - new Date(step.started).getTime()) / 1000);
-      await this.store.endStep(step.execution_id, step.step, step.attempt, { state: "failed", duration, exit_code: null, error: reason, metrics: null }, { from: t.during, to: t.failed });
+      await this.store.endStep(
+        step.execution_id,
+        step.step,
+        step.attempt,
+        { state: "failed", duration, exit_code: null, error: reason, metrics: null, error_code: "step_failed" },
+        { from: t.during, to: t.failed },
+      );
     }
   }
 
@@ -243,9 +287,7 @@ export class StepExecutor {
    */
   async removeWorkDir(transport: Transport, machine: Machine, executionId: string): Promise<void> {
     const dir = `${machine.workRoot}/${executionId}`;
-    await transport.exec(
-      `for f in ${shellPath(dir)}/*/step.pid; do [ -f "$f" ] && [ ! -f "$(dirname "$f")/step.rc" ] && kill -KILL -- "-$(cat "$f")" 2>/dev/null; done; true`,
-    );
+    await stopExecutionSteps(transport, dir);
     await this.runner.remove(transport, dir, machine.ssh ? undefined : dirname(machine.workRoot));
   }
 
@@ -267,13 +309,6 @@ export class StepExecutor {
   }
 }
 
-/** The abort reason of a server that stops: steps are left running, to be followed again. */
-export class EngineShutdown extends Error {
-  constructor() {
-    super("the server is stopping");
-  }
-}
-
 /** What a step's work gives back: its metrics (run only) and when, by the host's clock, it ended. */
 interface StepWork {
   metrics: StoredMetric[] | null;
@@ -281,15 +316,37 @@ interface StepWork {
   endedAt?: number;
 }
 
-/** True when the server is stopping: the step is left to the next start, not failed. */
-function stopping(e: unknown, signal: AbortSignal): boolean {
-  return e instanceof EngineShutdown || (signal.aborted && signal.reason instanceof EngineShutdown);
-}
-
-/** Opens (creating its folder) the step's log for appending; a failure here fails the step like any other. */
-function openStepLog(path: string): number {
-  mkdirSync(dirname(path), { recursive: true });
-  return openSync(path, "a+");
+/** A step attempt's log file, appended to; its size is where a re-attached follower goes on from. */
+class StepLog {
+  readonly #fd: number;
+  #bytes: number;
+  constructor(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.#fd = openSync(path, "a+");
+    this.#bytes = logSize(this.#fd);
+  }
+  get bytes(): number {
+    return this.#bytes;
+  }
+  write(chunk: Buffer): void {
+    writeSync(this.#fd, chunk);
+    this.#bytes += chunk.length;
+  }
+  /** The last `max` bytes from `from` on. */
+  tail(max: number, from: number): string {
+    return readLogTail(this.#fd, from, max);
+  }
+  /** Drops what a part that never launched wrote, before it is started again. */
+  truncateTo(size: number): void {
+    if (size < this.#bytes) {
+      // ftruncate through the fd: the file is opened for appending, so writes land at the new end.
+      ftruncateSync(this.#fd, size);
+      this.#bytes = size;
+    }
+  }
+  close(): void {
+    closeSync(this.#fd);
+  }
 }
 
 const PARSE_WINDOW_BYTES = 8 * 1024 * 1024;

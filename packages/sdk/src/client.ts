@@ -8,6 +8,7 @@ import type {
   Provider,
   Session,
   SessionCreate,
+  StepAttempt,
   StepName,
   StepResult,
   SweepReport,
@@ -40,6 +41,12 @@ export interface CallOptions extends RequestOptions {
   fields?: string;
 }
 
+/** Options of prepare and run. */
+export interface StepOptions extends CallOptions {
+  /** Answer at once (`Prefer: respond-async`) with the step attempt instead of waiting for the step to end. */
+  async?: boolean;
+}
+
 export interface LogOptions extends RequestOptions {
   /** Which step; the server defaults to the last step that started. */
   step?: StepName;
@@ -65,10 +72,14 @@ export interface BenchwrightClient {
   listSessionExecutions(sessionId: string, options?: CallOptions): Promise<Execution[]>;
   listExecutions(options?: CallOptions): Promise<Execution[]>;
   getExecution(execId: string, options?: CallOptions): Promise<Execution>;
-  /** Synchronous on the server: resolves when the step has ended. */
-  prepare(execId: string, options?: CallOptions): Promise<StepResult>;
-  /** Synchronous on the server: resolves when the run has ended. */
-  run(execId: string, options?: CallOptions): Promise<StepResult>;
+  /** Resolves when the step has ended; with `async: true`, at once with the step attempt (see `waitForStep`). */
+  prepare(execId: string, options: StepOptions & { async: true }): Promise<StepAttempt>;
+  prepare(execId: string, options?: StepOptions): Promise<StepResult>;
+  /** Resolves when the run has ended; with `async: true`, at once with the step attempt (see `waitForStep`). */
+  run(execId: string, options: StepOptions & { async: true }): Promise<StepAttempt>;
+  run(execId: string, options?: StepOptions): Promise<StepResult>;
+  /** One attempt of a step, running or ended. */
+  getStep(execId: string, step: StepName, attempt: number, options?: CallOptions): Promise<StepAttempt>;
   /** The whole log of one step, as text. */
   getLog(execId: string, options?: LogOptions): Promise<string>;
   sweep(body?: SweepRequest, options?: CallOptions): Promise<SweepReport>;
@@ -100,6 +111,12 @@ function init(options: RequestOptions | undefined) {
 
 function fieldsHeader(options: CallOptions | undefined) {
   return options?.fields === undefined ? undefined : { "X-Fields": options.fields };
+}
+
+function stepHeaders(options: StepOptions | undefined) {
+  const headers: { "X-Fields"?: string; Prefer?: string } = { ...fieldsHeader(options) };
+  if (options?.async) headers.Prefer = "respond-async";
+  return headers;
 }
 
 /**
@@ -162,17 +179,24 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           ...init(o),
         }),
       ),
-    prepare: (execId, o) =>
+    prepare: ((execId: string, o?: StepOptions) =>
       unwrap(
         raw.POST("/executions/{exec_id}/prepare", {
-          params: { path: { exec_id: execId }, header: fieldsHeader(o) },
+          params: { path: { exec_id: execId }, header: stepHeaders(o) },
           ...init(o),
         }),
-      ),
-    run: (execId, o) =>
+      )) as BenchwrightClient["prepare"],
+    run: ((execId: string, o?: StepOptions) =>
       unwrap(
         raw.POST("/executions/{exec_id}/run", {
-          params: { path: { exec_id: execId }, header: fieldsHeader(o) },
+          params: { path: { exec_id: execId }, header: stepHeaders(o) },
+          ...init(o),
+        }),
+      )) as BenchwrightClient["run"],
+    getStep: (execId, step, attempt, o) =>
+      unwrap(
+        raw.GET("/executions/{exec_id}/steps/{step}/{attempt}", {
+          params: { path: { exec_id: execId, step, attempt }, header: fieldsHeader(o) },
           ...init(o),
         }),
       ),

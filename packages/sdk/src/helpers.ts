@@ -1,5 +1,5 @@
 import type { BenchwrightClient, CallOptions } from "./client.js";
-import type { Execution, ExecutionState, StepResult } from "./types.js";
+import type { Execution, ExecutionState, StepAttempt, StepResult } from "./types.js";
 
 export interface PrepareAndRunResult {
   prepare: StepResult;
@@ -52,6 +52,33 @@ export async function waitForState(
     const execution = await client.getExecution(execId, { signal });
     if (wanted.includes(execution.state)) return execution;
     if (Date.now() + intervalMs > deadline) throw new WaitForStateTimeoutError(execution, wanted);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    signal?.throwIfAborted();
+  }
+}
+
+export interface WaitForStepOptions {
+  /** Pause between polls; 500 ms by default. */
+  intervalMs?: number;
+  /** Give up after this long (the step goes on); unlimited by default. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Polls a step attempt (as `prepare(id, { async: true })` returns it) until it has ended,
+ * and returns it: `state` says `succeeded` or `failed` (then `error` says why).
+ */
+export async function waitForStep(
+  client: BenchwrightClient,
+  attempt: Pick<StepAttempt, "execution_id" | "step" | "attempt">,
+  { intervalMs = 500, timeoutMs = Infinity, signal }: WaitForStepOptions = {},
+): Promise<StepAttempt> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await client.getStep(attempt.execution_id, attempt.step, attempt.attempt, { signal });
+    if (now.state !== "running") return now;
+    if (Date.now() + intervalMs > deadline) throw new Error(`${attempt.step} ${attempt.attempt} of execution ${attempt.execution_id} is still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
     signal?.throwIfAborted();
   }

@@ -6,8 +6,9 @@ export type {
   LogOptions,
   RawClient,
   RequestOptions,
+  StepOptions,
 } from "./client.js";
 export { BenchwrightProblemError } from "./errors.js";
-export { prepareAndRun, waitForState, WaitForStateTimeoutError } from "./helpers.js";
-export type { PrepareAndRunResult, WaitForStateOptions } from "./helpers.js";
+export { prepareAndRun, waitForState, waitForStep, WaitForStateTimeoutError } from "./helpers.js";
+export type { PrepareAndRunResult, WaitForStateOptions, WaitForStepOptions } from "./helpers.js";
 export type * from "./types.js";

@@ -20,6 +20,7 @@ export type ExecutionTest = Schemas["ExecutionTest"];
 export type StepRecord = Schemas["StepRecord"];
 export type StepName = StepRecord["step"];
 export type StepResult = Schemas["StepResult"];
+export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { KeyedMutex } from "./keyed-mutex.js";
 import { orUnavailable } from "./unavailable.js";
 
 /** The little the engine needs of a database: both PGlite and PostgreSQL give it. */
@@ -9,6 +10,11 @@ export interface Db {
   /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Runs `fn` while holding the lock named `key` for every process that shares the database
+   * (an advisory lock on PostgreSQL, whose server frees it if this process dies).
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
   readonly kind: "pglite" | "postgres";
 }
 
@@ -27,18 +33,22 @@ export async function openDb(options: DbOptions): Promise<Db> {
 async function openPglite(dir: string): Promise<Db> {
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
   const lite = await PGlite.create(dir);
-  const wrap = (q: { query: PGlite["query"] }): Omit<Db, "transaction" | "close" | "kind"> => ({
+  const wrap = (q: { query: PGlite["query"] }): Pick<Db, "query"> => ({
     async query<T>(sql: string, params?: unknown[]) {
       return (await q.query<T>(sql, params as unknown[])).rows;
     },
   });
+  // One process owns the embedded database: a lock in memory is a lock for everyone.
+  const locks = new KeyedMutex();
+  const exclusive: Db["exclusive"] = (key, fn) => locks.run(key, fn);
   const db: Db = {
     kind: "pglite",
     ...wrap(lite),
     transaction: (fn) =>
       lite.transaction((tx) =>
-        fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), close: async () => {} }),
+        fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} }),
       ),
+    exclusive,
     close: () => lite.close(),
   };
   return db;
@@ -50,6 +60,24 @@ function openPostgres(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
+  // Waiters of this process queue in memory, so that at most one pooled client per key waits on the server.
+  const locks = new KeyedMutex();
+  const exclusive: Db["exclusive"] = (key, fn) =>
+    locks.run(key, async () => {
+      const client = await orUnavailable(() => pool.connect());
+      let broken = false;
+      try {
+        await orUnavailable(() => client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]));
+        try {
+          return await fn();
+        } finally {
+          await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => (broken = true));
+        }
+      } finally {
+        // A client whose unlock failed is dropped: its session (and so the lock) ends with it.
+        client.release(broken || undefined);
+      }
+    });
   const db: Db = {
     kind: "postgres",
     async query<T>(sql: string, params?: unknown[]) {
@@ -64,6 +92,7 @@ function openPostgres(url: string): Db {
           kind: "postgres",
           query: <T>(sql: string, params?: unknown[]) => orUnavailable(async () => (await client.query(sql, params)).rows as T[]),
           transaction: (inner) => inner(tx),
+          exclusive,
           close: async () => {},
         };
         const result = await fn(tx);
@@ -77,6 +106,7 @@ function openPostgres(url: string): Db {
         client.release(broken || undefined);
       }
     },
+    exclusive,
     close: () => pool.end(),
   };
   return db;

@@ -77,6 +77,7 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       ALTER TABLE steps ADD COLUMN lease_until timestamptz;
       ALTER TABLE steps ADD COLUMN machine_id text;
       ALTER TABLE steps ADD COLUMN pgid integer;
+      ALTER TABLE steps ADD COLUMN machine_log_start bigint;
       ALTER TABLE steps ADD COLUMN log_bytes bigint NOT NULL DEFAULT 0;
       ALTER TABLE steps ADD COLUMN error_code text;
       ALTER TABLE steps ADD COLUMN error_extras jsonb;

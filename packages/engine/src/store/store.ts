@@ -62,6 +62,35 @@ export interface StepRow {
   error: string | null;
   log_file: string;
   metrics: StoredMetric[] | null;
+  /** The process that follows the step now, and until when its lease holds. */
+  owner: string | null;
+  lease_until: Date | null;
+  /** The machine whose part of the step is under way, its detached process group, and where its log part began. */
+  machine_id: string | null;
+  pgid: number | null;
+  machine_log_start: string | number | null;
+  log_bytes: string | number;
+  /** For a failed step: the problem code and its extra members (exit code, output tail...). */
+  error_code: string | null;
+  error_extras: Record<string, unknown> | null;
+}
+
+/** How a step attempt ended. */
+export interface StepEnd {
+  state: Exclude<StepState, "running">;
+  duration: number;
+  exit_code: number | null;
+  error: string | null;
+  metrics: StoredMetric[] | null;
+  error_code?: string | null;
+  error_extras?: Record<string, unknown> | null;
+}
+
+/** Names one attempt of one step. */
+export interface StepKey {
+  execution_id: string;
+  step: StepKind;
+  attempt: number;
 }
 
 export interface MachineRow {
@@ -187,14 +216,21 @@ export class Store {
     executionId: string,
     step: StepKind,
     attempt: number,
-    result: { state: Exclude<StepState, "running">; duration: number; exit_code: number | null; error: string | null; metrics: StoredMetric[] | null },
+    result: StepEnd,
     move: { from: ExecutionState; to: ExecutionState },
+    /** When set, only this lease holder may end the step: a follower that lost its lease records nothing. */
+    owner?: string,
   ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const finished = await tx.query(
-        `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8
-         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' RETURNING attempt`,
-        [executionId, step, attempt, result.state, result.duration, result.exit_code, result.error, result.metrics && JSON.stringify(result.metrics)],
+        `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8, error_code = $9, error_extras = $10,
+           owner = NULL, lease_until = NULL
+         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' AND ($11::text IS NULL OR owner = $11) RETURNING attempt`,
+        [
+          executionId, step, attempt, result.state, result.duration, result.exit_code, result.error,
+          result.metrics && JSON.stringify(result.metrics), result.error_code ?? null,
+          result.error_extras ? JSON.stringify(result.error_extras) : null, owner ?? null,
+        ],
       );
       if (finished.length === 0) return false;
       if (step === "run" && result.state === "succeeded") {
@@ -267,6 +303,73 @@ export class Store {
     return this.db.query<ResourceRow>(
       "SELECT * FROM resources WHERE session_id = $1 AND destroyed_at IS NULL ORDER BY seq",
       [sessionId],
+    );
+  }
+
+  // ---- step leases: one owner follows a running step, and proves it is alive by renewing
+
+  async getStep(key: StepKey): Promise<StepRow | undefined> {
+    return (await this.db.query<StepRow>("SELECT * FROM steps WHERE execution_id = $1 AND step = $2 AND attempt = $3", [key.execution_id, key.step, key.attempt]))[0];
+  }
+
+  /** Takes a running step whose lease is free or has run out; null when someone alive holds it or it ended. */
+  async claimStep(key: StepKey, owner: string, leaseMs: number): Promise<StepRow | null> {
+    const rows = await this.db.query<StepRow>(
+      `UPDATE steps SET owner = $4, lease_until = now() + $5 * interval '1 millisecond'
+       WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running'
+         AND (owner IS NULL OR lease_until IS NULL OR lease_until < now() OR owner = $4)
+       RETURNING *`,
+      [key.execution_id, key.step, key.attempt, owner, leaseMs],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Extends the lease; null when it was lost (taken over, or the step ended). Says whether the session is still active. */
+  async renewLease(key: StepKey, owner: string, leaseMs: number): Promise<{ sessionActive: boolean } | null> {
+    const rows = await this.db.query<{ session_state: string }>(
+      `UPDATE steps s SET lease_until = now() + $5 * interval '1 millisecond'
+       FROM executions e JOIN sessions ss ON ss.id = e.session_id
+       WHERE s.execution_id = $1 AND s.step = $2 AND s.attempt = $3 AND s.state = 'running' AND s.owner = $4 AND e.id = s.execution_id
+       RETURNING ss.state AS session_state`,
+      [key.execution_id, key.step, key.attempt, owner, leaseMs],
+    );
+    return rows[0] ? { sessionActive: rows[0].session_state === "active" } : null;
+  }
+
+  /** Hands a process's steps back: others may take them at once. `owner` unset frees every lease (a lone embedded server at start). */
+  async releaseLeases(owner?: string): Promise<number> {
+    const rows = await this.db.query(
+      `UPDATE steps SET owner = NULL, lease_until = NULL WHERE state = 'running' AND owner IS NOT NULL AND ($1::text IS NULL OR owner = $1) RETURNING attempt`,
+      [owner ?? null],
+    );
+    return rows.length;
+  }
+
+  /** Running steps of these executions whose owner is alive (its lease holds). */
+  async heldSteps(executionIds: string[]): Promise<StepKey[]> {
+    return this.db.query<StepKey>(
+      `SELECT execution_id, step, attempt FROM steps
+       WHERE state = 'running' AND execution_id = ANY($1) AND owner IS NOT NULL AND lease_until >= now()`,
+      [executionIds],
+    );
+  }
+
+  /** Running steps that nobody holds: never claimed, handed back, or whose owner stopped renewing. */
+  async orphanedSteps(limit: number): Promise<StepKey[]> {
+    return this.db.query<StepKey>(
+      `SELECT execution_id, step, attempt FROM steps
+       WHERE state = 'running' AND (owner IS NULL OR lease_until IS NULL OR lease_until < now())
+       ORDER BY started LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** Records which machine's part is under way and its detached process, so a new owner can re-attach. */
+  async recordStepHandle(key: StepKey, owner: string, handle: { machine_id: string; pgid: number | null; machine_log_start: number; metrics: StoredMetric[] }): Promise<void> {
+    await this.db.query(
+      `UPDATE steps SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8
+       WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND owner = $4 AND state = 'running'`,
+      [key.execution_id, key.step, key.attempt, owner, handle.machine_id, handle.pgid, handle.machine_log_start, JSON.stringify(handle.metrics)],
     );
   }
 

@@ -49,6 +49,51 @@ export interface OpenStackInventory {
   floatingIps: Array<{ id: string; address: string; portId: string | null; description: string }>;
 }
 
+/** An injected failure: its HTTP status and message, and whether the message echoes credentials. */
+export interface OpenStackFailure {
+  status?: number;
+  message?: string;
+  /**
+   * Appends the credentials to the message the way a careless Python service echoes a request
+   * (see credentialEcho): for `auth`, the user name and password the request carried; for any
+   * other operation, the double's own. For `serverBuild` the echo goes into the server's fault.
+   */
+  echoCredentials?: boolean;
+}
+
+/** Python's repr() of a str: the quote it picks, backslashes doubled, that quote and control characters escaped. */
+function pythonRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = "";
+  for (const c of s) {
+    const code = c.codePointAt(0)!;
+    if (c === "\\" || c === quote) out += `\\${c}`;
+    else if (c === "\n") out += "\\n";
+    else if (c === "\r") out += "\\r";
+    else if (c === "\t") out += "\\t";
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else out += c;
+  }
+  return quote + out + quote;
+}
+
+/**
+ * Credentials as a debugging Python service puts them into an error message: the repr of the
+ * request's auth dict, the JSON body, a form-encoded query string, a Basic authorization
+ * header and the base64 of the password.
+ */
+export function credentialEcho(user: string, password: string): string {
+  const form = new URLSearchParams({ user, password }).toString();
+  const basic = Buffer.from(`${user}:${password}`).toString("base64");
+  return [
+    `request: {'auth': {'user': ${pythonRepr(user)}, 'password': ${pythonRepr(password)}}}`,
+    `body: ${JSON.stringify({ auth: { password } })}`,
+    `query: ${form}`,
+    `headers: {'Authorization': 'Basic ${basic}'}`,
+    `password_b64: ${Buffer.from(password).toString("base64")}`,
+  ].join("; ");
+}
+
 export interface OpenStackDouble {
   /** Keystone's versioned base, e.g. `http://127.0.0.1:41234/v3`. */
   authUrl: string;
@@ -56,7 +101,7 @@ export interface OpenStackDouble {
   password: string;
   project: string;
   inventory(): OpenStackInventory;
-  failNext(operation: OpenStackOperation, error?: { status?: number; message?: string }): void;
+  failNext(operation: OpenStackOperation, error?: OpenStackFailure): void;
   /** Tokens issued so far (to check they never leak). */
   tokens(): string[];
   /** Makes every token invalid, as when they expire. */
@@ -75,7 +120,8 @@ interface ServerState {
   metadata: Record<string, string>;
   networkId: string;
   polls: number;
-  failBuild: boolean;
+  /** The fault message when the server goes into ERROR instead of ACTIVE. */
+  failBuild?: string;
   deleting: boolean;
 }
 
@@ -101,8 +147,9 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
 
   const tokens = new Set<string>();
   const issued: string[] = [];
-  const failures = new Map<string, { status: number; message: string }>();
-  let failNextBuild = false;
+  const failures = new Map<string, Required<OpenStackFailure>>();
+  /** The fault message of the next server created, which goes into ERROR; none when it builds fine. */
+  let failNextBuild: string | undefined;
 
   const flavors = [
     { id: "1", name: "m1.small", vcpus: 1, ram: 2048, disk: 20 },
@@ -122,17 +169,19 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   const servers = new Map<string, ServerState>();
   const floatingIps = new Map<string, { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; description: string }>();
 
-  const maybeFail = (operation: OpenStackOperation) => {
+  /** Throws the failure injected for this operation, echoing `credentials` (the double's own by default) if asked. */
+  const maybeFail = (operation: OpenStackOperation, credentials = { user: username, password }) => {
     const failure = failures.get(operation);
     if (failure) {
       failures.delete(operation);
-      throw new HttpError(failure.status, failure.message);
+      const echo = failure.echoCredentials ? ` (${credentialEcho(credentials.user, credentials.password)})` : "";
+      throw new HttpError(failure.status, failure.message + echo);
     }
   };
 
   const serverView = (s: ServerState) => {
     const fips = [...floatingIps.values()].filter((f) => f.port_id === `port-${s.id}`);
-    const status = s.polls >= pollsUntilActive ? (s.failBuild ? "ERROR" : "ACTIVE") : "BUILD";
+    const status = s.polls >= pollsUntilActive ? (s.failBuild !== undefined ? "ERROR" : "ACTIVE") : "BUILD";
     const network = networks.find((n) => n.id === s.networkId)!;
     return {
       id: s.id,
@@ -152,7 +201,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
                 ...fips.map((f) => ({ addr: f.floating_ip_address, version: 4, "OS-EXT-IPS:type": "floating" })),
               ],
             },
-      fault: status === "ERROR" ? { code: 500, message: "No valid host was found. There are not enough hosts available." } : undefined,
+      fault: status === "ERROR" ? { code: 500, message: s.failBuild } : undefined,
     };
   };
 
@@ -186,7 +235,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       failBuild: failNextBuild,
       deleting: false,
     };
-    failNextBuild = false;
+    failNextBuild = undefined;
     servers.set(s.id, s);
     return s;
   };
@@ -207,7 +256,6 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
 
   const keystone = async (req: IncomingMessage, path: string): Promise<Route> => {
     if (req.method === "POST" && path === "/v3/auth/tokens") {
-      maybeFail("auth");
       const body = (await readBody(req)) as {
         auth?: {
           identity?: { methods?: string[]; password?: { user?: { name?: string; password?: string; domain?: { name?: string } } } };
@@ -215,6 +263,8 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
         };
       };
       const user = body.auth?.identity?.password?.user;
+      // What Keystone was sent, not what it expects, is what a careless one echoes.
+      maybeFail("auth", { user: String(user?.name ?? ""), password: String(user?.password ?? "") });
       const scope = body.auth?.scope?.project;
       if (
         !body.auth?.identity?.methods?.includes("password") ||
@@ -439,10 +489,15 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
     }),
     failNext(operation, error = {}) {
       if (operation === "serverBuild") {
-        failNextBuild = true;
+        const fault = error.message ?? "No valid host was found. There are not enough hosts available.";
+        failNextBuild = error.echoCredentials ? `${fault} (${credentialEcho(username, password)})` : fault;
         return;
       }
-      failures.set(operation, { status: error.status ?? 500, message: error.message ?? `Injected failure of ${operation}` });
+      failures.set(operation, {
+        status: error.status ?? 500,
+        message: error.message ?? `Injected failure of ${operation}`,
+        echoCredentials: error.echoCredentials ?? false,
+      });
     },
     tokens: () => [...issued],
     revokeTokens: () => tokens.clear(),

@@ -25,9 +25,9 @@ import {
   type CloudProviderOptions,
   type CloudSettings,
 } from "./cloud-config.js";
-import { pollUntil, SessionLocks } from "./polling.js";
+import { pollUntil } from "./polling.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
-import { Scrubber } from "./scrubber.js";
+import { scrubberOf, type Scrubber } from "../../secrets/scrub.js";
 import { waitForSsh } from "./wait-for-ssh.js";
 
 export const EC2_KINDS = {
@@ -70,7 +70,6 @@ export class Ec2Provider implements Provider {
   private readonly settings: CloudSettings;
   private readonly client: EC2Client;
   private readonly scrubber: Scrubber;
-  private readonly locks = new SessionLocks();
 
   constructor(
     private readonly config: ResolvedConfig,
@@ -85,21 +84,21 @@ export class Ec2Provider implements Provider {
         endpoint: s.endpoint,
         credentials: { accessKeyId: s.accessId, secretAccessKey: s.secretKey },
       });
-    this.scrubber = new Scrubber().add(s.accessId, s.secretKey, s.sshPrivateKey);
+    this.scrubber = scrubberOf(config);
   }
 
   ensureMachines(ctx: ProviderContext): Promise<Machine[]> {
     return createOrTearDown(
       "ec2",
       ctx,
-      { locks: this.locks, scrubber: this.scrubber },
+      { scrubber: this.scrubber },
       async (log) => [await this.ensureInstance(ctx, log)],
       (log) => this.teardown(ctx, log),
     );
   }
 
   destroy(ctx: ProviderContext): Promise<void> {
-    return tearDown("ec2", ctx, { locks: this.locks, scrubber: this.scrubber }, (log) => this.teardown(ctx, log));
+    return tearDown("ec2", ctx, { scrubber: this.scrubber }, (log) => this.teardown(ctx, log));
   }
 
   private async step<T>(what: string, fn: () => Promise<T>): Promise<T> {

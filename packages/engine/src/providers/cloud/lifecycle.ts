@@ -1,54 +1,46 @@
 import { BenchwrightError } from "../../errors.js";
 import type { ProviderContext, SweptResource } from "../provider.js";
-import type { SessionLocks } from "./polling.js";
-import type { Scrubber } from "./scrubber.js";
+import type { Scrubber } from "../../secrets/scrub.js";
 
 type Log = (line: string) => void;
 
 /**
- * A cloud session's machines come up whole or not at all: creation runs under the session's
- * lock, and on any failure everything the session created is torn down before the error,
- * scrubbed of credentials, is reported.
+ * A cloud session's machines come up whole or not at all: on any failure everything the
+ * session created is torn down before the error, scrubbed of credentials, is reported. The
+ * engine calls this under the session's lock in the database, so it runs once at a time
+ * for a session across every process.
  */
 export function createOrTearDown<T>(
   driver: string,
   ctx: ProviderContext,
-  tools: { locks: SessionLocks; scrubber: Scrubber },
+  tools: { scrubber: Scrubber },
   create: (log: Log) => Promise<T>,
   teardown: (log: Log) => Promise<void>,
 ): Promise<T> {
-  return tools.locks.run(ctx.sessionId, async () => {
-    const log = tools.scrubber.log(ctx.log);
+  const log = tools.scrubber.log(ctx.log);
+  return create(log).catch(async (error: unknown) => {
+    const failure = tools.scrubber.fail(driver, error);
+    log(`${driver}: ${failure.detail}; destroying what the session created`);
     try {
-      return await create(log);
-    } catch (error) {
-      const failure = tools.scrubber.fail(driver, error);
-      log(`${driver}: ${failure.detail}; destroying what the session created`);
-      try {
-        await teardown(log);
-      } catch (cleanup) {
-        const why = tools.scrubber.fail(`${driver} cleanup`, cleanup).detail;
-        log(`${driver}: cleanup failed: ${why}`);
-        throw new BenchwrightError("provider_failed", `${failure.detail} (cleanup incomplete: ${why})`);
-      }
-      throw failure;
+      await teardown(log);
+    } catch (cleanup) {
+      const why = tools.scrubber.fail(`${driver} cleanup`, cleanup).detail;
+      log(`${driver}: cleanup failed: ${why}`);
+      throw new BenchwrightError("provider_failed", `${failure.detail} (cleanup incomplete: ${why})`);
     }
+    throw failure;
   });
 }
 
-/** Destroys what the session created, under its lock, with errors scrubbed of credentials. */
+/** Destroys what the session created (the engine holds the session's lock), with errors scrubbed of credentials. */
 export function tearDown(
   driver: string,
   ctx: ProviderContext,
-  tools: { locks: SessionLocks; scrubber: Scrubber },
+  tools: { scrubber: Scrubber },
   teardown: (log: Log) => Promise<void>,
 ): Promise<void> {
-  return tools.locks.run(ctx.sessionId, async () => {
-    try {
-      await teardown(tools.scrubber.log(ctx.log));
-    } catch (error) {
-      throw tools.scrubber.fail(`${driver} destroy`, error);
-    }
+  return teardown(tools.scrubber.log(ctx.log)).catch((error: unknown) => {
+    throw tools.scrubber.fail(`${driver} destroy`, error);
   });
 }
 

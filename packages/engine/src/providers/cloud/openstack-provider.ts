@@ -10,9 +10,9 @@ import {
   type CloudSettings,
 } from "./cloud-config.js";
 import { OpenStackClient, type NovaServer } from "./openstack-client.js";
-import { pollUntil, SessionLocks } from "./polling.js";
+import { pollUntil } from "./polling.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
-import { Scrubber } from "./scrubber.js";
+import { scrubberOf, type Scrubber } from "../../secrets/scrub.js";
 import { waitForSsh } from "./wait-for-ssh.js";
 
 export const OPENSTACK_KINDS = {
@@ -56,7 +56,6 @@ export class OpenStackProvider implements Provider {
   private readonly settings: CloudSettings;
   private readonly client: OpenStackClient;
   private readonly scrubber: Scrubber;
-  private readonly locks = new SessionLocks();
 
   constructor(
     private readonly config: ResolvedConfig,
@@ -64,7 +63,7 @@ export class OpenStackProvider implements Provider {
   ) {
     this.settings = cloudSettings(config, options);
     const s = this.settings;
-    this.scrubber = new Scrubber().add(s.accessId, s.secretKey, s.sshPrivateKey);
+    this.scrubber = scrubberOf(config);
     this.client = new OpenStackClient(
       { authUrl: s.authUrl!, username: s.accessId, password: s.secretKey, project: s.tenant!, domain: s.domain, region: s.region },
       options.fetch ?? fetch,
@@ -76,14 +75,14 @@ export class OpenStackProvider implements Provider {
     return createOrTearDown(
       "openstack",
       ctx,
-      { locks: this.locks, scrubber: this.scrubber },
+      { scrubber: this.scrubber },
       async (log) => [await this.ensureServer(ctx, log)],
       (log) => this.teardown(ctx, log),
     );
   }
 
   destroy(ctx: ProviderContext): Promise<void> {
-    return tearDown("openstack", ctx, { locks: this.locks, scrubber: this.scrubber }, (log) => this.teardown(ctx, log));
+    return tearDown("openstack", ctx, { scrubber: this.scrubber }, (log) => this.teardown(ctx, log));
   }
 
   private async step<T>(fn: () => Promise<T>): Promise<T> {

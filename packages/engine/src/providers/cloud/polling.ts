@@ -31,17 +31,3 @@ export async function pollUntil<T>(
   }
 }
 
-/** One life-cycle operation at a time per session, so two callers never create twice. */
-export class SessionLocks {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(sessionId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(fn);
-    this.tails.set(sessionId, next);
-    void next.finally(() => {
-      if (this.tails.get(sessionId) === next) this.tails.delete(sessionId);
-    }).catch(() => undefined);
-    return next;
-  }
-}

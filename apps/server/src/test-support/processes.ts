@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js");
+
+export interface BenchwrightProcess {
+  child: ChildProcess;
+  /** `http://127.0.0.1:<port>/api/v1` for `serve`; empty for `worker`. */
+  api: string;
+  /** Every line it logged. */
+  logs: string[];
+  /** SIGTERM and wait; SIGKILL if it does not exit within `ms`. */
+  stop(ms?: number): Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts `benchwright serve` or `benchwright worker` (the built CLI) as a process of its own,
+ * with the given environment on top of this one's, and waits until it says it is ready.
+ */
+export async function startProcess(command: "serve" | "worker", env: Record<string, string>): Promise<BenchwrightProcess> {
+  const child = spawn(process.execPath, [CLI, command], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const logs: string[] = [];
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const api = await new Promise<string>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${logs.join("\n")}`)), 30_000);
+    let buffer = "";
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => {
+      buffer += text;
+      const lines = buffer.split("\n");
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        logs.push(line);
+        const entry = safeJson(line);
+        if (entry?.message === "listening") {
+          clearTimeout(timer);
+          resolveReady(String(entry.url).replace(/\/$/, ""));
+        } else if (entry?.message === "working") {
+          clearTimeout(timer);
+          resolveReady("");
+        }
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code} before it was ready:\n${logs.join("\n")}`));
+    });
+  });
+  return {
+    child,
+    api,
+    logs,
+    async stop(ms = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+function safeJson(line: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}

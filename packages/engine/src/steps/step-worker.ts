@@ -1,0 +1,137 @@
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { Store, StepKey, StepRow } from "../store/store.js";
+import { EngineShutdown, LeaseLost, SessionDeleted } from "./hand-back.js";
+
+export interface StepWorkerOptions {
+  /** How long a lease holds without renewal; a dead owner's steps are taken over after it. Default 15 s. */
+  leaseMs?: number;
+  /** How often a lease is renewed (and the session's state looked at). Default 2 s. */
+  renewMs?: number;
+  /** How often unheld running steps are looked for. Default 2 s. */
+  sweepMs?: number;
+  /** Steps followed at once by this process. Default 256. */
+  capacity?: number;
+  log?: (line: string) => void;
+}
+
+/** Follows one claimed step to its end; aborting `signal` with a HandBack leaves it running. */
+export type DriveStep = (step: StepRow, owner: string, signal: AbortSignal) => Promise<void>;
+
+/**
+ * The steps this process follows. A step is taken by claiming its lease in the store, kept
+ * by renewing it, and given up when the process stops (handed back at once) or dies (its
+ * lease runs out, and another worker's sweep takes it). The store's conditional updates
+ * make every claim and every end of a step exclusive, so nothing is followed twice.
+ */
+export class StepWorker {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly #store: Store;
+  readonly #drive: DriveStep;
+  readonly #leaseMs: number;
+  readonly #renewMs: number;
+  readonly #sweepMs: number;
+  readonly #capacity: number;
+  readonly #log: (line: string) => void;
+  readonly #following = new Map<string, { key: StepKey; abort: AbortController; done: Promise<void> }>();
+  readonly #ended = new EventEmitter();
+  #sweeper: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(store: Store, drive: DriveStep, options: StepWorkerOptions = {}) {
+    this.#store = store;
+    this.#drive = drive;
+    this.#leaseMs = options.leaseMs ?? 15_000;
+    this.#renewMs = options.renewMs ?? 2_000;
+    this.#sweepMs = options.sweepMs ?? 2_000;
+    this.#capacity = options.capacity ?? 256;
+    this.#log = options.log ?? (() => {});
+    this.#ended.setMaxListeners(0);
+  }
+
+  /** Steps followed here now. */
+  get active(): number {
+    return this.#following.size;
+  }
+
+  /** Starts sweeping for steps nobody holds. */
+  start(): void {
+    const sweep = () => {
+      if (this.#stopped) return;
+      this.sweep()
+        .catch((e: Error) => this.#log(`step sweep failed: ${e.message}`))
+        .finally(() => {
+          if (!this.#stopped) this.#sweeper = setTimeout(sweep, this.#sweepMs);
+        });
+    };
+    this.#sweeper = setTimeout(sweep, 0);
+  }
+
+  /** Claims the step and follows it in the background; false when someone else holds it, it ended, or this worker is full. */
+  async take(key: StepKey): Promise<boolean> {
+    if (this.#stopped || this.#following.has(id(key)) || this.#following.size >= this.#capacity) return false;
+    const step = await this.#store.claimStep(key, this.owner, this.#leaseMs);
+    if (!step || this.#stopped || this.#following.has(id(key))) return false;
+    const abort = new AbortController();
+    const renewal = setInterval(() => void this.#renew(key, abort), this.#renewMs);
+    const done = this.#drive(step, this.owner, abort.signal)
+      .catch((e: Error) => {
+        if (!abort.signal.aborted) this.#log(`step ${id(key)} ended in error: ${e.message}`);
+      })
+      .finally(() => {
+        clearInterval(renewal);
+        this.#following.delete(id(key));
+        this.#ended.emit(id(key));
+      });
+    this.#following.set(id(key), { key, abort, done });
+    return true;
+  }
+
+  /** Takes every running step whose lease is free or ran out. */
+  async sweep(): Promise<void> {
+    const room = this.#capacity - this.#following.size;
+    if (room <= 0) return;
+    for (const key of await this.#store.orphanedSteps(room)) await this.take(key);
+  }
+
+  /** Resolves when this process stops following the step (it ended, or was handed back). */
+  onEnded(key: StepKey, listener: () => void): () => void {
+    this.#ended.on(id(key), listener);
+    return () => this.#ended.off(id(key), listener);
+  }
+
+  /** Ends the steps of these executions that this process follows: their session is being deleted. */
+  async stopExecutions(executionIds: string[]): Promise<void> {
+    const ids = new Set(executionIds);
+    const stopping = [...this.#following.values()].filter((f) => ids.has(f.key.execution_id));
+    for (const f of stopping) f.abort.abort(new SessionDeleted());
+    await Promise.allSettled(stopping.map((f) => f.done));
+  }
+
+  /** Stops taking steps and hands back those it follows (they go on on their hosts), within `deadlineMs`. */
+  async stop(deadlineMs = 5_000): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#sweeper);
+    const all = [...this.#following.values()];
+    for (const f of all) f.abort.abort(new EngineShutdown());
+    await Promise.race([Promise.allSettled(all.map((f) => f.done)), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
+    await this.#store.releaseLeases(this.owner).catch((e: Error) => this.#log(`cannot hand steps back: ${e.message}; they are taken over when their leases run out`));
+  }
+
+  async #renew(key: StepKey, abort: AbortController): Promise<void> {
+    if (abort.signal.aborted) return;
+    try {
+      const lease = await this.#store.renewLease(key, this.owner, this.#leaseMs);
+      if (!lease) abort.abort(new LeaseLost());
+      else if (!lease.sessionActive) abort.abort(new SessionDeleted());
+    } catch (e) {
+      // The database is out: keep following; the lease holds a while, and the end is recorded once it is back.
+      this.#log(`cannot renew the lease of step ${id(key)}: ${(e as Error).message}`);
+    }
+  }
+}
+
+function id(key: StepKey): string {
+  return `${key.execution_id}/${key.step}/${key.attempt}`;
+}
