@@ -11,6 +11,8 @@ export interface ServerConfig {
   insecure: boolean;
   /** Whether this process runs steps too (`BENCHWRIGHT_WORKER=false`: it serves and leaves steps to workers). */
   work?: boolean;
+  /** pg-boss's schema on PostgreSQL (`BENCHWRIGHT_QUEUE_SCHEMA`); the engine picks one by default. */
+  queueSchema?: string;
   /** How long a stop (SIGTERM) may take before the process exits anyway; `BENCHWRIGHT_STOP_TIMEOUT` seconds, default 10. */
   stopTimeoutMs?: number;
 }
@@ -30,6 +32,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     token: env.BENCHWRIGHT_API_TOKEN || undefined,
     insecure: argv.includes("--insecure"),
     work: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_WORKER ?? ""),
+    queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
     stopTimeoutMs: stopSeconds * 1000,
   };
 }

@@ -22,6 +22,8 @@ export async function createTestSchema(baseUrl = TEST_POSTGRES_URL): Promise<{ u
       const db = await openDb({ databaseUrl: baseUrl });
       try {
         await db.query(`DROP SCHEMA ${schema} CASCADE`);
+        // The step queue's schema beside it (see queueSchemaOf), when an engine made one.
+        await db.query(`DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`);
       } finally {
         await db.close();
       }
