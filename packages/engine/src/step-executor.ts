@@ -232,6 +232,13 @@ export class StepExecutor {
 
   /** The metrics of a machine's part of a step, or the error that says why it failed. */
   private judge(kind: StepKind, execution: ExecutionRow, machine: Machine, outcome: StepOutcome, timeoutS: number, log: StepLog, logStart: number): StoredMetric[] {
+    if (outcome.unreachable) {
+      throw new BenchwrightError(
+        "step_timeout",
+        `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} passed its time limit of ${timeoutS} s while ${machine.ip} could not be reached; it was not killed and may still be running`,
+        { exit_code: null },
+      );
+    }
     if (outcome.timedOut) {
       throw new BenchwrightError("step_timeout", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} passed its time limit of ${timeoutS} s and was killed`, {
         exit_code: null,

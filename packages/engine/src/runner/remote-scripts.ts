@@ -37,15 +37,19 @@ export function launchScript(dir: string): string {
 
 /**
  * Streams step.log from byte `offset` to stdout until step.rc exists (or the process
- * group is gone, or `maxSeconds` pass), then reports on stderr `end:rc:<code>`,
- * `end:gone` or `end:wait`. Bytes are cut at the size seen *after* checking for the end,
- * so when the end is reported every byte written before it has been sent. A dot on
- * stderr every few seconds makes the loop die of SIGPIPE once nobody reads it.
+ * group is gone, or `maxSeconds` pass), then reports on stderr `end:rc:<code>:<age>:<ran>`,
+ * `end:gone` or `end:wait`. `age` is how many ms ago step.rc was written and `ran` how many
+ * ms the step ran (step.pid to step.rc), both by the host's own clock, so that time spent
+ * unable to reach the host counts in neither; each is empty where `date` lacks %N.
+ * Bytes are cut at the size seen *after* checking for the end, so when the end is reported
+ * every byte written before it has been sent. A dot on stderr every few seconds makes the
+ * loop die of SIGPIPE once nobody reads it.
  */
 export function followScript(dir: string, pgid: number, offset: number, maxSeconds: number): string {
   return bashC(
     [
       `cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`,
+      'digits() { case "$1" in ""|*[!0-9]*) return 1;; esac; }',
       `off=${offset}; n=0; fin=`,
       "while :; do",
       "  if [ -e step.rc ]; then fin=rc",
@@ -56,7 +60,12 @@ export function followScript(dir: string, pgid: number, offset: number, maxSecon
       '    tail -c +$((off + 1)) step.log | head -c $((size - off)) || exit 1',
       "    off=$size",
       "  fi",
-      '  if [ "$fin" = rc ]; then echo "end:rc:$(cat step.rc)" >&2; exit 0; fi',
+      '  if [ "$fin" = rc ]; then',
+      "    now=$(date +%s%N 2>/dev/null); rc_at=$(date -r step.rc +%s%N 2>/dev/null); pid_at=$(date -r step.pid +%s%N 2>/dev/null); age=; ran=",
+      '    if digits "$now" && digits "$rc_at"; then age=$(( (now - rc_at) / 1000000 )); fi',
+      '    if digits "$rc_at" && digits "$pid_at"; then ran=$(( (rc_at - pid_at) / 1000000 )); fi',
+      '    echo "end:rc:$(cat step.rc):$age:$ran" >&2; exit 0',
+      "  fi",
       '  if [ "$fin" = gone ]; then echo end:gone >&2; exit 0; fi',
       `  if [ "$SECONDS" -ge ${Math.max(0, Math.floor(maxSeconds))} ]; then echo end:wait >&2; exit 0; fi`,
       "  n=$((n + 1)); if [ $((n % 20)) -eq 0 ]; then printf . >&2 || exit 1; fi",

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSshd, sshTargetOf, type SshdHarness } from "../testing/sshd.js";
 import { InMemoryHostKeyStore } from "../transport/host-key.js";
 import { LocalShell } from "../transport/local-shell.js";
 import { SshPool } from "../transport/ssh-pool.js";
 import type { Transport } from "../transport/transport.js";
+import { shellPath } from "./shell-quote.js";
 import { StepRunner } from "./step-runner.js";
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
@@ -48,11 +49,17 @@ describe("StepRunner over SSH", () => {
       "exit 7",
     ].join("\n");
     const dir = `${root}/exit7`;
+    const called = Date.now();
     const outcome = await runner.run(transport, { dir, script, env: { BW_X: "it's x" }, timeoutMs: 20_000 }, (c) => chunks.push(c));
+    const returned = Date.now();
     const home = (await transport().exec("printf %s \"$HOME\"")).stdout;
     const expected = `env=it's x cwd=${home}/${dir.slice(2)}\nsbin-ok\n${numbered(15)}`;
     expect(Buffer.concat(chunks).toString()).toBe(expected);
-    expect(outcome).toEqual({ exitCode: 7, timedOut: false, logBytes: Buffer.byteLength(expected) });
+    expect(outcome).toMatchObject({ exitCode: 7, timedOut: false, logBytes: Buffer.byteLength(expected) });
+    // The host's own account of the run: inside the call, and at least as long as its sleeps.
+    expect(outcome.startedAt).toBeGreaterThanOrEqual(called);
+    expect(outcome.endedAt).toBeLessThanOrEqual(returned);
+    expect(outcome.endedAt! - outcome.startedAt!).toBeGreaterThanOrEqual(15 * 200);
   }, 20_000);
 
   it("kills the whole process group when the deadline passes", async () => {
@@ -95,7 +102,7 @@ describe("StepRunner over SSH", () => {
     const rest: Buffer[] = [];
     const outcome = await runner.follow(t, handle, { fromOffset: offset, deadline, onData: (c) => rest.push(c) });
     expect(Buffer.concat([...first, ...rest]).toString()).toBe(numbered(20));
-    expect(outcome).toEqual({ exitCode: 0, timedOut: false, logBytes: Buffer.byteLength(numbered(20)) });
+    expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, logBytes: Buffer.byteLength(numbered(20)) });
   }, 20_000);
 
   it("streams a 50 MiB log through onData without holding it", async () => {
@@ -113,7 +120,7 @@ describe("StepRunner over SSH", () => {
           if (c.some((b) => b !== 0x78)) wrong++;
         },
       );
-      expect(outcome).toEqual({ exitCode: 0, timedOut: false, logBytes: 52428800 });
+      expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, logBytes: 52428800 });
     } finally {
       clearInterval(sampler);
     }
@@ -121,6 +128,86 @@ describe("StepRunner over SSH", () => {
     expect(wrong).toBe(0);
     expect(rssPeak - rssBefore).toBeLessThan(60 * 1024 * 1024);
   }, 45_000);
+
+  it("runs 45 concurrent steps on one host with OpenSSH's stock limits, none failing for want of a channel", async () => {
+    // Stock sshd: 10 channels per connection, handshakes beyond 10 at once dropped at random.
+    const second = await sshd.generateUserKey();
+    const many = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
+    try {
+      const transports = [
+        // Three sessions' machines on the same host with the same key, and one with another key.
+        ...Array.from({ length: 30 }, (_, i) => () => many.get(sshTargetOf(sshd), `many-${i % 3}/m1`)),
+        ...Array.from({ length: 15 }, () => () => many.get({ ...sshTargetOf(sshd), privateKey: second }, "many-other/m1")),
+      ];
+      const logs = transports.map(() => [] as Buffer[]);
+      const outcomes = await Promise.all(
+        transports.map((t, i) =>
+          runner.run(t, { dir: `${root}/many-${i}`, script: `echo start ${i}; sleep 2; echo end ${i}`, timeoutMs: 60_000 }, (c) => logs[i].push(c)),
+        ),
+      );
+      expect(outcomes.map((o) => [o.exitCode, o.timedOut])).toEqual(outcomes.map(() => [0, false]));
+      expect(logs.map((l) => Buffer.concat(l).toString())).toEqual(logs.map((_, i) => `start ${i}\nend ${i}\n`));
+    } finally {
+      await many.close();
+    }
+  }, 45_000);
+
+  describe("when the host cannot be reached for a while", () => {
+    // A connection attempt gives up fast and the pool tries twice: a fixed budget of attempts
+    // would be spent long before the outage ends. The runner must keep trying until the deadline.
+    const OUTAGE_MS = 10_000;
+    let outagePool: SshPool;
+    const patient = new StepRunner({ reattachDelayMs: 100, maxReattachDelayMs: 400, afterDeadlineMs: 1000 });
+    const target = () => outagePool.get(sshTargetOf(sshd), "outage/m1");
+    beforeEach(() => {
+      outagePool = new SshPool({ hostKeys: new InMemoryHostKeyStore(), readyTimeoutMs: 500, reconnect: { attempts: 2, initialDelayMs: 100, maxDelayMs: 200 } });
+    });
+    afterEach(async () => {
+      sshd.resume();
+      await outagePool.close();
+    });
+
+    it("reads the exit code and the log the host recorded, and when the step really ended", async () => {
+      const dir = `${root}/outage`;
+      const chunks: Buffer[] = [];
+      const running = patient.run(target, { dir, script: 'for i in $(seq 1 5); do echo "line $i"; sleep 0.2; done', timeoutMs: 60_000 }, (c) =>
+        chunks.push(c),
+      );
+      while (chunks.length === 0) await sleep(20);
+      expect(await sshd.suspend()).toBeGreaterThan(0);
+      await sleep(OUTAGE_MS);
+      const resumedAt = Date.now();
+      sshd.resume();
+      const outcome = await running;
+
+      expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, logBytes: Buffer.byteLength(numbered(5)) });
+      expect(Buffer.concat(chunks).toString()).toBe(numbered(5));
+      // The end is when the host wrote step.rc (this host's clock is ours), long before it could be read.
+      const rcWritten = Number((await transport().exec(`date -r ${shellPath(dir)}/step.rc +%s%3N`)).stdout);
+      expect(outcome.endedAt).toBeLessThan(resumedAt);
+      expect(Math.abs(outcome.endedAt! - rcWritten)).toBeLessThan(1000);
+    }, 40_000);
+
+    it("gives a timed-out outcome with the log so far when the host is still unreachable after the deadline", async () => {
+      const dir = `${root}/unreachable`;
+      const chunks: Buffer[] = [];
+      const running = patient.run(target, { dir, script: "echo before; sleep 30; echo after", timeoutMs: 3000 }, (c) => chunks.push(c));
+      while (chunks.length === 0) await sleep(20);
+      expect(await sshd.suspend()).toBeGreaterThan(0);
+      // Resolves while the host is still out of reach.
+      const outcome = await running;
+      sshd.resume();
+
+      expect(outcome).toEqual({ exitCode: null, timedOut: true, unreachable: true, logBytes: 7 });
+      expect(Buffer.concat(chunks).toString()).toBe("before\n");
+      // The step could not be killed: it is left running, to be stopped once the host is back
+      // (through the patient pool of the other tests: this one's last handshakes may still be failing).
+      const pgid = Number((await transport().exec(`cat ${shellPath(dir)}/step.pid`)).stdout);
+      expect((await transport().exec(`kill -0 -- -${pgid}`)).code).toBe(0);
+      await patient.kill(transport(), { dir, pgid });
+      expect(await groupGone(transport(), pgid)).toBe(true);
+    }, 40_000);
+  });
 
   it("removes work dirs only below .benchwright", async () => {
     const t = transport();

@@ -1,16 +1,25 @@
 import { BenchwrightError } from "../errors.js";
 import { sleep } from "../transport/backoff.js";
 import type { Transport } from "../transport/transport.js";
-import { isRetryableTransportError } from "../transport/transport-error.js";
+import { isRetryableTransportError, TransportError } from "../transport/transport-error.js";
 import { envFileContent } from "./env-file.js";
 import { followScript, killScript, launchScript, prepareScript, removeScript } from "./remote-scripts.js";
 import type { StepHandle, StepOutcome, StepSpec } from "./step.js";
 
 export interface StepRunnerOptions {
-  /** Failed attempts in a row (without a byte of progress) before a lost connection is final; default 5. */
-  maxReattachAttempts?: number;
-  /** Pause before re-attaching, times the failures so far; the pool adds its own backoff. Default 500 ms. */
+  /**
+   * Waits between attempts to reach a host that went away: doubling from `reattachDelayMs`
+   * (default 500 ms) up to `maxReattachDelayMs` (default 15 s). The runner keeps trying for
+   * as long as the step's deadline allows, whatever the number of attempts: the outcome of
+   * a step is what its host recorded, and the host keeps it.
+   */
   reattachDelayMs?: number;
+  maxReattachDelayMs?: number;
+  /**
+   * After the deadline, how long to keep trying to reach the host to stop the step and read
+   * what it left; default 60 s. Past it the outcome says the host was unreachable.
+   */
+  afterDeadlineMs?: number;
   /** Time between TERM and KILL when a step is killed; default 3 s. */
   killGraceSeconds?: number;
 }
@@ -39,13 +48,15 @@ class DeadlineReached extends Error {}
  * pick up where it was.
  */
 export class StepRunner {
-  readonly #maxReattach: number;
   readonly #reattachDelayMs: number;
+  readonly #maxReattachDelayMs: number;
+  readonly #afterDeadlineMs: number;
   readonly #killGraceSeconds: number;
 
   constructor(options: StepRunnerOptions = {}) {
-    this.#maxReattach = options.maxReattachAttempts ?? 5;
     this.#reattachDelayMs = options.reattachDelayMs ?? 500;
+    this.#maxReattachDelayMs = Math.max(this.#reattachDelayMs, options.maxReattachDelayMs ?? 15_000);
+    this.#afterDeadlineMs = options.afterDeadlineMs ?? 60_000;
     this.#killGraceSeconds = options.killGraceSeconds ?? 3;
   }
 
@@ -72,10 +83,13 @@ export class StepRunner {
     signal?: AbortSignal,
   ): Promise<StepOutcome> {
     const attachment = new Attachment(getTransport, true);
+    // Until the launch, the time limit counts from the call: a host that cannot be reached
+    // is tried again until then.
+    const until = Date.now() + spec.timeoutMs;
     try {
-      await this.#retrying(attachment, (t) => this.#prepare(t, spec), signal);
+      await this.#retrying(attachment, (t, bounded) => this.#prepare(t, spec, bounded), until, signal);
       // Retried alone: the launch script's lock keeps a repeated launch from starting a second step.
-      const handle = await this.#retrying(attachment, (t) => this.#launch(t, spec.dir), signal);
+      const handle = await this.#retrying(attachment, (t, bounded) => this.#launch(t, spec.dir, bounded), until, signal);
       return await this.#follow(attachment, handle, {
         fromOffset: 0,
         onData,
@@ -88,9 +102,9 @@ export class StepRunner {
   }
 
   /** Kills the step's whole process group: TERM, then KILL after the grace time. */
-  async kill(transport: Transport, handle: StepHandle): Promise<void> {
+  async kill(transport: Transport, handle: StepHandle, signal?: AbortSignal): Promise<void> {
     checkPgid(handle.pgid);
-    const r = await transport.exec(killScript(handle.pgid, this.#killGraceSeconds));
+    const r = await transport.exec(killScript(handle.pgid, this.#killGraceSeconds), { signal });
     if (r.code !== 0) throw new BenchwrightError("internal", `Cannot kill step ${handle.dir} on ${transport.description}: ${r.stderr.trim()}`);
   }
 
@@ -106,16 +120,16 @@ export class StepRunner {
     if (r.code !== 0) throw new BenchwrightError("internal", `Cannot remove ${dir} on ${transport.description}: ${r.stderr.trim()}`);
   }
 
-  async #prepare(transport: Transport, spec: StepSpec): Promise<void> {
+  async #prepare(transport: Transport, spec: StepSpec, signal?: AbortSignal): Promise<void> {
     const env = envFileContent(spec.env);
-    const r = await transport.exec(prepareScript(spec.dir));
+    const r = await transport.exec(prepareScript(spec.dir), { signal });
     if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot create ${spec.dir} on ${transport.description}: ${r.stderr.trim()}`);
     await transport.writeFile(`${spec.dir}/step.sh`, spec.script, 0o700);
     await transport.writeFile(`${spec.dir}/env.sh`, env, 0o600);
   }
 
-  async #launch(transport: Transport, dir: string): Promise<StepHandle> {
-    const r = await transport.exec(launchScript(dir));
+  async #launch(transport: Transport, dir: string, signal?: AbortSignal): Promise<StepHandle> {
+    const r = await transport.exec(launchScript(dir), { signal });
     const pgid = Number(/^pgid:(\d+)$/m.exec(r.stdout)?.[1]);
     if (r.code !== 0 || !Number.isInteger(pgid) || pgid <= 1) {
       throw new BenchwrightError("step_failed", `Cannot start the step in ${dir} on ${transport.description}: ${r.stderr.trim() || r.stdout.trim()}`);
@@ -139,7 +153,7 @@ export class StepRunner {
       let stderr = "";
       let progressed = false;
       let consumerError: unknown;
-      let lost: unknown;
+      let lost = false;
       try {
         await attachment.transport.exec(followScript(handle.dir, handle.pgid, offset, maxSeconds), {
           signal,
@@ -162,74 +176,116 @@ export class StepRunner {
         if (options.signal?.aborted) throw options.signal.reason;
         if (deadline.signal.aborted) return this.#timedOut(attachment, handle, offset, options);
         if (!isRetryableTransportError(e)) throw e;
-        lost = e;
+        lost = true;
       } finally {
         clearTimeout(timer);
       }
 
-      const end = lost === undefined ? parseEnd(stderr) : undefined;
-      if (end?.kind === "rc") return { exitCode: end.code, timedOut: false, logBytes: offset };
+      const end = lost ? undefined : parseEnd(stderr);
+      if (end?.kind === "rc") return ended(end, offset);
       if (end?.kind === "gone") return { exitCode: null, timedOut: false, logBytes: offset };
       if (end?.kind === "nodir") throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${attachment.transport.description}`);
       if (end?.kind === "wait") {
         failures = 0;
         continue;
       }
-      // The connection dropped or the follow command died without its end marker: re-attach from `offset`.
+      // The connection dropped or the follow command died without its end marker: the step
+      // goes on (or has ended) on its host, so re-attach from `offset` until the deadline.
       failures = progressed ? 1 : failures + 1;
-      if (failures > this.#maxReattach) {
-        throw lost ?? new BenchwrightError("step_failed", `Following step ${handle.dir} on ${attachment.transport.description} keeps failing`);
-      }
       attachment.replace();
-      await sleep(this.#reattachDelayMs * failures, options.signal);
+      await this.#pause(failures, options.deadline, options.signal);
     }
   }
 
-  /** Kills the group, then sends what the step wrote before it died. */
+  /** The wait before attempt `failures + 1` to reach the host, never past `until`. */
+  async #pause(failures: number, until: number, signal?: AbortSignal): Promise<void> {
+    const delay = Math.min(this.#maxReattachDelayMs, this.#reattachDelayMs * 2 ** Math.min(20, failures - 1));
+    await sleep(Math.max(0, Math.min(delay, until - Date.now())), signal);
+  }
+
+  /**
+   * Kills the group, then sends what the step wrote before it died. A host still out of
+   * reach `afterDeadlineMs` past the deadline gives an outcome that says so: the log so far
+   * has been delivered, and the step may still be running there.
+   */
   async #timedOut(attachment: Attachment, handle: StepHandle, offset: number, options: FollowOptions): Promise<StepOutcome> {
-    await this.#retrying(attachment, (t) => this.kill(t, handle), options.signal);
+    const until = Math.max(options.deadline, Date.now()) + this.#afterDeadlineMs;
     let end: End | undefined;
-    await this.#retrying(
-      attachment,
-      async (t) => {
-        let stderr = "";
-        await t.exec(followScript(handle.dir, handle.pgid, offset, 0), {
-          signal: options.signal,
-          onStdout: (chunk) => {
-            offset += chunk.length;
-            options.onData(chunk);
-          },
-          onStderr: (chunk) => (stderr += chunk.toString("latin1")),
-        });
-        end = parseEnd(stderr);
-      },
-      options.signal,
-    );
-    // The step may have ended on its own in the last instant: then its code stands.
+    try {
+      await this.#retrying(attachment, (t, signal) => this.kill(t, handle, signal), until, options.signal);
+      await this.#retrying(
+        attachment,
+        async (t, signal) => {
+          let stderr = "";
+          await t.exec(followScript(handle.dir, handle.pgid, offset, 0), {
+            signal,
+            onStdout: (chunk) => {
+              offset += chunk.length;
+              options.onData(chunk);
+            },
+            onStderr: (chunk) => (stderr += chunk.toString("latin1")),
+          });
+          end = parseEnd(stderr);
+        },
+        until,
+        options.signal,
+      );
+    } catch (e) {
+      if (!isRetryableTransportError(e) || options.signal?.aborted) throw e;
+      return { exitCode: null, timedOut: true, logBytes: offset, unreachable: true };
+    }
+    // The step may have ended on its own (in the last instant, or while its host was out of reach): then its code stands.
     const finished = end as End | undefined;
-    if (finished?.kind === "rc") return { exitCode: finished.code, timedOut: false, logBytes: offset };
+    if (finished?.kind === "rc") return ended(finished, offset);
     return { exitCode: null, timedOut: true, logBytes: offset };
   }
 
-  async #retrying<T>(attachment: Attachment, op: (t: Transport) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Runs `op`, attaching again after a lost connection, until it succeeds or `until` passes;
+   * `op`'s signal aborts at `until`, so that one attempt cannot outlast it.
+   */
+  async #retrying<T>(
+    attachment: Attachment,
+    op: (t: Transport, signal: AbortSignal) => Promise<T>,
+    until: number,
+    signal?: AbortSignal,
+  ): Promise<T> {
     for (let failures = 1; ; failures++) {
+      signal?.throwIfAborted();
+      const timeUp = AbortSignal.timeout(Math.max(0, until - Date.now()));
+      const t = attachment.transport;
       try {
-        return await op(attachment.transport);
+        return await op(t, signal ? AbortSignal.any([signal, timeUp]) : timeUp);
       } catch (e) {
-        if (!isRetryableTransportError(e) || failures > this.#maxReattach) throw e;
+        if (signal?.aborted) throw signal.reason;
+        if (timeUp.aborted) throw new TransportError(`${t.description} could not be reached in time`, { retryable: true, cause: e });
+        if (!isRetryableTransportError(e) || Date.now() >= until) throw e;
         attachment.replace();
-        await sleep(this.#reattachDelayMs * failures, signal);
+        await this.#pause(failures, until, signal);
       }
     }
   }
 }
 
-type End = { kind: "rc"; code: number } | { kind: "gone" | "wait" | "nodir" };
+type End = { kind: "rc"; code: number | null; ageMs?: number; ranMs?: number } | { kind: "gone" | "wait" | "nodir" };
 
 function parseEnd(stderr: string): End | undefined {
-  const m = /end:(?:rc:(-?\d+)|(gone|wait|nodir))\s*$/.exec(stderr);
+  const m = /end:(?:rc:(-?\d*)(?::(\d*):(\d*))?|(gone|wait|nodir))\s*$/.exec(stderr);
   if (!m) return undefined;
-  return m[1] !== undefined ? { kind: "rc", code: Number(m[1]) } : { kind: m[2] as "gone" | "wait" | "nodir" };
+  if (m[4] !== undefined) return { kind: m[4] as "gone" | "wait" | "nodir" };
+  const number = (text: string | undefined) => (text ? Number(text) : undefined);
+  // An empty step.rc (a full disk when it was written): the step ended, its code is unknown.
+  return { kind: "rc", code: m[1] === "" || m[1] === "-" ? null : Number(m[1]), ageMs: number(m[2]), ranMs: number(m[3]) };
+}
+
+/** The outcome of a step that wrote its rc, with when that was by the host's clock, on ours. */
+function ended(end: End & { kind: "rc" }, logBytes: number): StepOutcome {
+  const outcome: StepOutcome = { exitCode: end.code, timedOut: false, logBytes };
+  if (end.ageMs !== undefined) {
+    outcome.endedAt = Date.now() - end.ageMs;
+    if (end.ranMs !== undefined) outcome.startedAt = outcome.endedAt - end.ranMs;
+  }
+  return outcome;
 }
 
 function checkPgid(pgid: number): void {

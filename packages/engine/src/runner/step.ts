@@ -23,6 +23,17 @@ export interface StepOutcome {
   timedOut: boolean;
   /** Bytes of log followed in all (the offset to resume from). */
   logBytes: number;
-  /** When the step ended (epoch ms on this machine's clock), by the host's own record; unset when unknown. */
+  /**
+   * When the step ended (epoch ms on this machine's clock), by the host's own record: now
+   * minus how long ago the host wrote step.rc by its own clock, so that neither clock skew
+   * nor time spent unable to reach the host moves it. Unset when unknown.
+   */
   endedAt?: number;
+  /** When the step started, likewise (endedAt minus the run time the host measured). */
+  startedAt?: number;
+  /**
+   * The deadline passed while the host could not be reached: the step could not be killed
+   * and may still run there. The log delivered is what was read before the host went away.
+   */
+  unreachable?: boolean;
 }

@@ -1,8 +1,19 @@
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname } from "node:path";
+import { Client } from "ssh2";
 import { describe, expect, it } from "vitest";
-import { startSshd, sshTargetOf } from "./sshd.js";
+import { hostKeyFingerprint } from "../transport/host-key.js";
+import { startSshd, sshTargetOf, type SshdHarness } from "./sshd.js";
+
+/** A bare ssh2 client on the harness, checking its host key. */
+function connectTo(sshd: SshdHarness): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    client.on("ready", () => resolve(client)).on("error", reject);
+    client.connect({ ...sshTargetOf(sshd), hostVerifier: (key: Buffer) => hostKeyFingerprint(key) === sshd.hostKeyFingerprint });
+  });
+}
 
 describe("startSshd", () => {
   it("serves SSH on a free local port and cleans up on stop", async () => {
@@ -26,5 +37,53 @@ describe("startSshd", () => {
       await sshd.stop();
     }
     expect(existsSync(dir)).toBe(false);
+  }, 20_000);
+
+  it("keeps OpenSSH's stock limits: an 11th session on one connection is refused", async () => {
+    const sshd = await startSshd();
+    const client = await connectTo(sshd);
+    try {
+      const sessions = await Promise.allSettled(
+        Array.from(
+          { length: 11 },
+          () =>
+            new Promise<void>((resolve, reject) =>
+              client.exec("sleep 1", (e, stream) => {
+                if (e) return reject(e);
+                stream.on("close", () => resolve());
+                stream.resume();
+              }),
+            ),
+        ),
+      );
+      const refused = sessions.filter((s) => s.status === "rejected").map((s) => (s as PromiseRejectedResult).reason.message);
+      expect(refused).toEqual(["(SSH) Channel open failure: open failed"]);
+    } finally {
+      client.end();
+      await sshd.stop();
+    }
+  }, 20_000);
+
+  it("suspends the listener and cuts every connection for an outage, then resumes", async () => {
+    const sshd = await startSshd();
+    try {
+      const client = await connectTo(sshd);
+      const cut = new Promise<void>((resolve) => client.on("close", () => resolve()));
+      expect(await sshd.suspend()).toBe(1);
+      await cut;
+      // A connection made during the outage gets no banner until it ends.
+      const socket = connect(sshd.port, sshd.host);
+      let banner = "";
+      const answered = new Promise<void>((resolve) => socket.on("data", (d) => ((banner += d.toString()), resolve())));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(banner).toBe("");
+      sshd.resume();
+      await answered;
+      socket.destroy();
+      expect(banner).toMatch(/^SSH-2\.0-/);
+      (await connectTo(sshd)).end();
+    } finally {
+      await sshd.stop();
+    }
   }, 20_000);
 });

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer, connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,11 @@ export interface SshdOptions {
   startTimeoutMs?: number;
   /** Receives sshd's log lines (it logs to stderr with -e); dropped by default. */
   onLog?: (line: string) => void;
+  /**
+   * Extra sshd_config lines, e.g. `MaxSessions 20`. By default the server keeps OpenSSH's
+   * stock limits (MaxSessions 10, MaxStartups 10:30:100), as a real host would.
+   */
+  extraConfig?: string[];
 }
 
 export interface SshdHarness {
@@ -30,6 +35,19 @@ export interface SshdHarness {
   stop(): Promise<void>;
   /** Kills the per-connection sshd processes (and what runs below them), leaving the listener: every client sees its connection drop. Returns how many connections it cut. */
   killSessionProcesses(): Promise<number>;
+  /**
+   * An outage: the listener stops (SIGSTOP: new connections hang in the handshake until the
+   * client gives up) and every open connection is cut. Steps started detached go on.
+   * Returns how many connections it cut.
+   */
+  suspend(): Promise<number>;
+  /** Ends the outage: the listener answers again (and accepts what queued meanwhile). */
+  resume(): void;
+  /**
+   * Makes another throwaway user key, authorized for `username` unless `authorized` is false,
+   * and returns its private key text.
+   */
+  generateUserKey(options?: { authorized?: boolean }): Promise<string>;
 }
 
 /**
@@ -68,13 +86,11 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
       "KbdInteractiveAuthentication no",
       "PermitRootLogin prohibit-password",
       "Subsystem sftp internal-sftp",
-      "MaxSessions 20",
-      // Tests connect many times in a row; the default MaxStartups could refuse some.
-      "MaxStartups 100",
       "LogLevel VERBOSE",
       // Bash sources ~/.bashrc for ssh commands unless it believes itself nested; the test
       // user's rc file (slow version managers, prompts) has no business in these tests.
       "SetEnv SHLVL=1",
+      ...(options.extraConfig ?? []),
     ];
     // OpenSSH 9.8+ penalizes sources whose connections end badly, which the drop tests do on purpose.
     await writeFile(configPath, [...lines, "PerSourcePenalties no"].join("\n") + "\n");
@@ -96,6 +112,17 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     exited.catch(() => undefined);
     const listener = child;
     const pid = listener.pid!;
+    let keys = 0;
+    const killSessionProcesses = async () => {
+      let killed = 0;
+      for (const child of await childrenOf(pid)) {
+        // The monitor and the session process below it both hold the client's socket: kill the whole subtree.
+        const tree = await descendantsOf(child);
+        if (signal(child, "SIGKILL")) killed++;
+        for (const p of tree) signal(p, "SIGKILL");
+      }
+      return killed;
+    };
 
     return {
       host: "127.0.0.1",
@@ -108,20 +135,25 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
         if (listener.exitCode === null && listener.signalCode === null) {
           const gone = new Promise((resolve) => listener.once("exit", resolve));
           for (const child of await childrenOf(pid)) signal(child, "SIGKILL");
+          listener.kill("SIGCONT");
           listener.kill("SIGTERM");
           await gone;
         }
         await rm(dir, { recursive: true, force: true });
       },
-      async killSessionProcesses() {
-        let killed = 0;
-        for (const child of await childrenOf(pid)) {
-          // The monitor and the session process below it both hold the client's socket: kill the whole subtree.
-          const tree = await descendantsOf(child);
-          if (signal(child, "SIGKILL")) killed++;
-          for (const p of tree) signal(p, "SIGKILL");
-        }
-        return killed;
+      killSessionProcesses,
+      async suspend() {
+        listener.kill("SIGSTOP");
+        return killSessionProcesses();
+      },
+      resume() {
+        listener.kill("SIGCONT");
+      },
+      async generateUserKey({ authorized = true } = {}) {
+        const path = join(dir, `user_ed25519_${++keys}`);
+        await keygen(path);
+        if (authorized) await appendFile(join(dir, "authorized_keys"), await readFile(`${path}.pub`));
+        return readFile(path, "utf8");
       },
     };
   } catch (e) {

@@ -1,6 +1,5 @@
 import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from "ssh2";
 import { backoffDelay, sleep, type BackoffOptions } from "./backoff.js";
-import { ChannelLimiter } from "./channel-limiter.js";
 import { checkHostKey } from "./host-key.js";
 import type { ExecOptions, ExecResult, HostKeyStore, SshTarget } from "./transport.js";
 import { TransportError } from "./transport-error.js";
@@ -10,90 +9,114 @@ export interface SshConnectionOptions {
   readyTimeoutMs: number;
   keepaliveIntervalMs: number;
   keepaliveCountMax: number;
+  /** Channels open at once, until the server shows that it allows fewer. */
   maxChannels: number;
+  /** Handshake attempts: a server past its MaxStartups drops new connections at random. */
   backoff: BackoffOptions;
-  /** Called each time a TCP connection becomes ready (for counting). */
-  onConnected?: () => void;
+  /** A connection without a channel for this long is closed. */
+  idleTimeoutMs: number;
+}
+
+/** What a connection tells the set of connections it belongs to. */
+export interface SshConnectionEvents {
+  /** Every machine whose host key record a new connection must match. */
+  machineKeys(): Iterable<string>;
+  /** The handshake succeeded (for counting). */
+  connected(): void;
+  /** Channel slots were freed, the connection became ready, or it died. */
+  changed(): void;
 }
 
 /** Marks a failure that happened before the remote command could start: safe to retry. */
-class NotStarted extends TransportError {}
+export class NotStarted extends TransportError {}
+
+/** The server refused to open a channel (OpenSSH: MaxSessions reached) on a live connection: try again. */
+export class ChannelRefused extends TransportError {}
+
+/** A channel slot on a connection: held until the server has closed the channel, not merely until we asked it to. */
+export interface ChannelLease {
+  readonly connection: SshConnection;
+  release(): void;
+}
 
 /**
- * One target's connection: opened lazily, reopened with backoff after it drops, shared by
- * every handle of that target. Commands in flight when it drops fail (retryable); they are
- * never re-run here, since the engine cannot know whether they had side effects.
+ * When a request on a channel that did open fails, ssh2 closes the channel without handing it
+ * to us; the server frees it a round trip later.
+ */
+const CLOSING_CHANNEL_MS = 1000;
+
+/**
+ * One ssh2 connection for one credential: it connects (with backoff) when made, counts the
+ * channels the server holds open for it, and is never reopened: once it is dead the set of
+ * connections it belongs to makes another. Commands in flight when it drops fail (retryable);
+ * they are never re-run here, since nobody can know whether they had side effects.
  */
 export class SshConnection {
-  readonly description: string;
-  readonly #limiter: ChannelLimiter;
+  #state: "connecting" | "ready" | "dead" = "connecting";
   #client: Client | undefined;
-  /** The key the live connection's server offered, and the machines it has been checked for. */
+  readonly #ready: Promise<Client>;
+  /** Channels asked for and not yet closed by the server. */
+  #open = 0;
+  #limit: number;
+  /** The key the server offered, and the machines it has been checked against. */
   #hostKey: Buffer | undefined;
   readonly #verifiedFor = new Set<string>();
-  #connecting: Promise<Client> | undefined;
-  /** Every machine that has used this connection: a reconnection checks the key for each. */
-  readonly #machineKeys = new Set<string>();
-  #closed = false;
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly target: SshTarget,
+    readonly description: string,
     readonly options: SshConnectionOptions,
+    readonly events: SshConnectionEvents,
   ) {
-    this.description = `${target.username}@${target.host}:${target.port}`;
-    this.#limiter = new ChannelLimiter(options.maxChannels);
+    this.#limit = options.maxChannels;
+    this.#ready = this.#connectWithBackoff();
+    // Whoever leased a channel on it learns of a failure through client().
+    this.#ready.catch(() => undefined);
   }
 
-  get activeChannels(): number {
-    return this.#limiter.active;
+  get connecting(): boolean {
+    return this.#state === "connecting";
   }
 
-  /** `machineKey` names the host key record to check, since machines of several sessions may share a host. */
-  async exec(machineKey: string, command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const release = await this.#limiter.acquire(options.signal);
-    try {
-      return await this.#onceMore(machineKey, options.signal, (client) => this.#execOn(client, command, options));
-    } finally {
-      release();
-    }
+  get dead(): boolean {
+    return this.#state === "dead";
   }
 
-  async writeFile(machineKey: string, path: string, data: string | Buffer, mode?: number): Promise<void> {
-    // SFTP paths are relative to the login home.
-    const remote = path.startsWith("~/") ? path.slice(2) : path;
-    const release = await this.#limiter.acquire();
-    try {
-      try {
-        await this.#onceMore(machineKey, undefined, (client) => this.#writeOn(client, remote, data, mode));
-      } catch (e) {
-        // Writing a whole file again is harmless, so a write cut by a drop is retried once.
-        if (!(e instanceof TransportError && e.retryable)) throw e;
-        await this.#onceMore(machineKey, undefined, (client) => this.#writeOn(client, remote, data, mode));
-      }
-    } finally {
-      release();
-    }
+  /** Channels it may still open now. */
+  get free(): number {
+    return this.#state === "dead" ? 0 : Math.max(0, this.#limit - this.#open);
   }
 
-  close(): void {
-    this.#closed = true;
-    this.#client?.end();
-    this.#client = undefined;
+  get openChannels(): number {
+    return this.#open;
   }
 
-  /** Runs `op` on a live client; if the connection turns out dead before `op` started, reconnects and tries once more. */
-  async #onceMore<T>(machineKey: string, signal: AbortSignal | undefined, op: (client: Client) => Promise<T>): Promise<T> {
-    try {
-      return await op(await this.#verified(machineKey, signal));
-    } catch (e) {
-      if (!(e instanceof NotStarted)) throw e;
-      return await op(await this.#verified(machineKey, signal));
-    }
+  get channelLimit(): number {
+    return this.#limit;
   }
 
-  async #verified(machineKey: string, signal?: AbortSignal): Promise<Client> {
-    this.#machineKeys.add(machineKey);
-    const client = await this.#live(signal);
+  /** Reserves a channel slot; the caller checked `free`. */
+  lease(): ChannelLease {
+    this.#open++;
+    clearTimeout(this.#idleTimer);
+    let released = false;
+    return {
+      connection: this,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#open--;
+        if (this.#open === 0 && this.#state === "ready") this.#armIdleTimer();
+        this.events.changed();
+      },
+    };
+  }
+
+  /** The live client, once its host key has been checked for `machineKey`. */
+  async client(machineKey: string, signal?: AbortSignal): Promise<Client> {
+    const client = await abortable(this.#ready, signal);
+    if (this.#state === "dead" || this.#client !== client) throw new NotStarted(`Connection to ${this.description} lost`, { retryable: true });
     if (!this.#verifiedFor.has(machineKey) && this.#hostKey) {
       const mismatch = await checkHostKey(this.options.hostKeys, machineKey, this.description, this.#hostKey);
       if (mismatch) throw mismatch;
@@ -102,46 +125,66 @@ export class SshConnection {
     return client;
   }
 
-  #live(signal?: AbortSignal): Promise<Client> {
-    if (this.#closed) return Promise.reject(new TransportError(`Connection to ${this.description} is closed`, { retryable: false }));
-    if (this.#client) return Promise.resolve(this.#client);
-    // Shared by all callers, so one caller's abort must not cancel it: only its wait.
-    this.#connecting ??= this.#connectWithBackoff().finally(() => (this.#connecting = undefined));
-    if (!signal) return this.#connecting;
-    return Promise.race([
-      this.#connecting,
-      new Promise<never>((_, reject) => {
-        if (signal.aborted) reject(signal.reason);
-        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-      }),
-    ]);
+  close(): void {
+    const client = this.#client;
+    this.#die();
+    client?.end();
+  }
+
+  #die(): void {
+    if (this.#state === "dead") return;
+    this.#state = "dead";
+    this.#client = undefined;
+    clearTimeout(this.#idleTimer);
+    this.events.changed();
+  }
+
+  #armIdleTimer(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      if (this.#open === 0) this.close();
+    }, this.options.idleTimeoutMs);
+    this.#idleTimer.unref();
   }
 
   async #connectWithBackoff(): Promise<Client> {
     const { backoff } = this.options;
     let last: unknown;
-    for (let attempt = 1; attempt <= backoff.attempts; attempt++) {
-      if (attempt > 1) await sleep(backoffDelay(backoff, attempt - 1));
-      if (this.#closed) break;
-      try {
-        const client = await this.#connectOnce();
-        if (this.#closed) {
-          client.end();
-          break;
+    try {
+      for (let attempt = 1; attempt <= backoff.attempts; attempt++) {
+        if (attempt > 1) await sleep(jittered(backoffDelay(backoff, attempt - 1)));
+        if (this.dead) break;
+        try {
+          const client = await this.#connectOnce();
+          if (this.dead) {
+            client.end();
+            break;
+          }
+          this.#client = client;
+          this.#state = "ready";
+          client.on("close", () => {
+            if (this.#client === client) this.#die();
+          });
+          if (this.#open === 0) this.#armIdleTimer();
+          this.events.connected();
+          this.events.changed();
+          return client;
+        } catch (e) {
+          if (!(e instanceof TransportError && e.retryable)) throw e;
+          last = e;
         }
-        this.#client = client;
-        this.options.onConnected?.();
-        return client;
-      } catch (e) {
-        if (!(e instanceof TransportError && e.retryable)) throw e;
-        last = e;
       }
+    } catch (e) {
+      this.#die();
+      throw e;
     }
-    if (this.#closed) throw new TransportError(`Connection to ${this.description} is closed`, { retryable: false });
-    throw new TransportError(
-      `Cannot connect to ${this.description} after ${backoff.attempts} attempts: ${(last as Error)?.message}`,
-      { retryable: true, cause: last },
-    );
+    const closed = this.dead;
+    this.#die();
+    if (closed) throw new NotStarted(`Connection to ${this.description} is closed`, { retryable: true });
+    throw new TransportError(`Cannot connect to ${this.description} after ${backoff.attempts} attempts: ${(last as Error)?.message}`, {
+      retryable: true,
+      cause: last,
+    });
   }
 
   #connectOnce(): Promise<Client> {
@@ -159,13 +202,13 @@ export class SshConnection {
         keepaliveCountMax: this.options.keepaliveCountMax,
         // Without a verifier ssh2 accepts any host key.
         hostVerifier: (key: Buffer, verify: (valid: boolean) => void) => {
-          this.#checkAll(key).then(
+          const machineKeys = [...this.events.machineKeys()];
+          this.#checkAll(machineKeys, key).then(
             (mismatch) => {
               refusal = mismatch;
               if (!mismatch) {
                 this.#hostKey = key;
-                this.#verifiedFor.clear();
-                for (const k of this.#machineKeys) this.#verifiedFor.add(k);
+                for (const k of machineKeys) this.#verifiedFor.add(k);
               }
               verify(mismatch === undefined);
             },
@@ -179,24 +222,24 @@ export class SshConnection {
           );
         },
       };
-      const gone = () => {
-        if (this.#client === client) this.#client = undefined;
-      };
+      // Small packets both ways (a command, its exit status, window adjusts): with Nagle's
+      // algorithm each waits for the peer's delayed ACK.
+      client.on("connect", () => client.setNoDelay(true));
+      // Each operation in flight listens for the connection's close.
+      client.setMaxListeners(0);
       client.on("ready", () => {
         ready = true;
         resolve(client);
       });
       client.on("error", (e: Error & { level?: string }) => {
-        gone();
         if (ready) return; // in-flight operations learn of it through 'close'
         if (refusal) return reject(refusal);
         // ssh2's messages say nothing of keys; the level tells an auth refusal from a network failure.
         const retryable = e.level !== "client-authentication";
         reject(new TransportError(`Cannot connect to ${this.description}: ${e.message}`, { retryable, cause: e }));
       });
-      client.on("end", gone);
       client.on("close", () => {
-        gone();
+        // A server past MaxStartups closes new connections during the handshake.
         if (!ready) reject(refusal ?? new TransportError(`Connection to ${this.description} closed during the handshake`, { retryable: true }));
       });
       try {
@@ -208,20 +251,42 @@ export class SshConnection {
     });
   }
 
-  async #checkAll(key: Buffer): Promise<Error | undefined> {
-    for (const machineKey of this.#machineKeys) {
+  async #checkAll(machineKeys: string[], key: Buffer): Promise<Error | undefined> {
+    for (const machineKey of machineKeys) {
       const mismatch = await checkHostKey(this.options.hostKeys, machineKey, this.description, key);
       if (mismatch) return mismatch;
     }
     return undefined;
   }
 
-  #dropped(client: Client, what: string): TransportError {
-    if (this.#client === client) this.#client = undefined;
+  #notStarted(): NotStarted {
+    return new NotStarted(`Connection to ${this.description} lost before the operation started`, { retryable: true });
+  }
+
+  #dropped(what: string): TransportError {
     return new TransportError(`Connection to ${this.description} lost ${what}`, { retryable: true });
   }
 
-  #execOn(client: Client, command: string, options: ExecOptions): Promise<ExecResult> {
+  /**
+   * Why a channel could not be opened on `client`. A refusal on a live connection means the
+   * server allows fewer channels than were open: the limit comes down to what it granted.
+   */
+  #openFailed(client: Client, lease: ChannelLease, e: Error & { reason?: unknown }, what: string): TransportError {
+    if (this.#client !== client) {
+      lease.release();
+      return new NotStarted(e.message, { retryable: true });
+    }
+    if (e.reason !== undefined) {
+      this.#limit = Math.max(1, Math.min(this.#limit, this.#open - 1));
+      lease.release();
+      return new ChannelRefused(`${this.description} refused a channel: ${e.message}`, { retryable: true, cause: e });
+    }
+    setTimeout(lease.release, CLOSING_CHANNEL_MS).unref();
+    return new TransportError(`Cannot ${what} on ${this.description}: ${e.message}`, { retryable: true, cause: e });
+  }
+
+  /** Runs a command on a channel of `lease`, which it releases once the server has closed the channel. */
+  exec(client: Client, lease: ChannelLease, command: string, options: ExecOptions): Promise<ExecResult> {
     return new Promise((resolve, reject) => {
       const { signal } = options;
       const out: Buffer[] = [];
@@ -236,25 +301,21 @@ export class SshConnection {
         if (error) reject(error);
         else resolve(result!);
       };
-      const onClientClose = () =>
-        finish(stream ? this.#dropped(client, "while a command ran") : new NotStarted("", { retryable: true }));
+      const onClientClose = () => finish(stream ? this.#dropped("while a command ran") : this.#notStarted());
       const onAbort = () => {
         stream?.close();
         finish(signal!.reason);
       };
-      if (signal?.aborted) return finish(signal.reason);
+      if (signal?.aborted) {
+        lease.release();
+        return finish(signal.reason);
+      }
       signal?.addEventListener("abort", onAbort, { once: true });
       client.once("close", onClientClose);
       try {
         client.exec(command, (e, s) => {
-          if (e) {
-            const dead = this.#client !== client;
-            return finish(
-              dead
-                ? new NotStarted(e.message, { retryable: true })
-                : new TransportError(`Cannot open a channel to ${this.description}: ${e.message}`, { retryable: true, cause: e }),
-            );
-          }
+          if (e) return finish(this.#openFailed(client, lease, e, "run a command"));
+          s.once("close", lease.release);
           if (settled) {
             s.close();
             return;
@@ -265,7 +326,7 @@ export class SshConnection {
           s.on("close", (code?: number | null, sig?: string | null) => {
             // Neither an exit status nor an exit signal: the channel was torn down under the command.
             if (code === undefined && (sig === undefined || sig === null)) {
-              return finish(this.#dropped(client, "before the command reported its exit status"));
+              return finish(this.#dropped("before the command reported its exit status"));
             }
             finish(undefined, {
               code: code ?? null,
@@ -276,13 +337,16 @@ export class SshConnection {
           });
         });
       } catch (e) {
-        this.#client = this.#client === client ? undefined : this.#client;
+        // ssh2 throws "Not connected" when the socket went away under us.
+        lease.release();
+        if (this.#client === client) this.close();
         finish(new NotStarted((e as Error).message, { retryable: true }));
       }
     });
   }
 
-  #writeOn(client: Client, path: string, data: string | Buffer, mode: number | undefined): Promise<void> {
+  /** Writes a file over an SFTP channel of `lease` (SFTP is a channel too: released once the server closed it). */
+  writeFile(client: Client, lease: ChannelLease, path: string, data: string | Buffer, mode: number | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       let sftp: SFTPWrapper | undefined;
       let settled = false;
@@ -294,18 +358,18 @@ export class SshConnection {
         if (error) reject(error);
         else resolve();
       };
-      const onClientClose = () =>
-        finish(sftp ? this.#dropped(client, "while writing a file") : new NotStarted("", { retryable: true }));
+      const onClientClose = () => finish(sftp ? this.#dropped("while writing a file") : this.#notStarted());
       const failed = (e: Error) =>
         finish(
           this.#client === client
             ? new TransportError(`Cannot write ${path} on ${this.description}: ${e.message}`, { retryable: false, cause: e })
-            : this.#dropped(client, "while writing a file"),
+            : this.#dropped("while writing a file"),
         );
       client.once("close", onClientClose);
       try {
         client.sftp((e, s) => {
-          if (e) return this.#client !== client ? finish(new NotStarted(e.message, { retryable: true })) : failed(e);
+          if (e) return finish(this.#openFailed(client, lease, e, "start SFTP"));
+          s.once("close", lease.release);
           sftp = s;
           s.writeFile(path, data, mode === undefined ? {} : { mode }, (we) => {
             if (we) return failed(we);
@@ -315,9 +379,29 @@ export class SshConnection {
           });
         });
       } catch (e) {
-        this.#client = this.#client === client ? undefined : this.#client;
+        lease.release();
+        if (this.#client === client) this.close();
         finish(new NotStarted((e as Error).message, { retryable: true }));
       }
     });
   }
+}
+
+/** Waits for `promise`, or rejects when `signal` aborts: the promise is shared, so one caller's abort must not cancel it. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
+    );
+  });
+}
+
+/** Between half and all of `ms`: clients refused together must not all come back together. */
+function jittered(ms: number): number {
+  return ms / 2 + Math.random() * (ms / 2);
 }

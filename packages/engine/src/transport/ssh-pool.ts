@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.js";
-import { SshConnection } from "./ssh-connection.js";
+import { SshConnectionSet } from "./ssh-connection-set.js";
 import type { ExecOptions, ExecResult, HostKeyStore, SshTarget, Transport } from "./transport.js";
 import { TransportError } from "./transport-error.js";
 
@@ -12,18 +13,27 @@ export interface SshPoolOptions {
   keepaliveIntervalMs?: number;
   /** Default 3. */
   keepaliveCountMax?: number;
-  /** Channels open at once per connection; default 8, below OpenSSH's MaxSessions of 10. */
+  /**
+   * Channels open at once per connection; default 8, below OpenSSH's MaxSessions of 10 (the
+   * server frees a closed channel a little after it said so). A refused channel lowers it.
+   */
   maxChannelsPerConnection?: number;
-  /** Reconnection attempts; default 6 tries from 250 ms doubling to 8 s. */
+  /** Connections per target and credential; default 8. Operations beyond what they grant queue. */
+  maxConnectionsPerTarget?: number;
+  /** A connection without a channel for this long is closed; default 60 s. */
+  idleTimeoutMs?: number;
+  /** Handshake attempts per connection; default 6 tries from 250 ms doubling to 8 s. */
   reconnect?: Partial<BackoffOptions>;
 }
 
 /**
- * One ssh2 connection per target (`user@host:port`), shared by every handle `get` gives.
- * Connections open on first use and reopen with backoff after a drop.
+ * Pooled ssh2 connections, per target (`user@host:port`) AND credential: a connection
+ * authenticated with one key never serves a caller holding another, and a key that fails
+ * touches nobody else's connections. Connections open on demand, as many as the channels in
+ * use need (up to a limit), and close when idle.
  */
 export class SshPool {
-  readonly #connections = new Map<string, SshConnection>();
+  readonly #sets = new Map<string, SshConnectionSet>();
   readonly #options: SshPoolOptions;
   #connectionsOpened = 0;
   #closed = false;
@@ -37,49 +47,78 @@ export class SshPool {
     return this.#connectionsOpened;
   }
 
+  /** Connections alive now, over every target and credential. */
+  get connectionsOpen(): number {
+    let n = 0;
+    for (const set of this.#sets.values()) n += set.connections.filter((c) => !c.dead).length;
+    return n;
+  }
+
   get(target: SshTarget, machineKey: string): Transport {
     if (this.#closed) throw new TransportError("The SSH pool is closed", { retryable: false });
-    const key = `${target.username}@${target.host}:${target.port}`;
-    let connection = this.#connections.get(key);
-    if (!connection) {
+    const key = poolKey(target);
+    return new PooledTransport(describe(target), machineKey, () => this.#setFor(target, key));
+  }
+
+  /** The connections of `target`'s credential, made anew when the last ones closed. */
+  #setFor(target: SshTarget, key: string): SshConnectionSet {
+    if (this.#closed) throw new TransportError("The SSH pool is closed", { retryable: false });
+    let set = this.#sets.get(key);
+    if (!set) {
       const o = this.#options;
-      connection = new SshConnection(target, {
+      const made: SshConnectionSet = new SshConnectionSet(target, describe(target), {
         hostKeys: o.hostKeys,
         readyTimeoutMs: o.readyTimeoutMs ?? 20_000,
         keepaliveIntervalMs: o.keepaliveIntervalMs ?? 10_000,
         keepaliveCountMax: o.keepaliveCountMax ?? 3,
         maxChannels: o.maxChannelsPerConnection ?? 8,
+        maxConnections: o.maxConnectionsPerTarget ?? 8,
+        idleTimeoutMs: o.idleTimeoutMs ?? 60_000,
         backoff: { ...DEFAULT_BACKOFF, ...o.reconnect },
         onConnected: () => this.#connectionsOpened++,
+        // Forget the set (and the key it holds) once nothing uses it.
+        onEmpty: () => {
+          if (this.#sets.get(key) === made) this.#sets.delete(key);
+        },
       });
-      this.#connections.set(key, connection);
+      set = made;
+      this.#sets.set(key, set);
     }
-    return new PooledTransport(connection, machineKey);
+    return set;
   }
 
   /** Closes every connection; handles given earlier fail from then on. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const connection of this.#connections.values()) connection.close();
-    this.#connections.clear();
+    for (const set of this.#sets.values()) set.close();
+    this.#sets.clear();
   }
 }
 
-/** A caller's view of a pooled connection. */
+function describe(target: SshTarget): string {
+  return `${target.username}@${target.host}:${target.port}`;
+}
+
+/** Target and a digest of the credential: the secret itself is never kept as a key. */
+function poolKey(target: SshTarget): string {
+  const credential = createHash("sha256").update("key\0").update(target.privateKey).digest("base64url");
+  return `${describe(target)}#${credential}`;
+}
+
+/** A caller's view of the pooled connections of its target and credential. */
 class PooledTransport implements Transport {
-  readonly description: string;
   constructor(
-    readonly connection: SshConnection,
+    readonly description: string,
     readonly machineKey: string,
-  ) {
-    this.description = connection.description;
+    /** Looked up at each use: the set is dropped when idle and made again when needed. */
+    readonly connections: () => SshConnectionSet,
+  ) {}
+  async exec(command: string, options?: ExecOptions): Promise<ExecResult> {
+    return this.connections().exec(this.machineKey, command, options);
   }
-  exec(command: string, options?: ExecOptions): Promise<ExecResult> {
-    return this.connection.exec(this.machineKey, command, options);
+  async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
+    return this.connections().writeFile(this.machineKey, path, data, mode);
   }
-  writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
-    return this.connection.writeFile(this.machineKey, path, data, mode);
-  }
-  /** The connection is the pool's: it stays open for other handles until the pool closes. */
+  /** The connections are the pool's: they stay open for other handles until idle or the pool closes. */
   release(): void {}
 }

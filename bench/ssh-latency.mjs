@@ -1,0 +1,47 @@
+// Latency of the SSH transport and of the step runner on the harness sshd (loopback):
+// a no-op `exec("true")` on a warm pooled connection, and a whole StepRunner.run of `true`
+// (prepare, two uploads, launch, follow). Prints p50 and p90 in ms.
+// Usage: node bench/ssh-latency.mjs [execs=200] [runs=30]
+import { randomUUID } from "node:crypto";
+import { startSshd, sshTargetOf } from "@benchwright/engine/testing";
+import { InMemoryHostKeyStore } from "../packages/engine/dist/transport/host-key.js";
+import { SshPool } from "../packages/engine/dist/transport/ssh-pool.js";
+import { StepRunner } from "../packages/engine/dist/runner/step-runner.js";
+
+const execs = Number(process.argv[2] ?? 200);
+const runs = Number(process.argv[3] ?? 30);
+
+function quantiles(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))].toFixed(1);
+  return `p50 ${at(0.5)} ms, p90 ${at(0.9)} ms (n=${s.length})`;
+}
+
+async function timed(n, op) {
+  const samples = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await op(i);
+    samples.push(performance.now() - t0);
+  }
+  return samples;
+}
+
+const sshd = await startSshd();
+const pool = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
+const runner = new StepRunner();
+const transport = () => pool.get(sshTargetOf(sshd), "bench/m1");
+const root = `~/.benchwright/bench-${randomUUID()}`;
+try {
+  await transport().exec("true"); // warm up: connect and check the host key
+  console.log(`exec("true") on a warm connection: ${quantiles(await timed(execs, () => transport().exec("true")))}`);
+  const samples = await timed(runs, async (i) => {
+    const outcome = await runner.run(transport, { dir: `${root}/s${i}`, script: "true", timeoutMs: 60_000 }, () => undefined);
+    if (outcome.exitCode !== 0) throw new Error(`step ${i} ended with ${JSON.stringify(outcome)}`);
+  });
+  console.log(`StepRunner.run of "true":           ${quantiles(samples)}`);
+} finally {
+  await runner.remove(transport(), root).catch(() => undefined);
+  await pool.close();
+  await sshd.stop();
+}
