@@ -4,11 +4,12 @@ import { loadSpec } from "@benchwright/contract";
 import { BenchwrightError, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
 import { docsRouter } from "./docs.js";
+import { healthRouter } from "./health.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { problemOf, sendProblem } from "./problem.js";
 import { apiRouter } from "./routes.js";
-import { normalizeTrailingSlash } from "./trailing-slash.js";
+import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
 
 export interface AppOptions {
   engine: Engine;
@@ -22,10 +23,13 @@ export interface AppOptions {
 /** The HTTP face of the engine. Only main.ts listens; tests start this in process. */
 export function createApp(options: AppOptions): Express {
   const { engine, log = silentLogger } = options;
-  const spec = loadSpec() as { paths: Record<string, unknown> };
+  const spec = loadSpec() as { paths: Record<string, Record<string, { requestBody?: unknown } | undefined> | undefined> };
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  // The validator reads this setting too: both it and every mount below match case as the
+  // contract spells it (the operation gate below makes the rest of the path exact).
+  app.set("case sensitive routing", true);
 
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
@@ -34,10 +38,20 @@ export function createApp(options: AppOptions): Express {
     );
     next();
   });
-  app.use(normalizeTrailingSlash("/api/v1", Object.keys(spec.paths)));
+  const templateOf = operationPathMatcher("/api/v1", Object.keys(spec.paths));
+  app.use(normalizeTrailingSlash("/api/v1", templateOf));
   app.use(docsRouter(spec));
+  app.use(healthRouter(engine));
   if (options.token) app.use("/api/v1", requireBearerToken(options.token));
-  app.use(express.json({ limit: "1mb", type: "application/json" }));
+  // Past the docs, a request is an operation of the contract, spelled as the contract spells
+  // it, or a 404 before anything else reads it: Express and the validator differ on case,
+  // `//` or `/./`, and what one of them lets through the other must not see unchecked.
+  const operationOf = (req: Request) => spec.paths[templateOf(pathOf(req.url)) ?? ""]?.[req.method.toLowerCase()];
+  app.use((req, _res, next) => (operationOf(req) ? next() : next(notFound(req))));
+  // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
+  // means nothing, and its charset or syntax cannot make that operation fail.
+  const json = express.json({ limit: "1mb", type: "application/json" });
+  app.use((req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()));
   app.use(fieldsMask);
   app.use(
     OpenApiValidator.middleware({
@@ -50,10 +64,38 @@ export function createApp(options: AppOptions): Express {
       validateApiSpec: false,
     }),
   );
-  app.use("/api/v1", apiRouter(engine));
-  app.use((req, _res, next) => next(new BenchwrightError("not_found", `No operation at ${req.method} ${req.path}`)));
+  app.use("/api/v1", validatedOnly, apiRouter(engine));
+  app.use((req, _res, next) => next(notFound(req)));
   app.use(errorHandler(log));
   return app;
+}
+
+/**
+ * The routes' own router matches loosely (any case, either slash), the validator exactly: a
+ * request the validator did not match to an operation would reach a handler unchecked.
+ * And the validator lets a parameter `1e309` through as an integer (coerced from the string to
+ * Infinity, on which ajv checks no limit; a JSON body cannot hold one): refused here.
+ */
+const validatedOnly: express.RequestHandler = (req, _res, next) => {
+  const openapi = (req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi;
+  if (!openapi) return next(notFound(req));
+  const errors = [
+    ...nonFinite(openapi.pathParams, "/params"),
+    ...nonFinite(req.query, "/query"),
+  ].map((path) => ({ path, message: "must be a finite number" }));
+  if (errors.length) return next(new BenchwrightError("validation_failed", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors }));
+  next();
+};
+
+/** Where a value holds ±Infinity or NaN: parameters are flat, or arrays of flat values. */
+function nonFinite(value: unknown, at: string): string[] {
+  if (typeof value === "number") return Number.isFinite(value) ? [] : [at];
+  if (!value || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) => nonFinite(v, `${at}/${k}`));
+}
+
+function notFound(req: Request): BenchwrightError {
+  return new BenchwrightError("not_found", `No operation at ${req.method} ${pathOf(req.originalUrl)}`);
 }
 
 /**
@@ -98,7 +140,7 @@ function toBenchwrightError(err: unknown, req: Request, log: Logger): Benchwrigh
   if (e.type === "entity.parse.failed") return new BenchwrightError("bad_json", "The request body is not valid JSON");
   if (e.type === "entity.too.large") return new BenchwrightError("validation_failed", "The request body is larger than 1 MiB");
   if (e.status === 415) return new BenchwrightError("unsupported_media_type", "Send the request body as application/json");
-  if (e.status === 404) return new BenchwrightError("not_found", `No operation at ${req.method} ${req.path}`);
+  if (e.status === 404) return notFound(req);
   // A known path with a method it does not have is, for the client, an operation that does not exist.
   if (e.status === 405) return new BenchwrightError("not_found", `${req.method} is not an operation of ${req.path}`);
   if (e.status === 400 && Array.isArray(e.errors)) {

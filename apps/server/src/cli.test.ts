@@ -37,7 +37,7 @@ describe("the benchwright CLI", () => {
   it("refuses unknown commands and options with its usage", async () => {
     const lines: string[] = [];
     expect(await runCli(["sweep", "--everything"], (l) => lines.push(l))).toBe(2);
-    expect(await runCli(["serve"], (l) => lines.push(l))).toBe(2);
-    expect(lines.join("\n")).toContain("usage: benchwright sweep");
+    expect(await runCli(["server"], (l) => lines.push(l))).toBe(2);
+    expect(lines.join("\n")).toContain("usage: benchwright serve | worker | sweep");
   });
 });

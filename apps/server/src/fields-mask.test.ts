@@ -32,6 +32,14 @@ describe("X-Fields masks", () => {
     expect(masked("id", [session, { ...session, id: "s2" }])).toEqual([{ id: "s1" }, { id: "s2" }]);
   });
 
+  it("refuses a mask nested too deep with a 400, not a stack overflow", () => {
+    // Never closed, so it fits in Node's 16 KiB of headers, and deep enough to overflow the stack.
+    const deep = "a{".repeat(7_900);
+    expect(() => parseFieldsMask(deep)).toThrow(expect.objectContaining({ code: "bad_fields_mask", detail: expect.stringMatching(/nests deeper than 16 levels/) }));
+    const sixteen = "a{".repeat(16) + "a" + "}".repeat(16);
+    expect(masked(sixteen, { a: { b: 1 } })).toEqual({ a: {} });
+  });
+
   it("keeps everything with *, and everything in a nested object with {*}", () => {
     expect(masked("*")).toEqual(session);
     expect(masked("provider{*}")).toEqual({ provider: session.provider });

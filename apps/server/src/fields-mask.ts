@@ -6,6 +6,8 @@ export type FieldsMask = { all: boolean; fields: Map<string, FieldsMask | true> 
 /**
  * Parses the flask-restplus mask syntax: `id,provider{id,type}`, `*`, `executions{id,state}`,
  * optionally wrapped in one pair of braces. Anything else is a 400 that says where it broke.
+ * Nesting is bounded: no answer is that deep, and a header of `a{a{a{…` would otherwise run the
+ * parser out of stack (a 500) well below Node's 16 KiB for the headers.
  */
 export function parseFieldsMask(text: string): FieldsMask {
   let source = text.trim();
@@ -15,7 +17,9 @@ export function parseFieldsMask(text: string): FieldsMask {
   const fail = (why: string): never => {
     throw new BenchwrightError("bad_fields_mask", `X-Fields mask '${text}' is malformed: ${why}`);
   };
-  const parseList = (nested: boolean): FieldsMask => {
+  const parseList = (depth: number): FieldsMask => {
+    const nested = depth > 0;
+    if (depth > MAX_DEPTH) fail(`it nests deeper than ${MAX_DEPTH} levels`);
     const mask: FieldsMask = { all: false, fields: new Map() };
     for (;;) {
       const name = tokens[i++];
@@ -24,7 +28,7 @@ export function parseFieldsMask(text: string): FieldsMask {
       else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
         if (tokens[i] === "{") {
           i++;
-          mask.fields.set(name, parseList(true));
+          mask.fields.set(name, parseList(depth + 1));
         } else mask.fields.set(name, true);
       } else fail(`'${name}' is not a field name`);
       const sep = tokens[i++];
@@ -35,8 +39,10 @@ export function parseFieldsMask(text: string): FieldsMask {
     }
   };
   if (tokens.length === 0) fail("it is empty");
-  return parseList(false);
+  return parseList(0);
 }
+
+const MAX_DEPTH = 16;
 
 function balanced(s: string): boolean {
   let depth = 0;

@@ -1,14 +1,18 @@
-import type { Server } from "node:http";
-import { Engine } from "@benchwright/engine";
+import { maxHeaderSize, STATUS_CODES, type Server } from "node:http";
+import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import { BenchwrightError, Engine } from "@benchwright/engine";
 import { createApp } from "./app.js";
 import { assertSafeToListen, type ServerConfig } from "./config.js";
 import type { Logger } from "./logger.js";
+import { problemOf } from "./problem.js";
 
 export interface RunningServer {
   url: string;
   engine: Engine;
   server: Server;
-  close(): Promise<void>;
+  /** Stops taking requests, hands running steps back (they go on on their hosts) and closes, within `deadlineMs` (default: the configuration's). */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 /** Opens the engine and listens; used by main.ts and by tests that want a real server. */
@@ -18,6 +22,8 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     dataDir: config.dataDir,
     configDir: config.configDir,
     databaseUrl: config.databaseUrl,
+    work: config.work,
+    queueSchema: config.queueSchema,
     log: (line) => log(line),
   });
   const app = createApp({ engine, token: config.token, log, validateResponses: extra.validateResponses });
@@ -25,6 +31,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once("error", reject);
   });
+  answerClientErrors(server);
   // Prepare and run answer when the step ends, which may take an hour: no timeout may cut them.
   server.requestTimeout = 0;
   server.timeout = 0;
@@ -36,10 +43,53 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     url: `http://${host}:${port}`,
     engine,
     server,
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    async close(deadlineMs = config.stopTimeoutMs ?? 10_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests waiting for a step answer 503 once it is handed back; streams end with the process.
+      await engine.close(deadlineMs);
       server.closeAllConnections();
-      await engine.close();
+      await closed;
     },
   };
+}
+
+/**
+ * Node's HTTP parser answers a request it cannot parse before Express sees it, with an empty
+ * body: these answers are problems like every other. It is attached wherever the app listens.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // As Node does: never write into a response already on its way (a keep-alive connection).
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      // The contract has no problem for a client too slow to send its headers: Node's own answer.
+      socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    const error =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? new BenchwrightError("header_too_large", `The request's header fields are larger than the ${maxHeaderSize} bytes the server accepts`)
+        : new BenchwrightError("validation_failed", "The request is not well-formed HTTP/1.1 (request line, header fields or framing)");
+    const body = JSON.stringify(problemOf(error));
+    socket.end(
+      [
+        `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
+        "Content-Type: application/problem+json; charset=utf-8",
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        "Connection: close",
+        "",
+        body,
+      ].join("\r\n"),
+    );
+    // Reading on what the client still sends keeps the kernel from resetting the connection
+    // (and dropping the answer) when it closes with unread input; a client that never closes goes.
+    socket.resume();
+    // A net.Socket, though typed as any Duplex.
+    (socket as Socket).setTimeout(10_000, () => socket.destroy());
+  });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseIni } from "./ini.js";
-import { canonicalClass, loadProviderConfigs, normalizePrivateKey, resolveInline, resolveStored } from "./provider-config.js";
+import { canonicalClass, loadProviderConfigs, normalizePrivateKey, resolveInline, resolveStored, toConfigFile } from "./provider-config.js";
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAB\n-----END OPENSSH PRIVATE KEY-----\n";
 
@@ -60,6 +60,55 @@ describe("provider configurations", () => {
       expect(r).toMatchObject({ name: "lab", serviceType: "vms", providerClass: "existing-vm" });
       expect(r.service.ssh_private_key).toBe(KEY);
     }
+  });
+
+  describe("an inline configuration cannot reach into the server", () => {
+    const refusal = (config: Record<string, unknown>) => {
+      try {
+        resolveInline(config);
+      } catch (e) {
+        return e as { code: string; detail: string; extras: { errors?: Array<{ path: string; message: string }> } };
+      }
+      throw new Error("resolveInline accepted it");
+    };
+
+    it("refuses key_path on the service section: it would read any file of the server as a key", () => {
+      const e = refusal({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", key_path: "/etc/shadow" } });
+      expect(e.code).toBe("invalid_configuration");
+      expect(e.detail).toMatch(/vms\.key_path names a file on the server/);
+      expect(e.extras.errors).toEqual([{ path: "/config/vms/key_path", message: expect.stringMatching(/ssh_private_key/) }]);
+    });
+
+    it("refuses key_path on any host of the list, naming each", () => {
+      const e = refusal({
+        provider: { class: "existing-vm" },
+        vms: { vm_user: "u", ssh_private_key: KEY, hosts: [{ host: "a" }, { host: "b", key_path: "/root/.ssh/id_ed25519" }, { host: "c", key_path: "k" }] },
+      });
+      expect(e.detail).toMatch(/vms\.hosts\[1\]\.key_path .*vms\.hosts\[2\]\.key_path/);
+      expect(e.extras.errors?.map((x) => x.path)).toEqual(["/config/vms/hosts/1/key_path", "/config/vms/hosts/2/key_path"]);
+    });
+
+    it.each([true, "yes", 1])("refuses allow_install %j on local: it would install packages as root on the server", (value) => {
+      const e = refusal({ provider: { class: "local" }, bench: { allow_install: value } });
+      expect(e.code).toBe("invalid_configuration");
+      expect(e.detail).toMatch(/bench\.allow_install would install system packages on the server itself/);
+      expect(e.extras.errors?.map((x) => x.path)).toEqual(["/config/bench/allow_install"]);
+    });
+
+    it("keeps what stays on the client's machines: allow_install false on local, true on existing-vm, inline keys", () => {
+      expect(resolveInline({ provider: { class: "local" }, bench: { allow_install: false } }).service.allow_install).toBe(false);
+      const vm = resolveInline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY, allow_install: true } });
+      expect(vm.service.allow_install).toBe(true);
+    });
+
+    it("leaves stored configurations (written by the operator) free to use both", () => {
+      const stored = [
+        toConfigFile("lab", { provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", key_path: "/keys/lab" } }),
+        toConfigFile("here", { provider: { class: "local" }, root: { allow_install: true } }),
+      ];
+      expect(resolveStored(stored, "lab", "vms").service.key_path).toBe("/keys/lab");
+      expect(resolveStored(stored, "here", "root").service.allow_install).toBe(true);
+    });
   });
 
   it("accepts the ancestor's class names and refuses unknown ones with the choices", () => {

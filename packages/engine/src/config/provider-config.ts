@@ -94,7 +94,42 @@ export function resolveInline(config: Record<string, unknown>): ResolvedConfig {
       choices: types,
     });
   }
+  assertStaysOffTheServer(file, types[0]);
   return resolveService(file, types[0]);
+}
+
+/**
+ * An inline configuration comes from an API client: it may describe the client's machines,
+ * not reach into the server's own files or system. Fields that do are for stored
+ * configurations only, which the server's operator writes.
+ */
+function assertStaysOffTheServer(file: ProviderConfigFile, serviceType: string): void {
+  const service = file.services[serviceType];
+  const refused: Array<{ at: Array<string | number>; why: string }> = [];
+  const keyPath = "names a file on the server to use as SSH key: send ssh_private_key instead, or store the configuration on the server";
+  if (service && typeof service === "object") {
+    if ("key_path" in service) refused.push({ at: [serviceType, "key_path"], why: keyPath });
+    if (Array.isArray(service.hosts)) {
+      service.hosts.forEach((h: unknown, i: number) => {
+        if (h && typeof h === "object" && "key_path" in h) refused.push({ at: [serviceType, "hosts", i, "key_path"], why: keyPath });
+      });
+    }
+    // On local the "machine" is the server: installing means system packages, as root, on it.
+    if (file.providerClass === "local" && service.allow_install !== undefined && service.allow_install !== false) {
+      refused.push({
+        at: [serviceType, "allow_install"],
+        why: "would install system packages on the server itself: only a stored local configuration may allow it",
+      });
+    }
+  }
+  if (refused.length) {
+    const field = (at: Array<string | number>) => at.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("").slice(1);
+    throw new BenchwrightError(
+      "invalid_configuration",
+      `An inline configuration may not reach into the server: ${refused.map((r) => `${field(r.at)} ${r.why}`).join("; ")}`,
+      { errors: refused.map((r) => ({ path: `/config/${r.at.join("/")}`, message: r.why })) },
+    );
+  }
 }
 
 /** Form A: a stored configuration and one of its service types. */

@@ -50,6 +50,11 @@ function privateKeyOf(h: HostSpec): string {
 }
 
 export function validateExistingVmConfig(config: ResolvedConfig): string[] {
+  // The contract's schema says as much, but the engine is called without HTTP too.
+  const listed = config.service.hosts;
+  if (listed !== undefined && (!Array.isArray(listed) || listed.some((h) => !h || typeof h !== "object" || Array.isArray(h)))) {
+    return [`${config.serviceType}.hosts: must be a list of {host, ...} entries`];
+  }
   const problems: string[] = [];
   const hosts = hostsOf(config);
   if (hosts.length === 0) problems.push(`${config.serviceType}: set host, or hosts`);
