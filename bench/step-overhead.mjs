@@ -1,0 +1,163 @@
+// What a step costs on top of the command it runs, and how soon the end of a step is noticed.
+//
+// 1. No-op step: API wall time (p50) of POST /executions/{id}/run of idle/idle0,
+//    - over SSH (existing-vm session on a private sshd) vs one exec of `true` on a warm ssh2
+//      connection (target <= 2x), and vs a fresh `ssh host true` (OpenSSH client);
+//    - on `local` (Form A local/default) vs spawning `bash -c true` (target <= 10x).
+// 2. Notice latency: idle/idle5 over SSH and on local; the API answer's arrival minus the
+//    moment the step's process ended (the mtime of its step.rc on the host, which is this
+//    machine), target <= 100 ms; also the step's reported duration minus its idle_seconds.
+//    Reference: a warm ssh2 exec (local: bash -c) of `sleep 5`, minus 5 s.
+//
+// Usage: node bench/step-overhead.mjs [--runs=20] [--reference-runs=50] [--fresh-ssh-runs=10] [--notice-runs=1]
+import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import {
+  LOCAL_SESSION, bash, benchConfigDir, benchSshd, figure, flags, main, median, sshSessionBody, ssh2Connection, startServer, tempDir, timeEach,
+} from "./harness.mjs";
+
+const opts = flags({ runs: 20, referenceRuns: 50, freshSshRuns: 10, noticeRuns: 1 });
+
+await main(async (defer) => {
+  const sshd = await benchSshd(defer);
+  const dataDir = tempDir(defer, "data");
+  const server = await startServer(defer, { dataDir, configDir: benchConfigDir(defer) });
+  const { call } = server;
+
+  const ssh = await ssh2Connection(sshd);
+  defer(() => ssh.end());
+
+  const targets = [
+    {
+      name: "SSH",
+      body: sshSessionBody(sshd),
+      // existing-vm steps work below ~/.benchwright of the login user: this machine's root here.
+      workRoot: () => join(homedir(), ".benchwright"),
+      noop: () => ssh.exec("true"),
+      noopLabel: "warm ssh2 exec true",
+      sleep5: () => ssh.exec("sleep 5"),
+      sleepLabel: "warm ssh2 exec sleep 5, minus 5 s",
+      target: { text: "<= 2x", ok: (r) => r <= 2 },
+    },
+    {
+      name: "local",
+      body: LOCAL_SESSION,
+      workRoot: (session) => join(dataDir, "work", session),
+      noop: () => bash("true"),
+      noopLabel: "spawn bash -c true",
+      sleep5: () => bash("sleep 5"),
+      sleepLabel: "spawn bash -c 'sleep 5', minus 5 s",
+      target: { text: "<= 10x", ok: (r) => r <= 10 },
+    },
+  ];
+
+  for (const t of targets) {
+    console.log(`\n== ${t.name}`);
+    const session = await call("POST", "/sessions/", t.body);
+    defer(() => call("DELETE", `/sessions/${session.id}`));
+
+    // No-op step, run again and again on one execution (each run is a new attempt).
+    const noop = await call("POST", `/sessions/${session.id}/executions/`, { tool: "idle", workload: "idle0" });
+    await call("POST", `/executions/${noop.id}/prepare`);
+    await timeEach(2, () => call("POST", `/executions/${noop.id}/run`)); // warms the pool and the code paths
+    const api = median(await timeEach(opts.runs, () => call("POST", `/executions/${noop.id}/run`)));
+    await timeEach(5, t.noop);
+    const reference = median(await timeEach(opts.referenceRuns, t.noop));
+    console.log(`no-op step p50 ${api.toFixed(1)} ms over ${opts.runs} runs; ${t.noopLabel} p50 ${reference.toFixed(2)} ms over ${opts.referenceRuns}`);
+    figure({
+      measure: `no-op step (idle0) API wall p50, ${t.name}`,
+      now: api,
+      ref: reference,
+      unit: "ms",
+      refLabel: t.noopLabel,
+      target: t.target.text,
+      ok: t.target.ok,
+    });
+    if (t.name === "SSH") {
+      const fresh = median(await timeEach(opts.freshSshRuns, () => opensshTrue(sshd)));
+      figure({ measure: "no-op step (idle0) API wall p50, SSH vs fresh ssh", now: api, ref: fresh, unit: "ms", refLabel: "fresh `ssh host true`" });
+    }
+
+    // Notice latency.
+    const idle = await call("POST", `/sessions/${session.id}/executions/`, { tool: "idle", workload: "idle5" });
+    await call("POST", `/executions/${idle.id}/prepare`);
+    const notices = [];
+    const overheads = [];
+    for (let i = 0; i < opts.noticeRuns; i++) {
+      const step = await call("POST", `/executions/${idle.id}/run`);
+      const answeredAt = Date.now();
+      const execution = await call("GET", `/executions/${idle.id}`);
+      const idleSeconds = execution.metrics.find((m) => m.name === "idle_seconds")?.value;
+      const attempt = execution.steps.filter((s) => s.step === "run").at(-1).attempt;
+      const rc = stepRcMtime(t.workRoot(session.id), idle.id, attempt);
+      notices.push(rc === undefined ? NaN : answeredAt - rc);
+      overheads.push((Number(step.duration) - Number(idleSeconds)) * 1000);
+      console.log(`idle5 run ${i + 1}: duration ${step.duration} s, idle_seconds ${idleSeconds}, answer - step.rc mtime ${rc === undefined ? "n/a (no step.rc found)" : `${answeredAt - rc} ms`}`);
+    }
+    const sleepRef = median(await timeEach(1, t.sleep5)) - 5000;
+    figure({
+      measure: `step end noticed (answer - step.rc), ${t.name}`,
+      now: median(notices),
+      ref: sleepRef,
+      unit: "ms",
+      refLabel: t.sleepLabel,
+      target: "<= 100 ms",
+      ok: (_r, now) => now <= 100,
+    });
+    figure({
+      measure: `idle5 reported duration - idle_seconds, ${t.name}`,
+      now: median(overheads),
+      ref: sleepRef,
+      unit: "ms",
+      refLabel: t.sleepLabel,
+    });
+  }
+});
+
+/** A fresh OpenSSH client connection running `true`, as an operator would type it. */
+function opensshTrue(sshd) {
+  return new Promise((resolve, reject) => {
+    const args = [
+      "-F", "/dev/null", "-i", sshd.privateKeyPath, "-p", String(sshd.port),
+      "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+      `${sshd.username}@${sshd.host}`, "true",
+    ];
+    const child = spawn("ssh", args, { stdio: "ignore" });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`ssh exited ${code}`))));
+  });
+}
+
+/**
+ * When the step's process ended: the mtime (ms) of the step.rc the runner waits for. The work
+ * dir's layout is the engine's business, so look for `<execution>/**\/run-<attempt>/step.rc`.
+ */
+function stepRcMtime(workRoot, executionId, attempt) {
+  const find = (dir, depth) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const path = join(dir, e.name);
+      if (e.name === `run-${attempt}`) {
+        try {
+          return statSync(join(path, "step.rc")).mtimeMs;
+        } catch {
+          // not this one
+        }
+      }
+      if (depth > 0) {
+        const found = find(path, depth - 1);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  return find(join(workRoot, executionId), 3);
+}
