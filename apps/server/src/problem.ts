@@ -23,6 +23,7 @@ const TITLES: Record<Problem["code"], string> = {
   host_key_mismatch: "Host key changed",
   header_too_large: "Request header fields too large",
   unavailable: "Service unavailable",
+  range_not_satisfiable: "Range not satisfiable",
   internal: "Internal server error",
 };
 

@@ -1,5 +1,7 @@
 import { Router, type Response } from "express";
 import type { Engine } from "@benchwright/engine";
+import { streamEvents } from "./event-stream.js";
+import { sendLog } from "./log-response.js";
 
 /** One line per operation: HTTP in, one engine call, HTTP out. */
 export function apiRouter(engine: Engine): Router {
@@ -40,11 +42,12 @@ export function apiRouter(engine: Engine): Router {
     ok(res, 200, await engine.getStep(req.params.exec_id, req.params.step as "prepare" | "run", Number(req.params.attempt))),
   );
   r.get("/executions/:exec_id/logs", async (req, res) => {
-    const { step, attempt } = req.query as { step?: "prepare" | "run"; attempt?: string };
+    const { step, attempt, follow } = req.query as { step?: "prepare" | "run"; attempt?: string; follow?: string | boolean };
     const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
-    res.status(200).type("text/plain; charset=utf-8").set("Content-Length", String(log.size));
-    log.stream.pipe(res);
+    await sendLog(req, res, log, String(follow) === "true");
   });
+
+  r.get("/events", (req, res) => streamEvents(engine.store.events, req, res));
 
   r.post("/admin/sweep", async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})));
   return r;

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import { CatalogSource } from "./catalog-source.js";
@@ -8,7 +7,7 @@ import type {
 } from "@benchwright/contract";
 import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
 import { BenchwrightError, isBenchwrightError } from "./errors.js";
-import { openLogStream } from "./logs.js";
+import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import { MachineAccess } from "./machines/machine-access.js";
 import { assertValidConfig, createProvider, type ProviderOptions } from "./providers/registry.js";
 import type { Machine, ProviderContext, ResolvedConfig } from "./providers/provider.js";
@@ -50,6 +49,7 @@ export interface EngineOptions {
 /** The domain behind the REST interface: one method per operation, no HTTP in it. */
 export class Engine {
   private readonly steps: StepExecutor;
+  private readonly logs: LogStore;
   private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
@@ -63,7 +63,8 @@ export class Engine {
     private readonly queue: StepQueue,
     private readonly log: (line: string) => void,
   ) {
-    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir, log);
+    this.logs = logStoreFor(store.db, options.dataDir);
+    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir, this.logs, log);
     if (options.work !== false) {
       this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });
     }
@@ -314,15 +315,10 @@ export class Engine {
     }
   }
 
-  /** The log of one step attempt (the last one by default), as a stream. */
-  async openLog(execId: string, select: { step?: StepKind; attempt?: number }) {
+  /** The log of one step attempt (the last one by default): its size, ranges of it, and a follower. */
+  async openLog(execId: string, select: { step?: StepKind; attempt?: number }): Promise<StepLogView> {
     await this.executionRow(execId);
-    const steps = (await this.store.listSteps([execId])).filter((s) => !select.step || s.step === select.step);
-    const chosen = select.attempt ? steps.find((s) => s.attempt === select.attempt) : steps.at(-1);
-    if (!chosen || !existsSync(chosen.log_file)) {
-      throw new BenchwrightError("not_found", `Execution ${execId} has no log for ${select.step ?? "any step"}${select.attempt ? ` attempt ${select.attempt}` : ""}`);
-    }
-    return openLogStream(chosen.log_file);
+    return openStepLog(this.store, this.logs, execId, select);
   }
 
   // ---- admin

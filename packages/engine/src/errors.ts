@@ -21,6 +21,7 @@ const STATUS: Record<ProblemCode, number> = {
   host_key_mismatch: 502,
   header_too_large: 431,
   unavailable: 503,
+  range_not_satisfiable: 416,
   internal: 500,
 };
 

@@ -1,10 +1,9 @@
-import { closeSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import type { StepResult } from "@benchwright/contract";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
-import { logSize, readFileTail, readLogTail } from "./logs.js";
+import { followIntoLog, logFilePath, type LogStore, type LogWriter } from "./logs/index.js";
 import { readMachineFacts } from "./machines/facts.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { Machine } from "./providers/provider.js";
@@ -53,11 +52,13 @@ export class StepExecutor {
     private readonly runner: StepRunner,
     private readonly access: MachineAccess,
     private readonly dataDir: string,
+    /** Where step logs are kept: files on the embedded default, chunks in PostgreSQL otherwise. */
+    private readonly logs: LogStore,
     private readonly log: (line: string) => void = () => {},
   ) {}
 
   logFile(executionId: string, step: StepKind, attempt: number): string {
-    return join(this.dataDir, "logs", executionId, `${step}-${attempt}.log`);
+    return logFilePath(this.dataDir, { execution_id: executionId, step, attempt });
   }
 
   /** Moves the execution into the step and opens its next attempt; 409 when its state does not allow the step. */
@@ -85,19 +86,30 @@ export class StepExecutor {
     const kind = step.step;
     const t = TRANSITIONS[kind];
     const started = new Date(step.started);
-    let log: StepLog | undefined;
+    const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
+    let log: LogWriter | undefined;
     let work: StepWork | undefined;
     let failure: BenchwrightError | undefined;
     try {
-      log = new StepLog(step.log_file);
+      log = await this.logs.open(key, step.log_file, {
+        // Followers of the log (and of /events) learn that it grew; losing one of these is harmless.
+        onProgress: (bytes) =>
+          void this.store.events
+            .append({ type: "step.log", session_id: execution.session_id, execution_id: execution.id, data: { step: kind, attempt: step.attempt, bytes } })
+            .catch(() => {}),
+        onError: (e) => this.log(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`),
+      });
       work = await this.work(step, ctx, log);
     } catch (e) {
-      if (isHandBack(e, ctx.signal)) throw ctx.signal.reason ?? e;
-      const error = asStepError(e, kind, execution, step.attempt, step.log_file);
+      if (isHandBack(e, ctx.signal)) {
+        await log?.close(ctx.signal).catch(() => {});
+        throw ctx.signal.reason ?? e;
+      }
+      const error = asStepError(e, kind, execution, step.attempt, log);
       failure = ctx.scrubber ? ctx.scrubber.error(error) : error;
-    } finally {
-      log?.close();
     }
+    // Every byte is stored before the step's end is: a follower of the log ends once the step has.
+    await log?.close(ctx.signal).catch((e: Error) => this.log(`cannot store the end of the log of ${kind} ${step.attempt} of execution ${execution.id}: ${e.message}`));
     // The host's own record of when the work ended: time spent reconnecting is not the step's.
     const duration = Math.max(0, (Math.min(work?.endedAt ?? Date.now(), Date.now()) - started.getTime()) / 1000);
     const end: StepEnd = failure
@@ -132,7 +144,7 @@ export class StepExecutor {
   }
 
   /** The step's part on each machine in turn: started, or re-attached where its row says it is under way. */
-  private async work(step: StepRow, ctx: StepContext, log: StepLog): Promise<StepWork> {
+  private async work(step: StepRow, ctx: StepContext, log: LogWriter): Promise<StepWork> {
     const { execution, signal } = ctx;
     const kind = step.step;
     const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
@@ -155,45 +167,53 @@ export class StepExecutor {
       const transport = () => this.access.transport(execution.session_id, machine);
       const resuming = i === from && step.machine_id === machine.id;
       let logStart: number;
-      let outcome: StepOutcome;
-      // A step that was under way here: follow its process if it was launched, else start it.
-      const handle = resuming ? await this.launched(transport, dir, step.pgid) : undefined;
-      if (handle) {
-        logStart = Number(step.machine_log_start ?? 0);
-        const t = transport();
-        try {
-          outcome = await this.runner.follow(t, handle, {
-            fromOffset: Math.max(0, log.bytes - logStart),
-            onData: (chunk) => log.write(chunk),
-            signal,
-            deadline: new Date(step.started).getTime() + timeoutS * 1000,
-          });
-        } finally {
-          t.release();
-        }
-      } else {
-        if (resuming) log.truncateTo(Number(step.machine_log_start ?? log.bytes));
-        if (machines.length > 1 && !resuming) log.write(Buffer.from(`=== ${kind} on ${machine.id} ===\n`));
-        logStart = log.bytes;
-        await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, pgid: null, machine_log_start: logStart, metrics });
+      // Follows the step's process on the host from an offset of its log; the first call of a
+      // fresh part starts it. A follow stopped to let the log drain re-attaches.
+      let fresh = false;
+      let deadline = new Date(step.started).getTime() + timeoutS * 1000;
+      const spec = () => {
         const platform = vms.find((v) => v.id === machine.id)?.platform || machine.platform;
         const opts = { platform, allowInstall: machine.allowInstall };
         const script =
           kind === "prepare"
             ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
             : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
-        outcome = await this.runner.run(
-          transport,
-          {
-            dir,
-            script,
-            env: { BW_EXECUTION_ID: execution.id, BW_STEP: kind, BW_ATTEMPT: String(step.attempt), BW_MACHINE: machine.id },
-            timeoutMs: timeoutS * 1000,
-          },
-          (chunk: Buffer) => log.write(chunk),
-          signal,
-        );
+        return {
+          dir,
+          script,
+          env: { BW_EXECUTION_ID: execution.id, BW_STEP: kind, BW_ATTEMPT: String(step.attempt), BW_MACHINE: machine.id },
+          timeoutMs: timeoutS * 1000,
+        };
+      };
+      const follow = async (fromOffset: number, onData: (chunk: Buffer) => void, sig: AbortSignal): Promise<StepOutcome> => {
+        if (fresh) {
+          fresh = false;
+          deadline = Date.now() + timeoutS * 1000;
+          return this.runner.run(transport, spec(), onData, sig);
+        }
+        const handle = await this.launched(transport, dir, null);
+        if (!handle) throw new BenchwrightError("step_failed", `${kind} on ${machine.id} was to be under way, but it never started there`);
+        const t = transport();
+        try {
+          return await this.runner.follow(t, handle, { fromOffset, onData, signal: sig, deadline });
+        } finally {
+          t.release();
+        }
+      };
+      // A step that was under way here: follow its process if it was launched, else start it.
+      const handle = resuming ? await this.launched(transport, dir, step.pgid) : undefined;
+      if (handle) {
+        logStart = Number(step.machine_log_start ?? 0);
+      } else {
+        if (resuming) await log.truncate(Number(step.machine_log_start ?? log.bytes));
+        if (machines.length > 1 && !resuming) log.write(Buffer.from(`=== ${kind} on ${machine.id} ===\n`));
+        logStart = log.bytes;
+        // Stored before the handle names it: machine_log_start never points past the stored log.
+        await log.flush(signal);
+        await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, pgid: null, machine_log_start: logStart, metrics });
+        fresh = true;
       }
+      const outcome = await followIntoLog(log, logStart, follow, signal);
       metrics.push(...this.judge(kind, execution, machine, outcome, timeoutS, log, logStart));
       endedAt = outcome.endedAt;
     }
@@ -231,7 +251,7 @@ export class StepExecutor {
   }
 
   /** The metrics of a machine's part of a step, or the error that says why it failed. */
-  private judge(kind: StepKind, execution: ExecutionRow, machine: Machine, outcome: StepOutcome, timeoutS: number, log: StepLog, logStart: number): StoredMetric[] {
+  private judge(kind: StepKind, execution: ExecutionRow, machine: Machine, outcome: StepOutcome, timeoutS: number, log: LogWriter, logStart: number): StoredMetric[] {
     if (outcome.unreachable) {
       throw new BenchwrightError(
         "step_timeout",
@@ -323,45 +343,12 @@ interface StepWork {
   endedAt?: number;
 }
 
-/** A step attempt's log file, appended to; its size is where a re-attached follower goes on from. */
-class StepLog {
-  readonly #fd: number;
-  #bytes: number;
-  constructor(path: string) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.#fd = openSync(path, "a+");
-    this.#bytes = logSize(this.#fd);
-  }
-  get bytes(): number {
-    return this.#bytes;
-  }
-  write(chunk: Buffer): void {
-    writeSync(this.#fd, chunk);
-    this.#bytes += chunk.length;
-  }
-  /** The last `max` bytes from `from` on. */
-  tail(max: number, from: number): string {
-    return readLogTail(this.#fd, from, max);
-  }
-  /** Drops what a part that never launched wrote, before it is started again. */
-  truncateTo(size: number): void {
-    if (size < this.#bytes) {
-      // ftruncate through the fd: the file is opened for appending, so writes land at the new end.
-      ftruncateSync(this.#fd, size);
-      this.#bytes = size;
-    }
-  }
-  close(): void {
-    closeSync(this.#fd);
-  }
-}
-
 const PARSE_WINDOW_BYTES = 8 * 1024 * 1024;
 const TAIL_BYTES = 2048;
 
 /** Any failure of a step becomes a problem that names the step and carries the output's tail. */
-function asStepError(e: unknown, kind: StepKind, execution: ExecutionRow, attempt: number, logFile: string): BenchwrightError {
-  const tail = readFileTail(logFile, TAIL_BYTES);
+function asStepError(e: unknown, kind: StepKind, execution: ExecutionRow, attempt: number, log: LogWriter | undefined): BenchwrightError {
+  const tail = log?.tail(TAIL_BYTES) ?? "";
   const base = isBenchwrightError(e)
     ? e
     : new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} failed: ${(e as Error).message}`, {}, { cause: e });

@@ -120,6 +120,25 @@ describe("operations against prism mock", () => {
     expect(new URL(lastRequest().url).search).toBe("");
   });
 
+  it("streams a log as text, followed or from an offset", async () => {
+    let text = "";
+    for await (const chunk of bw.logs(EXEC_ID, { step: "run", attempt: 1 })) text += chunk;
+    expect(text).toContain("BW_METRIC idle_seconds");
+    expect(new URL(lastRequest().url).search).toBe("?step=run&attempt=1");
+    expect(lastRequest().headers.get("range")).toBeNull();
+
+    for await (const chunk of bw.logs(EXEC_ID, { follow: true, start: 10 })) expect(typeof chunk).toBe("string");
+    expect(new URL(lastRequest().url).search).toBe("?follow=true");
+    // Following ignores an offset: the server would.
+    expect(lastRequest().headers.get("range")).toBeNull();
+
+    for await (const chunk of bw.logs(EXEC_ID, { start: 10 })) expect(typeof chunk).toBe("string");
+    expect(lastRequest().headers.get("range")).toBe("bytes=10-");
+
+    const failing = bw.logs(EXEC_ID, { headers: { Prefer: "code=404" } })[Symbol.asyncIterator]();
+    await expect(failing.next()).rejects.toMatchObject({ status: 404, code: "not_found" });
+  });
+
   it("sweeps, with and without a body", async () => {
     const report = await bw.sweep({ provider: "aws", service: "default", dry_run: true });
     expect(typeof report.dry_run).toBe("boolean");

@@ -1,8 +1,11 @@
 import createFetchClient, { type Client, type HeadersOptions, type Middleware } from "openapi-fetch";
 import { BenchwrightProblemError } from "./errors.js";
+import { streamLog, type LogStreamOptions } from "./logs.js";
+import { followEvents, type EventsOptions } from "./events.js";
 import type { paths } from "./generated/schema.js";
 import type {
   Benchmark,
+  BenchwrightEvent,
   Execution,
   ExecutionCreate,
   Provider,
@@ -82,6 +85,22 @@ export interface BenchwrightClient {
   getStep(execId: string, step: StepName, attempt: number, options?: CallOptions): Promise<StepAttempt>;
   /** The whole log of one step, as text. */
   getLog(execId: string, options?: LogOptions): Promise<string>;
+  /**
+   * A step's log as it streams in, text chunk by text chunk; with `follow: true` it goes on
+   * while the step runs and ends when the attempt has ended.
+   *
+   * @example
+   * for await (const text of bw.logs(execId, { step: "run", follow: true })) process.stdout.write(text);
+   */
+  logs(execId: string, options?: LogStreamOptions): AsyncIterable<string>;
+  /**
+   * What happens on the server, live: sessions, executions and steps changing state. It
+   * reconnects by itself after a drop and resumes where it was: no event lost, none twice.
+   *
+   * @example
+   * for await (const e of bw.events({ executionId, signal })) if (e.type === "execution.state") console.log(e.data.state);
+   */
+  events(options?: EventsOptions): AsyncIterable<BenchwrightEvent>;
   sweep(body?: SweepRequest, options?: CallOptions): Promise<SweepReport>;
 }
 
@@ -208,6 +227,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           ...init(o),
         }),
       ),
+    logs: (execId, o) => streamLog(raw, execId, o),
+    events: (o) => followEvents(raw, o),
     sweep: (body, o) => unwrap(raw.POST("/admin/sweep", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
   };
 }

@@ -31,3 +31,6 @@ export type Problem = Schemas["Problem"];
 export type ProblemCode = Problem["code"];
 export type SweepRequest = Schemas["SweepRequest"];
 export type SweepReport = Schemas["SweepReport"];
+/** One entry of the server's event log, as `events()` yields it; `type` says which `data` it has. */
+export type BenchwrightEvent = Schemas["Event"];
+export type EventType = Schemas["EventType"];

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { KeyedMutex } from "./keyed-mutex.js";
+import { listenPostgres } from "./pg-listener.js";
 import { orUnavailable } from "./unavailable.js";
 
 /** The little the engine needs of a database: both PGlite and PostgreSQL give it. */
@@ -15,6 +16,13 @@ export interface Db {
    * (an advisory lock on PostgreSQL, whose server frees it if this process dies).
    */
   exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` (delivered when the notifying transaction
+   * commits, never when it rolls back), and after each reconnection of the listening
+   * connection, when notifications may have been missed. Returns the function that stops it;
+   * close() stops it too. Absent on a transaction's Db.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   readonly kind: "pglite" | "postgres";
 }
 
@@ -49,6 +57,11 @@ async function openPglite(dir: string): Promise<Db> {
         fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} }),
       ),
     exclusive,
+    // PGlite delivers notifications in process, at commit, like a server does.
+    async listen(channel, onNotify) {
+      const unlisten = await lite.listen(channel, () => onNotify());
+      return () => unlisten();
+    },
     close: () => lite.close(),
   };
   return db;
@@ -62,10 +75,14 @@ function openPostgres(url: string): Db {
   pool.on("error", () => {});
   // Waiters of this process queue in memory, so that at most one pooled client per key waits on the server.
   const locks = new KeyedMutex();
+  const listeners = new Set<() => Promise<void>>();
   const exclusive: Db["exclusive"] = (key, fn) =>
     locks.run(key, async () => {
       const client = await orUnavailable(() => pool.connect());
       let broken = false;
+      // A checked-out client whose connection drops emits 'error': without a listener that crashes the process.
+      const onError = () => (broken = true);
+      client.on("error", onError);
       try {
         await orUnavailable(() => client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]));
         try {
@@ -75,6 +92,7 @@ function openPostgres(url: string): Db {
         }
       } finally {
         // A client whose unlock failed is dropped: its session (and so the lock) ends with it.
+        client.off("error", onError);
         client.release(broken || undefined);
       }
     });
@@ -86,6 +104,9 @@ function openPostgres(url: string): Db {
     async transaction(fn) {
       const client = await orUnavailable(() => pool.connect());
       let broken = false;
+      // A checked-out client whose connection drops emits 'error': without a listener that crashes the process.
+      const onError = () => (broken = true);
+      client.on("error", onError);
       try {
         await orUnavailable(() => client.query("BEGIN"));
         const tx: Db = {
@@ -103,11 +124,23 @@ function openPostgres(url: string): Db {
         throw e;
       } finally {
         // A client whose connection died goes back destroyed, not into the pool.
+        client.off("error", onError);
         client.release(broken || undefined);
       }
     },
     exclusive,
-    close: () => pool.end(),
+    async listen(channel, onNotify) {
+      const stop = listenPostgres(url, channel, onNotify);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
   };
   return db;
 }

@@ -100,6 +100,7 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
         data bytea NOT NULL,
         PRIMARY KEY (execution_id, step, attempt, start_offset)
       );
+      ALTER TABLE log_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
     `,
   },
 ];

@@ -1,4 +1,6 @@
 import type { Metric } from "@benchwright/catalog";
+import { EventLog } from "../events/event-log.js";
+import { formatDuration, formatTimestamp } from "../time.js";
 import type { Db } from "./db.js";
 
 export type SessionState = "active" | "deleting" | "deleted";
@@ -114,14 +116,24 @@ export interface ResourceRow {
 
 /** Every read and write of the engine's state; state changes are conditional updates, so races lose cleanly. */
 export class Store {
-  constructor(readonly db: Db) {}
+  /** Each state change below appends its event in the same transaction: both commit, or neither. */
+  constructor(
+    readonly db: Db,
+    readonly events: EventLog = new EventLog(db),
+  ) {}
 
   async insertSession(row: Omit<SessionRow, "deleted_at">): Promise<void> {
-    await this.db.query(
-      `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [row.id, row.provider_name, row.service_type, row.provider_class, row.driver, row.region, row.config_sealed, row.state, row.created],
-    );
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [row.id, row.provider_name, row.service_type, row.provider_class, row.driver, row.region, row.config_sealed, row.state, row.created],
+      );
+      await this.events.append(
+        { type: "session.created", session_id: row.id, execution_id: null, data: { provider: row.provider_name, service_type: row.service_type } },
+        tx,
+      );
+    });
   }
 
   async getSession(id: string): Promise<SessionRow | undefined> {
@@ -134,19 +146,29 @@ export class Store {
 
   /** Moves a session between states; false when it was not in one of `from`. */
   async setSessionState(id: string, from: SessionState[], to: SessionState): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE sessions SET state = $3, deleted_at = CASE WHEN $3 = 'deleted' THEN now() ELSE deleted_at END
-       WHERE id = $1 AND state = ANY($2) RETURNING id`,
-      [id, from, to],
-    );
-    return rows.length === 1;
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE sessions SET state = $3, deleted_at = CASE WHEN $3 = 'deleted' THEN now() ELSE deleted_at END
+         WHERE id = $1 AND state = ANY($2) RETURNING id`,
+        [id, from, to],
+      );
+      if (rows.length !== 1) return false;
+      await this.events.append({ type: "session.state", session_id: id, execution_id: null, data: { state: to } }, tx);
+      return true;
+    });
   }
 
   async insertExecution(row: Omit<ExecutionRow, "exec_env" | "metrics">): Promise<void> {
-    await this.db.query(
-      `INSERT INTO executions (id, session_id, tool_id, workload_id, test, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row.id, row.session_id, row.tool_id, row.workload_id, JSON.stringify(row.test), row.state, row.created],
-    );
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO executions (id, session_id, tool_id, workload_id, test, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [row.id, row.session_id, row.tool_id, row.workload_id, JSON.stringify(row.test), row.state, row.created],
+      );
+      await this.events.append(
+        { type: "execution.created", session_id: row.session_id, execution_id: row.id, data: { tool: row.tool_id, workload: row.workload_id } },
+        tx,
+      );
+    });
   }
 
   async getExecution(id: string): Promise<ExecutionRow | undefined> {
@@ -165,11 +187,20 @@ export class Store {
 
   /** The atomic state move of the state machine: null when the execution was not in one of `from`. */
   async transitionExecution(id: string, from: ExecutionState[], to: ExecutionState): Promise<ExecutionRow | null> {
-    const rows = await this.db.query<ExecutionRow>(
-      `UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING ${EXECUTION_COLUMNS}`,
-      [id, from, to],
-    );
-    return rows[0] ?? null;
+    return this.db.transaction(async (tx) => {
+      // Locked first, so that the state it had is the one the update replaces.
+      const [before] = await tx.query<{ state: ExecutionState }>("SELECT state FROM executions WHERE id = $1 FOR UPDATE", [id]);
+      const rows = await tx.query<ExecutionRow>(
+        `UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING ${EXECUTION_COLUMNS}`,
+        [id, from, to],
+      );
+      if (!rows[0]) return null;
+      await this.events.append(
+        { type: "execution.state", session_id: rows[0].session_id, execution_id: id, data: { state: to, previous: before.state } },
+        tx,
+      );
+      return rows[0];
+    });
   }
 
   async setExecEnv(id: string, env: { vms: VmRecord[] }): Promise<void> {
@@ -189,6 +220,11 @@ export class Store {
     logFileOf: (attempt: number) => string,
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
+      // Locked first, so that the state it had is the one the update replaces (for the event).
+      const [before] = await tx.query<{ state: ExecutionState; session_id: string }>(
+        "SELECT state, session_id FROM executions WHERE id = $1 FOR UPDATE",
+        [executionId],
+      );
       const moved = await tx.query(
         "UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING id",
         [executionId, move.from, move.to],
@@ -202,6 +238,14 @@ export class Store {
       const rows = await tx.query<StepRow>(
         `INSERT INTO steps (execution_id, step, attempt, state, started, log_file) VALUES ($1, $2, $3, 'running', $4, $5) RETURNING *`,
         [executionId, step, attempt, started, logFileOf(attempt)],
+      );
+      const about = { session_id: before.session_id, execution_id: executionId };
+      await this.events.appendAll(
+        [
+          { type: "execution.state", ...about, data: { state: move.to, previous: before.state } },
+          { type: "step.started", ...about, data: { step, attempt, started: formatTimestamp(new Date(rows[0].started)) } },
+        ],
+        tx,
       );
       return rows[0];
     });
@@ -225,7 +269,7 @@ export class Store {
       const finished = await tx.query(
         `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8, error_code = $9, error_extras = $10,
            owner = NULL, lease_until = NULL
-         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' AND ($11::text IS NULL OR owner = $11) RETURNING attempt`,
+         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' AND ($11::text IS NULL OR owner = $11) RETURNING attempt, started`,
         [
           executionId, step, attempt, result.state, result.duration, result.exit_code, result.error,
           result.metrics && JSON.stringify(result.metrics), result.error_code ?? null,
@@ -236,7 +280,21 @@ export class Store {
       if (step === "run" && result.state === "succeeded") {
         await tx.query("UPDATE executions SET metrics = $2 WHERE id = $1", [executionId, JSON.stringify(result.metrics ?? [])]);
       }
-      await tx.query("UPDATE executions SET state = $3 WHERE id = $1 AND state = $2", [executionId, move.from, move.to]);
+      const moved = await tx.query<{ session_id: string }>(
+        "UPDATE executions SET state = $3 WHERE id = $1 AND state = $2 RETURNING session_id",
+        [executionId, move.from, move.to],
+      );
+      const sessionId =
+        moved[0]?.session_id ??
+        (await tx.query<{ session_id: string }>("SELECT session_id FROM executions WHERE id = $1", [executionId]))[0].session_id;
+      const about = { session_id: sessionId, execution_id: executionId };
+      await this.events.appendAll(
+        [
+          { type: "step.finished", ...about, data: stepFinished(step, attempt, new Date((finished[0] as { started: Date }).started), result) },
+          ...(moved.length ? [{ type: "execution.state" as const, ...about, data: { state: move.to, previous: move.from } }] : []),
+        ],
+        tx,
+      );
       return true;
     });
   }
@@ -376,7 +434,7 @@ export class Store {
   /** A snapshot of every table, for tests that assert a failed request changed nothing. */
   async snapshot(): Promise<string> {
     const parts: unknown[] = [];
-    for (const table of ["sessions", "executions", "steps", "machines", "resources"]) {
+    for (const table of ["sessions", "executions", "steps", "machines", "resources", "events"]) {
       parts.push(await this.db.query(`SELECT * FROM ${table} ORDER BY 1, 2`));
     }
     return JSON.stringify(parts);
@@ -384,3 +442,17 @@ export class Store {
 }
 
 const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, state, created, exec_env, metrics";
+
+/** What a step.finished event says: as the step attempt resource says it, no more. */
+function stepFinished(step: StepKind, attempt: number, started: Date, result: StepEnd) {
+  return {
+    step,
+    attempt,
+    state: result.state,
+    started: formatTimestamp(started),
+    duration: formatDuration(result.duration),
+    exit_code: result.exit_code,
+    ...(result.state === "failed" ? { error: { code: result.error_code ?? "step_failed", detail: result.error ?? "" } } : {}),
+    ...(result.metrics ? { metrics: result.metrics } : {}),
+  };
+}

@@ -1,0 +1,142 @@
+import type { components } from "@benchwright/contract";
+import type { Db } from "../store/db.js";
+import { formatTimestamp } from "../time.js";
+import { WakeUps } from "./wake-ups.js";
+
+/** One entry of the log, as the contract describes it (and `/events` sends it). */
+export type BwEvent = components["schemas"]["Event"];
+export type EventType = BwEvent["type"];
+
+type WithoutLogFields<E> = E extends unknown ? Omit<E, "id" | "at"> : never;
+/** An event to append: the log gives it its id and time. */
+export type NewEvent = WithoutLogFields<BwEvent>;
+
+export interface EventFilter {
+  session_id?: string;
+  execution_id?: string;
+  /** Only these types; every type when unset or empty. */
+  types?: readonly EventType[];
+}
+
+export interface EventLogOptions {
+  /** How often a subscriber looks even without a wake-up (a notification lost with a dropped connection). */
+  pollMs?: number;
+  /** Events read at once by a subscriber. */
+  batch?: number;
+}
+
+/** The channel of the wake-ups; its payload is empty: a subscriber reads what is new itself. */
+export const EVENTS_CHANNEL = "bw_events";
+/**
+ * The advisory lock every append takes until its transaction ends. Ids come from a sequence
+ * when the row is inserted, but become visible when the transaction commits: without the
+ * lock, id 8 could commit after id 9 had been read, and a reader resuming after 9 would never
+ * see 8. Under it, appends commit one at a time, in id order.
+ */
+const EVENTS_LOCK = 4242002;
+
+interface EventRow {
+  id: string | number;
+  at: Date | string;
+  type: EventType;
+  session_id: string;
+  execution_id: string | null;
+  data: unknown;
+}
+
+/**
+ * The engine's event log: every state change appends an event in the transaction that makes
+ * it, and readers follow the log by id, from any point, each event once and in order.
+ */
+export class EventLog {
+  readonly #wakeUps: WakeUps;
+  readonly #pollMs: number;
+  readonly #batch: number;
+
+  constructor(
+    readonly db: Db,
+    options: EventLogOptions = {},
+  ) {
+    this.#wakeUps = new WakeUps(db, EVENTS_CHANNEL);
+    this.#pollMs = options.pollMs ?? 2_000;
+    this.#batch = options.batch ?? 500;
+  }
+
+  /**
+   * Appends an event, in `tx` when given (so that it commits with the change it tells of, or
+   * not at all), otherwise in a transaction of its own. Append last in a transaction: the lock
+   * it takes is held until the commit.
+   */
+  async append(event: NewEvent, tx?: Db): Promise<number> {
+    return (await this.appendAll([event], tx))[0];
+  }
+
+  async appendAll(events: readonly NewEvent[], tx?: Db): Promise<number[]> {
+    if (!tx) return this.db.transaction((t) => this.appendAll(events, t));
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [EVENTS_LOCK]);
+    const ids: number[] = [];
+    for (const e of events) {
+      const [row] = await tx.query<{ id: string | number }>(
+        "INSERT INTO events (type, session_id, execution_id, data) VALUES ($1, $2, $3, $4) RETURNING id",
+        [e.type, e.session_id, e.execution_id, JSON.stringify(e.data)],
+      );
+      ids.push(Number(row.id));
+    }
+    // Delivered when the transaction commits (on PostgreSQL and on PGlite alike).
+    await tx.query("SELECT pg_notify($1, '')", [EVENTS_CHANNEL]);
+    return ids;
+  }
+
+  /** Events with an id above `afterId` that match `filter`, oldest first, at most `limit`. */
+  async read(filter: EventFilter, afterId: number, limit: number): Promise<BwEvent[]> {
+    const params: unknown[] = [afterId, limit];
+    const where = ["id > $1"];
+    if (filter.session_id) where.push(`session_id = $${params.push(filter.session_id)}`);
+    if (filter.execution_id) where.push(`execution_id = $${params.push(filter.execution_id)}`);
+    if (filter.types?.length) where.push(`type = ANY($${params.push(filter.types)})`);
+    const rows = await this.db.query<EventRow>(
+      `SELECT id, at, type, session_id, execution_id, data FROM events WHERE ${where.join(" AND ")} ORDER BY id LIMIT $2`,
+      params,
+    );
+    return rows.map(eventOf);
+  }
+
+  /** The id of the last event committed: following from it gives only what happens next. */
+  async lastId(): Promise<number> {
+    const [row] = await this.db.query<{ last: string | number }>("SELECT COALESCE(MAX(id), 0) AS last FROM events");
+    return Number(row.last);
+  }
+
+  /**
+   * Every event matching `filter` with an id above `afterId`, in id order, each once, as they
+   * are committed, until `signal` aborts. A failed read ends it with that error.
+   */
+  async *subscribe(filter: EventFilter, afterId: number, signal: AbortSignal): AsyncGenerator<BwEvent, void, undefined> {
+    const waiter = this.#wakeUps.waiter();
+    let last = afterId;
+    try {
+      while (!signal.aborted) {
+        const batch = await this.read(filter, last, this.#batch);
+        for (const event of batch) {
+          if (signal.aborted) return;
+          last = event.id;
+          yield event;
+        }
+        if (batch.length < this.#batch) await waiter.wait(this.#pollMs, signal);
+      }
+    } finally {
+      waiter.close();
+    }
+  }
+}
+
+function eventOf(row: EventRow): BwEvent {
+  return {
+    id: Number(row.id),
+    at: formatTimestamp(new Date(row.at)),
+    type: row.type,
+    session_id: row.session_id,
+    execution_id: row.execution_id,
+    data: typeof row.data === "string" ? JSON.parse(row.data) : row.data,
+  } as BwEvent;
+}
