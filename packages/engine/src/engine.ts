@@ -19,11 +19,12 @@ import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import { PgBossQueue, queueSchemaOf } from "./queue/pg-boss-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import { Store, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
+import { Store, type ExecutionRow, type SessionRow, type SessionState, type StepKind, type StepRow } from "./store/store.js";
 import { StepExecutor } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
 import { formatDuration, formatTimestamp } from "./time.js";
-import { executionView, sessionView } from "./views.js";
+import { executionView, executionViews, sessionView } from "./views.js";
+import { ReadCache } from "./read-cache.js";
 
 export interface EngineOptions {
   /** Embedded database, logs, local work dirs and the generated secret key live here. */
@@ -53,6 +54,8 @@ export class Engine {
   private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
+  /** The read views, kept while the tables they show are unchanged (the embedded database only). */
+  private readonly reads = new ReadCache(() => this.store.db.writes, ["sessions", "executions", "steps"]);
 
   private constructor(
     private readonly options: EngineOptions,
@@ -165,14 +168,24 @@ export class Engine {
   }
 
   async listSessions(): Promise<Session[]> {
-    const rows = await this.store.listSessions(["active", "deleting"]);
-    const executions = await this.executionViews(await this.store.listExecutions(rows.map((r) => r.id)));
-    return rows.map((r) => sessionView(r, executions.filter((e) => e.session_id === r.id)));
+    return this.reads.get("sessions", async () => {
+      const live: SessionState[] = ["active", "deleting"];
+      const [rows, executions] = await Promise.all([
+        this.store.sessionSummaries(live),
+        this.store.executionsWithSteps({ sessionStates: live }),
+      ]);
+      const bySession = new Map<string, Execution[]>(rows.map((r) => [r.id, []]));
+      for (const e of executions) bySession.get(e.session_id)?.push(executionView(e, e.steps));
+      return rows.map((r) => sessionView(r, bySession.get(r.id)!));
+    });
   }
 
   async getSession(id: string): Promise<Session> {
-    const row = await this.liveSession(id);
-    return sessionView(row, await this.executionViews(await this.store.listExecutions([id])));
+    return this.reads.get(`session:${id}`, async () => {
+      const [row] = await this.store.sessionSummaries(["active", "deleting"], id);
+      if (!row) throw new BenchwrightError("not_found", `No session ${id}`);
+      return sessionView(row, executionViews(await this.store.executionsWithSteps({ sessionIds: [id] })));
+    });
   }
 
   /** Stops its running steps, removes its work dirs, destroys what its provider created. */
@@ -246,12 +259,18 @@ export class Engine {
   }
 
   async listExecutions(sessionId?: string): Promise<Execution[]> {
-    if (sessionId) await this.liveSession(sessionId);
-    return this.executionViews(await this.store.listExecutions(sessionId ? [sessionId] : undefined));
+    return this.reads.get(`executions:${sessionId ?? "*"}`, async () => {
+      if (sessionId) await this.liveSession(sessionId);
+      return executionViews(await this.store.executionsWithSteps(sessionId ? { sessionIds: [sessionId] } : "all"));
+    });
   }
 
   async getExecution(id: string): Promise<Execution> {
-    return (await this.executionViews([await this.executionRow(id)]))[0];
+    return this.reads.get(`execution:${id}`, async () => {
+      const [row] = await this.store.executionsWithSteps({ id });
+      if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
+      return executionView(row, row.steps);
+    });
   }
 
   /** Runs the prepare step and answers when it ends; see `startStep` for an answer at once. */
@@ -428,11 +447,6 @@ export class Engine {
     const row = await this.store.getExecution(id);
     if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
     return row;
-  }
-
-  private async executionViews(rows: ExecutionRow[]): Promise<Execution[]> {
-    const steps = rows.length ? await this.store.listSteps(rows.map((r) => r.id)) : [];
-    return rows.map((r) => executionView(r, steps.filter((s) => s.execution_id === r.id)));
   }
 
   /**

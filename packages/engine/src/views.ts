@@ -1,9 +1,9 @@
 import type { Execution, Session, StepRecord } from "@benchwright/contract";
-import type { ExecutionRow, SessionRow, StepRow } from "./store/store.js";
+import type { ExecutionRow, ExecutionWithSteps, SessionSummary, StepSummary } from "./store/store.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 
 /** Row to wire shape; the only place that decides what a client sees (never a credential). */
-export function sessionView(row: SessionRow, executions: Execution[]): Session {
+export function sessionView(row: SessionSummary, executions: Execution[]): Session {
   return {
     id: row.id,
     provider: {
@@ -19,7 +19,7 @@ export function sessionView(row: SessionRow, executions: Execution[]): Session {
   };
 }
 
-export function executionView(row: ExecutionRow, steps: StepRow[]): Execution {
+export function executionView(row: ExecutionRow, steps: StepSummary[]): Execution {
   return {
     id: row.id,
     session_id: row.session_id,
@@ -32,7 +32,12 @@ export function executionView(row: ExecutionRow, steps: StepRow[]): Execution {
   };
 }
 
-function stepView(row: StepRow): StepRecord {
+/** Executions with their steps (one query's rows) as the wire shows them. */
+export function executionViews(rows: ExecutionWithSteps[]): Execution[] {
+  return rows.map((r) => executionView(r, r.steps));
+}
+
+function stepView(row: StepSummary): StepRecord {
   return {
     step: row.step,
     attempt: row.attempt,

@@ -3,7 +3,9 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { listenPostgres } from "./pg-listener.js";
+import { pgliteOptions } from "./pglite-settings.js";
 import { orUnavailable } from "./unavailable.js";
+import { WriteClock } from "./write-clock.js";
 
 /** The little the engine needs of a database: both PGlite and PostgreSQL give it. */
 export interface Db {
@@ -23,6 +25,8 @@ export interface Db {
    * close() stops it too. Absent on a transaction's Db.
    */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /** Counts this process's writes where it is the database's only writer (the embedded PGlite); absent elsewhere. */
+  readonly writes?: WriteClock;
   readonly kind: "pglite" | "postgres";
 }
 
@@ -40,10 +44,17 @@ export async function openDb(options: DbOptions): Promise<Db> {
 
 async function openPglite(dir: string): Promise<Db> {
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const lite = await PGlite.create(dir);
+  const lite = await PGlite.create(dir, pgliteOptions());
+  const writes = new WriteClock();
   const wrap = (q: { query: PGlite["query"] }): Pick<Db, "query"> => ({
     async query<T>(sql: string, params?: unknown[]) {
-      return (await q.query<T>(sql, params as unknown[])).rows;
+      // Counted before and after: a read that overlaps the write in any way is not kept.
+      writes.saw(sql);
+      try {
+        return (await q.query<T>(sql, params as unknown[])).rows;
+      } finally {
+        writes.saw(sql);
+      }
     },
   });
   // One process owns the embedded database: a lock in memory is a lock for everyone.
@@ -57,6 +68,7 @@ async function openPglite(dir: string): Promise<Db> {
         fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} }),
       ),
     exclusive,
+    writes,
     // PGlite delivers notifications in process, at commit, like a server does.
     async listen(channel, onNotify) {
       const unlisten = await lite.listen(channel, () => onNotify());

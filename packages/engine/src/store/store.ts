@@ -306,6 +306,38 @@ export class Store {
     );
   }
 
+  // ---- what the read views show, each in one query
+
+  /** Sessions in one of `states` (one of them when `id` is given), as their views show them. */
+  async sessionSummaries(states: SessionState[], id?: string): Promise<SessionSummary[]> {
+    return this.db.query<SessionSummary>(
+      `SELECT ${SESSION_SUMMARY_COLUMNS} FROM sessions WHERE state = ANY($1) AND ($2::uuid IS NULL OR id = $2) ORDER BY created, id`,
+      [states, id ?? null],
+    );
+  }
+
+  /**
+   * Executions with their steps, in creation order: one execution, those of some sessions
+   * (`sessionStates`: of the sessions in these states), or all. The steps come aggregated in
+   * the execution's row, so that the answer is one query whatever its size.
+   */
+  async executionsWithSteps(where: { id: string } | { sessionIds: string[] } | { sessionStates: SessionState[] } | "all"): Promise<ExecutionWithSteps[]> {
+    const [filter, params] =
+      where === "all" ? ["", []]
+      : "id" in where ? ["WHERE e.id = $1", [where.id]]
+      : "sessionIds" in where ? ["WHERE e.session_id = ANY($1)", [where.sessionIds]]
+      : ["WHERE e.session_id IN (SELECT id FROM sessions WHERE state = ANY($1))", [where.sessionStates]];
+    const rows = await this.db.query<ExecutionWithSteps & { steps: Array<StepSummary & { started: string }> }>(
+      `SELECT ${EXECUTION_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")},
+         COALESCE((SELECT json_agg(json_build_object(${STEP_SUMMARY_FIELDS}) ORDER BY s.started, s.step, s.attempt)
+                   FROM steps s WHERE s.execution_id = e.id), '[]'::json) AS steps
+       FROM executions e ${filter} ORDER BY e.seq`,
+      params,
+    );
+    for (const row of rows) for (const step of row.steps) (step as StepSummary).started = new Date(step.started);
+    return rows;
+  }
+
   /** Steps recorded as running, of every execution or of these. */
   async runningSteps(executionIds?: string[]): Promise<StepRow[]> {
     if (executionIds) return this.db.query<StepRow>("SELECT * FROM steps WHERE state = 'running' AND execution_id = ANY($1)", [executionIds]);
@@ -442,6 +474,18 @@ export class Store {
 }
 
 const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, state, created, exec_env, metrics";
+
+/** A session as its view shows it: never its sealed configuration. */
+export type SessionSummary = Omit<SessionRow, "config_sealed">;
+const SESSION_SUMMARY_COLUMNS = "id, provider_name, service_type, provider_class, driver, region, state, created, deleted_at";
+
+/** A step attempt as an execution's view shows it. */
+export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error">;
+const STEP_SUMMARY_FIELDS = ["step", "attempt", "state", "started", "duration", "exit_code", "error"].map((f) => `'${f}', s.${f}`).join(", ");
+
+export interface ExecutionWithSteps extends ExecutionRow {
+  steps: StepSummary[];
+}
 
 /** What a step.finished event says: as the step attempt resource says it, no more. */
 function stepFinished(step: StepKind, attempt: number, started: Date, result: StepEnd) {

@@ -29,12 +29,9 @@ import { pollUntil } from "./polling.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
 import { scrubberOf, type Scrubber } from "../../secrets/scrub.js";
 import { waitForSsh } from "./wait-for-ssh.js";
+import { EC2_KINDS } from "./ec2-kinds.js";
 
-export const EC2_KINDS = {
-  instance: "ec2:instance",
-  keyPair: "ec2:key_pair",
-  securityGroup: "ec2:security_group",
-} as const;
+export { EC2_KINDS };
 
 const NOT_FOUND = new Set([
   "InvalidInstanceID.NotFound",

@@ -1,11 +1,11 @@
 import { BenchwrightError } from "../../errors.js";
 import type { Provider, ResolvedConfig } from "../provider.js";
-import { CLOUD_DRIVERS, driverOf, type CloudProviderOptions } from "./cloud-config.js";
-import { Ec2Provider } from "./ec2-provider.js";
+import { lazyProvider } from "../lazy-provider.js";
+import { CLOUD_DRIVERS, cloudSettings, driverOf, type CloudProviderOptions } from "./cloud-config.js";
 import { OpenStackProvider } from "./openstack-provider.js";
 
 export { CLOUD_DRIVERS, cloudConfigErrors, validateCloudConfig, type CloudProviderOptions } from "./cloud-config.js";
-export { EC2_KINDS, Ec2Provider } from "./ec2-provider.js";
+export { EC2_KINDS } from "./ec2-kinds.js";
 export { OPENSTACK_KINDS, OpenStackProvider } from "./openstack-provider.js";
 
 /** The cloud provider for `config.provider.driver`; the configuration is checked first. */
@@ -13,7 +13,9 @@ export function createCloudProvider(config: ResolvedConfig, options: CloudProvid
   const driver = driverOf(config);
   switch (driver) {
     case "ec2":
-      return new Ec2Provider(config, options);
+      // Checked now, as the provider's constructor would; the AWS SDK loads with the first use.
+      cloudSettings(config, options);
+      return lazyProvider(async () => new (await import("./ec2-provider.js")).Ec2Provider(config, options));
     case "openstack":
       return new OpenStackProvider(config, options);
     default:

@@ -1,0 +1,50 @@
+import { execFileSync } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { lazyProvider } from "./lazy-provider.js";
+import type { Provider } from "./provider.js";
+
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist");
+
+/** Whether a fresh Node process has loaded the AWS SDK's EC2 client after running `script` (ESM, in dist/). */
+function loadedAfter(script: string): boolean {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    import { createRequire } from "node:module";
+    ${script}
+    const cache = Object.keys(createRequire(${JSON.stringify(DIST + "/")}).cache);
+    process.stdout.write(String(cache.some((k) => k.includes("@aws-sdk/client-ec2"))));
+  `], { cwd: DIST, encoding: "utf8" });
+  return out.trim() === "true";
+}
+
+describe("lazyProvider", () => {
+  it("loads once, on the first call, and fails every call when the load fails", async () => {
+    let loads = 0;
+    const real: Provider = { ensureMachines: async () => [], destroy: async () => {} };
+    const provider = lazyProvider(async () => (loads++, real));
+    expect(loads).toBe(0);
+    expect(await provider.ensureMachines({} as never)).toEqual([]);
+    await provider.destroy({} as never);
+    expect(await provider.sweep!({} as never, {} as never)).toEqual([]);
+    expect(loads).toBe(1);
+
+    const broken = lazyProvider(async () => Promise.reject(new Error("no module")));
+    await expect(broken.ensureMachines({} as never)).rejects.toThrow("no module");
+    await expect(broken.destroy({} as never)).rejects.toThrow("no module");
+  });
+
+  // Built code: the server process as it runs. The AWS SDK costs ~0.4 s and ~70 MiB at start.
+  it("keeps the AWS SDK out of a process that opens no EC2 session (built engine)", () => {
+    // The probe sees the SDK when it is loaded...
+    expect(loadedAfter(`await import("./providers/cloud/ec2-provider.js");`)).toBe(true);
+    // ...and the engine, with an EC2 provider made but not used, does not load it.
+    expect(loadedAfter(`
+      await import("./index.js");
+      const { createCloudProvider } = await import("./providers/cloud/index.js");
+      createCloudProvider({ name: "x", serviceType: "d", providerClass: "cloud",
+        provider: { class: "cloud", driver: "ec2", access_id: "a", secret_key: "b", region: "eu-west-1" },
+        service: { image: "i", size: "t", vm_user: "u" } });
+    `)).toBe(false);
+  });
+});
