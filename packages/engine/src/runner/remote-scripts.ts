@@ -3,76 +3,228 @@ import { shellPath, shellQuote } from "./shell-quote.js";
 /**
  * The shell programs the runner sends to a target. Every one runs under `bash -c` so that
  * the target user's login shell does not matter.
+ *
+ * Files of a step dir: `launch.lock` (taken once: whoever creates it launches), `step.sh`,
+ * `env.sh`, `step.pid` (the step's process group id), `step.log` (its output) and `step.rc`
+ * (`<code> <start> <end>`, the times in µs by the host's clock; a bare `<code>` from older
+ * launchers). The end marker a follower prints last on stderr:
+ * `end:rc:<code>:<age>:<ran>:<size>:<ticks>`, `end:gone:<size>:<ticks>`,
+ * `end:wait:<size>:<ticks>` or `end:nodir`, where `size` (empty when the follower copied
+ * the log itself after the end) is the log's size when the end was seen, and `ticks` how
+ * many times the follower woke up without having been told anything.
  */
 
 export function bashC(script: string): string {
   return `bash -c ${shellQuote(script)}`;
 }
 
-/** Creates the step dir and clears what a previous launch in it left. */
-export function prepareScript(dir: string): string {
-  return bashC(`set -e; mkdir -p ${shellPath(dir)}; cd ${shellPath(dir)}; rm -rf step.log step.rc step.rc.tmp step.pid step.pid.tmp launch.lock`);
+/** What the follow part of a script needs. */
+export interface FollowParams {
+  /** Bytes of step.log already delivered. */
+  offset: number;
+  /** Past this many seconds the follower gives up with `end:wait` (0: report at once). */
+  maxSeconds: number;
+  /** How often to look for the end where nothing pushes it (re-attached, or no GNU tail). */
+  pollMs: number;
+}
+
+/** The step's files: inline (written by the start script itself) or uploaded beforehand under a suffix. */
+export type StepFiles = { inline: { script: string; env: string } } | { stagedAs: string };
+
+/**
+ * The detached part: the step's own shell, in its own session (setsid), immune to hangups
+ * (what nohup did, without its exec). It records its pid (the group id), tells it to the
+ * launcher, runs step.sh with env.sh sourced and writes the code with the start and end
+ * times. The script runs in a subshell rather than a fresh bash: one exec less per step.
+ * Its stdout is the launcher's end pipe, where it writes its pid only once step.pid holds
+ * it; the pipe's EOF then tells of its exit. A launcher gone meanwhile must not kill it
+ * with SIGPIPE, and the step gets SIGPIPE back as it was.
+ */
+const DETACHED =
+  'trap "" HUP PIPE; bw_t0=$EPOCHREALTIME; echo $$ > step.pid; echo $$ 2> /dev/null; trap - PIPE; source ./env.sh; ( source ./step.sh ) < /dev/null >> step.log 2>&1; echo "$? $bw_t0 $EPOCHREALTIME" > step.rc';
+
+/**
+ * Shell lines that wait up to `seconds` for the pid of a launch under way in dir `$d` (its
+ * lock taken, step.pid not written yet), then read it into `pgid` (empty when none).
+ */
+export function readPid(seconds: number): string {
+  return [
+    `for ((i = 0; i < ${Math.max(1, Math.round(seconds * 20))}; i++)); do [ -s "$d/step.pid" ] && break; [ -e "$d/launch.lock" ] || break; sleep 0.05; done`,
+    'pgid=; read -r pgid < "$d/step.pid" 2> /dev/null',
+  ].join("\n");
 }
 
 /**
- * Starts the step detached (new session, immune to hangups, no tie to the channel) and
- * prints its process group id. The inner shell records its own pid, which setsid made the
- * group id, so the value is right whether or not setsid had to fork. The lock makes a
- * repeated launch (after a connection lost mid-launch) report the first step instead of
- * starting a second one.
+ * Creates the step dir if needed and, unless the step was launched there already, writes
+ * its files and launches it detached; then prints `pgid:<id>` on stderr and (unless
+ * `follow` is undefined) follows it as {@link followScript} does. A second start in the
+ * same dir (a start retried after a lost answer, another worker's takeover) finds the lock
+ * or step.pid and re-attaches instead: a step is never started twice. The launching shell
+ * holds the read end of a pipe whose only writer is the step's shell, so the end of the step
+ * reaches it at once. A start that cannot be made prints `start:<why>` and exits 97.
  */
-export function launchScript(dir: string): string {
-  const inner = "echo $$ > step.pid.tmp && mv step.pid.tmp step.pid; source ./env.sh; bash ./step.sh > step.log 2>&1; echo $? > step.rc.tmp; mv step.rc.tmp step.rc";
+export function startScript(dir: string, files: StepFiles, follow?: FollowParams): string {
+  const staged = "stagedAs" in files ? files.stagedAs : undefined;
+  const write =
+    "inline" in files
+      ? [
+          // env.sh may hold what others must not read: private files, the step keeps the login umask.
+          "bw_umask=; while read -r k v; do [ \"$k\" = Umask: ] && { bw_umask=$v; break; }; done < /proc/self/status 2>/dev/null",
+          '[ -n "$bw_umask" ] || bw_umask=$(umask)',
+          "umask 077",
+          `printf %s ${shellQuote(files.inline.script)} > step.sh && printf %s ${shellQuote(files.inline.env)} > env.sh || { umask "$bw_umask"; echo start:write >&2; exit 97; }`,
+          'umask "$bw_umask"',
+        ]
+      : [`mv -f step.sh.${staged} step.sh && mv -f env.sh.${staged} env.sh || { echo start:write >&2; exit 97; }`];
   return bashC(
     [
-      `cd ${shellPath(dir)} || exit 97`,
-      `if mkdir launch.lock 2>/dev/null; then setsid nohup bash -c ${shellQuote(inner)} > /dev/null 2>&1 < /dev/null & fi`,
-      // Waits for the pid file, whichever launch wrote it.
-      "for i in $(seq 1 100); do [ -s step.pid ] && break; sleep 0.05; done",
-      // A marker, since a login shell's rc file may print to stdout before us.
-      'echo "pgid:$(cat step.pid)"',
+      `bw_dir=${shellPath(dir)}`,
+      'cd "$bw_dir" 2>/dev/null || { mkdir -p "$bw_dir" && cd "$bw_dir"; } || { echo start:nodir >&2; exit 97; }',
+      "bw_end=; pgid=",
+      // noclobber makes the redirection an exclusive create: one launcher wins.
+      'if [ ! -e step.pid ] && { set -C; : > launch.lock; } 2>/dev/null; then',
+      "  set +C",
+      ...write.map((l) => `  ${l}`),
+      "  [ -e step.rc ] && rm -f step.rc",
+      "  : > step.log",
+      // Backgrounded from a subshell that exits at once: the step is nobody's child here, so a
+      // kill of this session's process tree does not reach it.
+      `  exec {bw_end}< <(setsid bash -c ${shellQuote(DETACHED)} < /dev/null 2> /dev/null &)`,
+      '  read -r -t 10 -u "$bw_end" pgid',
+      "else",
+      "  set +C",
+      ...(staged ? [`  rm -f step.sh.${staged} env.sh.${staged}`] : []),
+      // Launched by someone else, maybe an instant ago.
+      "  d=.",
+      ...readPid(10).split("\n").map((l) => `  ${l}`),
+      "fi",
+      'case "$pgid" in ""|*[!0-9]*|0|1) echo start:nopid >&2; exit 97;; esac',
+      'echo "pgid:$pgid" >&2',
+      ...(follow
+        ? [
+            // A quick step: its end comes before a streamer would be worth starting.
+            '[ -n "$bw_end" ] && read -r -t 0.05 -u "$bw_end" line',
+            ...endedAlready(follow),
+            // It goes on: follow it from a shell whose command line does not hold the step's files
+            // (anyone on the host may read a command line).
+            `exec bash -c ${shellQuote(['pgid=$1; bw_end=$2', ...streaming(follow)].join("\n"))} bw-follow "$pgid" "$bw_end"`,
+          ]
+        : ["exit 0"]),
     ].join("\n"),
   );
 }
 
 /**
- * Streams step.log from byte `offset` to stdout until step.rc exists (or the process
- * group is gone, or `maxSeconds` pass), then reports on stderr `end:rc:<code>:<age>:<ran>`,
- * `end:gone` or `end:wait`. `age` is how many ms ago step.rc was written and `ran` how many
- * ms the step ran (step.pid to step.rc), both by the host's own clock, so that time spent
- * unable to reach the host counts in neither; each is empty where `date` lacks %N.
- * Bytes are cut at the size seen *after* checking for the end, so when the end is reported
- * every byte written before it has been sent. A dot on stderr every few seconds makes the
- * loop die of SIGPIPE once nobody reads it.
+ * Streams step.log from byte `offset` to stdout until the step ends (step.rc written, or its
+ * process group gone), or `maxSeconds` pass, then prints the end marker on stderr.
  */
-export function followScript(dir: string, pgid: number, offset: number, maxSeconds: number): string {
-  return bashC(
-    [
-      `cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`,
-      'digits() { case "$1" in ""|*[!0-9]*) return 1;; esac; }',
-      `off=${offset}; n=0; fin=`,
-      "while :; do",
-      "  if [ -e step.rc ]; then fin=rc",
-      `  elif ! kill -0 -- -${pgid} 2>/dev/null; then if [ -e step.rc ]; then fin=rc; else fin=gone; fi`,
-      "  fi",
-      "  size=$(stat -c %s step.log 2>/dev/null || echo 0)",
-      '  if [ "$size" -gt "$off" ]; then',
-      '    tail -c +$((off + 1)) step.log | head -c $((size - off)) || exit 1',
-      "    off=$size",
-      "  fi",
-      '  if [ "$fin" = rc ]; then',
-      "    now=$(date +%s%N 2>/dev/null); rc_at=$(date -r step.rc +%s%N 2>/dev/null); pid_at=$(date -r step.pid +%s%N 2>/dev/null); age=; ran=",
-      '    if digits "$now" && digits "$rc_at"; then age=$(( (now - rc_at) / 1000000 )); fi',
-      '    if digits "$rc_at" && digits "$pid_at"; then ran=$(( (rc_at - pid_at) / 1000000 )); fi',
-      '    echo "end:rc:$(cat step.rc):$age:$ran" >&2; exit 0',
-      "  fi",
-      '  if [ "$fin" = gone ]; then echo end:gone >&2; exit 0; fi',
-      `  if [ "$SECONDS" -ge ${Math.max(0, Math.floor(maxSeconds))} ]; then echo end:wait >&2; exit 0; fi`,
-      "  n=$((n + 1)); if [ $((n % 20)) -eq 0 ]; then printf . >&2 || exit 1; fi",
-      "  sleep 0.25",
-      "done",
-    ].join("\n"),
-  );
+export function followScript(dir: string, pgid: number, follow: FollowParams): string {
+  return bashC([`cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`, `pgid=${pgid}; bw_end=`, ...endedAlready(follow), ...streaming(follow)].join("\n"));
+}
+
+/** Shell functions of a follower: `check` looks for the end, `marker` reports it. */
+function endFunctions(follow: FollowParams): string[] {
+  return [
+    `off=${Math.max(0, Math.floor(follow.offset))}; fin=; ticks=0; size=`,
+    'digits() { case "$1" in ""|*[!0-9]*) return 1;; esac; }',
+    "check() {",
+    "  if [ -s step.rc ]; then fin=rc",
+    // An empty step.rc is one being written, unless the group is gone (then a full disk).
+    '  elif ! kill -0 -- "-$pgid" 2>/dev/null; then if [ -e step.rc ]; then fin=rc; else fin=gone; fi',
+    "  fi",
+    "}",
+    "marker() {",
+    '  if [ "$fin" != rc ]; then echo "end:$fin:$size:$ticks" >&2; return; fi',
+    "  local code= t0= t1= rest= now=${EPOCHREALTIME//[!0-9]/} age= ran=",
+    "  read -r code t0 t1 rest < step.rc",
+    "  t0=${t0//[!0-9]/}; t1=${t1//[!0-9]/}",
+    '  if digits "$now" && digits "$t1"; then',
+    '    age=$(( (now - t1) / 1000 )); digits "$t0" && ran=$(( (t1 - t0) / 1000 ))',
+    "  else",
+    // Written by an older launcher (or a bash without $EPOCHREALTIME): the files' times.
+    "    now=$(date +%s%N 2>/dev/null); t1=$(date -r step.rc +%s%N 2>/dev/null); t0=$(date -r step.pid +%s%N 2>/dev/null)",
+    '    if digits "$now" && digits "$t1"; then age=$(( (now - t1) / 1000000 )); fi',
+    '    if digits "$t1" && digits "$t0"; then ran=$(( (t1 - t0) / 1000000 )); fi',
+    "  fi",
+    '  echo "end:rc:$code:$age:$ran:$size:$ticks" >&2',
+    "}",
+  ];
+}
+
+/**
+ * A step that has ended (a quick one, or one that ended while nobody followed it) is
+ * answered at once: the rest of its log copied, then the marker. Needs `pgid` and the step
+ * dir as working dir.
+ */
+function endedAlready(follow: FollowParams): string[] {
+  return [
+    ...endFunctions(follow),
+    "check",
+    'if [ -n "$fin" ]; then',
+    '  if [ -s step.log ]; then tail -c +$((off + 1)) step.log || exit 1; fi',
+    "  marker; exit 0",
+    "fi",
+  ];
+}
+
+/**
+ * Follows a step still running, with `pgid` and `bw_end` (the end pipe's fd, or empty) set
+ * and the step dir as working dir: GNU `tail -F --pid` streams the log as it grows (inotify)
+ * while the shell waits for the end, on the end pipe when it launched the step, else by
+ * polling step.rc every `pollMs`. tail follows as long as a holder process lives; at the end
+ * the holder is stopped and the log touched, so that tail reads the rest and exits at once,
+ * and the marker comes after every byte. Without GNU tail (busybox), the shell copies the
+ * log by offset itself at each wake-up, cut at the size seen after looking for the end.
+ *
+ * SIGPIPE is ignored here: a dead channel fails a write (a dot every 5 s when nothing else
+ * is written), and the follower then stops tail and its holder and exits.
+ */
+function streaming(follow: FollowParams): string[] {
+  const poll = (Math.max(1, Math.round(follow.pollMs)) / 1000).toFixed(3);
+  return [
+    ...endFunctions(follow),
+    `bw_max=${Math.max(0, Math.floor(follow.maxSeconds))}; bw_poll=${poll}; streamer=; hold_w=`,
+    "quit() {",
+    '  [ -n "$hold_w" ] && exec {hold_w}>&-',
+    '  [ -n "$streamer" ] && kill "$streamer" 2>/dev/null',
+    '  exit "$1"',
+    "}",
+    "trap '' PIPE",
+    "trap 'quit 1' HUP INT TERM",
+    "coproc BW_HOLD { read -r line; }",
+    'hold_w=${BW_HOLD[1]}; hold_r=${BW_HOLD[0]}; hold_pid=$BW_HOLD_PID; nap=$hold_r; wait_s=$bw_poll',
+    'if tail -c 0 --pid=$$ /dev/null > /dev/null 2>&1; then',
+    "  [ -e step.log ] || : >> step.log",
+    '  tail -F -c +$((off + 1)) -s 0.05 --pid="$hold_pid" step.log 2> /dev/null & streamer=$!',
+    "  echo via:tail >&2",
+    "else",
+    "  echo via:poll >&2",
+    "fi",
+    // Told of the end: with tail streaming, wake up only for the heartbeat.
+    'if [ -n "$bw_end" ]; then nap=$bw_end; [ -n "$streamer" ] && wait_s=5; fi',
+    "dot=$((SECONDS + 5))",
+    "while :; do",
+    "  check",
+    '  if [ -z "$streamer" ]; then',
+    "    size=$(stat -c %s step.log 2>/dev/null || echo 0)",
+    '    if [ "$size" -gt "$off" ]; then tail -c +$((off + 1)) step.log | head -c $((size - off)) || quit 1; off=$size; fi',
+    "  fi",
+    '  [ -n "$fin" ] && break',
+    '  if [ "$SECONDS" -ge "$bw_max" ]; then fin=wait; break; fi',
+    '  if [ "$SECONDS" -ge "$dot" ]; then printf . >&2 || quit 1; dot=$((SECONDS + 5)); fi',
+    '  read -r -t "$wait_s" -u "$nap" line; s=$?',
+    '  if [ "$s" -gt 128 ]; then ticks=$((ticks + 1))',
+    // EOF: the step's shell has exited (its code is written), or was killed: poll from now on.
+    '  elif [ "$s" -ne 0 ]; then nap=$hold_r; wait_s=$bw_poll',
+    "  fi",
+    "done",
+    'if [ -n "$streamer" ]; then',
+    "  size=$(stat -c %s step.log 2>/dev/null)",
+    '  exec {hold_w}>&-; hold_w=; wait "$hold_pid" 2>/dev/null',
+    '  touch -c step.log 2>/dev/null; wait "$streamer"; streamer=',
+    "fi",
+    "marker",
+  ];
 }
 
 /**
@@ -101,4 +253,37 @@ export function killScript(pgid: number, graceSeconds: number): string {
 
 export function removeScript(dir: string): string {
   return bashC(`rm -rf -- ${shellPath(dir)}`);
+}
+
+/** What a follower reported last on stderr (see the file's comment). */
+export type End =
+  | { kind: "rc"; code: number | null; ageMs?: number; ranMs?: number; size?: number; ticks: number }
+  | { kind: "gone" | "wait"; size?: number; ticks: number }
+  | { kind: "nodir" };
+
+export function parseEnd(stderr: string): End | undefined {
+  const m = /end:(?:rc:(-?\d*):(\d*):(\d*):(\d*):(\d*)|(gone|wait):(\d*):(\d*)|(nodir))\s*$/.exec(stderr);
+  if (!m) return undefined;
+  const number = (text: string | undefined) => (text ? Number(text) : undefined);
+  if (m[9]) return { kind: "nodir" };
+  if (m[6]) return { kind: m[6] as "gone" | "wait", size: number(m[7]), ticks: number(m[8]) ?? 0 };
+  // An empty step.rc (a full disk when it was written): the step ended, its code is unknown.
+  const code = m[1] === "" || m[1] === "-" ? null : Number(m[1]);
+  return { kind: "rc", code, ageMs: number(m[2]), ranMs: number(m[3]), size: number(m[4]), ticks: number(m[5]) ?? 0 };
+}
+
+/** The process group id a start script printed, if it got that far. */
+export function parsePgid(stderr: string): number | undefined {
+  const m = /(?:^|\n)pgid:(\d+)\n/.exec(stderr);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Why a start script gave up (`start:<why>`), if it did. */
+export function parseStartFailure(stderr: string): string | undefined {
+  return /(?:^|\n)start:(\w+)\n/.exec(stderr)?.[1];
+}
+
+/** Creates a dir for files uploaded before a start. */
+export function mkdirScript(dir: string): string {
+  return bashC(`mkdir -p -- ${shellPath(dir)}`);
 }

@@ -1,25 +1,39 @@
 import { BenchwrightError } from "../errors.js";
 import type { Transport } from "../transport/transport.js";
-import { bashC } from "./remote-scripts.js";
+import { bashC, readPid } from "./remote-scripts.js";
 import { shellPath } from "./shell-quote.js";
 import type { StepHandle } from "./step.js";
 
 /**
  * What a new follower asks of a host about a step an earlier follower left: was it
- * launched (then its handle, to re-attach), or not (then it may be started).
+ * launched (then its handle, to re-attach), or not (then it may be started: a start finds a
+ * launch that is under way by itself). A launch under way is waited for, up to 2 s.
  */
 export async function attachStep(transport: Transport, dir: string): Promise<StepHandle | undefined> {
-  const r = await transport.exec(bashC(`cat ${shellPath(dir)}/step.pid 2>/dev/null || true`));
+  const r = await transport.exec(bashC([`d=${shellPath(dir)}`, readPid(2), 'echo "$pgid"'].join("\n")));
   if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot look for the step in ${dir} on ${transport.description}: ${r.stderr.trim()}`);
   const pgid = Number(r.stdout.trim());
   return Number.isInteger(pgid) && pgid > 1 ? { dir, pgid } : undefined;
 }
 
-/** Kills every step of an execution (each subdir's process group that has not written step.rc). */
+/**
+ * Kills every step of an execution (each subdir's process group that has not written
+ * step.rc). A step whose launch is under way (its lock taken, its pid not yet written) is
+ * waited for, up to 2 s.
+ */
 export async function stopExecutionSteps(transport: Transport, executionDir: string): Promise<void> {
   await transport.exec(
     bashC(
-      `for f in ${shellPath(executionDir)}/*/step.pid; do [ -f "$f" ] || continue; [ -f "$(dirname "$f")/step.rc" ] && continue; p=$(cat "$f"); case "$p" in ""|*[!0-9]*|0|1) continue;; esac; kill -KILL -- "-$p" 2>/dev/null; done; true`,
+      [
+        `for d in ${shellPath(executionDir)}/*/; do`,
+        '  [ -e "$d/launch.lock" ] || [ -e "$d/step.pid" ] || continue',
+        ...readPid(2).split("\n").map((l) => `  ${l}`),
+        '  [ -f "$d/step.rc" ] && continue',
+        '  case "$pgid" in ""|*[!0-9]*|0|1) continue;; esac',
+        '  kill -KILL -- "-$pgid" 2>/dev/null',
+        "done",
+        "true",
+      ].join("\n"),
     ),
   );
 }

@@ -1,10 +1,15 @@
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSshd, sshTargetOf, type SshdHarness } from "../testing/sshd.js";
 import { InMemoryHostKeyStore } from "../transport/host-key.js";
 import { LocalShell } from "../transport/local-shell.js";
 import { SshPool } from "../transport/ssh-pool.js";
-import type { Transport } from "../transport/transport.js";
+import type { ExecOptions, Transport } from "../transport/transport.js";
+import { parseEnd } from "./remote-scripts.js";
 import { shellPath } from "./shell-quote.js";
 import { StepRunner } from "./step-runner.js";
 
@@ -19,6 +24,89 @@ async function groupGone(t: Transport, pgid: number): Promise<boolean> {
   }
   return false;
 }
+
+/** What went through a transport: commands run, files written, and each command's stderr. */
+interface Seen {
+  execs: number;
+  writes: number;
+  stderr: string[];
+}
+
+/**
+ * Wraps transports to count their use. With `pathFirst`, every command finds the programs of
+ * that dir before the system's (how a host with other tools is simulated).
+ */
+function observed(get: () => Transport, pathFirst?: string): { get: () => Transport; seen: Seen } {
+  const seen: Seen = { execs: 0, writes: 0, stderr: [] };
+  const wrap = (t: Transport): Transport => ({
+    description: t.description,
+    async exec(command: string, options: ExecOptions = {}) {
+      seen.execs++;
+      const i = seen.stderr.push("") - 1;
+      const r = await t.exec(pathFirst ? `PATH=${shellPath(pathFirst)}:"$PATH" ${command}` : command, {
+        ...options,
+        onStderr: (chunk) => {
+          seen.stderr[i] += chunk.toString("latin1");
+          options.onStderr?.(chunk);
+        },
+      });
+      return options.onStderr ? r : { ...r, stderr: seen.stderr[i] };
+    },
+    writeFile(path: string, data: string | Buffer, mode?: number) {
+      seen.writes++;
+      return t.writeFile(path, data, mode);
+    },
+    release: () => t.release(),
+  });
+  return { get: () => wrap(get()), seen };
+}
+
+/** Resolves a `~/` path on this host (the harness's sshd runs as the same user). */
+const onThisHost = (path: string) => (path.startsWith("~/") ? join(homedir(), path.slice(2)) : path);
+
+/** Processes working in `dir` that are not the step's own (its process group): its followers. */
+function followersIn(dir: string, stepGroup: number): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readlinkSync(`/proc/${name}/cwd`) !== dir) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (state !== "Z" && Number(group) !== stepGroup) found.push(Number(name));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** Waits (up to 20 s) for the followers of a step to go, and returns those left. */
+async function followersGone(dir: string, stepGroup: number): Promise<number[]> {
+  for (let i = 0; i < 200; i++) {
+    const left = followersIn(dir, stepGroup);
+    if (left.length === 0) return left;
+    await sleep(100);
+  }
+  return followersIn(dir, stepGroup);
+}
+
+/**
+ * A dir holding a `tail` like busybox's, without GNU's --pid (it refuses the option, then
+ * behaves as the real one): a host where the follower must copy the log itself.
+ */
+function busyboxLikeTail(): string {
+  const dir = mkdtempSync(join(tmpdir(), "bw-tail-"));
+  const real = execFileSync("bash", ["-c", "command -v tail"], { encoding: "utf8" }).trim();
+  writeFileSync(
+    join(dir, "tail"),
+    `#!/bin/bash\nfor a; do case "$a" in --pid*) echo "tail: unrecognized option '$a'" >&2; exit 1;; esac; done\nexec ${real} "$@"\n`,
+  );
+  chmodSync(join(dir, "tail"), 0o755);
+  return dir;
+}
+
+const endOf = (stderr: string) => parseEnd(stderr);
 
 describe("StepRunner over SSH", () => {
   let sshd: SshdHarness;
@@ -209,6 +297,177 @@ describe("StepRunner over SSH", () => {
     }, 40_000);
   });
 
+  describe("the start", () => {
+    it("writes, launches and follows a step with one command, which is told of the step's end", async () => {
+      // Polling every 10 s: an end noticed without a single wake-up was pushed.
+      const slowPolling = new StepRunner({ pollIntervalMs: 10_000 });
+      const { get, seen } = observed(transport);
+      const chunks: Buffer[] = [];
+      const outcome = await slowPolling.run(get, { dir: `${root}/one-exec`, script: 'echo "$BW_Z"; sleep 0.3; echo done', env: { BW_Z: "z z" }, timeoutMs: 20_000 }, (c) =>
+        chunks.push(c),
+      );
+      expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, logBytes: 9 });
+      expect(Buffer.concat(chunks).toString()).toBe("z z\ndone\n");
+      expect(seen).toMatchObject({ execs: 1, writes: 0 });
+      // It outlived the quick answer, so tail streamed it.
+      expect(seen.stderr[0]).toMatch(/^via:tail$/m);
+      expect(endOf(seen.stderr[0])).toMatchObject({ kind: "rc", code: 0, ticks: 0 });
+    }, 20_000);
+
+    it("answers a quick step from the same command", async () => {
+      const { get, seen } = observed(transport);
+      const outcome = await runner.run(get, { dir: `${root}/quick`, script: "echo quick; exit 4", timeoutMs: 20_000 }, () => undefined);
+      expect(outcome).toMatchObject({ exitCode: 4, logBytes: 6 });
+      expect(seen).toMatchObject({ execs: 1, writes: 0 });
+    }, 20_000);
+
+    it("re-attaches to a step already launched in its dir instead of starting it again", async () => {
+      const dir = `${root}/twice`;
+      const marker = `${root}/twice-launches`;
+      const script = `echo launched >> ${shellPath(marker)}; echo start; sleep 1; echo end; exit 6`;
+      const logs: Buffer[][] = [[], [], []];
+      // Two workers start it at once (a takeover racing the first holder)...
+      const outcomes = await Promise.all(
+        [0, 1].map((i) => runner.run(transport, { dir, script, timeoutMs: 20_000 }, (c) => logs[i].push(c))),
+      );
+      // ...and a third comes after its end: each gets the one run's log and code.
+      outcomes.push(await runner.run(transport, { dir, script, timeoutMs: 20_000 }, (c) => logs[2].push(c)));
+      expect(outcomes.map((o) => [o.exitCode, o.logBytes])).toEqual([[6, 10], [6, 10], [6, 10]]);
+      expect(logs.map((l) => Buffer.concat(l).toString())).toEqual(["start\nend\n", "start\nend\n", "start\nend\n"]);
+      expect((await transport().exec(`cat ${shellPath(marker)}`)).stdout).toBe("launched\n");
+    }, 20_000);
+
+    it("re-attaches after runner.start, as a worker taking over a launched step does", async () => {
+      const dir = `${root}/taken-over`;
+      const marker = `${root}/taken-over-launches`;
+      const spec = { dir, script: `echo launched >> ${shellPath(marker)}; sleep 0.5; echo ok`, timeoutMs: 20_000 };
+      const handle = await runner.start(transport(), spec);
+      const chunks: Buffer[] = [];
+      expect(await runner.run(transport, spec, (c) => chunks.push(c))).toMatchObject({ exitCode: 0, logBytes: 3 });
+      expect(Buffer.concat(chunks).toString()).toBe("ok\n");
+      expect(await runner.start(transport(), spec)).toEqual(handle);
+      expect((await transport().exec(`cat ${shellPath(marker)}`)).stdout).toBe("launched\n");
+    }, 20_000);
+
+    it("uploads a script too big to travel inside the command", async () => {
+      const { get, seen } = observed(transport);
+      const filler = `# ${"x".repeat(98)}\n`.repeat(1000);
+      const chunks: Buffer[] = [];
+      const outcome = await runner.run(get, { dir: `${root}/big-script`, script: `${filler}echo "it's big"`, env: { BW_Q: "q" }, timeoutMs: 20_000 }, (c) =>
+        chunks.push(c),
+      );
+      expect(outcome).toMatchObject({ exitCode: 0, logBytes: 9 });
+      expect(Buffer.concat(chunks).toString()).toBe("it's big\n");
+      // mkdir, the two files, then the start.
+      expect(seen).toMatchObject({ execs: 2, writes: 2 });
+      expect((await transport().exec(`ls -A ${shellPath(`${root}/big-script`)}`)).stdout.split("\n").filter(Boolean).sort()).toEqual(
+        ["env.sh", "launch.lock", "step.log", "step.pid", "step.rc", "step.sh"],
+      );
+    }, 20_000);
+
+    it("keeps env.sh and step.sh private to the user, and runs the step with the login umask", async () => {
+      const dir = `${root}/private`;
+      const chunks: Buffer[] = [];
+      await runner.run(transport, { dir, script: "umask", env: { BW_SECRETISH: "s" }, timeoutMs: 20_000 }, (c) => chunks.push(c));
+      expect((await transport().exec(`cd ${shellPath(dir)} && stat -c '%n %a' env.sh step.sh`)).stdout).toBe("env.sh 600\nstep.sh 600\n");
+      expect(Buffer.concat(chunks).toString()).toBe((await transport().exec("umask")).stdout);
+    }, 20_000);
+  });
+
+  it("keeps the step's files off the command lines that live while it runs", async () => {
+    const mark = `bw-${randomUUID()}`;
+    let seenWhileRunning: number[] | undefined;
+    const onData = () => {
+      // The step is running: who shows the mark in its command line?
+      seenWhileRunning ??= readdirSync("/proc")
+        .filter((name) => /^\d+$/.test(name))
+        .filter((name) => {
+          try {
+            return readFileSync(`/proc/${name}/cmdline`, "latin1").includes(mark);
+          } catch {
+            return false;
+          }
+        })
+        .map(Number);
+    };
+    const outcome = await runner.run(transport, { dir: `${root}/cmdline`, script: `# ${mark}\necho started; sleep 1`, env: { BW_MARK: mark }, timeoutMs: 20_000 }, onData);
+    expect(outcome.exitCode).toBe(0);
+    expect(seenWhileRunning).toEqual([]);
+  }, 20_000);
+
+  it("runs the step immune to hangups (as nohup did), with SIGPIPE as it was", async () => {
+    const chunks: Buffer[] = [];
+    const script = [
+      "yes | head -c 2 > /dev/null; echo \"pipe ${PIPESTATUS[0]}\"",
+      'while read -r k v; do [ "$k" = SigIgn: ] && m=$((16#$v)); done < /proc/$BASHPID/status',
+      'echo "hup ignored $(( m & 1 )), pipe ignored $(( (m >> 12) & 1 ))"',
+    ].join("\n");
+    await runner.run(transport, { dir: `${root}/signals`, script, timeoutMs: 20_000 }, (c) => chunks.push(c));
+    expect(Buffer.concat(chunks).toString()).toBe("pipe 141\nhup ignored 1, pipe ignored 0\n");
+  }, 20_000);
+
+  describe("on a host without GNU tail", () => {
+    let fakeBin: string;
+    const polling = new StepRunner({ reattachDelayMs: 100, pollIntervalMs: 50 });
+    beforeAll(() => {
+      fakeBin = busyboxLikeTail();
+    });
+    afterAll(() => rmSync(fakeBin, { recursive: true, force: true }));
+
+    it("copies the log itself, every byte once and in order", async () => {
+      const { get, seen } = observed(transport, fakeBin);
+      const chunks: Buffer[] = [];
+      const outcome = await polling.run(get, { dir: `${root}/no-gnu-tail`, script: 'for i in $(seq 1 30); do echo "line $i"; sleep 0.02; done; exit 2', timeoutMs: 20_000 }, (c) =>
+        chunks.push(c),
+      );
+      expect(Buffer.concat(chunks).toString()).toBe(numbered(30));
+      expect(outcome).toMatchObject({ exitCode: 2, logBytes: Buffer.byteLength(numbered(30)) });
+      expect(seen.execs).toBe(1);
+      expect(seen.stderr[0]).toMatch(/^via:poll$/m);
+    }, 20_000);
+
+    it("is still told of the end by the step it launched", async () => {
+      const slowPolling = new StepRunner({ pollIntervalMs: 10_000 });
+      const { get, seen } = observed(transport, fakeBin);
+      const chunks: Buffer[] = [];
+      const outcome = await slowPolling.run(get, { dir: `${root}/no-gnu-tail-push`, script: "echo one; sleep 0.3; echo two", timeoutMs: 20_000 }, (c) => chunks.push(c));
+      expect(outcome).toMatchObject({ exitCode: 0, logBytes: 8 });
+      expect(Buffer.concat(chunks).toString()).toBe("one\ntwo\n");
+      expect(seen.stderr[0]).toMatch(/^via:poll$/m);
+      expect(endOf(seen.stderr[0])).toMatchObject({ kind: "rc", ticks: 0 });
+    }, 20_000);
+
+    it("resumes from an offset by polling", async () => {
+      const { get, seen } = observed(transport, fakeBin);
+      const t = get();
+      const handle = await polling.start(t, { dir: `${root}/no-gnu-tail-resume`, script: 'for i in $(seq 1 20); do echo "line $i"; sleep 0.03; done', timeoutMs: 20_000 });
+      const first: Buffer[] = [];
+      const stop = new AbortController();
+      const deadline = Date.now() + 20_000;
+      await polling.follow(t, handle, { fromOffset: 0, deadline, signal: stop.signal, onData: (c) => (first.push(c), stop.abort()) }).catch(() => undefined);
+      const rest: Buffer[] = [];
+      const offset = Buffer.concat(first).length;
+      const outcome = await polling.follow(t, handle, { fromOffset: offset, deadline, onData: (c) => rest.push(c) });
+      expect(Buffer.concat([...first, ...rest]).toString()).toBe(numbered(20));
+      expect(outcome).toMatchObject({ exitCode: 0, logBytes: Buffer.byteLength(numbered(20)) });
+      expect(seen.stderr.some((e) => /^via:poll$/m.test(e))).toBe(true);
+    }, 20_000);
+  });
+
+  it("leaves no follower behind on the host when its channel closes", async () => {
+    const dir = `${root}/abandoned`;
+    const t = transport();
+    const handle = await runner.start(t, { dir, script: "echo begin; sleep 60", timeoutMs: 90_000 });
+    const stop = new AbortController();
+    const following = runner.follow(t, handle, { fromOffset: 0, deadline: Date.now() + 90_000, signal: stop.signal, onData: () => stop.abort() });
+    await expect(following).rejects.toBeDefined();
+    expect(await followersGone(onThisHost(dir), handle.pgid)).toEqual([]);
+    // The step itself goes on, until killed.
+    expect((await t.exec(`kill -0 -- -${handle.pgid}`)).code).toBe(0);
+    await runner.kill(t, handle);
+    expect(await groupGone(t, handle.pgid)).toBe(true);
+  }, 40_000);
+
   it("removes work dirs only below .benchwright", async () => {
     const t = transport();
     await expect(runner.remove(t, "~")).rejects.toThrow(/Refusing/);
@@ -241,4 +500,22 @@ describe("StepRunner over LocalShell", () => {
     expect(outcome).toMatchObject({ exitCode: null, timedOut: true });
     expect(await groupGone(local, handle.pgid)).toBe(true);
   }, 15_000);
+
+  it("starts and follows with one command", async () => {
+    const { get, seen } = observed(() => local);
+    const outcome = await runner.run(get, { dir: `${root}/s3`, script: "echo a; sleep 0.2; echo b", timeoutMs: 10_000 }, () => undefined);
+    expect(outcome).toMatchObject({ exitCode: 0, logBytes: 4 });
+    expect(seen).toMatchObject({ execs: 1, writes: 0 });
+  }, 15_000);
+
+  it("leaves no follower behind when it is stopped", async () => {
+    const dir = `${root}/s4`;
+    const handle = await runner.start(local, { dir, script: "echo begin; sleep 60", timeoutMs: 90_000 });
+    const stop = new AbortController();
+    const following = runner.follow(local, handle, { fromOffset: 0, deadline: Date.now() + 90_000, signal: stop.signal, onData: () => stop.abort() });
+    await expect(following).rejects.toBeDefined();
+    expect(await followersGone(onThisHost(dir), handle.pgid)).toEqual([]);
+    await runner.kill(local, handle);
+    expect(await groupGone(local, handle.pgid)).toBe(true);
+  }, 40_000);
 });

@@ -1,9 +1,21 @@
+import { randomBytes } from "node:crypto";
 import { BenchwrightError } from "../errors.js";
 import { sleep } from "../transport/backoff.js";
 import type { Transport } from "../transport/transport.js";
 import { isRetryableTransportError, TransportError } from "../transport/transport-error.js";
 import { envFileContent } from "./env-file.js";
-import { followScript, killScript, launchScript, prepareScript, removeScript } from "./remote-scripts.js";
+import {
+  followScript,
+  killScript,
+  mkdirScript,
+  parseEnd,
+  parsePgid,
+  parseStartFailure,
+  removeScript,
+  startScript,
+  type End,
+  type FollowParams,
+} from "./remote-scripts.js";
 import type { StepHandle, StepOutcome, StepSpec } from "./step.js";
 
 export interface StepRunnerOptions {
@@ -22,6 +34,12 @@ export interface StepRunnerOptions {
   afterDeadlineMs?: number;
   /** Time between TERM and KILL when a step is killed; default 3 s. */
   killGraceSeconds?: number;
+  /**
+   * How often a follower looks for the end of a step where nothing tells it: re-attached
+   * after a drop or a restart, or on a host without GNU tail (where it is also how often the
+   * log is read); default 100 ms. The follower that launched a step is told of its end.
+   */
+  pollIntervalMs?: number;
 }
 
 export interface FollowOptions {
@@ -38,6 +56,12 @@ export interface FollowOptions {
 /** The longest one follow command runs before the runner starts a fresh one. */
 const MAX_FOLLOW_SECONDS = 600;
 
+/**
+ * Above this size the start command would come near the limit of one argument (128 KiB on
+ * Linux): the step's files are uploaded first instead of travelling inside it.
+ */
+const INLINE_LIMIT_BYTES = 64 * 1024;
+
 /** Distinguishes the runner's own deadline from a caller's abort. */
 class DeadlineReached extends Error {}
 
@@ -45,30 +69,40 @@ class DeadlineReached extends Error {}
  * Runs steps on a target with the detached step protocol (ARCHITECTURE.md): the script runs
  * in its own session under `<dir>`, writes `step.log` and finally `step.rc`; the runner
  * follows the log by byte offset, so it can lose the connection, or be restarted, and
- * pick up where it was.
+ * pick up where it was. One command writes the step's files, launches it and follows it to
+ * its end (remote-scripts.ts); a repeated start re-attaches to what the first one launched.
  */
 export class StepRunner {
   readonly #reattachDelayMs: number;
   readonly #maxReattachDelayMs: number;
   readonly #afterDeadlineMs: number;
   readonly #killGraceSeconds: number;
+  readonly #pollMs: number;
 
   constructor(options: StepRunnerOptions = {}) {
     this.#reattachDelayMs = options.reattachDelayMs ?? 500;
     this.#maxReattachDelayMs = Math.max(this.#reattachDelayMs, options.maxReattachDelayMs ?? 15_000);
     this.#afterDeadlineMs = options.afterDeadlineMs ?? 60_000;
     this.#killGraceSeconds = options.killGraceSeconds ?? 3;
+    this.#pollMs = Math.max(1, options.pollIntervalMs ?? 100);
   }
 
-  /** Creates the step dir, uploads step.sh and env.sh and starts the step detached. */
+  /**
+   * Writes step.sh and env.sh and starts the step detached, unless it was started in that dir
+   * already: then it returns the handle of that step.
+   */
   async start(transport: Transport, spec: StepSpec): Promise<StepHandle> {
-    await this.#prepare(transport, spec);
-    return this.#launch(transport, spec.dir);
+    const r = await transport.exec(await this.#startCommand(transport, spec));
+    const pgid = parsePgid(r.stderr);
+    if (pgid === undefined) throw startFailed(spec.dir, transport, r.stderr || r.stdout);
+    checkPgid(pgid);
+    return { dir: spec.dir, pgid };
   }
 
   /** Follows a started step until it ends, its deadline passes or `signal` aborts. Re-attaches over the same transport after a drop. */
   follow(transport: Transport, handle: StepHandle, options: FollowOptions): Promise<StepOutcome> {
-    return this.#follow(new Attachment(() => transport, false), handle, options);
+    checkPgid(handle.pgid);
+    return this.#follow(new Attachment(() => transport, false), { handle }, options);
   }
 
   /**
@@ -83,19 +117,10 @@ export class StepRunner {
     signal?: AbortSignal,
   ): Promise<StepOutcome> {
     const attachment = new Attachment(getTransport, true);
-    // Until the launch, the time limit counts from the call: a host that cannot be reached
-    // is tried again until then.
-    const until = Date.now() + spec.timeoutMs;
     try {
-      await this.#retrying(attachment, (t, bounded) => this.#prepare(t, spec, bounded), until, signal);
-      // Retried alone: the launch script's lock keeps a repeated launch from starting a second step.
-      const handle = await this.#retrying(attachment, (t, bounded) => this.#launch(t, spec.dir, bounded), until, signal);
-      return await this.#follow(attachment, handle, {
-        fromOffset: 0,
-        onData,
-        signal,
-        deadline: Date.now() + spec.timeoutMs,
-      });
+      // Until the launch, the time limit counts from the call: a host that cannot be reached
+      // is tried again until then.
+      return await this.#follow(attachment, { spec }, { fromOffset: 0, onData, signal, deadline: Date.now() + spec.timeoutMs });
     } finally {
       attachment.release();
     }
@@ -120,42 +145,56 @@ export class StepRunner {
     if (r.code !== 0) throw new BenchwrightError("internal", `Cannot remove ${dir} on ${transport.description}: ${r.stderr.trim()}`);
   }
 
-  async #prepare(transport: Transport, spec: StepSpec, signal?: AbortSignal): Promise<void> {
+  /**
+   * The command that starts a step (or re-attaches to it) and follows it when `follow` is
+   * given. Small files travel inside it; larger ones are uploaded first under a name of
+   * their own, which the command moves into place only if it is the one to launch.
+   */
+  async #startCommand(transport: Transport, spec: StepSpec, follow?: FollowParams, signal?: AbortSignal): Promise<string> {
     const env = envFileContent(spec.env);
-    const r = await transport.exec(prepareScript(spec.dir), { signal });
+    const inline = startScript(spec.dir, { inline: { script: spec.script, env } }, follow);
+    if (Buffer.byteLength(inline) <= INLINE_LIMIT_BYTES) return inline;
+    const r = await transport.exec(mkdirScript(spec.dir), { signal });
     if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot create ${spec.dir} on ${transport.description}: ${r.stderr.trim()}`);
-    await transport.writeFile(`${spec.dir}/step.sh`, spec.script, 0o700);
-    await transport.writeFile(`${spec.dir}/env.sh`, env, 0o600);
+    const tag = randomBytes(8).toString("hex");
+    await transport.writeFile(`${spec.dir}/step.sh.${tag}`, spec.script, 0o600);
+    await transport.writeFile(`${spec.dir}/env.sh.${tag}`, env, 0o600);
+    return startScript(spec.dir, { stagedAs: tag }, follow);
   }
 
-  async #launch(transport: Transport, dir: string, signal?: AbortSignal): Promise<StepHandle> {
-    const r = await transport.exec(launchScript(dir), { signal });
-    const pgid = Number(/^pgid:(\d+)$/m.exec(r.stdout)?.[1]);
-    if (r.code !== 0 || !Number.isInteger(pgid) || pgid <= 1) {
-      throw new BenchwrightError("step_failed", `Cannot start the step in ${dir} on ${transport.description}: ${r.stderr.trim() || r.stdout.trim()}`);
-    }
-    return { dir, pgid };
-  }
-
-  async #follow(attachment: Attachment, handle: StepHandle, options: FollowOptions): Promise<StepOutcome> {
-    checkPgid(handle.pgid);
+  /**
+   * Follows a step (starting it first when given its spec) by one command after another:
+   * each streams the log from the offset reached and ends with a marker; a command that dies
+   * without one (a dropped connection) is followed by another, after a pause.
+   */
+  async #follow(attachment: Attachment, target: { spec: StepSpec } | { handle: StepHandle }, options: FollowOptions): Promise<StepOutcome> {
+    const spec = "spec" in target ? target.spec : undefined;
+    let handle = "handle" in target ? target.handle : undefined;
+    let deadlineAt = options.deadline;
     let offset = options.fromOffset;
     let failures = 0;
+    let rereadShort = false;
     for (;;) {
       options.signal?.throwIfAborted();
-      const remaining = options.deadline - Date.now();
-      if (remaining <= 0) return this.#timedOut(attachment, handle, offset, options);
+      const remaining = deadlineAt - Date.now();
+      if (remaining <= 0) {
+        if (handle) return this.#timedOut(attachment, handle, offset, options);
+        throw new TransportError(`${attachment.transport.description} could not be reached in time`, { retryable: true });
+      }
 
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(new DeadlineReached()), remaining);
+      let timer = setTimeout(() => deadline.abort(new DeadlineReached()), remaining);
       const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-      const maxSeconds = Math.min(MAX_FOLLOW_SECONDS, Math.ceil(remaining / 1000) + 5);
+      const follow = { offset, maxSeconds: Math.min(MAX_FOLLOW_SECONDS, Math.ceil(remaining / 1000) + 5), pollMs: this.#pollMs };
       let stderr = "";
       let progressed = false;
       let consumerError: unknown;
       let lost = false;
+      let exit: number | null = null;
+      const transport = attachment.transport;
       try {
-        await attachment.transport.exec(followScript(handle.dir, handle.pgid, offset, maxSeconds), {
+        const command = handle ? followScript(handle.dir, handle.pgid, follow) : await this.#startCommand(transport, spec!, follow, signal);
+        const r = await transport.exec(command, {
           signal,
           onStdout: (chunk) => {
             if (consumerError !== undefined) return;
@@ -168,32 +207,60 @@ export class StepRunner {
               deadline.abort(e);
             }
           },
-          // Only the end marker and heartbeat dots come here: keep the tail.
-          onStderr: (chunk) => (stderr = (stderr + chunk.toString("latin1")).slice(-1024)),
+          // The pgid, the end marker and heartbeat dots come here: keep the tail.
+          onStderr: (chunk) => {
+            stderr = (stderr + chunk.toString("latin1")).slice(-4096);
+            if (handle) return;
+            const pgid = parsePgid(stderr);
+            // The script refuses 0 and 1 itself (`kill -- -1` would signal every process of the user).
+            if (pgid === undefined || pgid <= 1) return;
+            // Launched (or found launched): the time limit counts from now.
+            handle = { dir: spec!.dir, pgid };
+            deadlineAt = Date.now() + spec!.timeoutMs;
+            clearTimeout(timer);
+            timer = setTimeout(() => deadline.abort(new DeadlineReached()), spec!.timeoutMs);
+          },
         });
+        exit = r.code;
       } catch (e) {
         if (consumerError !== undefined) throw consumerError;
         if (options.signal?.aborted) throw options.signal.reason;
-        if (deadline.signal.aborted) return this.#timedOut(attachment, handle, offset, options);
+        if (deadline.signal.aborted) {
+          if (handle) return this.#timedOut(attachment, handle, offset, options);
+          throw new TransportError(`${transport.description} could not be reached in time`, { retryable: true, cause: e });
+        }
         if (!isRetryableTransportError(e)) throw e;
         lost = true;
       } finally {
         clearTimeout(timer);
       }
 
-      const end = lost ? undefined : parseEnd(stderr);
-      if (end?.kind === "rc") return ended(end, offset);
-      if (end?.kind === "gone") return { exitCode: null, timedOut: false, logBytes: offset };
-      if (end?.kind === "nodir") throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${attachment.transport.description}`);
-      if (end?.kind === "wait") {
-        failures = 0;
-        continue;
+      if (!handle) {
+        // Not launched, or not known to be: a start that failed says why; a lost one is tried
+        // again (the lock keeps it from launching twice).
+        // A command killed by a signal (its session torn down) tells nothing either.
+        if (!lost && exit !== null) throw startFailed(spec!.dir, transport, stderr, exit);
+      } else {
+        const end = lost ? undefined : parseEnd(stderr);
+        if (end?.kind === "rc" || end?.kind === "gone") {
+          // Every byte written before the end has been sent; read again if some went missing.
+          if (end.size !== undefined && offset < end.size && !rereadShort) {
+            rereadShort = true;
+            continue;
+          }
+          return end.kind === "rc" ? ended(end, offset) : { exitCode: null, timedOut: false, logBytes: offset };
+        }
+        if (end?.kind === "nodir") throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${transport.description}`);
+        if (end?.kind === "wait") {
+          failures = 0;
+          continue;
+        }
       }
       // The connection dropped or the follow command died without its end marker: the step
       // goes on (or has ended) on its host, so re-attach from `offset` until the deadline.
       failures = progressed ? 1 : failures + 1;
       attachment.replace();
-      await this.#pause(failures, options.deadline, options.signal);
+      await this.#pause(failures, deadlineAt, options.signal);
     }
   }
 
@@ -217,13 +284,13 @@ export class StepRunner {
         attachment,
         async (t, signal) => {
           let stderr = "";
-          await t.exec(followScript(handle.dir, handle.pgid, offset, 0), {
+          await t.exec(followScript(handle.dir, handle.pgid, { offset, maxSeconds: 0, pollMs: this.#pollMs }), {
             signal,
             onStdout: (chunk) => {
               offset += chunk.length;
               options.onData(chunk);
             },
-            onStderr: (chunk) => (stderr += chunk.toString("latin1")),
+            onStderr: (chunk) => (stderr = (stderr + chunk.toString("latin1")).slice(-4096)),
           });
           end = parseEnd(stderr);
         },
@@ -267,17 +334,6 @@ export class StepRunner {
   }
 }
 
-type End = { kind: "rc"; code: number | null; ageMs?: number; ranMs?: number } | { kind: "gone" | "wait" | "nodir" };
-
-function parseEnd(stderr: string): End | undefined {
-  const m = /end:(?:rc:(-?\d*)(?::(\d*):(\d*))?|(gone|wait|nodir))\s*$/.exec(stderr);
-  if (!m) return undefined;
-  if (m[4] !== undefined) return { kind: m[4] as "gone" | "wait" | "nodir" };
-  const number = (text: string | undefined) => (text ? Number(text) : undefined);
-  // An empty step.rc (a full disk when it was written): the step ended, its code is unknown.
-  return { kind: "rc", code: m[1] === "" || m[1] === "-" ? null : Number(m[1]), ageMs: number(m[2]), ranMs: number(m[3]) };
-}
-
 /** The outcome of a step that wrote its rc, with when that was by the host's clock, on ours. */
 function ended(end: End & { kind: "rc" }, logBytes: number): StepOutcome {
   const outcome: StepOutcome = { exitCode: end.code, timedOut: false, logBytes };
@@ -286,6 +342,13 @@ function ended(end: End & { kind: "rc" }, logBytes: number): StepOutcome {
     if (end.ranMs !== undefined) outcome.startedAt = outcome.endedAt - end.ranMs;
   }
   return outcome;
+}
+
+function startFailed(dir: string, transport: Transport, stderr: string, exit?: number | null): BenchwrightError {
+  const why = parseStartFailure(stderr);
+  if (why === "nodir") return new BenchwrightError("step_failed", `Cannot create ${dir} on ${transport.description}`);
+  const detail = why === "write" ? "cannot write its files" : why === "nopid" ? "it did not report its process id" : stderr.trim() || `exit code ${exit}`;
+  return new BenchwrightError("step_failed", `Cannot start the step in ${dir} on ${transport.description}: ${detail}`);
 }
 
 function checkPgid(pgid: number): void {

@@ -11,7 +11,7 @@ export class LocalShell implements Transport {
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) return reject(options.signal.reason);
-      const child = spawn("bash", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], env: shellEnv(), signal: options.signal });
+      const child = spawn("bash", ["-c", unwrapBashC(command)], { stdio: ["ignore", "pipe", "pipe"], env: shellEnv(), signal: options.signal });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on("data", (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : out.push(chunk)));
@@ -38,6 +38,21 @@ export class LocalShell implements Transport {
   }
 
   release(): void {}
+}
+
+/**
+ * The script of a command that is nothing but `bash -c <one quoted word>` (how the runner
+ * sends its scripts, so that a login shell does not matter), else the command itself. Here
+ * the shell is bash already: running the script directly saves starting a second bash,
+ * which the outer one would exec with the same result.
+ */
+export function unwrapBashC(command: string): string {
+  if (!command.startsWith("bash -c ")) return command;
+  const word = command.slice("bash -c ".length);
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  if (word.length < 2 || !word.startsWith("'") || !word.endsWith("'")) return command;
+  const parts = word.slice(1, -1).split("'\\''");
+  return parts.some((p) => p.includes("'")) ? command : parts.join("'");
 }
 
 /**

@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { LocalShell } from "../transport/local-shell.js";
+import { shellPath } from "./shell-quote.js";
+import { attachStep, stopExecutionSteps } from "./step-control.js";
+import { StepRunner } from "./step-runner.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("step control", () => {
+  const local = new LocalShell();
+  const runner = new StepRunner();
+  const root = `~/.benchwright/test-${randomUUID()}`;
+  afterAll(async () => {
+    await runner.remove(local, root);
+  });
+
+  /** Waits (up to 10 s) for a process group to vanish. */
+  async function groupGone(pgid: number): Promise<boolean> {
+    for (let i = 0; i < 100; i++) {
+      if ((await local.exec(`kill -0 -- -${pgid} 2>/dev/null`)).code !== 0) return true;
+      await sleep(100);
+    }
+    return false;
+  }
+
+  it("finds a launched step's handle, and none where nothing was launched", async () => {
+    const handle = await runner.start(local, { dir: `${root}/e1/run-1`, script: "sleep 60", timeoutMs: 60_000 });
+    expect(await attachStep(local, `${root}/e1/run-1`)).toEqual(handle);
+    expect(await attachStep(local, `${root}/e1/run-2`)).toBeUndefined();
+    await stopExecutionSteps(local, `${root}/e1`);
+    expect(await groupGone(handle.pgid)).toBe(true);
+  }, 20_000);
+
+  it("stops a step whose launch is under way: its lock taken, its pid not written yet", async () => {
+    const dir = `${root}/e2/run-1`;
+    // A launcher slow to record the pid: the step's group exists a moment before step.pid does.
+    await local.exec(
+      `mkdir -p ${shellPath(dir)} && cd ${shellPath(dir)} && : > launch.lock && (setsid bash -c 'sleep 0.5; echo $$ > step.pid; sleep 60' < /dev/null > /dev/null 2>&1 &)`,
+    );
+    await stopExecutionSteps(local, `${root}/e2`);
+    let pgid = 0;
+    for (let i = 0; i < 50 && !(pgid > 1); i++) {
+      pgid = Number((await local.exec(`cat ${shellPath(dir)}/step.pid 2>/dev/null`)).stdout);
+      if (!(pgid > 1)) await sleep(100);
+    }
+    expect(pgid).toBeGreaterThan(1);
+    const gone = await groupGone(pgid);
+    if (!gone) await local.exec(`kill -KILL -- -${pgid}`);
+    expect(gone).toBe(true);
+  }, 20_000);
+});
