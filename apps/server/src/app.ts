@@ -10,6 +10,7 @@ import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask
 import { silentLogger, type Logger } from "./logger.js";
 import { problemOf, sendProblem } from "./problem.js";
 import { responseValidationOf, validateResponsesOption } from "./response-validation.js";
+import { cacheValidatorRouteRegexps } from "./route-regexp-cache.js";
 import { apiRouter } from "./routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
 
@@ -30,6 +31,7 @@ export function createApp(options: AppOptions): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   serializeFrozenOnce(app);
+  cacheValidatorRouteRegexps();
   // The validator reads this setting too: both it and every mount below match case as the
   // contract spells it (the operation gate below makes the rest of the path exact).
   app.set("case sensitive routing", true);
