@@ -1,9 +1,11 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
-import { loadSpec } from "@benchwright/contract";
+import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
+import { contractResponseHeaders, cors } from "./cors.js";
 import { docsRouter } from "./docs.js";
+import { emptyOptionalBody } from "./empty-body.js";
 import { healthRouter } from "./health.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
@@ -18,6 +20,8 @@ export interface AppOptions {
   engine: Engine;
   /** When set, every operation but the docs needs this bearer token. */
   token?: string;
+  /** Origins whose pages may call the server (BENCHWRIGHT_CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
   /** Fail responses that break the contract (tests); otherwise as BENCHWRIGHT_VALIDATE_RESPONSES says (default: unchecked). */
   validateResponses?: boolean;
   log?: Logger;
@@ -43,9 +47,11 @@ export function createApp(options: AppOptions): Express {
     );
     next();
   });
+  // First: a preflight is answered before any redirect, token check or validation.
+  app.use(cors(options.corsOrigins ?? [], contractResponseHeaders(spec)));
   const templateOf = operationPathMatcher("/api/v1", Object.keys(spec.paths));
   app.use(normalizeTrailingSlash("/api/v1", templateOf));
-  app.use(docsRouter(spec));
+  app.use(docsRouter(spec, loadSwagger()));
   app.use(healthRouter(engine));
   if (options.token) app.use("/api/v1", requireBearerToken(options.token));
   // Past the docs, a request is an operation of the contract, spelled as the contract spells
@@ -55,12 +61,15 @@ export function createApp(options: AppOptions): Express {
   app.use((req, _res, next) => (operationOf(req) ? next() : next(notFound(req))));
   // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
   // means nothing, and its charset or syntax cannot make that operation fail.
+  app.use(emptyOptionalBody(spec, operationOf));
   const json = express.json({ limit: "1mb", type: "application/json" });
   app.use((req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()));
   app.use(fieldsMask);
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: loadSpec() as never,
+      // The validator sees an answer before its mask is applied (see fieldsMask): it checks the
+      // whole record, required fields and all, not the contract's `anyOf [Whole, Masked]`.
+      apiSpec: wholeAnswers(loadSpec()) as never,
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: validateResponsesOption(options.validateResponses ? "fail" : responseValidationOf(), log),
       validateSecurity: false,

@@ -29,8 +29,8 @@ describe("asynchronous steps (Prefer: respond-async)", () => {
   });
 
   async function execution(workload = "idle0"): Promise<string> {
-    const sid = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id;
-    return (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload }).expect(201)).body.id;
+    const sid = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
+    return (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload }).expect(200)).body.id;
   }
 
   it("answers 202 with the attempt and its Location, which gives the state, duration and metrics", async () => {

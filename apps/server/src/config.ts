@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { parseCorsOrigins } from "./cors.js";
 
 export interface ServerConfig {
   host: string;
@@ -8,6 +9,8 @@ export interface ServerConfig {
   configDir: string;
   databaseUrl?: string;
   token?: string;
+  /** Origins whose pages may call the server (`BENCHWRIGHT_CORS_ORIGINS`, comma-separated); none by default. */
+  corsOrigins?: string[];
   insecure: boolean;
   /** Whether this process runs steps too (`BENCHWRIGHT_WORKER=false`: it serves and leaves steps to workers). */
   work?: boolean;
@@ -30,6 +33,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     configDir: resolve(env.BENCHWRIGHT_CONFIG_DIR ?? "config"),
     databaseUrl: env.DATABASE_URL || undefined,
     token: env.BENCHWRIGHT_API_TOKEN || undefined,
+    corsOrigins: parseCorsOrigins(env.BENCHWRIGHT_CORS_ORIGINS),
     insecure: argv.includes("--insecure"),
     work: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_WORKER ?? ""),
     queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,

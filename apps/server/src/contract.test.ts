@@ -1,35 +1,20 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { startPrism, type RunningPrism } from "@benchwright/contract/prism";
+import type { RunningPrism } from "@benchwright/contract/prism";
 import { BenchwrightProblemError, createClient } from "@benchwright/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "./logger.js";
-import { startServer, type RunningServer } from "./server.js";
-
-const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
+import { startProxiedServer, type ProxiedServer } from "./test-support/proxied-server.js";
 
 // The whole flow through the SDK, against the real server behind `prism proxy --errors`:
 // any request or response that differs from the contract fails the call.
 describe("the real server, checked by Prism against the contract", () => {
-  let server: RunningServer;
+  let proxied: ProxiedServer;
   let prism: RunningPrism;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "bw-contract-"));
-    const configDir = mkdtempSync(join(tmpdir(), "bw-contract-config-"));
-    cpSync(REPO_CONFIG, configDir, { recursive: true });
-    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, configDir, insecure: false }, silentLogger, { validateResponses: true });
-    prism = await startPrism({ mode: "proxy", upstream: server.url, errors: true });
+    proxied = await startProxiedServer();
+    prism = proxied.prism;
   }, 60_000);
 
-  afterAll(async () => {
-    await prism?.stop();
-    await server?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => proxied?.close());
 
   it("runs create session → execution → prepare → run → list → get → delete without a violation", async () => {
     const client = createClient({ baseUrl: prism.url });

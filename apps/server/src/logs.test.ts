@@ -70,7 +70,7 @@ describe("step logs, on the embedded default", () => {
       ].join("\n"),
     });
     api = request(fx.app);
-    sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id;
+    sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
   });
   afterAll(async () => {
     await fx.close();
@@ -78,7 +78,7 @@ describe("step logs, on the embedded default", () => {
   });
 
   const prepared = async (tool: string, workload: string) => {
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload }).expect(201)).body.id as string;
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload }).expect(200)).body.id as string;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     return id;
   };
@@ -194,7 +194,7 @@ describe("step logs, on the embedded default", () => {
   }, 60_000);
 
   it("says 404 for an attempt that does not exist", async () => {
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(201)).body.id;
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     const res = await api.get(`/api/v1/executions/${id}/logs?follow=true`).expect(404);
     expect(res.body).toMatchObject({ code: "not_found" });
   });
@@ -220,8 +220,8 @@ describe("step logs, on PostgreSQL", () => {
   }, 30_000);
 
   it("serves ranges of, and follows, a log stored in chunks while its step runs", async () => {
-    const sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id;
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(201)).body.id;
+    const sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     const store = fx.engine.store;
     const step = await store.beginStep(id, "prepare", { from: ["created"], to: "preparing" }, new Date(), (a) => `/nowhere/prepare-${a}.log`);
     expect(step).toBeTruthy();

@@ -26,7 +26,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     queueSchema: config.queueSchema,
     log: (line) => log(line),
   });
-  const app = createApp({ engine, token: config.token, log, validateResponses: extra.validateResponses });
+  const app = createApp({ engine, token: config.token, corsOrigins: config.corsOrigins, log, validateResponses: extra.validateResponses });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once("error", reject);

@@ -38,8 +38,8 @@ describe("a failing step that prints the session's credential", () => {
     const session = await api
       .post("/api/v1/sessions/")
       .send({ config: { provider: { class: "existing-vm", name: "lab" }, vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey } } })
-      .expect(201);
-    const id = (await api.post(`/api/v1/sessions/${session.body.id}/executions/`).send({ tool: "leaky", workload: "echo_key" }).expect(201)).body.id;
+      .expect(200);
+    const id = (await api.post(`/api/v1/sessions/${session.body.id}/executions/`).send({ tool: "leaky", workload: "echo_key" }).expect(200)).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     const failed = await api.post(`/api/v1/executions/${id}/run`).expect(502);
     expect(failed.body).toMatchObject({ code: "step_failed", exit_code: 7 });
@@ -49,6 +49,8 @@ describe("a failing step that prints the session's credential", () => {
     const log = (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
     expect(log).toContain(printedB64);
     expect(failed.body.output_tail).toContain("***");
+    // It printed them on stdout: that stream's own tail is masked too.
+    expect(failed.body.stdout).toContain("***");
 
     const answers = [
       JSON.stringify(failed.body),

@@ -21,10 +21,10 @@ describe("steps at their edges", () => {
   afterAll(() => fx.close());
 
   async function session(service: Record<string, unknown> = {}): Promise<string> {
-    return (await api.post("/api/v1/sessions/").send({ config: { provider: { class: "local", name: "edge" }, edge: service } }).expect(201)).body.id;
+    return (await api.post("/api/v1/sessions/").send({ config: { provider: { class: "local", name: "edge" }, edge: service } }).expect(200)).body.id;
   }
   async function prepared(sessionId: string, tool: string, workload: string): Promise<string> {
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload }).expect(201)).body.id;
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload }).expect(200)).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     return id;
   }
@@ -50,7 +50,7 @@ describe("steps at their edges", () => {
 
   it("refuses a second prepare while one is running, with 409", async () => {
     const sessionId = await session();
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(201)).body.id;
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     const [a, b] = await Promise.all([api.post(`/api/v1/executions/${id}/prepare`), api.post(`/api/v1/executions/${id}/prepare`)]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
   });
@@ -79,8 +79,8 @@ describe("steps at their edges", () => {
     let persistent = await openFixture({ persistent: true });
     try {
       const papi = request(persistent.app);
-      const sid = (await papi.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id;
-      const id = (await papi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle5" }).expect(201)).body.id;
+      const sid = (await papi.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
+      const id = (await papi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle5" }).expect(200)).body.id;
       await papi.post(`/api/v1/executions/${id}/prepare`).expect(200);
       const interrupted = persistent.engine.run(id).catch((e: Error) => e);
       await new Promise((r) => setTimeout(r, 1500));
@@ -102,7 +102,7 @@ describe("steps at their edges", () => {
   });
 
   it("fails a step whose log cannot be written, says so, and a retry works once it can", async () => {
-    const id = (await api.post(`/api/v1/sessions/${await session()}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(201)).body.id;
+    const id = (await api.post(`/api/v1/sessions/${await session()}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     // A file where the execution's log folder goes: no log can be opened for it.
     mkdirSync(join(fx.dataDir, "logs"), { recursive: true });
     writeFileSync(join(fx.dataDir, "logs", id), "in the way");
@@ -118,8 +118,8 @@ describe("steps at their edges", () => {
     let persistent = await openFixture({ persistent: true });
     try {
       const papi = request(persistent.app);
-      const sid = (await papi.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(201)).body.id;
-      const id = (await papi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle30" }).expect(201)).body.id;
+      const sid = (await papi.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
+      const id = (await papi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle30" }).expect(200)).body.id;
       await papi.post(`/api/v1/executions/${id}/prepare`).expect(200);
       const interrupted = persistent.engine.run(id).catch((e: Error) => e);
       let pgid = 0;

@@ -136,6 +136,37 @@ describe("loadCatalog, built-in tools", () => {
   });
 });
 
+describe("tool aliases", () => {
+  it("answers the Benchmarking Suite's `testing` with idle and its workloads, listing idle once", () => {
+    const catalog = loadCatalog();
+    expect(catalog.tool("testing")).toBe(catalog.tool("idle"));
+    expect(catalog.tool("idle")?.aliases).toEqual(["testing"]);
+    // testing.conf's workloads: idle5, idle30, idle60, failing.
+    for (const w of ["idle5", "idle30", "idle60", "failing"]) expect(catalog.workload("testing", w)).toBe(catalog.workload("idle", w));
+    expect(catalog.runScript("testing", "idle5", debian)).toBe(catalog.runScript("idle", "idle5", debian));
+    expect(catalog.timeouts("testing", "idle60")).toEqual(catalog.timeouts("idle", "idle60"));
+    expect(catalog.tools().filter((t) => t.id === "testing" || t.aliases?.includes("testing"))).toHaveLength(1);
+  });
+
+  it("lets a definition dropped in under an alias's name win over the alias", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "testing.yaml"), MINIMAL("testing"));
+    const catalog = loadCatalog({ extraDirs: [dir] });
+    expect(catalog.tool("testing")?.source).toBe(join(dir, "testing.yaml"));
+    expect(catalog.tool("idle")?.id).toBe("idle");
+  });
+
+  it("refuses aliases that are not ids, or the tool's own id", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "a.yaml"), MINIMAL("a", "aliases: [a]"));
+    writeFileSync(join(dir, "b.yaml"), MINIMAL("b", "aliases: ['no way']"));
+    const { catalog, messages } = loadReporting(dir);
+    expect(messages).toMatch(/a\.yaml: invalid definition:\n  aliases: must be a list of valid ids/);
+    expect(messages).toMatch(/b\.yaml: invalid definition:\n  aliases: must be a list of valid ids/);
+    expect(catalog.tool("a")).toBeUndefined();
+  });
+});
+
 describe("loadCatalog, extra definitions", () => {
   it("adds definitions from extra dirs and skips missing dirs", () => {
     const dir = tempDir();

@@ -124,9 +124,13 @@ export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
     for (const def of extraDefinitions(dir, onError)) tools.set(def.id, def);
   }
   const prelude = readFileSync(PRELUDE_FILE, "utf8");
+  // Aliases resolve only where no tool has that id: a definition dropped in under the name wins.
+  const aliases = new Map<string, ToolDefinition>();
+  for (const def of tools.values()) for (const alias of def.aliases ?? []) if (!tools.has(alias)) aliases.set(alias, def);
+  const find = (id: string) => tools.get(id) ?? aliases.get(id);
 
   function mustTool(toolId: string): ToolDefinition {
-    const tool = tools.get(toolId);
+    const tool = find(toolId);
     if (!tool) {
       throw new CatalogError("unknown_tool", `No tool '${toolId}' in the catalog`, { choices: [...tools.keys()] });
     }
@@ -146,8 +150,8 @@ export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
 
   return {
     tools: () => [...tools.values()],
-    tool: (id) => tools.get(id),
-    workload: (toolId, workloadId) => tools.get(toolId)?.workloads.find((w) => w.id === workloadId),
+    tool: find,
+    workload: (toolId, workloadId) => find(toolId)?.workloads.find((w) => w.id === workloadId),
     prepareScript(toolId, workloadId, opts) {
       const [tool, workload] = mustWorkload(toolId, workloadId);
       return buildPrepareScript(prelude, tool, workload, opts);

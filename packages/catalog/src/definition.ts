@@ -140,6 +140,10 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
   }
   const t = timeout(raw, "", problems);
   const toolScripts = scripts(raw, "", TOOL_SCRIPT_KEY, problems);
+  const aliases = raw.aliases ?? [];
+  if (!Array.isArray(aliases) || aliases.some((a) => typeof a !== "string" || !ID_PATTERN.test(a) || a === toolId)) {
+    problems.add("aliases", "must be a list of valid ids, other than the tool's own");
+  }
 
   const workloads: WorkloadDefinition[] = [];
   if (!Array.isArray(raw.workloads) || raw.workloads.length === 0) {
@@ -171,6 +175,7 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
     },
     scripts: toolScripts,
     workloads,
+    ...(Array.isArray(aliases) && aliases.length ? { aliases: aliases as string[] } : {}),
     source: file,
   };
 }

@@ -37,6 +37,12 @@ export interface ToolDefinition {
    */
   scripts: Record<string, string>;
   workloads: WorkloadDefinition[];
+  /**
+   * Other ids the tool answers to, with the same workloads: names other catalogs give it
+   * (the Benchmarking Suite's later catalog calls `idle` `testing`). A tool's own id wins
+   * over another tool's alias.
+   */
+  aliases?: string[];
   /** The file the definition was read from. */
   source: string;
 }
@@ -68,6 +74,7 @@ export interface LoadCatalogOptions {
 /** Tools and workloads of the catalog, and the scripts and parsers they come with. */
 export interface Catalog {
   tools(): ToolDefinition[];
+  /** The tool of this id, or of this alias. */
   tool(id: string): ToolDefinition | undefined;
   workload(toolId: string, workloadId: string): WorkloadDefinition | undefined;
   /** A complete bash script: prelude, tool install (skipped when present), workload prepare. */

@@ -25,7 +25,8 @@ export type Benchmark = Schemas["Benchmark"];
 export type Workload = Schemas["Workload"];
 export type Provider = Schemas["Provider"];
 export type Problem = Schemas["Problem"];
-export type ProblemCode = Problem["code"];
+// The problem catalogue (code, status, title), generated from the contract's x-problem-codes.
+export { PROBLEMS, isProblemCode, type ProblemCode, type ProblemKind } from "./generated/problems.js";
 export type SweepRequest = Schemas["SweepRequest"];
 export type SweepReport = Schemas["SweepReport"];
 
@@ -36,3 +37,13 @@ export const specPath: string = createRequire(import.meta.url).resolve("@benchwr
 export function loadSpec(): Record<string, unknown> {
   return JSON.parse(readFileSync(specPath, "utf8"));
 }
+
+/** Absolute path of the contract's Swagger 2.0 rendition, made from the bundle at build time. */
+export const swaggerPath: string = createRequire(import.meta.url).resolve("@benchwright/contract/swagger.json");
+
+/** The Swagger 2.0 rendition, parsed. */
+export function loadSwagger(): Record<string, unknown> {
+  return JSON.parse(readFileSync(swaggerPath, "utf8"));
+}
+
+export { wholeAnswers } from "./whole-answers.js";

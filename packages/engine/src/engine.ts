@@ -149,7 +149,7 @@ export class Engine {
     const config =
       "config" in body && body.config
         ? resolveInline(body.config as Record<string, unknown>)
-        : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, (body as { service: string }).service);
+        : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, (body as { service?: string | null }).service);
     assertValidConfig(config);
     const row: Omit<SessionRow, "deleted_at"> = {
       id: randomUUID(),
@@ -423,6 +423,14 @@ export class Engine {
       config,
       dataDir: this.options.dataDir,
       log: scrubberOf(config).log((line) => this.log(`session ${session.id}: ${line}`)),
+      exec: async (machine, command, options) => {
+        const transport = this.access.transport(session.id, machine);
+        try {
+          return await transport.exec(command, options);
+        } finally {
+          transport.release();
+        }
+      },
       resources: {
         record: (kind, id, meta = {}) =>
           store.recordResource({ session_id: session.id, provider_name: config.name, kind, resource_id: id, meta_sealed: secrets.seal(meta) }),
@@ -473,6 +481,7 @@ export class Engine {
 function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
   return {
     id: tool.id,
+    aliases: tool.aliases ?? [],
     tool_name: tool.tool_name,
     description: tool.description,
     workloads: tool.workloads.map((w) => ({

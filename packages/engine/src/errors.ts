@@ -1,36 +1,16 @@
-import type { ProblemCode } from "@benchwright/contract";
-
-const STATUS: Record<ProblemCode, number> = {
-  validation_failed: 400,
-  bad_json: 400,
-  bad_fields_mask: 400,
-  unsupported_media_type: 415,
-  unauthorized: 401,
-  not_found: 404,
-  unknown_provider: 400,
-  unknown_service_type: 400,
-  unknown_provider_class: 400,
-  invalid_configuration: 400,
-  unknown_tool: 400,
-  unknown_workload: 400,
-  wrong_state: 409,
-  session_deleted: 409,
-  step_failed: 502,
-  step_timeout: 502,
-  provider_failed: 502,
-  host_key_mismatch: 502,
-  header_too_large: 431,
-  unavailable: 503,
-  range_not_satisfiable: 416,
-  internal: 500,
-};
+import { PROBLEMS, type ProblemCode } from "@benchwright/contract";
 
 /** Extra members of the problem document (RFC 9457 extension members). */
 export interface ProblemExtras {
   choices?: string[];
   state?: string;
   exit_code?: number | null;
+  /** The end of a failed step's output, stdout and stderr interleaved as written (its log). */
   output_tail?: string;
+  /** The end of a failed step's stdout alone; the Benchmarking Suite's clients read it. */
+  stdout?: string;
+  /** The end of a failed step's stderr alone. */
+  stderr?: string;
   execution_id?: string;
   step?: string;
   attempt?: number;
@@ -55,7 +35,8 @@ export class BenchwrightError extends Error {
   ) {
     super(detail, options);
     this.name = "BenchwrightError";
-    this.status = STATUS[code];
+    // The contract's catalogue; a code it does not list is caught by its test, and says 500 meanwhile.
+    this.status = PROBLEMS[code]?.status ?? 500;
   }
 }
 

@@ -21,7 +21,8 @@ export { EngineShutdown } from "./steps/hand-back.js";
 
 /** Where each step may start from, and where it ends. */
 const TRANSITIONS: Record<StepKind, { from: ExecutionState[]; during: ExecutionState; ok: ExecutionState; failed: ExecutionState }> = {
-  prepare: { from: ["created", "prepare_failed"], during: "preparing", ok: "prepared", failed: "prepare_failed" },
+  // Prepare again after it succeeded or a run, as the Benchmarking Suite allowed: a new attempt that installs and loads anew.
+  prepare: { from: ["created", "prepare_failed", "prepared", "completed", "run_failed"], during: "preparing", ok: "prepared", failed: "prepare_failed" },
   run: { from: ["prepared", "completed", "run_failed"], during: "running", ok: "completed", failed: "run_failed" },
 };
 
@@ -214,10 +215,34 @@ export class StepExecutor {
         fresh = true;
       }
       const outcome = await followIntoLog(log, logStart, follow, signal);
-      metrics.push(...this.judge(kind, execution, machine, outcome, timeoutS, log, logStart));
+      let found: StoredMetric[];
+      try {
+        found = this.judge(kind, execution, machine, outcome, timeoutS, log, logStart);
+      } catch (e) {
+        throw outcome.unreachable ? e : await this.withOutputTails(e, transport, dir, signal);
+      }
+      metrics.push(...found);
       endedAt = outcome.endedAt;
     }
     return { metrics: kind === "run" ? metrics : null, endedAt };
+  }
+
+  /**
+   * A failed step's error with the ends of its stdout and its stderr, each on its own, as the
+   * host recorded them (the log interleaves both). A host that cannot tell leaves them out:
+   * the error itself matters more than its details.
+   */
+  private async withOutputTails(e: unknown, transport: () => Transport, dir: string, signal: AbortSignal): Promise<unknown> {
+    if (!isBenchwrightError(e)) return e;
+    const t = transport();
+    try {
+      const tails = await this.runner.outputTails(t, dir, TAIL_BYTES, signal);
+      return new BenchwrightError(e.code, e.detail, { ...e.extras, ...tails }, { cause: e.cause });
+    } catch {
+      return e;
+    } finally {
+      t.release();
+    }
   }
 
   /** The handle of a step already launched in `dir` (known, or read from the host), if any. */

@@ -1,8 +1,8 @@
-import { beforeEach, describe, expect, inject, it } from "vitest";
-import { createClient } from "./client.js";
+import { beforeEach, describe, expect, expectTypeOf, inject, it } from "vitest";
+import { createClient, type BenchwrightClient } from "./client.js";
 import { BenchwrightProblemError } from "./errors.js";
 import { prepareAndRun, waitForState, WaitForStateTimeoutError } from "./helpers.js";
-import type { Execution, Session, StepResult } from "./types.js";
+import type { components, Execution, paths, Session, StepResult } from "./types.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -175,6 +175,17 @@ describe("headers", () => {
     expect(lastRequest().headers.get("x-fields")).toBe("id,state");
     await bw.getSession(SESSION_ID);
     expect(lastRequest().headers.has("x-fields")).toBe(false);
+  });
+
+  it("types answers as whole records (no optional field) though the contract also describes masked ones", () => {
+    // Checked by tsc before the tests run: the raw client's answer is Whole | Masked...
+    type RawSession = paths["/sessions/{session_id}"]["get"]["responses"][200]["content"]["application/json"];
+    expectTypeOf<RawSession>().toEqualTypeOf<Session | components["schemas"]["SessionMasked"]>();
+    // ...and the typed methods narrow it to the whole record.
+    expectTypeOf<Awaited<ReturnType<BenchwrightClient["getSession"]>>>().toEqualTypeOf<Session>();
+    expectTypeOf<Awaited<ReturnType<BenchwrightClient["listExecutions"]>>>().toEqualTypeOf<Execution[]>();
+    expectTypeOf<Session["executions"][number]["state"]>().toEqualTypeOf<Execution["state"]>();
+    expect(Object.keys(bw)).toContain("getSession");
   });
 
   it("offers no fields option where the contract has no X-Fields", () => {

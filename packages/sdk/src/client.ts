@@ -118,11 +118,21 @@ function bearerAuth(token: string): Middleware {
   };
 }
 
-async function unwrap<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+/**
+ * The contract describes each answer an `X-Fields` mask can cut down as `anyOf: [Whole, Masked]`
+ * (so that a masked answer is no contract violation), and the raw client's types say so. The
+ * typed methods give the whole record, whose fields are not optional: that is what the server
+ * answers when no mask is sent. `T` is the whole type, taken from the method's declared result
+ * (hence `NoInfer`), and the raw answer is checked against it.
+ */
+async function unwrap<T>(pending: Promise<{ data?: NoInfer<T> | Masked<NoInfer<T>>; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await pending;
   if (!response.ok) throw BenchwrightProblemError.from(error, response);
   return data as T;
 }
+
+/** What a mask can leave of a value: any of its fields, at any depth. */
+type Masked<T> = T extends readonly (infer E)[] ? Masked<E>[] : T extends object ? { [K in keyof T]?: Masked<T[K]> } : T;
 
 function init(options: RequestOptions | undefined) {
   return { headers: options?.headers, signal: options?.signal };
@@ -199,14 +209,14 @@ export function createClient(options: ClientOptions): BenchwrightClient {
         }),
       ),
     prepare: ((execId: string, o?: StepOptions) =>
-      unwrap(
+      unwrap<StepResult | StepAttempt>(
         raw.POST("/executions/{exec_id}/prepare", {
           params: { path: { exec_id: execId }, header: stepHeaders(o) },
           ...init(o),
         }),
       )) as BenchwrightClient["prepare"],
     run: ((execId: string, o?: StepOptions) =>
-      unwrap(
+      unwrap<StepResult | StepAttempt>(
         raw.POST("/executions/{exec_id}/run", {
           params: { path: { exec_id: execId }, header: stepHeaders(o) },
           ...init(o),

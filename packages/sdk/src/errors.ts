@@ -1,12 +1,15 @@
+import { PROBLEMS } from "./generated/problems.js";
 import type { Problem, ProblemCode } from "./types.js";
 
 // Used only when a body is not a Problem (a proxy's HTML page, an empty body), for the
-// statuses whose code the contract makes unambiguous.
-const CODE_BY_STATUS: Partial<Record<number, ProblemCode>> = {
-  401: "unauthorized",
-  404: "not_found",
-  415: "unsupported_media_type",
-};
+// statuses whose code the contract's catalogue makes unambiguous (one code only).
+const CODE_BY_STATUS: Partial<Record<number, ProblemCode>> = (() => {
+  const codes = new Map<number, ProblemCode[]>();
+  for (const [code, { status }] of Object.entries(PROBLEMS) as Array<[ProblemCode, { status: number }]>) {
+    codes.set(status, [...(codes.get(status) ?? []), code]);
+  }
+  return Object.fromEntries([...codes].filter(([, c]) => c.length === 1).map(([status, [code]]) => [status, code]));
+})();
 
 function isProblem(body: unknown): body is Problem {
   if (typeof body !== "object" || body === null) return false;
@@ -50,7 +53,7 @@ export class BenchwrightProblemError extends Error {
       status: response.status,
       code: CODE_BY_STATUS[response.status] ?? "internal",
     };
-    if (typeof body === "string" && body.length > 0) problem.detail = body.slice(0, 500);
+    if (typeof body === "string" && body.length > 0) problem.detail = problem.message = body.slice(0, 500);
     return new BenchwrightProblemError(problem, response);
   }
 }

@@ -9,6 +9,9 @@ export type {
   StepOptions,
 } from "./client.js";
 export { BenchwrightProblemError } from "./errors.js";
+/** The contract's catalogue of problems: each code with its HTTP status and title. */
+export { PROBLEMS, isProblemCode } from "./generated/problems.js";
+export type { ProblemKind } from "./generated/problems.js";
 export type { LogStreamOptions } from "./logs.js";
 export type { EventsOptions } from "./events.js";
 export { prepareAndRun, waitForState, waitForStep, WaitForStateTimeoutError } from "./helpers.js";

@@ -19,7 +19,7 @@ export interface Fixture {
 
 /** A real engine on a throwaway data dir, with the repository's stored configurations. */
 export async function openFixture(
-  options: { token?: string; persistent?: boolean; dataDir?: string; configDir?: string; engine?: Partial<EngineOptions> } = {},
+  options: { token?: string; corsOrigins?: string[]; persistent?: boolean; dataDir?: string; configDir?: string; engine?: Partial<EngineOptions> } = {},
 ): Promise<Fixture> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "bw-data-"));
   let configDir = options.configDir;
@@ -30,7 +30,7 @@ export async function openFixture(
   }
   const logs: string[] = [];
   const engine = await Engine.open({ dataDir, configDir, inMemory: !options.persistent, log: (l) => logs.push(l), ...options.engine });
-  const app = createApp({ engine, token: options.token, validateResponses: true, log: (m, f) => logs.push(`${m} ${JSON.stringify(f ?? {})}`) });
+  const app = createApp({ engine, token: options.token, corsOrigins: options.corsOrigins, validateResponses: true, log: (m, f) => logs.push(`${m} ${JSON.stringify(f ?? {})}`) });
   const fixture: Fixture = {
     engine,
     app,

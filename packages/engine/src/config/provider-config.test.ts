@@ -52,6 +52,11 @@ describe("provider configurations", () => {
     expect(resolved.service.ssh_private_key).toBe(KEY);
     expect(() => resolveStored(configs, "gcp", "x")).toThrow(/No provider configuration 'gcp'/);
     expect(() => resolveStored(configs, "aws", "large")).toThrow(expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["ubuntu_micro"] } }));
+    // No service type named: the only one, as the Benchmarking Suite took it; with several, the choices.
+    expect(resolveStored(configs, "aws").serviceType).toBe("ubuntu_micro");
+    expect(resolveStored(configs, "aws", null).serviceType).toBe("ubuntu_micro");
+    const two = [{ ...configs[1], services: { a: {}, b: {} } }];
+    expect(() => resolveStored(two, "local", null)).toThrow(expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["a", "b"] } }));
   });
 
   it("resolves Form B with its key's line ends written as \\n, escaped once or twice", () => {

@@ -132,13 +132,27 @@ function assertStaysOffTheServer(file: ProviderConfigFile, serviceType: string):
   }
 }
 
-/** Form A: a stored configuration and one of its service types. */
-export function resolveStored(configs: ProviderConfigFile[], provider: string, service: string): ResolvedConfig {
+/**
+ * Form A: a stored configuration and one of its service types. Without a service type (absent
+ * or null), the configuration's only one, as the Benchmarking Suite took it.
+ */
+export function resolveStored(configs: ProviderConfigFile[], provider: string, service?: string | null): ResolvedConfig {
   const file = configs.find((c) => c.name === provider);
   if (!file) {
     throw new BenchwrightError("unknown_provider", `No provider configuration '${provider}' on this server`, {
       choices: configs.map((c) => c.name),
     });
+  }
+  if (service === undefined || service === null) {
+    const types = Object.keys(file.services);
+    if (types.length === 1) return resolveService(file, types[0]);
+    throw new BenchwrightError(
+      "unknown_service_type",
+      types.length
+        ? `Provider '${provider}' has ${types.length} service types: name one of them in 'service'`
+        : `Provider '${provider}' has no service type`,
+      { choices: types },
+    );
   }
   if (!file.services[service]) {
     throw new BenchwrightError("unknown_service_type", `Provider '${provider}' has no service type '${service}'`, {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ResolvedConfig } from "./provider.js";
+import { ExistingVmProvider } from "./existing-vm.js";
+import type { ProviderContext, ResolvedConfig } from "./provider.js";
 import { assertValidConfig } from "./registry.js";
 
 const config = (service: Record<string, unknown>): ResolvedConfig => ({ name: "lab", serviceType: "vms", providerClass: "existing-vm", provider: { class: "existing-vm" }, service });
@@ -17,6 +18,40 @@ describe("existing-vm configuration checks", () => {
   );
 
   it("lists every missing field of every host", () => {
-    expect(() => assertValidConfig(config({ hosts: [{ host: "a" }, { host: "b", vm_user: "u" }] }))).toThrow(/hosts\[0\]: vm_user is required.*hosts\[1\]: ssh_private_key or key_path is required/);
+    expect(() => assertValidConfig(config({ hosts: [{ host: "a" }, { host: "b", vm_user: "u" }] }))).toThrow(/hosts\[0\]: vm_user \(or user\) is required.*hosts\[1\]: ssh_private_key, key_path or password is required/);
+  });
+});
+
+// The Benchmarking Suite's ExistingVMProvider read `ip_address`, `user`, and a key, a key file or a password.
+describe("existing-vm with the Benchmarking Suite's names", () => {
+  const machinesOf = (service: Record<string, unknown>) => {
+    assertValidConfig(config(service));
+    return new ExistingVmProvider().ensureMachines({ config: config(service) } as ProviderContext);
+  };
+
+  it("reads ip_address and user as host and vm_user, in the section and in hosts", async () => {
+    const [one] = await machinesOf({ ip_address: "192.0.2.7", user: "ubuntu", password: "s3cret-pw" });
+    expect(one).toMatchObject({ id: "192.0.2.7", ip: "192.0.2.7", ssh: { host: "192.0.2.7", port: 22, username: "ubuntu", password: "s3cret-pw" } });
+    expect(one.ssh).not.toHaveProperty("privateKey");
+    const listed = await machinesOf({ user: "ubuntu", password: "pw-all", hosts: [{ ip_address: "192.0.2.8", port: 2222 }, { host: "192.0.2.9", user: "root", password: "pw-own" }] });
+    expect(listed.map((m) => m.ssh)).toEqual([
+      { host: "192.0.2.8", port: 2222, username: "ubuntu", password: "pw-all" },
+      { host: "192.0.2.9", port: 22, username: "root", password: "pw-own" },
+    ]);
+  });
+
+  it("takes a key and a password together (ssh2 offers both)", async () => {
+    const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+    const [m] = await machinesOf({ ip_address: "192.0.2.7", user: "u", ssh_private_key: key, password: "pw-too" });
+    expect(m.ssh).toEqual({ host: "192.0.2.7", port: 22, username: "u", privateKey: key, password: "pw-too" });
+  });
+
+  it("refuses both spellings of a setting with different values, and an empty password", () => {
+    expect(() => assertValidConfig(config({ host: "a", ip_address: "b", user: "u", vm_user: "v", password: "pw12" }))).toThrow(
+      /vms: host and ip_address name the same setting and differ; vms: vm_user and user name the same setting and differ/,
+    );
+    expect(() => assertValidConfig(config({ host: "a", vm_user: "u", password: "" }))).toThrow(/password must be a non-empty string/);
+    // The same value twice is no conflict.
+    expect(() => assertValidConfig(config({ host: "a", ip_address: "a", user: "u", password: "pw12" }))).not.toThrow();
   });
 });

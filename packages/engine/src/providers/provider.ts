@@ -1,4 +1,4 @@
-import type { SshTarget } from "../transport/transport.js";
+import type { ExecOptions, ExecResult, SshTarget } from "../transport/transport.js";
 
 /** A machine a step can run on, as the provider hands it over. */
 export interface Machine {
@@ -44,6 +44,12 @@ export interface ProviderContext {
   dataDir: string;
   log: (line: string) => void;
   signal?: AbortSignal;
+  /**
+   * Runs a command on one of the session's machines through the engine's own transport
+   * (host key trusted on first use and recorded, as for steps): how a provider initializes
+   * a machine it made. Absent where nothing can be run.
+   */
+  exec?: (machine: Machine, command: string, options?: ExecOptions) => Promise<ExecResult>;
 }
 
 export interface SweptResource {

@@ -5,7 +5,9 @@ import { shellPath, shellQuote } from "./shell-quote.js";
  * the target user's login shell does not matter.
  *
  * Files of a step dir: `launch.lock` (taken once: whoever creates it launches), `step.sh`,
- * `env.sh`, `step.pid` (the step's process group id), `step.log` (its output) and `step.rc`
+ * `env.sh`, `step.pid` (the step's process group id), `step.log` (its output), `step.out` and
+ * `step.err` (its stdout and its stderr alone, through the FIFOs `step.out.fifo` and
+ * `step.err.fifo`) and `step.rc`
  * (`<code> <start> <end>`, the times in µs by the host's clock; a bare `<code>` from older
  * launchers). The end marker a follower prints last on stderr:
  * `end:rc:<code>:<age>:<ran>:<size>:<ticks>`, `end:gone:<size>:<ticks>`,
@@ -39,9 +41,26 @@ export type StepFiles = { inline: { script: string; env: string } } | { stagedAs
  * Its stdout is the launcher's end pipe, where it writes its pid only once step.pid holds
  * it; the pipe's EOF then tells of its exit. A launcher gone meanwhile must not kill it
  * with SIGPIPE, and the step gets SIGPIPE back as it was.
+ *
+ * The step's stdout and stderr go through a `tee` each (via FIFOs), into step.log as
+ * before and also into step.out and step.err: a failed step reports each on its own, as the
+ * Benchmarking Suite did. The tees are started from a process substitution whose pipe they
+ * alone hold (fd 3), so the shell learns when both have copied everything (EOF) before it
+ * writes step.rc: no byte reaches step.log after the end. A process the step left running
+ * with its output open would keep them alive: the shell waits 5 s at most for that. Without
+ * tee or mkfifo, the output goes to step.log alone, as it always did.
  */
-const DETACHED =
-  'trap "" HUP PIPE; bw_t0=$EPOCHREALTIME; echo $$ > step.pid; echo $$ 2> /dev/null; trap - PIPE; source ./env.sh; ( source ./step.sh ) < /dev/null >> step.log 2>&1; echo "$? $bw_t0 $EPOCHREALTIME" > step.rc';
+const DETACHED = [
+  'trap "" HUP PIPE; bw_t0=$EPOCHREALTIME; echo $$ > step.pid; echo $$ 2> /dev/null; trap - PIPE; source ./env.sh',
+  "if command -v tee > /dev/null && rm -f step.out.fifo step.err.fifo && mkfifo -m 600 step.out.fifo step.err.fifo 2> /dev/null; then",
+  "  exec {bw_done}< <(exec 3>&1 > /dev/null; tee step.out < step.out.fifo >> step.log & tee step.err < step.err.fifo >> step.log &)",
+  '  ( source ./step.sh ) < /dev/null > step.out.fifo 2> step.err.fifo {bw_done}<&-; bw_rc=$?',
+  '  read -r -t 5 -u "$bw_done" bw_line; exec {bw_done}<&-; rm -f step.out.fifo step.err.fifo',
+  "else",
+  "  ( source ./step.sh ) < /dev/null >> step.log 2>&1; bw_rc=$?",
+  "fi",
+  'echo "$bw_rc $bw_t0 $EPOCHREALTIME" > step.rc',
+].join("\n");
 
 /**
  * Shell lines that wait up to `seconds` for the pid of a launch under way in dir `$d` (its
@@ -281,6 +300,32 @@ export function parsePgid(stderr: string): number | undefined {
 /** Why a start script gave up (`start:<why>`), if it did. */
 export function parseStartFailure(stderr: string): string | undefined {
   return /(?:^|\n)start:(\w+)\n/.exec(stderr)?.[1];
+}
+
+/**
+ * Prints the last `bytes` of the step's stdout (step.out) on stdout and of its stderr
+ * (step.err) on stderr, each after a marker line: whatever a login shell prints before it
+ * is cut off by {@link parseOutputTail}. A file that is not there (a step launched before
+ * step.out existed, or on a host without tee) prints no marker.
+ */
+export function outputTailsScript(dir: string, bytes: number): string {
+  const n = Math.max(1, Math.floor(bytes));
+  return bashC(
+    [
+      `cd ${shellPath(dir)} 2> /dev/null || exit 0`,
+      `[ -f step.out ] && { echo ${TAIL_MARKER}; tail -c ${n} step.out; }`,
+      `[ -f step.err ] && { echo ${TAIL_MARKER}; tail -c ${n} step.err; } >&2`,
+      "exit 0",
+    ].join("\n"),
+  );
+}
+
+const TAIL_MARKER = "bw-output-tail";
+
+/** What follows the marker line of {@link outputTailsScript} on one stream; undefined without it. */
+export function parseOutputTail(text: string): string | undefined {
+  const at = text.indexOf(`${TAIL_MARKER}\n`);
+  return at < 0 ? undefined : text.slice(at + TAIL_MARKER.length + 1);
 }
 
 /** Creates a dir for files uploaded before a start. */

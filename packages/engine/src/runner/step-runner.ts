@@ -8,7 +8,9 @@ import {
   followScript,
   killScript,
   mkdirScript,
+  outputTailsScript,
   parseEnd,
+  parseOutputTail,
   parsePgid,
   parseStartFailure,
   removeScript,
@@ -143,6 +145,18 @@ export class StepRunner {
     }
     const r = await transport.exec(removeScript(dir));
     if (r.code !== 0) throw new BenchwrightError("internal", `Cannot remove ${dir} on ${transport.description}: ${r.stderr.trim()}`);
+  }
+
+  /**
+   * The last `bytes` of a step's stdout and of its stderr, each on its own (step.out and
+   * step.err, which the step protocol keeps beside the merged step.log). A stream the host
+   * did not record is left out.
+   */
+  async outputTails(transport: Transport, dir: string, bytes: number, signal?: AbortSignal): Promise<{ stdout?: string; stderr?: string }> {
+    const r = await transport.exec(outputTailsScript(dir, bytes), { signal });
+    const stdout = parseOutputTail(r.stdout);
+    const stderr = parseOutputTail(r.stderr);
+    return { ...(stdout !== undefined ? { stdout } : {}), ...(stderr !== undefined ? { stderr } : {}) };
   }
 
   /**

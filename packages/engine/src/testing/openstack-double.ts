@@ -44,7 +44,8 @@ export type OpenStackOperation =
   | "serverBuild";
 
 export interface OpenStackInventory {
-  servers: Array<{ id: string; name: string; status: string; metadata: Record<string, string>; keyName: string }>;
+  /** `network` and `securityGroups` are names, as asked for at creation (Nova's defaults otherwise). */
+  servers: Array<{ id: string; name: string; status: string; metadata: Record<string, string>; keyName: string; network: string; securityGroups: string[] }>;
   keyPairs: Array<{ name: string }>;
   floatingIps: Array<{ id: string; address: string; portId: string | null; description: string }>;
 }
@@ -119,6 +120,7 @@ interface ServerState {
   keyName: string;
   metadata: Record<string, string>;
   networkId: string;
+  securityGroups: string[];
   polls: number;
   /** The fault message when the server goes into ERROR instead of ACTIVE. */
   failBuild?: string;
@@ -162,6 +164,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   ];
   const networks = [
     { id: randomUUID(), name: "private", "router:external": false },
+    { id: randomUUID(), name: "lab", "router:external": false },
     { id: randomUUID(), name: "public", "router:external": true },
   ];
   const securityGroups = new Set(["default", "ssh"]);
@@ -231,6 +234,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       keyName: spec.key_name ?? "",
       metadata: spec.metadata ?? {},
       networkId,
+      securityGroups: (spec.security_groups ?? []).map((g) => g.name!),
       polls: 0,
       failBuild: failNextBuild,
       deleting: false,
@@ -483,7 +487,16 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
     password,
     project,
     inventory: () => ({
-      servers: [...servers.values()].map((s) => ({ id: s.id, name: s.name, status: serverView(s).status, metadata: { ...s.metadata }, keyName: s.keyName })),
+      servers: [...servers.values()].map((s) => ({
+        id: s.id,
+        name: s.name,
+        status: serverView(s).status,
+        metadata: { ...s.metadata },
+        keyName: s.keyName,
+        network: networks.find((n) => n.id === s.networkId)!.name,
+        // Nova puts a server asked for with no group in the project's default one.
+        securityGroups: s.securityGroups.length > 0 ? [...s.securityGroups] : ["default"],
+      })),
       keyPairs: [...keypairs.values()].map((k) => ({ name: k.name })),
       floatingIps: [...floatingIps.values()].map((f) => ({ id: f.id, address: f.floating_ip_address, portId: f.port_id, description: f.description })),
     }),

@@ -21,6 +21,11 @@ export interface SshdOptions {
    * stock limits (MaxSessions 10, MaxStartups 10:30:100), as a real host would.
    */
   extraConfig?: string[];
+  /**
+   * Lets users log in with their password (`PasswordAuthentication yes`; sshd, without PAM,
+   * checks it against the system's shadow file: see createPasswordUser). Off by default.
+   */
+  passwordAuthentication?: boolean;
 }
 
 export interface SshdHarness {
@@ -82,7 +87,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
       `PidFile ${join(dir, "sshd.pid")}`,
       "StrictModes no",
       "UsePAM no",
-      "PasswordAuthentication no",
+      `PasswordAuthentication ${options.passwordAuthentication ? "yes" : "no"}`,
       "KbdInteractiveAuthentication no",
       "PermitRootLogin prohibit-password",
       "Subsystem sftp internal-sftp",

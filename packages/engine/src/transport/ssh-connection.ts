@@ -196,7 +196,9 @@ export class SshConnection {
         host: this.target.host,
         port: this.target.port,
         username: this.target.username,
-        privateKey: this.target.privateKey,
+        // ssh2 offers what it is given: password first, then the key.
+        ...(this.target.privateKey !== undefined ? { privateKey: this.target.privateKey } : {}),
+        ...(this.target.password !== undefined ? { password: this.target.password } : {}),
         readyTimeout: this.options.readyTimeoutMs,
         keepaliveInterval: this.options.keepaliveIntervalMs,
         keepaliveCountMax: this.options.keepaliveCountMax,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BenchwrightError } from "../errors.js";
 import { startSshd, sshTargetOf, type SshdHarness } from "../testing/sshd.js";
+import { createPasswordUser, type PasswordUser } from "../testing/system-user.js";
 import { InMemoryHostKeyStore } from "./host-key.js";
 import { SshPool } from "./ssh-pool.js";
 import { TransportError } from "./transport-error.js";
@@ -251,6 +252,43 @@ describe("SshPool against a private sshd", () => {
         await pool.close();
       }
     }, 20_000);
+  });
+
+  describe("with passwords", () => {
+    let pwd: SshdHarness;
+    let user: PasswordUser;
+    beforeAll(async () => {
+      user = await createPasswordUser();
+      pwd = await startSshd({ passwordAuthentication: true });
+    }, 20_000);
+    afterAll(async () => {
+      await pwd?.stop();
+      await user?.remove();
+    }, 20_000);
+    const target = (password: string) => ({ host: pwd.host, port: pwd.port, username: user.username, password });
+
+    it("logs in with a password, and never serves a wrong password on the right one's open connection", async () => {
+      const pool = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
+      try {
+        const right = pool.get(target(user.password), "right/m");
+        expect((await right.exec("id -un")).stdout).toBe(`${user.username}\n`);
+        expect(pool.connectionsOpen).toBe(1);
+        const wrongPassword = `${user.password}x`;
+        const error = await pool.get(target(wrongPassword), "wrong/m").exec("echo ran").catch((e) => e);
+        expect(error).toBeInstanceOf(TransportError);
+        expect(error.retryable).toBe(false);
+        expect(String(error.message)).toMatch(/authentication/i);
+        expect(String(error.message)).not.toContain(user.password);
+        // The right password's connection stayed open and still serves it, and only it.
+        expect(pool.connectionsOpen).toBe(1);
+        expect((await right.exec("echo still")).stdout).toBe("still\n");
+        // A key-less target without its password is another credential too.
+        const none = await pool.get({ host: pwd.host, port: pwd.port, username: user.username }, "none/m").exec("true").catch((e) => e);
+        expect(none).toBeInstanceOf(TransportError);
+      } finally {
+        await pool.close();
+      }
+    }, 30_000);
   });
 
   it("retries handshakes a server past its MaxStartups drops", async () => {

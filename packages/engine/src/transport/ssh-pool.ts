@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.js";
 import { SshConnectionSet } from "./ssh-connection-set.js";
 import type { ExecOptions, ExecResult, HostKeyStore, SshTarget, Transport } from "./transport.js";
@@ -27,14 +27,16 @@ export interface SshPoolOptions {
 }
 
 /**
- * Pooled ssh2 connections, per target (`user@host:port`) AND credential: a connection
- * authenticated with one key never serves a caller holding another, and a key that fails
- * touches nobody else's connections. Connections open on demand, as many as the channels in
+ * Pooled ssh2 connections, per target (`user@host:port`) AND credential (key and password):
+ * a connection authenticated with one credential never serves a caller holding another, and
+ * a credential that fails touches nobody else's connections. Connections open on demand, as many as the channels in
  * use need (up to a limit), and close when idle.
  */
 export class SshPool {
   readonly #sets = new Map<string, SshConnectionSet>();
   readonly #options: SshPoolOptions;
+  /** Keys the credential digests: a password is guessable from a plain hash of it, not from this. */
+  readonly #digestKey = randomBytes(32);
   #connectionsOpened = 0;
   #closed = false;
 
@@ -56,7 +58,7 @@ export class SshPool {
 
   get(target: SshTarget, machineKey: string): Transport {
     if (this.#closed) throw new TransportError("The SSH pool is closed", { retryable: false });
-    const key = poolKey(target);
+    const key = poolKey(target, this.#digestKey);
     return new PooledTransport(describe(target), machineKey, () => this.#setFor(target, key));
   }
 
@@ -99,10 +101,16 @@ function describe(target: SshTarget): string {
   return `${target.username}@${target.host}:${target.port}`;
 }
 
-/** Target and a digest of the credential: the secret itself is never kept as a key. */
-function poolKey(target: SshTarget): string {
-  const credential = createHash("sha256").update("key\0").update(target.privateKey).digest("base64url");
-  return `${describe(target)}#${credential}`;
+/**
+ * Target and a keyed digest of the whole credential (key and password, each marked as present
+ * or not): the secrets themselves are never kept as a key, nor logged.
+ */
+function poolKey(target: SshTarget, digestKey: Buffer): string {
+  const digest = createHmac("sha256", digestKey);
+  for (const [name, secret] of [["key", target.privateKey], ["password", target.password]] as const) {
+    digest.update(secret === undefined ? `${name}:none\0` : `${name}:${Buffer.byteLength(secret)}:`).update(secret ?? "").update("\0");
+  }
+  return `${describe(target)}#${digest.digest("base64url")}`;
 }
 
 /** A caller's view of the pooled connections of its target and credential. */

@@ -30,8 +30,10 @@ export interface SshTarget {
   host: string;
   port: number;
   username: string;
-  /** PEM/OpenSSH private key text, with real line ends. */
-  privateKey: string;
+  /** PEM/OpenSSH private key text, with real line ends. A target has a key, a password, or both. */
+  privateKey?: string;
+  /** For password authentication (hosts the Benchmarking Suite reached with `password`). */
+  password?: string;
 }
 
 /** Trust on first use: where host key fingerprints are remembered, per machine. */

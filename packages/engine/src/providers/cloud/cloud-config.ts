@@ -21,6 +21,8 @@ export interface CloudProviderOptions {
   sshTimeoutMs?: number;
   /** Between two SSH probes (default 3000). */
   sshPollIntervalMs?: number;
+  /** How long a service's `post_create_script` may run (default 600000). */
+  postCreateTimeoutMs?: number;
 }
 
 export interface CloudSettings {
@@ -31,7 +33,7 @@ export interface CloudSettings {
   endpoint?: string;
   authUrl?: string;
   authVersion?: string;
-  tenant?: string;
+  tenant: string;
   domain: string;
   image: string;
   size: string;
@@ -46,9 +48,31 @@ export interface CloudSettings {
   sshPort: number;
   pollIntervalMs: number;
   stateTimeoutMs: number;
+  /** Infinity when only the ancestor's retry count bounds the wait. */
   sshTimeoutMs: number;
   sshPollIntervalMs: number;
+  /** SSH probes before giving up (`new_vm.connection_retry_times`); unbounded when unset. */
+  sshAttempts?: number;
+  /** Run once on each new machine, over SSH, before anything else. */
+  postCreateScript?: string;
+  postCreateTimeoutMs: number;
+  /** Where step dirs go on the machines: below the service's `working_dir`, else the login home. */
+  workRoot: string;
 }
+
+/**
+ * The Benchmarking Suite's spellings of provider-level keys (benchsuite-stdlib's
+ * LibcloudComputeProvider read them from the `[provider]` section).
+ */
+export const ANCESTOR_KEYS = {
+  noFloatingIp: "benchsuite.openstack.no_floating_ip",
+  retryPeriod: "new_vm.connection_retry_period",
+  retryTimes: "new_vm.connection_retry_times",
+} as const;
+
+/** The ancestor's defaults when only one of the two retry keys is given: 20 tries, 30 s apart. */
+const ANCESTOR_RETRY_TIMES = 20;
+const ANCESTOR_RETRY_PERIOD_S = 30;
 
 function str(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -66,13 +90,47 @@ function positive(value: unknown): number | undefined {
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
+/** A key of the service section, else of the provider section, where the ancestor put it. */
+function either(config: ResolvedConfig, serviceKey: string, providerKey = serviceKey): unknown {
+  return str(config.service[serviceKey]) !== undefined ? config.service[serviceKey] : config.provider[providerKey];
+}
+
+/**
+ * The login user when the configuration names none, as the ancestor guessed it from the
+ * platform or the image name (`ubuntu`, `centos`, else `root`); Debian's cloud images log in
+ * as `debian`, which the ancestor predates.
+ */
+export function guessVmUser(platform: string, image: string): string {
+  const text = `${platform} ${image}`.toLowerCase();
+  for (const user of ["ubuntu", "centos", "debian"]) if (text.includes(user)) return user;
+  return "root";
+}
+
+/** Why a `working_dir` cannot be used, if it cannot: it must name one directory plainly. */
+function workingDirProblem(dir: string): string | undefined {
+  if (/[\x00-\x1f\x7f]/.test(dir)) return "must not contain control characters";
+  if (/^~[^/]/.test(dir)) return "may start with ~/ but not ~user";
+  if (dir.split("/").some((part) => part === "." || part === "..")) return "must not contain . or .. segments";
+  return undefined;
+}
+
+/** `<working_dir>/.benchwright`: steps run below the directory asked for; a relative one is below the home. */
+export function workRootOf(workingDir: string | undefined): string {
+  if (workingDir === undefined) return "~/.benchwright";
+  const dir = workingDir.replace(/\/+$/, "");
+  if (dir === "") return "/.benchwright";
+  const base = dir === "~" || dir.startsWith("~/") || dir.startsWith("/") ? dir : `~/${dir}`;
+  return `${base}/.benchwright`;
+}
+
 export function driverOf(config: ResolvedConfig): string {
   return (str(config.provider.driver) ?? "").toLowerCase();
 }
 
 const REQUIRED: Record<CloudDriver, { provider: string[]; service: string[] }> = {
   ec2: { provider: ["access_id", "secret_key", "region"], service: ["image", "size", "vm_user"] },
-  openstack: { provider: ["auth_url", "access_id", "secret_key", "tenant"], service: ["image", "size", "vm_user"] },
+  // The ancestor took the project from access_id and guessed the user: neither is required.
+  openstack: { provider: ["auth_url", "access_id", "secret_key"], service: ["image", "size"] },
 };
 
 /** Keystone v3 with a password is all we speak; the ancestor spelled it `3.x_password`. */
@@ -108,6 +166,19 @@ export function cloudConfigErrors(config: ResolvedConfig): Array<{ path: string;
       errors.push({ path: `${config.serviceType}.${field}`, message: "must be a positive number" });
     }
   }
+  for (const field of [ANCESTOR_KEYS.retryPeriod, ANCESTOR_KEYS.retryTimes]) {
+    const value = config.provider[field];
+    if (str(value) !== undefined && positive(value) === undefined) {
+      errors.push({ path: `provider.${field}`, message: "must be a positive number" });
+    }
+  }
+  const times = str(config.provider[ANCESTOR_KEYS.retryTimes]);
+  if (times !== undefined && positive(times) !== undefined && !Number.isInteger(Number(times))) {
+    errors.push({ path: `provider.${ANCESTOR_KEYS.retryTimes}`, message: "must be a whole number" });
+  }
+  const workingDir = str(config.service.working_dir);
+  const dirProblem = workingDir === undefined ? undefined : workingDirProblem(workingDir);
+  if (dirProblem) errors.push({ path: `${config.serviceType}.working_dir`, message: dirProblem });
   if (driver === "openstack") {
     const version = str(config.provider.auth_version);
     if (version !== undefined && !AUTH_VERSIONS.includes(version.toLowerCase())) {
@@ -141,6 +212,13 @@ export function cloudSettings(config: ResolvedConfig, options: CloudProviderOpti
   assertValidCloudConfig(config);
   const p = config.provider;
   const s = config.service;
+  const platform = str(s.platform) ?? "";
+  // The ancestor's connection retries: given either key, both apply (the other at its default)
+  // and the count, not ssh_timeout's default, bounds the wait.
+  const retryTimes = positive(p[ANCESTOR_KEYS.retryTimes]);
+  const retryPeriodS = positive(p[ANCESTOR_KEYS.retryPeriod]);
+  const retries = retryTimes !== undefined || retryPeriodS !== undefined;
+  const sshTimeoutS = positive(s.ssh_timeout) ?? (retries ? Infinity : 300);
   return {
     driver: driverOf(config) as CloudDriver,
     accessId: str(p.access_id)!,
@@ -149,24 +227,29 @@ export function cloudSettings(config: ResolvedConfig, options: CloudProviderOpti
     endpoint: str(p.endpoint),
     authUrl: str(p.auth_url),
     authVersion: str(p.auth_version),
-    tenant: str(p.tenant),
+    tenant: str(p.tenant) ?? str(p.access_id)!,
     domain: str(p.domain) ?? "Default",
     image: str(s.image)!,
     size: str(s.size)!,
-    vmUser: str(s.vm_user)!,
-    platform: str(s.platform) ?? "",
+    vmUser: str(s.vm_user) ?? guessVmUser(platform, str(s.image)!),
+    platform,
     keyName: str(s.key_name),
     // Only the outer whitespace goes: the key's inner line ends matter.
     sshPrivateKey: str(s.ssh_private_key) ? String(s.ssh_private_key).trim() + "\n" : undefined,
-    network: str(s.network),
-    securityGroup: str(s.security_group),
-    noFloatingIp: bool(s.no_floating_ip),
+    // The ancestor put these in the provider section; ours were per service type: both count.
+    network: str(either(config, "network")),
+    securityGroup: str(either(config, "security_group")),
+    noFloatingIp: bool(either(config, "no_floating_ip", ANCESTOR_KEYS.noFloatingIp)),
     floatingIpPool: str(s.floating_ip_pool),
     sshPort: options.sshPort ?? positive(s.ssh_port) ?? 22,
     pollIntervalMs: options.pollIntervalMs ?? 5000,
     stateTimeoutMs: options.stateTimeoutMs ?? 600_000,
-    sshTimeoutMs: options.sshTimeoutMs ?? (positive(s.ssh_timeout) ?? 300) * 1000,
-    sshPollIntervalMs: options.sshPollIntervalMs ?? 3000,
+    sshTimeoutMs: options.sshTimeoutMs ?? sshTimeoutS * 1000,
+    sshPollIntervalMs: options.sshPollIntervalMs ?? (retries ? (retryPeriodS ?? ANCESTOR_RETRY_PERIOD_S) * 1000 : 3000),
+    sshAttempts: retries ? (retryTimes ?? ANCESTOR_RETRY_TIMES) : undefined,
+    postCreateScript: str(s.post_create_script),
+    postCreateTimeoutMs: options.postCreateTimeoutMs ?? 600_000,
+    workRoot: workRootOf(str(s.working_dir)),
   };
 }
 

@@ -289,7 +289,7 @@ export class Ec2Provider implements Provider {
     const ip = instance.PublicIpAddress ?? instance.PrivateIpAddress;
     if (!ip) throw new BenchwrightError("provider_failed", `ec2: instance ${instanceId} has no IP address`);
     log(`ec2: instance ${instanceId} is running at ${ip}; waiting for SSH on port ${sshPort}`);
-    await waitForSsh(ip, sshPort, { timeoutMs: s.sshTimeoutMs, intervalMs: s.sshPollIntervalMs, signal: ctx.signal });
+    await waitForSsh(ip, sshPort, { timeoutMs: s.sshTimeoutMs, intervalMs: s.sshPollIntervalMs, attempts: s.sshAttempts, signal: ctx.signal });
     log(`ec2: SSH answers on ${ip}:${sshPort}`);
     return {
       id: instanceId,

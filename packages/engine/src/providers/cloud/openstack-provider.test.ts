@@ -1,15 +1,23 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer } from "node:net";
 import { Client } from "ssh2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BenchwrightError } from "../../errors.js";
 import { startOpenStackDouble, type OpenStackDouble, type OpenStackOperation } from "../../testing/openstack-double.js";
-import type { ResolvedConfig } from "../provider.js";
+import type { Machine, ResolvedConfig } from "../provider.js";
+import type { ExecOptions } from "../../transport/transport.js";
 import { createCloudProvider, OPENSTACK_KINDS, validateCloudConfig, type CloudProviderOptions } from "./index.js";
+import { cloudSettings, guessVmUser } from "./cloud-config.js";
+import { SshPool } from "../../transport/ssh-pool.js";
+import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
 import { closedPort, createMemoryLedger, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 /** Logs in to the machine for real: the key it was handed is accepted (no command: only authentication matters here). */
-function loginWorks(target: { host: string; port: number; username: string; privateKey: string }): Promise<string> {
+function loginWorks(target: { host: string; port: number; username: string; privateKey?: string }): Promise<string> {
   return new Promise((resolve, reject) => {
     const conn = new Client();
     conn
@@ -37,6 +45,26 @@ async function failure(promise: Promise<unknown>): Promise<BenchwrightError> {
 }
 
 const nothing = { servers: [], keyPairs: [], floatingIps: [] };
+
+/**
+ * Stands in for a new machine's sshd that takes a while: the first `silentFor` connections
+ * are dropped without a banner, later ones get one. Counts every connection (each is a probe).
+ */
+async function slowSshd(silentFor: number): Promise<{ port: number; probes: () => number; stop: () => Promise<void> }> {
+  let probes = 0;
+  const server = createServer((socket) => {
+    probes += 1;
+    socket.on("error", () => undefined);
+    if (probes <= silentFor) socket.destroy();
+    else socket.end("SSH-2.0-OpenSSH_9.2\r\n");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    probes: () => probes,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe("openstack provider", () => {
   // A real private sshd stands in for the machines; the doubles hand out its address and key.
@@ -224,11 +252,172 @@ describe("openstack provider", () => {
     const cfg = config({ size: "" }, { auth_url: "", tenant: undefined, auth_version: "2.0_password" });
     expect(validateCloudConfig(cfg)).toEqual([
       "provider.auth_url: is required",
-      "provider.tenant: is required",
       "vm.size: is required",
       "provider.auth_version: must be one of: 3, 3.x, 3.x_password, v3",
     ]);
     expect(validateCloudConfig(config())).toEqual([]);
+  });
+
+  // The Benchmarking Suite's keys (benchsuite-stdlib's LibcloudComputeProvider), where it read them.
+  describe("the ancestor's keys", () => {
+    /** A context whose exec runs commands over real SSH, as the engine's does. */
+    let pool: SshPool;
+    beforeEach(() => {
+      pool = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
+    });
+    afterEach(() => pool.close());
+    const ctxWithExec = (cfg: ResolvedConfig, ledger2: MemoryLedger = ledger) => ({
+      ...testContext(cfg, sessionId, logs, ledger2),
+      exec: async (machine: Machine, command: string, opts?: ExecOptions) => {
+        const t = pool.get(machine.ssh!, `${sessionId}/${machine.id}`);
+        try {
+          return await t.exec(command, opts);
+        } finally {
+          t.release();
+        }
+      },
+    });
+    const ancestorService = { network: undefined, security_group: undefined };
+
+    it("attaches the provider-level network and security group to the server it creates", async () => {
+      const cfg = config(ancestorService, { network: "lab", security_group: "ssh" });
+      await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
+      const [server] = double.inventory().servers;
+      expect(server.network).toBe("lab");
+      expect(server.securityGroups).toEqual(["ssh"]);
+    });
+
+    it("leaves both to Nova without them, and a service type's own keys win over the provider's", async () => {
+      const bare = config(ancestorService);
+      await createCloudProvider(bare, options).ensureMachines(ctx(bare));
+      expect(double.inventory().servers[0]).toMatchObject({ network: "private", securityGroups: ["default"] });
+      await createCloudProvider(bare, options).destroy(ctx(bare));
+      const both = config({ network: "lab", security_group: "default" }, { network: "private", security_group: "ssh" });
+      await createCloudProvider(both, options).ensureMachines(ctx(both));
+      expect(double.inventory().servers[0]).toMatchObject({ network: "lab", securityGroups: ["default"] });
+    });
+
+    it("fails clearly, and cleans up, on a provider-level network that does not exist", async () => {
+      const cfg = config(ancestorService, { network: "nowhere" });
+      const error = await failure(createCloudProvider(cfg, options).ensureMachines(ctx(cfg)));
+      expect(error.detail).toContain("no network named 'nowhere'");
+      expect(double.inventory()).toEqual(nothing);
+    });
+
+    it("reaches the server on its fixed address, with no floating IP, under benchsuite.openstack.no_floating_ip", async () => {
+      const cfg = config(ancestorService, { "benchsuite.openstack.no_floating_ip": "true" });
+      const [m] = await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
+      expect(double.inventory().floatingIps).toEqual([]);
+      expect(ledger.entries.map((e) => e.kind)).not.toContain(OPENSTACK_KINDS.floatingIp);
+      expect(m.ip).toBe(sshd.host);
+      const off = config(ancestorService, { "benchsuite.openstack.no_floating_ip": "false" });
+      await createCloudProvider(off, options).destroy(ctx(off));
+      await createCloudProvider(off, options).ensureMachines(ctx(off));
+      expect(double.inventory().floatingIps).toHaveLength(1);
+    });
+
+    it("probes SSH new_vm.connection_retry_times times, new_vm.connection_retry_period apart, then gives up and cleans up", async () => {
+      const slow = await slowSshd(Infinity);
+      try {
+        const cfg = config({}, { "new_vm.connection_retry_times": "3", "new_vm.connection_retry_period": "0.02" });
+        const { sshPollIntervalMs: _i, sshTimeoutMs: _t, ...knobs } = options;
+        const error = await failure(createCloudProvider(cfg, { ...knobs, sshPort: slow.port }).ensureMachines(ctx(cfg)));
+        expect(error.code).toBe("provider_failed");
+        expect(error.detail).toContain("did not answer after 3 attempts, 0.02 s apart");
+        expect(slow.probes()).toBe(3);
+        expect(double.inventory()).toEqual(nothing);
+      } finally {
+        await slow.stop();
+      }
+    });
+
+    it("keeps probing a machine whose SSH comes up late, within new_vm.connection_retry_times", async () => {
+      const slow = await slowSshd(4);
+      try {
+        const cfg = config({}, { "new_vm.connection_retry_times": 6, "new_vm.connection_retry_period": 0.02 });
+        const { sshPollIntervalMs: _i, sshTimeoutMs: _t, ...knobs } = options;
+        const [m] = await createCloudProvider(cfg, { ...knobs, sshPort: slow.port }).ensureMachines(ctx(cfg));
+        expect(m.ssh!.port).toBe(slow.port);
+        expect(slow.probes()).toBe(5);
+      } finally {
+        await slow.stop();
+      }
+    });
+
+    it("takes the ancestor's defaults for the retry key not given, and lets the count bound the wait", () => {
+      const times = cloudSettings(config({}, { "new_vm.connection_retry_times": "4" }));
+      expect(times).toMatchObject({ sshAttempts: 4, sshPollIntervalMs: 30_000, sshTimeoutMs: Infinity });
+      const period = cloudSettings(config({}, { "new_vm.connection_retry_period": "10" }));
+      expect(period).toMatchObject({ sshAttempts: 20, sshPollIntervalMs: 10_000, sshTimeoutMs: Infinity });
+      const both = cloudSettings(config({ ssh_timeout: 60 }, { "new_vm.connection_retry_times": "4" }));
+      expect(both).toMatchObject({ sshAttempts: 4, sshTimeoutMs: 60_000 });
+      expect(cloudSettings(config())).toMatchObject({ sshAttempts: undefined, sshPollIntervalMs: 3000, sshTimeoutMs: 300_000 });
+      expect(validateCloudConfig(config({}, { "new_vm.connection_retry_times": "2.5", "new_vm.connection_retry_period": "soon" }))).toEqual([
+        "provider.new_vm.connection_retry_period: must be a positive number",
+        "provider.new_vm.connection_retry_times: must be a whole number",
+      ]);
+    });
+
+    it("takes access_id as the tenant, and guesses vm_user, when they are not given", async () => {
+      const own = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, project: "bench-user", username: "bench-user" });
+      try {
+        const cfg = config({ vm_user: undefined, platform: "ubuntu_22_04" }, { tenant: undefined, auth_url: own.authUrl, access_id: own.username, secret_key: own.password });
+        const [m] = await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
+        expect(m.ssh!.username).toBe("ubuntu");
+        expect(own.inventory().servers).toHaveLength(1);
+        await createCloudProvider(cfg, options).destroy(ctx(cfg));
+      } finally {
+        for (const t of own.tokens()) secrets.add(t);
+        await own.stop();
+      }
+      expect(guessVmUser("", "CentOS-7-x86_64")).toBe("centos");
+      expect(guessVmUser("debian_12", "img")).toBe("debian");
+      expect(guessVmUser("", "cirros-0.6")).toBe("root");
+    });
+
+    it("runs post_create_script once on each new machine, after SSH answers, however often the machines are asked for", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "bw-post-create-"));
+      try {
+        const marker = join(dir, "ran");
+        const cfg = config({ post_create_script: `echo "as $(id -un)" >> '${marker}'\necho hello-from-post-create` });
+        const [m] = await createCloudProvider(cfg, options).ensureMachines(ctxWithExec(cfg));
+        await createCloudProvider(cfg, options).ensureMachines(ctxWithExec(cfg));
+        expect(readFileSync(marker, "utf8")).toBe(`as ${sshd.username}\n`);
+        expect(ledger.entries.find((e) => e.kind === OPENSTACK_KINDS.server)!.meta).toMatchObject({ post_created: true });
+        expect(logs.some((l) => l.includes(`post_create_script on ${m.id} succeeded: hello-from-post-create`))).toBe(true);
+        // A new machine (the first one gone) gets the script again.
+        await createCloudProvider(cfg, options).destroy(ctxWithExec(cfg));
+        await createCloudProvider(cfg, options).ensureMachines(ctxWithExec(cfg));
+        expect(readFileSync(marker, "utf8").split("\n").filter(Boolean)).toHaveLength(2);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("fails with the script's exit code and output when post_create_script fails, destroys the machine, and a fixed script works", async () => {
+      const bad = config({ post_create_script: "echo 'sudo: sorry, you must have a tty' >&2\nexit 3" });
+      const error = await failure(createCloudProvider(bad, options).ensureMachines(ctxWithExec(bad)));
+      expect(error.code).toBe("provider_failed");
+      expect(error.detail).toMatch(/post_create_script on \S+ exited with code 3; its output ended with: sudo: sorry, you must have a tty/);
+      expect(double.inventory()).toEqual(nothing);
+      expect(await ledger.live()).toEqual([]);
+      const good = config({ post_create_script: "true" });
+      const [m] = await createCloudProvider(good, options).ensureMachines(ctxWithExec(good));
+      expect(m.ip).toBe(sshd.host);
+    });
+
+    it("puts step dirs below working_dir", async () => {
+      const at = (working_dir?: string) => cloudSettings(config({ working_dir })).workRoot;
+      expect(at(undefined)).toBe("~/.benchwright");
+      expect(at("/srv/bench/")).toBe("/srv/bench/.benchwright");
+      expect(at("bench")).toBe("~/bench/.benchwright");
+      expect(at("~")).toBe("~/.benchwright");
+      const cfg = config({ working_dir: "/tmp/bench" });
+      const [m] = await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
+      expect(m.workRoot).toBe("/tmp/bench/.benchwright");
+      expect(validateCloudConfig(config({ working_dir: "/srv/../etc" }))).toEqual(["vm.working_dir: must not contain . or .. segments"]);
+      expect(validateCloudConfig(config({ working_dir: "~bob/x" }))).toEqual(["vm.working_dir: may start with ~/ but not ~user"]);
+    });
   });
 
   it("never puts a credential, a key or a token in an error or a log line", () => {

@@ -14,6 +14,7 @@ import { pollUntil } from "./polling.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
 import { scrubberOf, type Scrubber } from "../../secrets/scrub.js";
 import { waitForSsh } from "./wait-for-ssh.js";
+import { runPostCreate } from "./post-create.js";
 
 export const OPENSTACK_KINDS = {
   server: "openstack:server",
@@ -65,7 +66,7 @@ export class OpenStackProvider implements Provider {
     const s = this.settings;
     this.scrubber = scrubberOf(config);
     this.client = new OpenStackClient(
-      { authUrl: s.authUrl!, username: s.accessId, password: s.secretKey, project: s.tenant!, domain: s.domain, region: s.region },
+      { authUrl: s.authUrl!, username: s.accessId, password: s.secretKey, project: s.tenant, domain: s.domain, region: s.region },
       options.fetch ?? fetch,
       (token) => this.scrubber.add(token),
     );
@@ -103,7 +104,7 @@ export class OpenStackProvider implements Provider {
       const server = await this.step(() => this.client.getServer(entry.id));
       if (server && (server.status === "ACTIVE" || server.status === "BUILD") && key) {
         log(`openstack: session already has server ${entry.id} (${server.status})`);
-        return this.finish(ctx, entry.id, Number(entry.meta.ssh_port) || s.sshPort, key.privateKey, live, log);
+        return this.finish(ctx, entry.id, entry.meta, key.privateKey, live, log);
       }
       if (server) await this.deleteServerAndWait(entry.id, ctx.signal);
       await ctx.resources.markDestroyed(OPENSTACK_KINDS.server, entry.id);
@@ -142,9 +143,10 @@ export class OpenStackProvider implements Provider {
         security_groups: s.securityGroup ? s.securityGroup.split(",").map((name) => ({ name: name.trim() })) : undefined,
       }),
     );
-    await ctx.resources.record(OPENSTACK_KINDS.server, serverId, { ssh_port: s.sshPort, key_name: key.name, name: serverName });
+    const meta = { ssh_port: s.sshPort, key_name: key.name, name: serverName };
+    await ctx.resources.record(OPENSTACK_KINDS.server, serverId, meta);
     log(`openstack: created server ${serverId} (${flavor.name}, ${image.name})`);
-    return this.finish(ctx, serverId, s.sshPort, key.privateKey, live, log);
+    return this.finish(ctx, serverId, meta, key.privateKey, live, log);
   }
 
   private knownKey(live: Live): { name: string; privateKey: string } | undefined {
@@ -157,15 +159,17 @@ export class OpenStackProvider implements Provider {
     return { name: made.id, privateKey };
   }
 
+  /** Waits until the server is active and SSH answers, then initializes it once (post_create_script). */
   private async finish(
     ctx: ProviderContext,
     serverId: string,
-    sshPort: number,
+    meta: Record<string, unknown>,
     privateKey: string,
     live: Live,
     log: (line: string) => void,
   ): Promise<Machine> {
     const s = this.settings;
+    const sshPort = Number(meta.ssh_port) || s.sshPort;
     const server = await pollUntil(
       async () => {
         const found = await this.step(() => this.client.getServer(serverId));
@@ -184,16 +188,22 @@ export class OpenStackProvider implements Provider {
     if (!ip && s.noFloatingIp) ip = addresses.anyFixed;
     if (!ip) ip = await this.floatingIp(ctx, serverId, live, log);
     log(`openstack: server ${serverId} is active at ${ip}; waiting for SSH on port ${sshPort}`);
-    await waitForSsh(ip, sshPort, { timeoutMs: s.sshTimeoutMs, intervalMs: s.sshPollIntervalMs, signal: ctx.signal });
+    await waitForSsh(ip, sshPort, { timeoutMs: s.sshTimeoutMs, intervalMs: s.sshPollIntervalMs, attempts: s.sshAttempts, signal: ctx.signal });
     log(`openstack: SSH answers on ${ip}:${sshPort}`);
-    return {
+    const machine: Machine = {
       id: serverId,
       ip,
       platform: s.platform,
-      workRoot: "~/.benchwright",
+      workRoot: s.workRoot,
       allowInstall: true,
       ssh: { host: ip, port: sshPort, username: s.vmUser, privateKey },
     };
+    if (s.postCreateScript && meta.post_created !== true) {
+      await runPostCreate(ctx, machine, s.postCreateScript, s.postCreateTimeoutMs, (line) => log(`openstack: ${line}`));
+      // Recorded on the server's own entry: a later prepare, in any process, does not run it again.
+      await ctx.resources.record(OPENSTACK_KINDS.server, serverId, { ...meta, post_created: true });
+    }
+    return machine;
   }
 
   private async floatingIp(ctx: ProviderContext, serverId: string, live: Live, log: (line: string) => void): Promise<string> {

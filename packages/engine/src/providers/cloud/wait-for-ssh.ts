@@ -34,15 +34,25 @@ export function probeSsh(host: string, port: number, timeoutMs = 5000): Promise<
   });
 }
 
+/**
+ * Probes until SSH answers. Gives up after `timeoutMs`, or after `attempts` probes when given
+ * (the ancestor's `new_vm.connection_retry_times`), whichever comes first.
+ */
 export async function waitForSsh(
   host: string,
   port: number,
-  opts: { timeoutMs: number; intervalMs: number; signal?: AbortSignal },
+  opts: { timeoutMs: number; intervalMs: number; attempts?: number; signal?: AbortSignal },
 ): Promise<void> {
   const deadline = Date.now() + opts.timeoutMs;
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     const left = deadline - Date.now();
     if (await probeSsh(host, port, Math.max(100, Math.min(5000, left)))) return;
+    if (opts.attempts !== undefined && attempt >= opts.attempts) {
+      throw new BenchwrightError(
+        "provider_failed",
+        `SSH on ${host}:${port} did not answer after ${attempt} attempt${attempt === 1 ? "" : "s"}, ${opts.intervalMs / 1000} s apart`,
+      );
+    }
     if (Date.now() + opts.intervalMs > deadline) {
       throw new BenchwrightError(
         "provider_failed",
