@@ -52,12 +52,15 @@ rmSync(join(pkgDir, "dist"), { recursive: true, force: true });
 tsc("tsconfig.esm.json");
 tsc("tsconfig.cjs.json");
 
-for (const format of ["esm", "cjs"]) {
-  // tsc never copies .d.ts inputs to its output, yet the emitted declarations import it.
-  const out = join(pkgDir, "dist", format, "generated");
-  mkdirSync(out, { recursive: true });
-  copyFileSync(join(generated, "schema.d.ts"), join(out, "schema.d.ts"));
-}
+// tsc never copies .d.ts inputs to its output, yet the emitted declarations import it. The
+// schema (types only, two thirds of the package) ships once, in the CommonJS half: an ES
+// module's declarations may import a CommonJS one's types, not the reverse.
+const cjsGenerated = join(pkgDir, "dist", "cjs", "generated");
+mkdirSync(cjsGenerated, { recursive: true });
+copyFileSync(join(generated, "schema.d.ts"), join(cjsGenerated, "schema.d.ts"));
+const esmGenerated = join(pkgDir, "dist", "esm", "generated");
+mkdirSync(esmGenerated, { recursive: true });
+writeFileSync(join(esmGenerated, "schema.d.ts"), 'export type * from "../../cjs/generated/schema.js";\n');
 // The package is "type": "module"; this marks dist/cjs's .js and .d.ts files as CommonJS
 // for Node and for TypeScript, so no renaming or rewriting of specifiers is needed.
 writeFileSync(join(pkgDir, "dist", "cjs", "package.json"), JSON.stringify({ type: "commonjs" }, null, 2) + "\n");

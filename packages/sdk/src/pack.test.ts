@@ -148,17 +148,32 @@ describe("packed package", () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("ships dist and README only, with no reference to the unpublished contract", () => {
+  it("ships dist, README and LICENSE only, the contract's types once, with no reference to the unpublished contract", () => {
     expect(packedFiles).toContain("README.md");
     expect(packedFiles).toContain("dist/cjs/package.json");
-    expect(packedFiles).toContain("dist/esm/generated/schema.d.ts");
-    expect(packedFiles).toContain("dist/cjs/generated/schema.d.ts");
-    expect(packedFiles.filter((f) => !f.startsWith("dist/") && f !== "README.md" && f !== "package.json")).toEqual([]);
-    expect(packedFiles.filter((f) => f.includes(".test."))).toEqual([]);
+    expect(packedFiles).toContain("LICENSE");
+    // npm takes a LICENSE from the package's own folder only: the copy must be the repository's.
+    expect(readFileSync(join(PKG_DIR, "LICENSE"), "utf8")).toBe(readFileSync(join(PKG_DIR, "../../LICENSE"), "utf8"));
+    // The contract's types ship once, in the CommonJS half; the ES half refers to them.
     const installed = join(consumer, "node_modules/@benchwright/sdk");
+    expect(readFileSync(join(installed, "dist/cjs/generated/schema.d.ts"), "utf8")).toContain("export interface paths");
+    expect(readFileSync(join(installed, "dist/esm/generated/schema.d.ts"), "utf8").length).toBeLessThan(200);
+    expect(packedFiles.filter((f) => !f.startsWith("dist/") && !["README.md", "package.json", "LICENSE"].includes(f))).toEqual([]);
+    expect(packedFiles.filter((f) => f.includes(".test."))).toEqual([]);
     for (const file of packedFiles.filter((f) => f.startsWith("dist/"))) {
       expect(readFileSync(join(installed, file), "utf8"), file).not.toContain("@benchwright/contract");
     }
+  });
+
+  it("says where it comes from, and is published publicly", () => {
+    const manifest = JSON.parse(readFileSync(join(consumer, "node_modules/@benchwright/sdk/package.json"), "utf8"));
+    expect(manifest).toMatchObject({
+      license: "Apache-2.0",
+      repository: { type: "git", url: expect.stringMatching(/^git\+https:\/\//), directory: "packages/sdk" },
+      homepage: expect.stringMatching(/^https:\/\//),
+      bugs: { url: expect.stringMatching(/^https:\/\/.*\/issues$/) },
+      publishConfig: { access: "public" },
+    });
   });
 
   it(
