@@ -52,10 +52,13 @@ export type StepFiles = { inline: { script: string; env: string } } | { stagedAs
  */
 const DETACHED = [
   'trap "" HUP PIPE; bw_t0=$EPOCHREALTIME; echo $$ > step.pid; echo $$ 2> /dev/null; trap - PIPE; source ./env.sh',
-  "if command -v tee > /dev/null && rm -f step.out.fifo step.err.fifo && mkfifo -m 600 step.out.fifo step.err.fifo 2> /dev/null; then",
-  "  exec {bw_done}< <(exec 3>&1 > /dev/null; tee step.out < step.out.fifo >> step.log & tee step.err < step.err.fifo >> step.log &)",
+  // A launch happens once per dir (launch.lock): the FIFOs cannot be there yet. Every process
+  // spawned here costs the step a millisecond or two, hence no rm before or after (the FIFOs
+  // go with the dir) and the second tee in place of its subshell.
+  "if command -v tee > /dev/null && mkfifo -m 600 step.out.fifo step.err.fifo 2> /dev/null; then",
+  "  exec {bw_done}< <(exec 3>&1 > /dev/null; tee step.out < step.out.fifo >> step.log & exec tee step.err < step.err.fifo >> step.log)",
   '  ( source ./step.sh ) < /dev/null > step.out.fifo 2> step.err.fifo {bw_done}<&-; bw_rc=$?',
-  '  read -r -t 5 -u "$bw_done" bw_line; exec {bw_done}<&-; rm -f step.out.fifo step.err.fifo',
+  '  read -r -t 5 -u "$bw_done" bw_line; exec {bw_done}<&-',
   "else",
   "  ( source ./step.sh ) < /dev/null >> step.log 2>&1; bw_rc=$?",
   "fi",

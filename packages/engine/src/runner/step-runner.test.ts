@@ -361,7 +361,7 @@ describe("StepRunner over SSH", () => {
       // mkdir, the two files, then the start.
       expect(seen).toMatchObject({ execs: 2, writes: 2 });
       expect((await transport().exec(`ls -A ${shellPath(`${root}/big-script`)}`)).stdout.split("\n").filter(Boolean).sort()).toEqual(
-        ["env.sh", "launch.lock", "step.err", "step.log", "step.out", "step.pid", "step.rc", "step.sh"],
+        ["env.sh", "launch.lock", "step.err", "step.err.fifo", "step.log", "step.out", "step.out.fifo", "step.pid", "step.rc", "step.sh"],
       );
     }, 20_000);
 
