@@ -11,7 +11,7 @@ import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { problemOf, sendProblem } from "./problem.js";
-import { responseValidationOf, validateResponsesOption } from "./response-validation.js";
+import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
 import { cacheValidatorRouteRegexps } from "./route-regexp-cache.js";
 import { apiRouter } from "./routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
@@ -65,13 +65,14 @@ export function createApp(options: AppOptions): Express {
   const json = express.json({ limit: "1mb", type: "application/json" });
   app.use((req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()));
   app.use(fieldsMask);
+  const responses = options.validateResponses ? "fail" : responseValidationOf();
   app.use(
     OpenApiValidator.middleware({
       // The validator sees an answer before its mask is applied (see fieldsMask): it checks the
       // whole record, required fields and all, not the contract's `anyOf [Whole, Masked]`.
-      apiSpec: wholeAnswers(loadSpec()) as never,
+      apiSpec: (responses === "off" ? withoutResponses(loadSpec()) : wholeAnswers(loadSpec())) as never,
       validateRequests: { allowUnknownQueryParameters: false },
-      validateResponses: validateResponsesOption(options.validateResponses ? "fail" : responseValidationOf(), log),
+      validateResponses: validateResponsesOption(responses, log),
       validateSecurity: false,
       validateApiSpec: false,
       // No operation takes multipart bodies: one middleware less on every request.

@@ -1,5 +1,8 @@
+import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { responseValidationOf, validateResponsesOption } from "./response-validation.js";
+import { createApp } from "./app.js";
+import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
+import { openFixture } from "./test-support/fixture.js";
 
 describe("BENCHWRIGHT_VALIDATE_RESPONSES", () => {
   it("is off unless set, and takes off, log or fail in any case", () => {
@@ -20,5 +23,45 @@ describe("BENCHWRIGHT_VALIDATE_RESPONSES", () => {
     const option = validateResponsesOption("log", (message, fields) => lines.push({ message, fields }));
     (option as { onError: (e: { message: string }, body: unknown, req: { path: string }) => void }).onError({ message: "bad" }, {}, { path: "/api/v1/x" });
     expect(lines).toEqual([{ message: "response breaks the contract", fields: { path: "/api/v1/x", error: "bad" } }]);
+  });
+});
+
+describe("a validator that checks requests only", () => {
+  it("gets the contract with its operations' answers undescribed, and nothing else changed", () => {
+    const spec = {
+      openapi: "3.1.0",
+      paths: {
+        "/things/{id}": {
+          parameters: [{ name: "id", in: "path" }],
+          summary: "Things",
+          get: { operationId: "getThing", parameters: [{ name: "X-Fields", in: "header" }], responses: { "200": { description: "A thing" } } },
+          post: { operationId: "addThing", requestBody: { $ref: "#/components/requestBodies/Thing" }, responses: { "201": { description: "Added" } } },
+        },
+      },
+      components: { schemas: { Thing: { type: "object" } } },
+    };
+    const stripped = withoutResponses(spec);
+    expect(stripped.paths["/things/{id}"].get).toEqual({ ...spec.paths["/things/{id}"].get, responses: { default: { description: "Not checked" } } });
+    expect(stripped.paths["/things/{id}"].post.requestBody).toBe(spec.paths["/things/{id}"].post.requestBody);
+    expect(stripped.paths["/things/{id}"].parameters).toBe(spec.paths["/things/{id}"].parameters);
+    expect(stripped.paths["/things/{id}"].summary).toBe("Things");
+    expect(stripped.components).toBe(spec.components);
+    expect(spec.paths["/things/{id}"].get.responses).toEqual({ "200": { description: "A thing" } });
+  });
+
+  it("still refuses bad requests when answers go unchecked (the production default)", async () => {
+    const fx = await openFixture();
+    try {
+      const api = request(createApp({ engine: fx.engine, validateResponses: false }));
+      const bad = await api.post("/api/v1/sessions/").send({ provider: { a: 1 }, service: "default" });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: "validation_failed" });
+      expect((await api.get("/api/v1/executions/424242")).body).toMatchObject({ status: 400, code: "validation_failed" });
+      const created = await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" });
+      expect(created.status).toBe(200);
+      expect((await api.get(`/api/v1/sessions/${created.body.id}`)).body).toMatchObject({ id: created.body.id, state: "active" });
+    } finally {
+      await fx.close();
+    }
   });
 });

@@ -28,3 +28,25 @@ export function validateResponsesOption(mode: ResponseValidation, log: Logger) {
       log("response breaks the contract", { path: req.path, error: err.message }),
   };
 }
+
+const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+
+/**
+ * A copy of the bundled contract for a validator that checks requests only: every operation
+ * answers `default`, undescribed. express-openapi-validator prepares every response schema
+ * at its first request, checked or not: about a tenth of the time to the server's first answer.
+ */
+export function withoutResponses<T extends object>(spec: T): T {
+  const paths = (spec as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  const stripped = Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([key, op]) =>
+          METHODS.has(key) && op && typeof op === "object" ? [key, { ...op, responses: { default: { description: "Not checked" } } }] : [key, op],
+        ),
+      ),
+    ]),
+  );
+  return { ...spec, paths: stripped };
+}
