@@ -17,7 +17,6 @@ import { scrubberOf } from "./secrets/scrub.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
-import { PgBossQueue, queueSchemaOf } from "./queue/pg-boss-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
 import { Store, type ExecutionRow, type SessionRow, type SessionState, type StepKind, type StepRow } from "./store/store.js";
 import { StepExecutor } from "./step-executor.js";
@@ -85,7 +84,7 @@ export class Engine {
     const secrets = options.secrets ?? SecretBox.fromEnvironment(options.dataDir);
     const access = new MachineAccess(store);
     const queue: StepQueue = options.databaseUrl
-      ? await PgBossQueue.open({ connectionString: options.databaseUrl, schema: queueSchemaOf(options.databaseUrl, options.queueSchema), log })
+      ? await openPgBossQueue(options.databaseUrl, options.queueSchema, log)
       : new InProcessQueue();
     const engine = new Engine(options, store, catalogs, secrets, access, queue, log);
     engine.startWorking();
@@ -520,4 +519,10 @@ function stepTimeoutOf(config: ResolvedConfig): number | undefined {
 function providerFailure(e: unknown, context: string, config: ResolvedConfig): BenchwrightError {
   // A provider's message may echo a credential in any escaping: every form is masked.
   return scrubberOf(config).fail(context, e);
+}
+
+/** pg-boss (and node-postgres under it) is loaded only where it is used: the embedded default starts without it. */
+async function openPgBossQueue(databaseUrl: string, queueSchema: string | undefined, log: (line: string) => void): Promise<StepQueue> {
+  const { PgBossQueue, queueSchemaOf } = await import("./queue/pg-boss-queue.js");
+  return PgBossQueue.open({ connectionString: databaseUrl, schema: queueSchemaOf(databaseUrl, queueSchema), log });
 }

@@ -1,22 +1,13 @@
-import { execFileSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { loadedAfter as loadedAfterIn } from "../testing/loaded-after.js";
 import { lazyProvider } from "./lazy-provider.js";
 import type { Provider } from "./provider.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist");
 
-/** Whether a fresh Node process has loaded the AWS SDK's EC2 client after running `script` (ESM, in dist/). */
-function loadedAfter(script: string): boolean {
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
-    import { createRequire } from "node:module";
-    ${script}
-    const cache = Object.keys(createRequire(${JSON.stringify(DIST + "/")}).cache);
-    process.stdout.write(String(cache.some((k) => k.includes("@aws-sdk/client-ec2"))));
-  `], { cwd: DIST, encoding: "utf8" });
-  return out.trim() === "true";
-}
+const loadedAfter = (script: string) => loadedAfterIn(DIST, script, "@aws-sdk/client-ec2");
 
 describe("lazyProvider", () => {
   it("loads once, on the first call, and fails every call when the load fails", async () => {

@@ -1,0 +1,84 @@
+import pg from "pg";
+import type { Db } from "./db.js";
+import { KeyedMutex } from "./keyed-mutex.js";
+import { listenPostgres } from "./pg-listener.js";
+import { orUnavailable } from "./unavailable.js";
+
+/** The engine's database on a PostgreSQL server, shared by every process that opens it. */
+export function openPostgres(url: string): Db {
+  // A connection attempt that hangs (a server that accepts and never answers) must end, so
+  // that a request answers 503 instead of waiting forever.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client that loses its server must not crash the process.
+  pool.on("error", () => {});
+  // Waiters of this process queue in memory, so that at most one pooled client per key waits on the server.
+  const locks = new KeyedMutex();
+  const listeners = new Set<() => Promise<void>>();
+  const exclusive: Db["exclusive"] = (key, fn) =>
+    locks.run(key, async () => {
+      const client = await orUnavailable(() => pool.connect());
+      let broken = false;
+      // A checked-out client whose connection drops emits 'error': without a listener that crashes the process.
+      const onError = () => (broken = true);
+      client.on("error", onError);
+      try {
+        await orUnavailable(() => client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]));
+        try {
+          return await fn();
+        } finally {
+          await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => (broken = true));
+        }
+      } finally {
+        // A client whose unlock failed is dropped: its session (and so the lock) ends with it.
+        client.off("error", onError);
+        client.release(broken || undefined);
+      }
+    });
+  const db: Db = {
+    kind: "postgres",
+    async query<T>(sql: string, params?: unknown[]) {
+      return orUnavailable(async () => (await pool.query(sql, params)).rows as T[]);
+    },
+    async transaction(fn) {
+      const client = await orUnavailable(() => pool.connect());
+      let broken = false;
+      // A checked-out client whose connection drops emits 'error': without a listener that crashes the process.
+      const onError = () => (broken = true);
+      client.on("error", onError);
+      try {
+        await orUnavailable(() => client.query("BEGIN"));
+        const tx: Db = {
+          kind: "postgres",
+          query: <T>(sql: string, params?: unknown[]) => orUnavailable(async () => (await client.query(sql, params)).rows as T[]),
+          transaction: (inner) => inner(tx),
+          exclusive,
+          close: async () => {},
+        };
+        const result = await fn(tx);
+        await orUnavailable(() => client.query("COMMIT"));
+        return result;
+      } catch (e) {
+        await client.query("ROLLBACK").catch(() => (broken = true));
+        throw e;
+      } finally {
+        // A client whose connection died goes back destroyed, not into the pool.
+        client.off("error", onError);
+        client.release(broken || undefined);
+      }
+    },
+    exclusive,
+    async listen(channel, onNotify) {
+      const stop = listenPostgres(url, channel, onNotify);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
+  };
+  return db;
+}

@@ -1,0 +1,28 @@
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadedAfter } from "../testing/loaded-after.js";
+
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist");
+
+// Built code: the server process as it runs. node-postgres and pg-boss cost ~0.1 s at start.
+describe("the embedded default", () => {
+  it("opens, works and closes without loading node-postgres or pg-boss (built engine)", () => {
+    // The probe sees them when they are loaded...
+    expect(loadedAfter(DIST, `await import("./store/postgres-db.js");`, "/node_modules/pg/")).toBe(true);
+    expect(loadedAfter(DIST, `await import("./queue/pg-boss-queue.js");`, "/node_modules/pg-boss/")).toBe(true);
+    // ...and an engine on PGlite, through a session, does not.
+    const script = `
+      import { mkdtempSync } from "node:fs";
+      import { tmpdir } from "node:os";
+      import { join } from "node:path";
+      const { Engine } = await import("./index.js");
+      const dir = mkdtempSync(join(tmpdir(), "bw-lazy-pg-"));
+      const engine = await Engine.open({ dataDir: dir, configDir: dir, inMemory: true });
+      await engine.listSessions();
+      await engine.close();
+    `;
+    expect(loadedAfter(DIST, script, "/node_modules/pg/")).toBe(false);
+    expect(loadedAfter(DIST, script, "/node_modules/pg-boss/")).toBe(false);
+  }, 60_000);
+});
