@@ -171,7 +171,7 @@ function explainValidation(req: Request, errors: Array<{ path: string; message: 
   const first = errors.map((x) => `${x.path} ${x.message}`).join("; ");
   const body = req.body as Record<string, unknown> | undefined;
   if (req.method === "POST" && /^\/api\/v1\/sessions\/?$/.test(req.path) && body && typeof body === "object" && !Array.isArray(body)) {
-    const formA = "provider" in body || "service" in body;
+    const formA = "provider" in body || "service" in body || "service-type" in body;
     const formB = "config" in body;
     if (formA && formB) return `Send either Form A {provider, service} or Form B {config}, not both (${first})`;
     if (!formA && !formB) return `Send Form A {provider, service} or Form B {config} (${first})`;

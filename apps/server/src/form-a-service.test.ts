@@ -53,4 +53,17 @@ describe("Form A without a service type", () => {
     });
     expect((await api.post("/api/v1/sessions/").send({ provider: "two", service: "" }).expect(400)).body.code).toBe("validation_failed");
   });
+
+  it("takes the service type in the ancestor REST server's spelling, service-type", async () => {
+    const res = await api.post("/api/v1/sessions/").send({ provider: "two", "service-type": "large" }).expect(200);
+    expect(res.body.provider).toMatchObject({ id: "two", type: "large" });
+    expect((await api.post("/api/v1/sessions/").send({ provider: "two", service: "large", "service-type": "large" }).expect(200)).body.provider.type).toBe("large");
+  });
+
+  it("refuses service and service-type that differ, and changes nothing", async () => {
+    const before = (await api.get("/api/v1/sessions/").expect(200)).body.length;
+    const res = await api.post("/api/v1/sessions/").send({ provider: "two", service: "small", "service-type": "large" }).expect(400);
+    expect(res.body).toMatchObject({ code: "validation_failed", message: expect.stringMatching(/service-type/) });
+    expect((await api.get("/api/v1/sessions/").expect(200)).body.length).toBe(before);
+  });
 });

@@ -148,7 +148,7 @@ export class Engine {
     const config =
       "config" in body && body.config
         ? resolveInline(body.config as Record<string, unknown>)
-        : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, (body as { service?: string | null }).service);
+        : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, formAService(body as FormAServices));
     assertValidConfig(config);
     const row: Omit<SessionRow, "deleted_at"> = {
       id: randomUUID(),
@@ -525,4 +525,18 @@ function providerFailure(e: unknown, context: string, config: ResolvedConfig): B
 async function openPgBossQueue(databaseUrl: string, queueSchema: string | undefined, log: (line: string) => void): Promise<StepQueue> {
   const { PgBossQueue, queueSchemaOf } = await import("./queue/pg-boss-queue.js");
   return PgBossQueue.open({ connectionString: databaseUrl, schema: queueSchemaOf(databaseUrl, queueSchema), log });
+}
+
+type FormAServices = { service?: string | null; "service-type"?: string | null };
+
+/** Form A's service type, in our spelling or in the Benchmarking Suite REST server's (`service-type`). */
+function formAService(body: FormAServices): string | null | undefined {
+  const ours = body.service ?? undefined;
+  const ancestors = body["service-type"] ?? undefined;
+  if (ours !== undefined && ancestors !== undefined && ours !== ancestors) {
+    throw new BenchwrightError("validation_failed", `Give service or service-type, not both with different values ('${ours}', '${ancestors}')`, {
+      errors: [{ path: "/body/service-type", message: "differs from /body/service" }],
+    });
+  }
+  return ours ?? ancestors;
 }
