@@ -17,11 +17,30 @@ bw_metric() {
   printf '\n'
 }
 
-# Seconds since the epoch with nanoseconds, for timing a workload from inside the script.
-bw_now() { date +%s.%N; }
+# Seconds since the epoch with microseconds, for timing a workload from inside the script:
+# bash 5's $EPOCHREALTIME where there is one (no process to start: a step's own overhead is
+# measured with these), `date` elsewhere.
+bw_now() {
+  if [ -n "${EPOCHREALTIME:-}" ]; then printf '%s\n' "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
+}
 
-# bw_elapsed <start> <end>: seconds between two bw_now readings, millisecond precision.
-bw_elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'; }
+# bw_elapsed <start> <end>: seconds between two bw_now readings, millisecond precision; in
+# the shell's own arithmetic when both are seconds with at least 6 decimals, else awk.
+bw_elapsed() {
+  local re='^([0-9]+)\.([0-9]{6})[0-9]*$' a d
+  if [[ $1 =~ $re ]]; then
+    a=$(( ${BASH_REMATCH[1]} * 1000000 + 10#${BASH_REMATCH[2]} ))
+    if [[ $2 =~ $re ]]; then
+      d=$(( ${BASH_REMATCH[1]} * 1000000 + 10#${BASH_REMATCH[2]} - a ))
+      if (( d >= 0 )); then
+        d=$(( (d + 500) / 1000 ))
+        printf '%d.%03d\n' $(( d / 1000 )) $(( d % 1000 ))
+        return
+      fi
+    fi
+  fi
+  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'
+}
 
 # Package installs need root; a non-interactive sudo fails fast instead of hanging on a password.
 bw_sudo() {
