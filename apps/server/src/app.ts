@@ -57,7 +57,14 @@ export function createApp(options: AppOptions): Express {
   // Past the docs, a request is an operation of the contract, spelled as the contract spells
   // it, or a 404 before anything else reads it: Express and the validator differ on case,
   // `//` or `/./`, and what one of them lets through the other must not see unchecked.
-  const operationOf = (req: Request) => spec.paths[templateOf(pathOf(req.url)) ?? ""]?.[req.method.toLowerCase()];
+  // Looked up once per request (three middlewares ask), after the trailing slash is settled.
+  const operations = new WeakMap<Request, { requestBody?: unknown } | undefined>();
+  const operationOf = (req: Request) => {
+    if (operations.has(req)) return operations.get(req);
+    const operation = spec.paths[templateOf(pathOf(req.url)) ?? ""]?.[req.method.toLowerCase()];
+    operations.set(req, operation);
+    return operation;
+  };
   app.use((req, _res, next) => (operationOf(req) ? next() : next(notFound(req))));
   // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
   // means nothing, and its charset or syntax cannot make that operation fail.
