@@ -1,18 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEc2Double, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { createEc2Double, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/engine/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
 
-// No cloud is reachable here: the real EC2 SDK client runs against aws-sdk-client-mock, and
-// the OpenStack client against a local HTTP double. Both keep state and hand out the address
-// of a real sshd, so prepare and run really execute over SSH on "the instance".
+// No cloud is reachable here: the real EC2 SDK client runs against aws-sdk-client-mock, the
+// OpenStack client and Google's Compute client (its REST transport) against local HTTP doubles.
+// All keep state and hand out the address of a real sshd, so prepare and run really execute
+// over SSH on "the instance".
 
 const ACCESS_ID = "AKIAEXAMPLEACCESSID42";
 const SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
-const FAST = { pollIntervalMs: 5, stateTimeoutMs: 5000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 };
+// A machine may take ten minutes to run, far beyond any test here: only the step's abort ends a
+// wait on one that never boots.
+const FAST = { pollIntervalMs: 5, stateTimeoutMs: 600_000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 };
 
 interface Cloud {
   name: string;
@@ -20,6 +23,10 @@ interface Cloud {
   /** Resources of ours the double still holds. */
   leftovers: () => unknown[];
   injectFailures: Array<() => void>;
+  /** While held, machines being made never finish booting. */
+  holdBoot: (hold: boolean) => void;
+  /** Machines the double holds, whatever their state. */
+  machines: () => number;
   orphan: () => Promise<string>;
   stop: () => Promise<void>;
   secrets: () => string[];
@@ -53,6 +60,8 @@ async function ec2Cloud(): Promise<{ cloud: Cloud; providers: object }> {
       () => double.failNext("RunInstances", "InstanceLimitExceeded"),
       () => double.failNext("InstanceLaunch"),
     ],
+    holdBoot: (hold) => double.holdBoot(hold),
+    machines: () => double.inventory().instances.length,
     orphan: async () => "",
     stop: async () => double.restore(),
     secrets: () => [ACCESS_ID, SECRET_KEY],
@@ -78,6 +87,8 @@ async function openstackCloud(): Promise<{ cloud: Cloud; providers: object }> {
       () => double.failNext("serverBuild"),
       () => double.failNext("createFloatingIp", { status: 409, message: "No more IP addresses available" }),
     ],
+    holdBoot: (hold) => double.holdBoot(hold),
+    machines: () => double.inventory().servers.length,
     orphan: async () => double.seedServer({ "benchwright:managed": "true", "benchwright:session": randomUUID() }),
     stop: () => double.stop(),
     secrets: () => [double.password, ...double.tokens()],
@@ -85,7 +96,35 @@ async function openstackCloud(): Promise<{ cloud: Cloud; providers: object }> {
   return { cloud, providers: { cloud: { sshPort: sshd.port, ...FAST } } };
 }
 
-for (const make of [ec2Cloud, openstackCloud]) {
+async function gceCloud(): Promise<{ cloud: Cloud; providers: object }> {
+  // GCE's guest agent puts the metadata's SSH keys into authorized_keys: here, the sshd's.
+  const double = await startGceDouble({ sshHost: sshd.host, guestAgent: (key) => sshd.authorize(key) });
+  const secretKey = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCgcefake\n-----END PRIVATE KEY-----\n";
+  const cloud: Cloud = {
+    name: "gce",
+    config: () => ({
+      provider: { class: "cloud", name: "gcp", driver: "gce", access_id: "bench@bench-project.iam.gserviceaccount.com", secret_key: secretKey, project: double.project, region: double.zone },
+      small: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, platform: "debian_12" },
+    }),
+    leftovers: () => {
+      const inv = double.inventory();
+      return [...inv.instances.filter((i) => i.labels["benchwright-managed"] === "true"), ...inv.firewalls];
+    },
+    injectFailures: [
+      () => double.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded" }),
+      () => double.failNext("insertInstance", { status: 403, message: "Quota 'CPUS' exceeded" }),
+      () => double.failNext("instanceBoot"),
+    ],
+    holdBoot: (hold) => double.holdBoot(hold),
+    machines: () => double.inventory().instances.length,
+    orphan: async () => double.seedInstance({ "benchwright-managed": "true", "benchwright-session": randomUUID() }),
+    stop: () => double.stop(),
+    secrets: () => [double.token, secretKey],
+  };
+  return { cloud, providers: { cloud: { gceClient: double.clientOptions, sshPort: sshd.port, ...FAST } } };
+}
+
+for (const make of [ec2Cloud, openstackCloud, gceCloud]) {
   describe(`${make.name.replace("Cloud", "")} through the REST API`, () => {
     let cloud: Cloud;
     let fx: Fixture;
@@ -149,6 +188,24 @@ for (const make of [ec2Cloud, openstackCloud]) {
         expect(cloud.leftovers()).toEqual([]);
       }
     }, 120_000);
+
+    it("ends a prepare waiting on a machine that never boots when the session is deleted, and leaves nothing behind", async () => {
+      const id = await session();
+      const exec = await execution(id, "idle", "idle0");
+      cloud.holdBoot(true);
+      try {
+        const preparing = api.post(`/api/v1/executions/${exec}/prepare`).then((res) => seen(res));
+        while (cloud.machines() === 0) await new Promise((r) => setTimeout(r, 10));
+        seen(await api.delete(`/api/v1/sessions/${id}`).expect(204));
+        const prepared = await preparing;
+        expect(prepared.status, prepared.text).toBe(502);
+        expect(prepared.body.detail).toContain("the session was deleted");
+        expect(seen(await api.get(`/api/v1/executions/${exec}`).expect(200)).body.state).toBe("prepare_failed");
+        expect(cloud.leftovers()).toEqual([]);
+      } finally {
+        cloud.holdBoot(false);
+      }
+    }, 60_000);
 
     it("sweeps resources of sessions that are gone", async () => {
       writeFileSync(join(fx.configDir, "providers", "cloud.json"), JSON.stringify(cloud.config()));

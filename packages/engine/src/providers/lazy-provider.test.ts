@@ -28,7 +28,7 @@ describe("lazyProvider", () => {
   // Built code: the server process as it runs. The AWS SDK costs ~0.4 s and ~70 MiB at start.
   it("keeps the AWS SDK out of a process that opens no EC2 session (built engine)", () => {
     // The probe sees the SDK when it is loaded...
-    expect(loadedAfter(`await import("./providers/cloud/ec2-provider.js");`)).toBe(true);
+    expect(loadedAfter(`await import("./providers/cloud/ec2-driver.js");`)).toBe(true);
     // ...and the engine, with an EC2 provider made but not used, does not load it.
     expect(loadedAfter(`
       await import("./index.js");
@@ -36,6 +36,19 @@ describe("lazyProvider", () => {
       createCloudProvider({ name: "x", serviceType: "d", providerClass: "cloud",
         provider: { class: "cloud", driver: "ec2", access_id: "a", secret_key: "b", region: "eu-west-1" },
         service: { image: "i", size: "t", vm_user: "u" } });
+    `)).toBe(false);
+  });
+
+  // Google's Compute client is heavier still (seconds to load on a busy machine).
+  it("keeps Google's Compute client out of a process that opens no GCE session (built engine)", () => {
+    const loaded = (script: string) => loadedAfterIn(DIST, script, "@google-cloud/compute");
+    expect(loaded(`await import("./providers/cloud/gce-driver.js");`)).toBe(true);
+    expect(loaded(`
+      await import("./index.js");
+      const { createCloudProvider } = await import("./providers/cloud/index.js");
+      createCloudProvider({ name: "x", serviceType: "d", providerClass: "cloud",
+        provider: { class: "cloud", driver: "gce", access_id: "a@b", secret_key: "k", project: "p", region: "europe-west1-b" },
+        service: { image: "i", size: "e2-small", vm_user: "u" } });
     `)).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import {
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   EC2Client,
+  ImportKeyPairCommand,
   RunInstancesCommand,
   TerminateInstancesCommand,
   type Filter,
@@ -34,8 +35,19 @@ export interface Ec2DoubleOptions {
 }
 
 export interface Ec2Inventory {
-  instances: Array<{ id: string; state: string; imageId: string; keyName?: string; tags: Record<string, string> }>;
-  keyPairs: Array<{ name: string; tags: Record<string, string> }>;
+  instances: Array<{
+    id: string;
+    state: string;
+    imageId: string;
+    keyName?: string;
+    subnetId?: string;
+    groupIds: string[];
+    /** Whether it has a public address: always in the default VPC, in another subnet only when asked for. */
+    publicIp: boolean;
+    tags: Record<string, string>;
+  }>;
+  /** `publicKey` is the imported key's OpenSSH line; absent for a key pair EC2 made. */
+  keyPairs: Array<{ name: string; publicKey?: string; tags: Record<string, string> }>;
   securityGroups: Array<{ id: string; name: string; tags: Record<string, string> }>;
 }
 
@@ -50,6 +62,8 @@ export interface Ec2Double {
   failNext(command: string, error?: Error | string): void;
   /** Names of the commands sent, in order. */
   calls(): string[];
+  /** While held, pending instances stay pending (a machine that takes forever to boot). */
+  holdBoot(hold: boolean): void;
   restore(): void;
 }
 
@@ -60,6 +74,7 @@ interface InstanceState {
   keyName?: string;
   groupIds: string[];
   subnetId?: string;
+  publicIp: boolean;
   state: "pending" | "running" | "shutting-down" | "terminated";
   polls: number;
   failLaunch: boolean;
@@ -73,7 +88,8 @@ const IMAGES = [
   { ImageId: "ami-0d1e2b3a4c5f60002", Name: "debian-12-amd64-20240610-1780", CreationDate: "2024-06-10T17:08:00.000Z" },
   { ImageId: "ami-0a9b8c7d6e5f40003", Name: "ubuntu-jammy-22.04-amd64-server-20240301", CreationDate: "2024-03-01T00:00:00.000Z" },
 ];
-const SUBNETS = [{ SubnetId: "subnet-0a1b2c3d", VpcId: "vpc-0a1b2c3d", CidrBlock: "10.0.0.0/24" }];
+/** A subnet of our own: like any but a default VPC's, it gives no public address unless one is asked for. */
+const SUBNETS = [{ SubnetId: "subnet-0a1b2c3d", VpcId: "vpc-0a1b2c3d", CidrBlock: "10.0.0.0/24", MapPublicIpOnLaunch: false }];
 
 function awsError(code: string, message: string): Error {
   return Object.assign(new Error(message), { name: code, $fault: "client", $metadata: { httpStatusCode: 400 } });
@@ -116,7 +132,7 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
   const mock = mockClient(client);
   const pollsUntilRunning = options.pollsUntilRunning ?? 1;
   const instances = new Map<string, InstanceState>();
-  const keyPairs = new Map<string, { name: string; id: string; tags: Tag[] }>();
+  const keyPairs = new Map<string, { name: string; id: string; publicKey?: string; tags: Tag[] }>();
   const groups = new Map<string, { id: string; name: string; vpcId?: string; rules: string[]; tags: Tag[] }>();
   const failures = new Map<string, Error>();
   const sent: string[] = [];
@@ -133,7 +149,9 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     return structuredClone(fn(input));
   };
 
+  let held = false;
   const advance = (i: InstanceState) => {
+    if (held && i.state === "pending") return;
     i.polls += 1;
     if (i.state === "pending" && i.polls >= pollsUntilRunning) i.state = i.failLaunch ? "terminated" : "running";
     else if (i.state === "shutting-down") i.state = "terminated";
@@ -146,8 +164,9 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     KeyName: i.keyName,
     State: { Name: i.state, Code: { pending: 0, running: 16, "shutting-down": 32, terminated: 48 }[i.state] },
     StateReason: i.failLaunch && i.state === "terminated" ? { Code: "Server.InternalError", Message: "Server.InternalError: Internal error on launch" } : undefined,
+    // The harness's sshd is "the internet" here: only a public address reaches it.
     PrivateIpAddress: i.state === "terminated" ? undefined : i.privateIp,
-    PublicIpAddress: i.state === "running" ? options.sshHost : undefined,
+    PublicIpAddress: i.state === "running" && i.publicIp ? options.sshHost : undefined,
     SecurityGroups: i.groupIds.map((id) => ({ GroupId: id, GroupName: groups.get(id)?.name })),
     SubnetId: i.subnetId,
     Tags: i.tags,
@@ -183,6 +202,20 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       const id = hexId("key");
       keyPairs.set(name, { name, id, tags: tagsFor(input.TagSpecifications, "key-pair") });
       return { KeyName: name, KeyPairId: id, KeyFingerprint: "00:11:22", KeyMaterial: material };
+    }),
+  );
+
+  mock.on(ImportKeyPairCommand).callsFake(
+    handle("ImportKeyPair", (input: ImportKeyPairCommand["input"]) => {
+      const name = input.KeyName ?? "";
+      if (keyPairs.has(name)) throw awsError("InvalidKeyPair.Duplicate", `The keypair already exists`);
+      const publicKey = Buffer.from(input.PublicKeyMaterial ?? new Uint8Array()).toString("utf8").trim();
+      if (!/^(ssh-rsa|ssh-ed25519|ecdsa-sha2-\S+) [A-Za-z0-9+/=]+( .*)?$/.test(publicKey)) {
+        throw awsError("InvalidKey.Format", "Key is not in valid OpenSSH public key format");
+      }
+      const id = hexId("key");
+      keyPairs.set(name, { name, id, publicKey, tags: tagsFor(input.TagSpecifications, "key-pair") });
+      return { KeyName: name, KeyPairId: id, KeyFingerprint: "00:11:22" };
     }),
   );
 
@@ -267,11 +300,17 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       if (input.KeyName && !keyPairs.has(input.KeyName)) {
         throw awsError("InvalidKeyPair.NotFound", `The key pair '${input.KeyName}' does not exist`);
       }
-      const missingGroup = input.SecurityGroupIds?.find((id) => !groups.has(id));
-      if (missingGroup) throw awsError("InvalidGroup.NotFound", `The security group '${missingGroup}' does not exist`);
-      if (input.SubnetId && !SUBNETS.some((s) => s.SubnetId === input.SubnetId)) {
-        throw awsError("InvalidSubnetID.NotFound", `The subnet ID '${input.SubnetId}' does not exist`);
+      const nic = input.NetworkInterfaces?.[0];
+      if (nic && (input.SubnetId || input.SecurityGroupIds)) {
+        throw awsError("InvalidParameterCombination", "Network interfaces and an instance-level subnet ID or security groups may not be specified on the same request");
       }
+      const subnetId = nic ? nic.SubnetId : input.SubnetId;
+      const groupIds = (nic ? nic.Groups : input.SecurityGroupIds) ?? [];
+      const missingGroup = groupIds.find((id) => !groups.has(id));
+      if (missingGroup) throw awsError("InvalidGroup.NotFound", `The security group '${missingGroup}' does not exist`);
+      const subnet = SUBNETS.find((s) => s.SubnetId === subnetId);
+      if (subnetId && !subnet) throw awsError("InvalidSubnetID.NotFound", `The subnet ID '${subnetId}' does not exist`);
+      const publicIp = subnet ? (nic?.AssociatePublicIpAddress ?? subnet.MapPublicIpOnLaunch) : true;
       const created: InstanceState[] = [];
       for (let n = 0; n < (input.MinCount ?? 1); n++) {
         const i: InstanceState = {
@@ -279,8 +318,9 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
           imageId: input.ImageId ?? "",
           type: String(input.InstanceType ?? "t3.micro"),
           keyName: input.KeyName,
-          groupIds: input.SecurityGroupIds ?? [],
-          subnetId: input.SubnetId,
+          groupIds,
+          subnetId,
+          publicIp,
           state: "pending",
           polls: 0,
           failLaunch: failNextLaunch,
@@ -330,8 +370,17 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     inventory: () => ({
       instances: [...instances.values()]
         .filter((i) => i.state !== "terminated")
-        .map((i) => ({ id: i.id, state: i.state, imageId: i.imageId, keyName: i.keyName, tags: tagMap(i.tags) })),
-      keyPairs: [...keyPairs.values()].map((k) => ({ name: k.name, tags: tagMap(k.tags) })),
+        .map((i) => ({
+          id: i.id,
+          state: i.state,
+          imageId: i.imageId,
+          keyName: i.keyName,
+          subnetId: i.subnetId,
+          groupIds: [...i.groupIds],
+          publicIp: i.publicIp,
+          tags: tagMap(i.tags),
+        })),
+      keyPairs: [...keyPairs.values()].map((k) => ({ name: k.name, publicKey: k.publicKey, tags: tagMap(k.tags) })),
       securityGroups: [...groups.values()].map((g) => ({ id: g.id, name: g.name, tags: tagMap(g.tags) })),
     }),
     failNext(command, error) {
@@ -344,6 +393,9 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       failures.set(name, e);
     },
     calls: () => [...sent],
+    holdBoot: (hold) => {
+      held = hold;
+    },
     restore: () => mock.restore(),
   };
 }

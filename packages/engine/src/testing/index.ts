@@ -1,6 +1,7 @@
 export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./sshd.js";
 export { createPasswordUser, type PasswordUser } from "./system-user.js";
 export { createEc2Double } from "./ec2-double.js";
+export { startGceDouble, type GceDouble, type GceOperation } from "./gce-double.js";
 export { credentialEcho, startOpenStackDouble, type OpenStackDouble, type OpenStackFailure, type OpenStackOperation } from "./openstack-double.js";
 export { createTestSchema, TEST_POSTGRES_URL } from "./postgres.js";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";

@@ -40,13 +40,20 @@ export type OpenStackOperation =
   | "createFloatingIp"
   | "listFloatingIps"
   | "deleteFloatingIp"
+  | "createSecurityGroup"
+  | "createSecurityGroupRule"
+  | "listSecurityGroups"
+  | "deleteSecurityGroup"
   /** Not a call: the next server created goes into ERROR instead of ACTIVE. */
   | "serverBuild";
 
 export interface OpenStackInventory {
   /** `network` and `securityGroups` are names, as asked for at creation (Nova's defaults otherwise). */
   servers: Array<{ id: string; name: string; status: string; metadata: Record<string, string>; keyName: string; network: string; securityGroups: string[] }>;
-  keyPairs: Array<{ name: string }>;
+  /** `publicKey` is what was imported; absent for a key pair Nova made. */
+  keyPairs: Array<{ name: string; publicKey?: string }>;
+  /** Groups made through the API (the project's own `default` and `ssh` are not listed), with their ingress rules as `tcp/22`. */
+  securityGroups: Array<{ id: string; name: string; description: string; rules: string[] }>;
   floatingIps: Array<{ id: string; address: string; portId: string | null; description: string }>;
 }
 
@@ -107,6 +114,8 @@ export interface OpenStackDouble {
   tokens(): string[];
   /** Makes every token invalid, as when they expire. */
   revokeTokens(): void;
+  /** While held, servers being built stay in BUILD (a machine that takes forever to boot). */
+  holdBoot(hold: boolean): void;
   /** Creates a server the way another session (or another tool) would have. */
   seedServer(metadata: Record<string, string>): string;
   stop(): Promise<void>;
@@ -152,6 +161,8 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   const failures = new Map<string, Required<OpenStackFailure>>();
   /** The fault message of the next server created, which goes into ERROR; none when it builds fine. */
   let failNextBuild: string | undefined;
+  /** While set, servers being built stay in BUILD. */
+  let held = false;
 
   const flavors = [
     { id: "1", name: "m1.small", vcpus: 1, ram: 2048, disk: 20 },
@@ -167,8 +178,16 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
     { id: randomUUID(), name: "lab", "router:external": false },
     { id: randomUUID(), name: "public", "router:external": true },
   ];
-  const securityGroups = new Set(["default", "ssh"]);
-  const keypairs = new Map<string, { name: string; public_key: string }>();
+  /** The project's groups: the two it came with, and those made through the API. */
+  const securityGroups = new Map<string, { id: string; name: string; description: string; rules: string[]; preset: boolean }>(
+    ["default", "ssh"].map((name) => {
+      const id = randomUUID();
+      return [id, { id, name, description: `${name} (project)`, rules: [], preset: true }];
+    }),
+  );
+  /** A group by id or, as Nova also takes, by name. */
+  const groupNamed = (ref: string) => securityGroups.get(ref) ?? [...securityGroups.values()].find((g) => g.name === ref);
+  const keypairs = new Map<string, { name: string; public_key: string; imported: boolean }>();
   const servers = new Map<string, ServerState>();
   const floatingIps = new Map<string, { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; description: string }>();
 
@@ -222,7 +241,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
     if (!flavors.some((f) => f.id === spec.flavorRef)) throw new HttpError(400, `Flavor ${spec.flavorRef} could not be found.`);
     if (spec.key_name && !keypairs.has(spec.key_name)) throw new HttpError(400, `Invalid key_name provided.`);
     for (const g of spec.security_groups ?? []) {
-      if (!securityGroups.has(g.name ?? "")) throw new HttpError(400, `Security group ${g.name} not found for project.`);
+      if (!groupNamed(g.name ?? "")) throw new HttpError(400, `Security group ${g.name} not found for project.`);
     }
     const networkId = spec.networks?.[0]?.uuid ?? networks.find((n) => !n["router:external"])!.id;
     if (!networks.some((n) => n.id === networkId)) throw new HttpError(400, `Network ${networkId} could not be found.`);
@@ -331,7 +350,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       if (keypairs.has(name)) throw new HttpError(409, `Key pair '${name}' already exists.`);
       const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
       const publicText = body.keypair?.public_key ?? `ssh-rsa ${publicKey.export({ type: "spki", format: "der" }).toString("base64")} ${name}`;
-      keypairs.set(name, { name, public_key: publicText });
+      keypairs.set(name, { name, public_key: publicText, imported: !!body.keypair?.public_key });
       const generated = body.keypair?.public_key
         ? undefined
         : (options.privateKey ?? privateKey.export({ type: "pkcs1", format: "pem" }).toString());
@@ -357,7 +376,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       if (m === "GET") {
         maybeFail("getServer");
         if (!s) throw new HttpError(404, "Instance could not be found.");
-        s.polls += 1;
+        if (!held) s.polls += 1;
         const view = serverView(s);
         // A deleted server shows once more (task_state deleting), then is gone.
         if (s.deleting) servers.delete(s.id);
@@ -431,6 +450,42 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       floatingIps.set(fip.id, fip);
       return { status: 201, body: { floatingip: fip } };
     }
+    if (m === "GET" && path === "/v2.0/security-groups") {
+      maybeFail("listSecurityGroups");
+      return { body: { security_groups: [...securityGroups.values()].map(({ id, name, description }) => ({ id, name, description })) } };
+    }
+    if (m === "POST" && path === "/v2.0/security-groups") {
+      maybeFail("createSecurityGroup");
+      const body = (await readBody(req)) as { security_group?: { name?: string; description?: string } };
+      const id = randomUUID();
+      const group = { id, name: body.security_group?.name ?? "", description: body.security_group?.description ?? "", rules: [], preset: false };
+      securityGroups.set(id, group);
+      return { status: 201, body: { security_group: { id, name: group.name, description: group.description } } };
+    }
+    if (m === "DELETE" && (match = /^\/v2\.0\/security-groups\/([^/]+)$/.exec(path))) {
+      maybeFail("deleteSecurityGroup");
+      const group = securityGroups.get(match[1]);
+      if (!group) throw new HttpError(404, `Security group ${match[1]} does not exist`);
+      // A server keeps its port, and with it the group, until it is gone.
+      if ([...servers.values()].some((sv) => sv.securityGroups.some((ref) => groupNamed(ref)?.id === group.id))) {
+        throw new HttpError(409, `Security Group ${group.id} in use.`);
+      }
+      securityGroups.delete(group.id);
+      return { status: 204 };
+    }
+    if (m === "POST" && path === "/v2.0/security-group-rules") {
+      maybeFail("createSecurityGroupRule");
+      const body = (await readBody(req)) as {
+        security_group_rule?: { security_group_id?: string; direction?: string; protocol?: string; port_range_min?: number; port_range_max?: number };
+      };
+      const r = body.security_group_rule ?? {};
+      const group = securityGroups.get(r.security_group_id ?? "");
+      if (!group) throw new HttpError(404, `Security group ${r.security_group_id} does not exist`);
+      const rule = `${r.direction === "ingress" ? "" : `${r.direction}:`}${r.protocol}/${r.port_range_min}${r.port_range_max !== r.port_range_min ? `-${r.port_range_max}` : ""}`;
+      if (group.rules.includes(rule)) throw new HttpError(409, "Security group rule already exists.");
+      group.rules.push(rule);
+      return { status: 201, body: { security_group_rule: { id: randomUUID(), ...r } } };
+    }
     if (m === "GET" && path === "/v2.0/floatingips") {
       maybeFail("listFloatingIps");
       return { body: { floatingips: [...floatingIps.values()] } };
@@ -495,9 +550,12 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
         keyName: s.keyName,
         network: networks.find((n) => n.id === s.networkId)!.name,
         // Nova puts a server asked for with no group in the project's default one.
-        securityGroups: s.securityGroups.length > 0 ? [...s.securityGroups] : ["default"],
+        securityGroups: s.securityGroups.length > 0 ? s.securityGroups.map((ref) => groupNamed(ref)?.name ?? ref) : ["default"],
       })),
-      keyPairs: [...keypairs.values()].map((k) => ({ name: k.name })),
+      keyPairs: [...keypairs.values()].map((k) => (k.imported ? { name: k.name, publicKey: k.public_key } : { name: k.name })),
+      securityGroups: [...securityGroups.values()]
+        .filter((g) => !g.preset)
+        .map(({ id, name, description, rules }) => ({ id, name, description, rules: [...rules] })),
       floatingIps: [...floatingIps.values()].map((f) => ({ id: f.id, address: f.floating_ip_address, portId: f.port_id, description: f.description })),
     }),
     failNext(operation, error = {}) {
@@ -514,6 +572,9 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
     },
     tokens: () => [...issued],
     revokeTokens: () => tokens.clear(),
+    holdBoot(hold) {
+      held = hold;
+    },
     seedServer(metadata) {
       const s = createServerState({ server: { name: "seeded", imageRef: images[0].id, flavorRef: flavors[0].id, metadata } });
       s.polls = pollsUntilActive;

@@ -53,6 +53,8 @@ export interface SshdHarness {
    * and returns its private key text.
    */
   generateUserKey(options?: { authorized?: boolean }): Promise<string>;
+  /** Authorizes one more OpenSSH public key line for `username` (as a cloud's guest agent does from metadata). */
+  authorize(publicKey: string): Promise<void>;
 }
 
 /**
@@ -159,6 +161,9 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
         await keygen(path);
         if (authorized) await appendFile(join(dir, "authorized_keys"), await readFile(`${path}.pub`));
         return readFile(path, "utf8");
+      },
+      async authorize(publicKey) {
+        await appendFile(join(dir, "authorized_keys"), `${publicKey.trim()}\n`);
       },
     };
   } catch (e) {

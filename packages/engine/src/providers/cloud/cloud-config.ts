@@ -2,8 +2,8 @@ import type { EC2Client } from "@aws-sdk/client-ec2";
 import { BenchwrightError } from "../../errors.js";
 import type { ResolvedConfig } from "../provider.js";
 
-export const CLOUD_DRIVERS = ["ec2", "openstack"] as const;
-export type CloudDriver = (typeof CLOUD_DRIVERS)[number];
+export const CLOUD_DRIVERS = ["ec2", "openstack", "gce"] as const;
+export type CloudDriverName = (typeof CLOUD_DRIVERS)[number];
 
 /** Knobs for tests and operators; production defaults suit a real cloud. */
 export interface CloudProviderOptions {
@@ -11,6 +11,8 @@ export interface CloudProviderOptions {
   ec2Client?: EC2Client;
   /** openstack: the fetch used for every API call. */
   fetch?: typeof fetch;
+  /** gce: where the Compute client sends its REST calls and how it authenticates (tests: a double). */
+  gceClient?: { apiEndpoint: string; port: number; protocol: "http" | "https"; authClient: unknown };
   /** SSH port of the machines; otherwise the service's `ssh_port`, otherwise 22. */
   sshPort?: number;
   /** Between two polls of an instance's state (default 5000). */
@@ -26,7 +28,7 @@ export interface CloudProviderOptions {
 }
 
 export interface CloudSettings {
-  driver: CloudDriver;
+  driver: CloudDriverName;
   accessId: string;
   secretKey: string;
   region?: string;
@@ -35,6 +37,8 @@ export interface CloudSettings {
   authVersion?: string;
   tenant: string;
   domain: string;
+  /** gce: the project machines are made in. */
+  project?: string;
   image: string;
   size: string;
   vmUser: string;
@@ -127,10 +131,12 @@ export function driverOf(config: ResolvedConfig): string {
   return (str(config.provider.driver) ?? "").toLowerCase();
 }
 
-const REQUIRED: Record<CloudDriver, { provider: string[]; service: string[] }> = {
+const REQUIRED: Record<CloudDriverName, { provider: string[]; service: string[] }> = {
   ec2: { provider: ["access_id", "secret_key", "region"], service: ["image", "size", "vm_user"] },
   // The ancestor took the project from access_id and guessed the user: neither is required.
   openstack: { provider: ["auth_url", "access_id", "secret_key"], service: ["image", "size"] },
+  // A service account's email and private key; `region` is the zone.
+  gce: { provider: ["access_id", "secret_key", "project", "region"], service: ["image", "size", "vm_user"] },
 };
 
 /** Keystone v3 with a password is all we speak; the ancestor spelled it `3.x_password`. */
@@ -144,21 +150,17 @@ export function cloudConfigErrors(config: ResolvedConfig): Array<{ path: string;
     errors.push({ path: "provider.driver", message: `must be one of: ${CLOUD_DRIVERS.join(", ")}` });
     return errors;
   }
-  const required = REQUIRED[driver as CloudDriver];
+  const required = REQUIRED[driver as CloudDriverName];
   for (const field of required.provider) {
     if (!str(config.provider[field])) errors.push({ path: `provider.${field}`, message: "is required" });
   }
   for (const field of required.service) {
     if (!str(config.service[field])) errors.push({ path: `${config.serviceType}.${field}`, message: "is required" });
   }
-  const hasKeyName = !!str(config.service.key_name);
-  const hasKey = !!str(config.service.ssh_private_key);
-  // One without the other leaves us unable to log in to what we create.
-  if (hasKeyName && !hasKey) {
+  // A key pair named without its private key leaves us unable to log in to what we create;
+  // a private key without a name is imported as the session's key pair.
+  if (str(config.service.key_name) && !str(config.service.ssh_private_key)) {
     errors.push({ path: `${config.serviceType}.ssh_private_key`, message: "is required when key_name is given" });
-  }
-  if (hasKey && !hasKeyName) {
-    errors.push({ path: `${config.serviceType}.key_name`, message: "is required when ssh_private_key is given" });
   }
   for (const field of ["ssh_timeout", "ssh_port"]) {
     const value = config.service[field];
@@ -220,7 +222,7 @@ export function cloudSettings(config: ResolvedConfig, options: CloudProviderOpti
   const retries = retryTimes !== undefined || retryPeriodS !== undefined;
   const sshTimeoutS = positive(s.ssh_timeout) ?? (retries ? Infinity : 300);
   return {
-    driver: driverOf(config) as CloudDriver,
+    driver: driverOf(config) as CloudDriverName,
     accessId: str(p.access_id)!,
     secretKey: str(p.secret_key)!,
     region: str(p.region),
@@ -229,6 +231,7 @@ export function cloudSettings(config: ResolvedConfig, options: CloudProviderOpti
     authVersion: str(p.auth_version),
     tenant: str(p.tenant) ?? str(p.access_id)!,
     domain: str(p.domain) ?? "Default",
+    project: str(p.project),
     image: str(s.image)!,
     size: str(s.size)!,
     vmUser: str(s.vm_user) ?? guessVmUser(platform, str(s.image)!),

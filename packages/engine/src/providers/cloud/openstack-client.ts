@@ -203,16 +203,19 @@ export class OpenStackClient {
     return out.images.sort((a, b) => (b.created_at ?? "").localeCompare(a.created_at ?? ""))[0];
   }
 
-  /** Nova makes the key (microversions before 2.92, which is why none is requested). */
-  async createKeypair(name: string): Promise<{ name: string; private_key: string }> {
+  /**
+   * Imports `publicKey` under `name`, or has Nova make the key and hand back its private half
+   * (microversions before 2.92, which is why none is requested).
+   */
+  async createKeypair(name: string, publicKey?: string): Promise<{ name: string; private_key?: string }> {
     const out = await this.call<{ keypair: { name: string; private_key?: string } }>(
-      "creating the key pair",
+      publicKey ? "importing the key pair" : "creating the key pair",
       "compute",
       "POST",
       "/os-keypairs",
-      { keypair: { name } },
+      { keypair: publicKey ? { name, public_key: publicKey } : { name } },
     );
-    if (!out.keypair.private_key) throw new OpenStackError(0, "creating the key pair: Nova returned no private key");
+    if (!publicKey && !out.keypair.private_key) throw new OpenStackError(0, "creating the key pair: Nova returned no private key");
     return { name: out.keypair.name, private_key: out.keypair.private_key };
   }
 
@@ -282,5 +285,52 @@ export class OpenStackClient {
 
   deleteFloatingIp(id: string): Promise<void> {
     return this.remove(`deleting floating IP ${id}`, "network", `/floatingips/${id}`);
+  }
+
+  async createSecurityGroup(name: string, description: string): Promise<string> {
+    const out = await this.call<{ security_group: { id: string } }>("creating the security group", "network", "POST", "/security-groups", {
+      security_group: { name, description },
+    });
+    return out.security_group.id;
+  }
+
+  /** Lets TCP in on `port` from anywhere; a rule already there (409) is fine. */
+  async allowTcpIn(groupId: string, port: number): Promise<void> {
+    try {
+      await this.call("opening SSH in the security group", "network", "POST", "/security-group-rules", {
+        security_group_rule: {
+          security_group_id: groupId,
+          direction: "ingress",
+          ethertype: "IPv4",
+          protocol: "tcp",
+          port_range_min: port,
+          port_range_max: port,
+          remote_ip_prefix: "0.0.0.0/0",
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof OpenStackError && error.status === 409)) throw error;
+    }
+  }
+
+  async listSecurityGroups(): Promise<Array<{ id: string; name: string; description?: string }>> {
+    const out = await this.call<{ security_groups: Array<{ id: string; name: string; description?: string }> }>(
+      "listing security groups",
+      "network",
+      "GET",
+      "/security-groups",
+    );
+    return out.security_groups;
+  }
+
+  /** Deletes a group; "busy" while a port (a server being deleted) still uses it. */
+  async deleteSecurityGroup(id: string): Promise<"gone" | "busy"> {
+    try {
+      await this.remove(`deleting security group ${id}`, "network", `/security-groups/${id}`);
+      return "gone";
+    } catch (error) {
+      if (error instanceof OpenStackError && error.status === 409) return "busy";
+      throw error;
+    }
   }
 }

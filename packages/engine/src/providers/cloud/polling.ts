@@ -4,12 +4,14 @@ import { sleep as sleepOrAbort } from "../../transport/backoff.js";
 /** Sleeps, or fails as a cancelled provider operation when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return sleepOrAbort(ms, signal).catch(() => {
-    throw aborted();
+    throw cancelled(signal);
   });
 }
 
-function aborted(): BenchwrightError {
-  return new BenchwrightError("provider_failed", "The operation was cancelled");
+/** The failure of an operation the step's signal ended, saying why when the signal does (the session was deleted). */
+export function cancelled(signal?: AbortSignal): BenchwrightError {
+  const why = signal?.reason instanceof Error && signal.reason.name !== "AbortError" ? `: ${signal.reason.message}` : "";
+  return new BenchwrightError("provider_failed", `The operation was cancelled${why}`);
 }
 
 /**

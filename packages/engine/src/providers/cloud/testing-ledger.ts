@@ -1,3 +1,4 @@
+import { BenchwrightError } from "../../errors.js";
 import type { ProviderContext, ResolvedConfig, ResourceLedger } from "../provider.js";
 
 export interface MemoryLedger extends ResourceLedger {
@@ -53,4 +54,42 @@ export async function closedPort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** Logs in to a machine for real with the key it was handed (no command: only authentication matters). */
+export async function loginWorks(target: { host: string; port: number; username: string; privateKey?: string }): Promise<string> {
+  const { Client } = await import("ssh2");
+  return new Promise((resolve, reject) => {
+    const conn = new Client();
+    conn
+      .on("ready", () => {
+        conn.end();
+        resolve("ok");
+      })
+      .on("error", reject)
+      .connect({ host: target.host, port: target.port, username: target.username, privateKey: target.privateKey });
+  });
+}
+
+/** The BenchwrightError `promise` fails with (anything else fails the test); its messages go into `said`. */
+export async function failureOf(promise: Promise<unknown>, said: string[]): Promise<BenchwrightError> {
+  const outcome = await promise.then(
+    () => new Error("expected a failure"),
+    (e: unknown) => e,
+  );
+  if (!(outcome instanceof BenchwrightError)) throw outcome;
+  said.push(outcome.message, outcome.detail);
+  return outcome;
+}
+
+/** Each secret, or long line of a key, that appears in what was said (none, when all is well). */
+export function leaks(said: string[], secrets: Iterable<string>): string[] {
+  // Named by position, so that a failing test does not print the secret it found.
+  const found: string[] = [];
+  [...secrets].forEach((secret, n) => {
+    const lines = secret.split("\n").filter((p) => p.length >= 16 && !p.startsWith("-----"));
+    if (said.some((line) => line.includes(secret))) found.push(`secret ${n}`);
+    else if (lines.some((part) => said.some((line) => line.includes(part)))) found.push(`a line of secret ${n}`);
+  });
+  return found;
 }

@@ -1,0 +1,69 @@
+/**
+ * What one cloud differs in. Everything else (what to create in which order, recording each
+ * resource before anything waits on it, waiting with the step's signal, tearing down on
+ * failure, sweeping) is done once, by CloudProvider, on top of these calls.
+ */
+
+/** The ledger kinds a driver records, by the part each plays in a session. */
+export interface CloudKinds {
+  machine: string;
+  key: string;
+  /** The firewall letting SSH in (security group). */
+  access: string;
+  /** An address attached after launch (floating IP), for clouds that need one. */
+  address?: string;
+}
+
+/** A machine as the cloud sees it now. */
+export type MachineView =
+  | { state: "pending" }
+  /** `address` is absent when the machine has none reachable from here (yet): see `createAddress`. */
+  | { state: "running"; address?: string }
+  /** Unusable and not on its way up (error, stopped, shutting down): replaced or torn down. */
+  | { state: "failed"; reason: string }
+  | { state: "gone"; reason?: string }
+  /** The cloud does not know the id: gone, or (eventually consistent, just after launch) not visible yet. */
+  | { state: "unseen" };
+
+export interface LaunchSpec {
+  name: string;
+  sessionId: string;
+  keyName: string;
+  /** The OpenSSH public key of the login key, for clouds that take it on the machine rather than as a key pair. */
+  publicKey: string;
+  /** The session's own firewall, or what the configuration names (one or more, as the cloud spells them). */
+  access: { created: string } | { configured: string };
+}
+
+/** A resource carrying our tags, found by `listTagged`; `session` is null when the tag has no session. */
+export interface TaggedResource {
+  kind: string;
+  id: string;
+  session: string | null;
+}
+
+export interface CloudDriver {
+  readonly name: string;
+  readonly kinds: CloudKinds;
+  /**
+   * Makes a key pair named `name`: imports `publicKey` (an OpenSSH public key line) when
+   * given, else has the cloud generate one and returns its private key.
+   */
+  createKey(spec: { name: string; sessionId: string; publicKey?: string }): Promise<{ id: string; privateKey?: string }>;
+  /** Makes a firewall for the session (letting SSH in, where the cloud wants a rule at once); returns its id. */
+  createAccess(spec: { name: string; sessionId: string; sshPort: number }): Promise<string>;
+  /** Lets SSH in through a firewall made by `createAccess`; a rule already there is fine. */
+  openAccess(id: string, sshPort: number): Promise<void>;
+  /** Asks for one machine and returns its id without waiting for it. */
+  launch(spec: LaunchSpec): Promise<string>;
+  describe(machineId: string): Promise<MachineView>;
+  /** Gives a running machine an address reachable from here (absent where the cloud gives one at launch). */
+  createAddress?(machineId: string, sessionId: string): Promise<{ id: string; address: string }>;
+  /**
+   * Asks for one resource of ours to go; "busy" when it is still in use and must be asked
+   * again (a firewall whose machine is still shutting down). A resource already gone is "gone".
+   */
+  destroy(kind: string, id: string): Promise<"gone" | "busy">;
+  /** Every resource tagged as ours at this cloud (in this region or project), whatever its session. */
+  listTagged(): Promise<TaggedResource[]>;
+}

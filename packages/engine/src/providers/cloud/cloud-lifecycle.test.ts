@@ -1,0 +1,320 @@
+import { randomUUID } from "node:crypto";
+import { RunInstancesCommand } from "@aws-sdk/client-ec2";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
+import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
+import { startOpenStackDouble, type OpenStackDouble } from "../../testing/openstack-double.js";
+import { startSshd, type SshdHarness } from "../../testing/sshd.js";
+import { InMemoryHostKeyStore } from "../../transport/host-key.js";
+import { SshPool } from "../../transport/ssh-pool.js";
+import type { Machine, ProviderContext, ResolvedConfig } from "../provider.js";
+import { publicKeyOf } from "./cloud-provider.js";
+import { createCloudProvider, type CloudProviderOptions } from "./index.js";
+import { closedPort, createMemoryLedger, failureOf, leaks, testContext, type MemoryLedger } from "./testing-ledger.js";
+
+// The one lifecycle (CloudProvider) against each cloud's double: no cloud is reachable here, so
+// EC2 is the real SDK client answered by aws-sdk-client-mock and OpenStack a local HTTP double.
+// Both keep state and hand out the address of a real sshd, which the machines' SSH really is.
+
+/** One cloud as the table below drives it. */
+interface Cloud {
+  config(service?: Record<string, unknown>): ResolvedConfig;
+  options: CloudProviderOptions;
+  /** Everything of ours the double still holds: empty once a session is torn down. */
+  leftovers(): unknown[];
+  /** Machines the double holds, whatever their state. */
+  machines(): number;
+  /** Key pairs imported into the double, with their public key. */
+  importedKeys(): Array<{ name: string; publicKey?: string }>;
+  /** Makes the cloud fail this step of the lifecycle (a key of the driver's table below) next time. */
+  fail(step: string): void;
+  holdBoot(hold: boolean): void;
+  /** Makes a machine the way another session (or another tool) would have, with these tags; returns its id. */
+  seed(tags: Record<string, string>): Promise<string>;
+  /** Credentials the double was given or handed out. */
+  secrets(): string[];
+  stop(): Promise<void>;
+}
+
+let sshd: SshdHarness;
+const FAST = { pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
+
+async function ec2(): Promise<Cloud> {
+  const double = createEc2Double({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilRunning: 2 });
+  const mine = <T extends { tags: Record<string, string> }>(xs: T[]) => xs.filter((x) => x.tags["benchwright:managed"] === "true");
+  return {
+    config: (service = {}) => ({
+      name: "aws-test",
+      serviceType: "vm",
+      providerClass: "cloud",
+      provider: { class: "cloud", name: "aws-test", driver: "ec2", access_id: "AKIAIOSFODNN7EXAMPLE", secret_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", region: "eu-west-1" },
+      service: { image: "debian-12-amd64-*", size: "t3.micro", vm_user: sshd.username, platform: "debian_12", ...service },
+    }),
+    options: { ec2Client: double.client, sshPort: sshd.port, ...FAST },
+    leftovers: () => {
+      const inv = double.inventory();
+      return [...mine(inv.instances), ...mine(inv.keyPairs), ...mine(inv.securityGroups)];
+    },
+    machines: () => double.inventory().instances.length,
+    importedKeys: () => double.inventory().keyPairs.filter((k) => k.publicKey),
+    fail: (step) => EC2_FAILURES[step](double),
+    holdBoot: (hold) => double.holdBoot(hold),
+    seed: async (tags) => {
+      const Tags = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+      const out = await double.client.send(
+        new RunInstancesCommand({ ImageId: "ami-0d1e2b3a4c5f60001", MinCount: 1, MaxCount: 1, TagSpecifications: [{ ResourceType: "instance", Tags }] }),
+      );
+      return out.Instances![0].InstanceId!;
+    },
+    secrets: () => ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+    stop: async () => double.restore(),
+  };
+}
+
+async function openstack(): Promise<Cloud> {
+  const double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2 });
+  return {
+    config: (service = {}) => ({
+      name: "os-test",
+      serviceType: "vm",
+      providerClass: "cloud",
+      provider: { class: "cloud", name: "os-test", driver: "openstack", auth_url: double.authUrl, access_id: double.username, secret_key: double.password, tenant: double.project },
+      service: { image: "debian-12", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", ...service },
+    }),
+    options: { sshPort: sshd.port, ...FAST },
+    leftovers: () => {
+      const inv = double.inventory();
+      return [...inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true"), ...inv.keyPairs, ...inv.securityGroups, ...inv.floatingIps];
+    },
+    machines: () => double.inventory().servers.length,
+    importedKeys: () => double.inventory().keyPairs.filter((k) => k.publicKey),
+    fail: (step) => OPENSTACK_FAILURES[step](double),
+    holdBoot: (hold) => double.holdBoot(hold),
+    seed: async (tags) => double.seedServer(tags),
+    secrets: () => [double.password, ...double.tokens()],
+    stop: () => double.stop(),
+  };
+}
+
+async function gce(): Promise<Cloud> {
+  const double = await startGceDouble({ sshHost: sshd.host, pollsUntilRunning: 2, guestAgent: (key) => sshd.authorize(key) });
+  const secretKey = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDbenchwrightfake\n-----END PRIVATE KEY-----\n";
+  const inv = () => double.inventory();
+  return {
+    config: (service = {}) => ({
+      name: "gce-test",
+      serviceType: "vm",
+      providerClass: "cloud",
+      provider: { class: "cloud", name: "gce-test", driver: "gce", access_id: "bench@bench-project.iam.gserviceaccount.com", secret_key: secretKey, project: double.project, region: double.zone },
+      service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, platform: "debian_12", ...service },
+    }),
+    options: { gceClient: double.clientOptions, sshPort: sshd.port, ...FAST },
+    leftovers: () => [...inv().instances.filter((i) => i.labels["benchwright-managed"] === "true"), ...inv().firewalls],
+    machines: () => inv().instances.length,
+    // GCE has no key pairs: the key it holds for the session is in the instance's metadata.
+    importedKeys: () => inv().instances.map((i) => ({ name: i.name, publicKey: i.sshKeys.split(":").slice(1).join(":").replace(/ \S+$/, "") })),
+    fail: (step) => GCE_FAILURES[step](double),
+    holdBoot: (hold) => double.holdBoot(hold),
+    // Label keys and values allow no colon or space.
+    seed: async (tags) => double.seedInstance(Object.fromEntries(Object.entries(tags).map(([k, v]) => [k.replace(":", "-"), v.replace(/ /g, "-")]))),
+    secrets: () => [double.token, secretKey],
+    stop: () => double.stop(),
+  };
+}
+
+/** Everything said here (errors and log lines), checked for credentials at the end of each cloud's tests. */
+const said: string[] = [];
+const failure = (promise: Promise<unknown>) => failureOf(promise, said);
+
+/** Waits until `ready` holds, checking as the cloud is polled. */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((r) => setTimeout(r, 5));
+}
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  // Google's client takes seconds to load on a busy machine: once, here, not in a test's time.
+  await import("./gce-driver.js");
+}, 60_000);
+afterAll(() => sshd?.stop());
+
+for (const make of [ec2, openstack, gce]) {
+  describe(`the cloud lifecycle on ${make.name}`, () => {
+    let cloud: Cloud;
+    let ledger: MemoryLedger;
+    let logs: string[];
+    let sessionId: string;
+    let pool: SshPool;
+
+    beforeEach(async () => {
+      cloud = await make();
+      ledger = createMemoryLedger();
+      logs = [];
+      sessionId = randomUUID();
+      pool = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
+    });
+    const secrets = new Set<string>();
+    afterEach(async () => {
+      said.push(...logs);
+      for (const secret of [...cloud.secrets(), sshd.privateKey]) secrets.add(secret);
+      await pool.close();
+      await cloud.stop();
+    });
+
+    /** A context whose exec runs over real SSH, as the engine's does (post_create_script needs it). */
+    const ctx = (cfg: ResolvedConfig, signal?: AbortSignal): ProviderContext => ({
+      ...testContext(cfg, sessionId, logs, ledger),
+      signal,
+      exec: async (machine: Machine, command: string) => {
+        const t = pool.get(machine.ssh!, `${sessionId}/${machine.id}`);
+        try {
+          return await t.exec(command);
+        } finally {
+          t.release();
+        }
+      },
+    });
+
+    it("makes a machine that runs commands over SSH, and tears everything down", async () => {
+      const cfg = cloud.config({ post_create_script: "echo made" });
+      const provider = createCloudProvider(cfg, cloud.options);
+      const [m] = await provider.ensureMachines(ctx(cfg));
+      expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
+      const ran = await ctx(cfg).exec!(m, "echo $((6 * 7))");
+      expect(ran.code).toBe(0);
+      expect(cloud.leftovers().length).toBeGreaterThanOrEqual(2);
+      await provider.destroy(ctx(cfg));
+      expect(cloud.leftovers()).toEqual([]);
+      expect(await ledger.live()).toEqual([]);
+    });
+
+    // Every step of the lifecycle, each failing once: nothing is left, and a retry works.
+    const failures = { ec2: EC2_FAILURES, openstack: OPENSTACK_FAILURES, gce: GCE_FAILURES }[make.name]!;
+    const steps = [...Object.keys(failures), "waiting for SSH", "post_create_script"];
+    for (const step of steps) {
+      it(`leaves nothing behind when ${step} fails, and a later try works`, async () => {
+        // The key is imported only when a private key comes without a key name.
+        const service = step === "importing the key pair" ? { ssh_private_key: sshd.privateKey } : {};
+        const cfg = cloud.config(step === "post_create_script" ? { ...service, post_create_script: "echo no >&2; exit 3" } : service);
+        const options = step === "waiting for SSH" ? { ...cloud.options, sshPort: await closedPort(), sshTimeoutMs: 200 } : cloud.options;
+        if (step !== "waiting for SSH" && step !== "post_create_script") cloud.fail(step);
+        const error = await failure(createCloudProvider(cfg, options).ensureMachines(ctx(cfg)));
+        expect(error.code).toBe("provider_failed");
+        if (step === "waiting for SSH") expect(error.detail).toMatch(/SSH on \S+ did not answer/);
+        if (step === "post_create_script") expect(error.detail).toMatch(/post_create_script on \S+ exited with code 3/);
+        expect(cloud.leftovers()).toEqual([]);
+        expect(await ledger.live()).toEqual([]);
+        const retry = cloud.config(service);
+        const [m] = await createCloudProvider(retry, cloud.options).ensureMachines(ctx(retry));
+        expect(m.ip).toBe(sshd.host);
+        await createCloudProvider(retry, cloud.options).destroy(ctx(retry));
+        expect(cloud.leftovers()).toEqual([]);
+      });
+    }
+
+    it("sweeps what sessions that are gone left behind, leaves others' alone, and a dry run only reports", async () => {
+      const cfg = cloud.config();
+      const provider = createCloudProvider(cfg, cloud.options);
+      const [mine] = await provider.ensureMachines(ctx(cfg));
+      const stranger = randomUUID();
+      const orphan = await cloud.seed({ "benchwright:session": stranger, "benchwright:managed": "true" });
+      await cloud.seed({ owner: "someone else" });
+      const machineKind = ledger.entries.find((e) => e.id === mine.id)!.kind;
+      const isLive = async (id: string) => id === sessionId;
+      const log = (line: string) => said.push(line);
+
+      const dry = await provider.sweep!(cfg, { isLive, dryRun: true, log });
+      expect(dry).toEqual([{ provider: cfg.name, kind: machineKind, id: orphan, session_id: stranger, destroyed: false }]);
+      expect(cloud.machines()).toBe(3);
+
+      const wet = await provider.sweep!(cfg, { isLive, dryRun: false, log });
+      expect(wet).toEqual([{ provider: cfg.name, kind: machineKind, id: orphan, session_id: stranger, destroyed: true }]);
+      expect(cloud.machines()).toBe(2);
+
+      // Once the session is over, all it made goes, and only that.
+      const all = await provider.sweep!(cfg, { isLive: async () => false, dryRun: false, log });
+      // Every kind the cloud holds for the session (GCE's SSH key is no resource there).
+      expect(all.map((r) => r.kind)).toContain(machineKind);
+      expect(all.every((r) => ledger.entries.some((e) => e.kind === r.kind && e.id === r.id))).toBe(true);
+      expect(all.every((r) => r.destroyed && r.session_id === sessionId)).toBe(true);
+      expect(cloud.leftovers()).toEqual([]);
+      // The one left is the stranger's that was never ours.
+      expect(cloud.machines()).toBe(1);
+    });
+
+    it("imports an ssh_private_key given without a key_name as the session's key pair, logs in with it, and deletes it at teardown", async () => {
+      const cfg = cloud.config({ ssh_private_key: sshd.privateKey });
+      const provider = createCloudProvider(cfg, cloud.options);
+      const [m] = await provider.ensureMachines(ctx(cfg));
+      const [imported] = cloud.importedKeys();
+      expect(imported.publicKey).toBe(publicKeyOf(sshd.privateKey));
+      expect(m.ssh!.privateKey!.trim()).toBe(sshd.privateKey.trim());
+      expect((await ctx(cfg).exec!(m, "true")).code).toBe(0);
+      // The private key stays in the configuration: the ledger holds none of it.
+      expect(ledger.entries.every((e) => e.meta.private_key === undefined)).toBe(true);
+      const again = await createCloudProvider(cfg, cloud.options).ensureMachines(ctx(cfg));
+      expect(again[0].id).toBe(m.id);
+      await provider.destroy(ctx(cfg));
+      expect(cloud.importedKeys()).toEqual([]);
+      expect(cloud.leftovers()).toEqual([]);
+    });
+
+    it("stops waiting when the step is aborted while the machine boots, and leaves nothing", async () => {
+      cloud.holdBoot(true);
+      const cfg = cloud.config();
+      // Without the abort the wait would last ten minutes, far beyond this test's time.
+      const provider = createCloudProvider(cfg, { ...cloud.options, stateTimeoutMs: 600_000 });
+      const abort = new AbortController();
+      const ensuring = failure(provider.ensureMachines(ctx(cfg, abort.signal)));
+      await until(() => cloud.machines() > 0);
+      abort.abort();
+      const error = await ensuring;
+      expect(error.detail).toContain("cancelled");
+      expect(cloud.leftovers()).toEqual([]);
+      expect(await ledger.live()).toEqual([]);
+      // The machine was recorded before the wait that the abort ended.
+      expect(ledger.entries.some((e) => /:(instance|server)$/.test(e.kind) && e.destroyed)).toBe(true);
+    }, 30_000);
+
+    it("never puts a credential, a key or a token in an error or a log line", () => {
+      expect(said.length).toBeGreaterThan(50);
+      expect(leaks(said, secrets)).toEqual([]);
+    });
+  });
+}
+
+/** Each step of the lifecycle where EC2 can fail, and how to make the double fail it. */
+const EC2_FAILURES: Record<string, (d: Ec2Double) => void> = {
+  "creating the key pair": (d) => d.failNext("CreateKeyPair", "KeyPairLimitExceeded"),
+  "importing the key pair": (d) => d.failNext("ImportKeyPair", "InvalidKey.Format"),
+  "creating the security group": (d) => d.failNext("CreateSecurityGroup", "SecurityGroupLimitExceeded"),
+  "opening SSH": (d) => d.failNext("AuthorizeSecurityGroupIngress", "RulesPerSecurityGroupLimitExceeded"),
+  "finding the image": (d) => d.failNext("DescribeImages", "RequestLimitExceeded"),
+  launching: (d) => d.failNext("RunInstances", "InstanceLimitExceeded"),
+  "waiting for the machine (API error)": (d) => d.failNext("DescribeInstances", "RequestLimitExceeded"),
+  "waiting for the machine (it dies)": (d) => d.failNext("InstanceLaunch"),
+};
+
+/** Each step of the lifecycle where OpenStack can fail, and how to make the double fail it. */
+const OPENSTACK_FAILURES: Record<string, (d: OpenStackDouble) => void> = {
+  authenticating: (d) => d.failNext("auth", { status: 503 }),
+  "creating the key pair": (d) => d.failNext("createKeypair", { status: 403, message: "Quota exceeded for key pairs" }),
+  "importing the key pair": (d) => d.failNext("createKeypair", { status: 400, message: "Keypair data is invalid" }),
+  "creating the security group": (d) => d.failNext("createSecurityGroup", { status: 409, message: "Quota exceeded for resources: ['security_group']" }),
+  "opening SSH": (d) => d.failNext("createSecurityGroupRule"),
+  "finding the flavor": (d) => d.failNext("listFlavors"),
+  "finding the image": (d) => d.failNext("listImages"),
+  launching: (d) => d.failNext("createServer", { status: 413, message: "Quota exceeded for instances" }),
+  "waiting for the machine (API error)": (d) => d.failNext("getServer"),
+  "waiting for the machine (it fails)": (d) => d.failNext("serverBuild"),
+  "attaching an address": (d) => d.failNext("createFloatingIp", { status: 409, message: "No more IP addresses available" }),
+};
+
+/** Each step of the lifecycle where GCE can fail (keys are no call there), and how to make the double fail it. */
+const GCE_FAILURES: Record<string, (d: GceDouble) => void> = {
+  "creating the firewall": (d) => d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }),
+  launching: (d) => d.failNext("insertInstance", { status: 403, message: "Quota 'CPUS' exceeded. Limit: 8.0 in region europe-west1." }),
+  // Not a 503: the client retries those itself.
+  "waiting for the machine (API error)": (d) => d.failNext("getInstance", { status: 403, message: "Rate Limit Exceeded" }),
+  "waiting for the machine (it fails)": (d) => d.failNext("instanceBoot"),
+};
