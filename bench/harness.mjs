@@ -292,7 +292,8 @@ export function benchConfigDir(defer, benchmarks = {}) {
 /** The environment `main.js` reads (README's configuration table), nothing inherited that could change it. */
 export function serverEnv({ dataDir, configDir, databaseUrl, port = 0 }) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BENCHWRIGHT_") && k !== "DATABASE_URL"));
-  Object.assign(env, { HOST: "127.0.0.1", PORT: String(port), BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: configDir });
+  // The harness waits for the "listening" line, which an inherited LOG_LEVEL above info would hide.
+  Object.assign(env, { HOST: "127.0.0.1", PORT: String(port), BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: configDir, LOG_LEVEL: "info" });
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   return env;
 }
@@ -322,7 +323,7 @@ export function bareEnv(defer, { body, contentType = "application/json; charset=
 
 /**
  * Spawns the server (`which`: "server" or "bare"), which logs JSON lines on stderr, one of
- * them `{"message":"listening","url":...}`: `listening` resolves with that url (without
+ * them `{"msg":"listening","url":...}` (pino's; bare-express writes the same shape): `listening` resolves with that url (without
  * /api/v1). The caller can `stop` it early; `defer` stops it in any case.
  */
 export function spawnServer(defer, which, env) {
@@ -361,7 +362,7 @@ function startError(stderr) {
   for (const line of stderr.split("\n")) {
     try {
       const entry = JSON.parse(line);
-      if (entry.message === "cannot start") return entry.error;
+      if (entry.msg === "cannot start") return entry.error;
     } catch {
       // not a JSON line
     }

@@ -1,16 +1,19 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
+import { pinoHttp } from "pino-http";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
 import { contractResponseHeaders, cors } from "./cors.js";
-import { docsRouter } from "./docs.js";
+import { docsRouter, isDocsPath } from "./docs.js";
 import { emptyOptionalBody } from "./empty-body.js";
 import { healthRouter } from "./health.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
 import { silentLogger, type Logger } from "./logger.js";
+import { Metrics, UNMATCHED } from "./metrics.js";
 import { problemOf, sendProblem } from "./problem.js";
+import { requestIdOf } from "./request-id.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
 import { cacheValidatorRouteRegexps } from "./route-regexp-cache.js";
 import { apiRouter } from "./routes.js";
@@ -25,12 +28,16 @@ export interface AppOptions {
   /** Fail responses that break the contract (tests); otherwise as BENCHWRIGHT_VALIDATE_RESPONSES says (default: unchecked). */
   validateResponses?: boolean;
   log?: Logger;
+  /** `GET /metrics` without the token (BENCHWRIGHT_METRICS_PUBLIC); it needs it by default when a token is set. */
+  metricsPublic?: boolean;
+  /** Node's process metrics beside the server's: one set per process, so only the process's own server asks. */
+  processMetrics?: boolean;
 }
 
 /** The HTTP face of the engine. Only main.ts listens; tests start this in process. */
 export function createApp(options: AppOptions): Express {
   const { engine, log = silentLogger } = options;
-  const spec = loadSpec() as { paths: Record<string, Record<string, { requestBody?: unknown } | undefined> | undefined> };
+  const spec = loadSpec() as { paths: Record<string, Record<string, Operation | undefined> | undefined> };
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -40,31 +47,45 @@ export function createApp(options: AppOptions): Express {
   // contract spells it (the operation gate below makes the rest of the path exact).
   app.set("case sensitive routing", true);
 
-  app.use((req, res, next) => {
-    const start = process.hrtime.bigint();
-    res.on("finish", () =>
-      log("request", { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6 }),
-    );
-    next();
-  });
-  // First: a preflight is answered before any redirect, token check or validation.
-  app.use(cors(options.corsOrigins ?? [], contractResponseHeaders(spec)));
   const templateOf = operationPathMatcher("/api/v1", Object.keys(spec.paths));
-  app.use(normalizeTrailingSlash("/api/v1", templateOf));
-  app.use(docsRouter(spec, loadSwagger()));
-  app.use(healthRouter(engine));
-  if (options.token) app.use("/api/v1", requireBearerToken(options.token));
   // Past the docs, a request is an operation of the contract, spelled as the contract spells
   // it, or a 404 before anything else reads it: Express and the validator differ on case,
   // `//` or `/./`, and what one of them lets through the other must not see unchecked.
   // Looked up once per request (three middlewares ask), after the trailing slash is settled.
-  const operations = new WeakMap<Request, { requestBody?: unknown } | undefined>();
+  const operations = new WeakMap<Request, Operation | undefined>();
   const operationOf = (req: Request) => {
     if (operations.has(req)) return operations.get(req);
     const operation = spec.paths[templateOf(pathOf(req.url)) ?? ""]?.[req.method.toLowerCase()];
     operations.set(req, operation);
     return operation;
   };
+  const metrics = new Metrics(engine, { processMetrics: options.processMetrics });
+  // Once the answer has ended the path may have been cut to the router's part: the label is read from originalUrl.
+  const operationLabel = (req: Request) => {
+    const path = pathOf(req.originalUrl);
+    const operation = operations.get(req) ?? spec.paths[templateOf(path) ?? ""]?.[req.method.toLowerCase()];
+    return operation?.operationId ?? OUTSIDE_API[path] ?? (isDocsPath(path) ? "docs" : UNMATCHED);
+  };
+  app.use(metrics.requests(operationLabel));
+  // Every request gets an id (the caller's X-Request-Id or a new one) that its lines and its answer carry.
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: requestIdOf,
+      // req.log carries only the id; the line at the end of the request carries the request too.
+      quietReqLogger: true,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+      customSuccessObject: (req, _res, fields) => ({ ...fields, operation: operationLabel(req as Request) }),
+      customErrorObject: (req, _res, _err, fields) => ({ ...fields, operation: operationLabel(req as Request) }),
+    }),
+  );
+  // First after those: a preflight is answered before any redirect, token check or validation.
+  app.use(cors(options.corsOrigins ?? [], contractResponseHeaders(spec)));
+  app.use(normalizeTrailingSlash("/api/v1", templateOf));
+  app.use(docsRouter(spec, loadSwagger()));
+  app.use(healthRouter(engine));
+  app.use(metrics.router(options.token && !options.metricsPublic ? requireBearerToken(options.token) : undefined));
+  if (options.token) app.use("/api/v1", requireBearerToken(options.token));
   app.use((req, _res, next) => (operationOf(req) ? next() : next(notFound(req))));
   // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
   // means nothing, and its charset or syntax cannot make that operation fail.
@@ -91,6 +112,14 @@ export function createApp(options: AppOptions): Express {
   app.use(errorHandler(log));
   return app;
 }
+
+interface Operation {
+  operationId?: string;
+  requestBody?: unknown;
+}
+
+/** What the server answers outside the contract, each its own label in the request metrics. */
+const OUTSIDE_API: Record<string, string> = { "/healthz": "healthz", "/readyz": "readyz", "/metrics": "metrics" };
 
 /**
  * The routes' own router matches loosely (any case, either slash), the validator exactly: a
@@ -169,7 +198,7 @@ function toBenchwrightError(err: unknown, req: Request, log: Logger): Benchwrigh
     const errors = e.errors.map((x) => ({ path: String(x.path ?? ""), message: String(x.message ?? "") }));
     return new BenchwrightError("validation_failed", explainValidation(req, errors), { errors });
   }
-  log("unexpected error", { path: req.path, error: e.message ?? String(err) });
+  (req.log ?? log).error({ path: req.originalUrl, error: e.message ?? String(err) }, "unexpected error");
   return new BenchwrightError("internal", "An unexpected error occurred; it was logged");
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "./server.js";
+import { captureLog } from "./test-support/captured-log.js";
 import { dropDefinition } from "./test-support/fixture.js";
 
 // A tester found that one dangling symlink in config/benchmarks/ kept the server from
@@ -11,7 +12,7 @@ describe("a config dir with bad benchmark files", () => {
   let server: RunningServer;
   let dataDir: string;
   let configDir: string;
-  const logs: string[] = [];
+  const captured = captureLog();
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "bw-data-"));
@@ -22,7 +23,7 @@ describe("a config dir with bad benchmark files", () => {
     symlinkSync(join(configDir, "removed-long-ago.yaml"), join(benchmarks, "dangling.yaml"));
     mkdirSync(join(benchmarks, "folder.yaml"));
     writeFileSync(join(benchmarks, "typo.yaml"), "id: [unclosed\n");
-    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, configDir, insecure: false }, (message) => logs.push(message), {
+    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, configDir, insecure: false }, captured.log, {
       validateResponses: true,
     });
   }, 60_000);
@@ -44,7 +45,7 @@ describe("a config dir with bad benchmark files", () => {
   });
 
   it("logs each bad file by name", () => {
-    const skipped = logs.filter((l) => l.startsWith("benchmark definition skipped"));
+    const skipped = captured.entries().map((e) => String(e.msg)).filter((l) => l.startsWith("benchmark definition skipped"));
     expect(skipped.join("\n")).toMatch(/dangling\.yaml: is a symbolic link to nothing/);
     expect(skipped.join("\n")).toMatch(/folder\.yaml: is not a regular file/);
     expect(skipped.join("\n")).toMatch(/typo\.yaml: not valid YAML/);

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { Engine, isBenchwrightError } from "@benchwright/engine";
 import { readConfig } from "./config.js";
-import { createLogger } from "./logger.js";
+import { createLogger, engineLogOf } from "./logger.js";
 import { serve, stopOnSignals, work } from "./processes.js";
 
 const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run]
@@ -20,15 +20,16 @@ BENCHWRIGHT_STOP_TIMEOUT seconds (default 10), handing running steps back.`;
 export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "serve" || command === "worker") {
-    const config = readConfig(process.env, rest);
     const log = createLogger();
     try {
+      const config = readConfig(process.env, rest);
+      log.level = config.logLevel ?? "info";
       const running = command === "serve" ? await serve(config, log) : await work(config, log);
       stopOnSignals((deadline) => running.close(deadline), config.stopTimeoutMs ?? 10_000, log);
       // Runs until a signal stops it.
       await new Promise<never>(() => {});
     } catch (e) {
-      log("cannot start", { error: (e as Error).message });
+      log.fatal({ error: (e as Error).message }, "cannot start");
       return 1;
     }
   }
@@ -47,8 +48,8 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
     return 2;
   }
   const config = readConfig();
-  const log = createLogger();
-  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, log: (l) => log(l) });
+  const log = createLogger({ level: config.logLevel });
+  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, log: engineLogOf(log) });
   try {
     const report = await engine.sweep({ provider: values.provider, service: values.service, dry_run: values["dry-run"] ?? false });
     out(JSON.stringify(report, null, 2));

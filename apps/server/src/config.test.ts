@@ -25,4 +25,16 @@ describe("server configuration", () => {
   it("refuses a PORT that is not a port", () => {
     expect(() => readConfig({ PORT: "http" }, [])).toThrow(/PORT/);
   });
+
+  it("logs at LOG_LEVEL, info by default, and refuses a level that does not exist", () => {
+    expect(readConfig({}, []).logLevel).toBe("info");
+    expect(readConfig({ LOG_LEVEL: " Debug " }, []).logLevel).toBe("debug");
+    expect(() => readConfig({ LOG_LEVEL: "verbose" }, [])).toThrow("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'");
+  });
+
+  it("keeps /metrics behind the token unless BENCHWRIGHT_METRICS_PUBLIC is true", () => {
+    expect(readConfig({}, []).metricsPublic).toBe(false);
+    expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "true" }, []).metricsPublic).toBe(true);
+    expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "no" }, []).metricsPublic).toBe(false);
+  });
 });

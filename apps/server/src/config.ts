@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseCorsOrigins } from "./cors.js";
+import { logLevelOf, type LogLevelName } from "./logger.js";
 
 export interface ServerConfig {
   host: string;
@@ -18,6 +19,10 @@ export interface ServerConfig {
   queueSchema?: string;
   /** How long a stop (SIGTERM) may take before the process exits anyway; `BENCHWRIGHT_STOP_TIMEOUT` seconds, default 10. */
   stopTimeoutMs?: number;
+  /** `LOG_LEVEL`: fatal, error, warn, info (default), debug, trace or silent. */
+  logLevel?: LogLevelName;
+  /** `BENCHWRIGHT_METRICS_PUBLIC=true`: `GET /metrics` needs no token. */
+  metricsPublic?: boolean;
 }
 
 /** Reads the environment (see the README's configuration table); `--insecure` is the only flag. */
@@ -38,6 +43,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     work: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_WORKER ?? ""),
     queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
     stopTimeoutMs: stopSeconds * 1000,
+    logLevel: logLevelOf(env),
+    metricsPublic: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_METRICS_PUBLIC ?? ""),
   };
 }
 

@@ -1,10 +1,67 @@
-/** One JSON line per event on stderr. Callers pass no credential; the engine redacts what it logs. */
-export type Logger = (message: string, fields?: Record<string, unknown>) => void;
+import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
+import { CREDENTIAL_KEYS, MASK, type EngineLog } from "@benchwright/engine";
 
-export function createLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
-  return (message, fields = {}) => {
-    stream.write(JSON.stringify({ time: new Date().toISOString(), message, ...fields }) + "\n");
-  };
+/** pino: one JSON line per event, with a numeric `level`, `time` and `msg`. */
+export type Logger = PinoLogger;
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** `LOG_LEVEL`, `info` when unset; anything else is refused, so that a typo does not silence the logs. */
+export function logLevelOf(env: NodeJS.ProcessEnv = process.env): LogLevelName {
+  const value = (env.LOG_LEVEL ?? "").trim().toLowerCase() || "info";
+  if (!LOG_LEVELS.includes(value as LogLevelName)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${env.LOG_LEVEL}'`);
+  }
+  return value as LogLevelName;
 }
 
-export const silentLogger: Logger = () => {};
+/**
+ * Where a credential could sit in a logged object: the request's credential headers (logged
+ * with every request), and credential-named fields at the top, in a body and in a session's
+ * configuration (`body.config.provider.secret_key`, `config.<service>.password`), should a line
+ * ever carry one. Paths are spelled out: a leading wildcard (`*.password`) made every request's
+ * line 15 times slower, whereas these cost only when such an object is logged. Free text is the
+ * engine's scrubber's: it masks every form of a session's secrets in its lines.
+ */
+export const REDACTED_PATHS: readonly string[] = [
+  "req.headers.authorization",
+  'req.headers["proxy-authorization"]',
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  ...CREDENTIAL_KEYS.flatMap((key) => [
+    key,
+    `body.${key}`,
+    `config.${key}`,
+    `body.config.provider.${key}`,
+    `config.provider.${key}`,
+    `body.config.*.${key}`,
+    `config.*.${key}`,
+  ]),
+];
+
+export interface LoggerOptions {
+  /** Default `info`. */
+  level?: LogLevelName;
+  /** Default: stderr, written synchronously (a line logged just before an exit is not lost). */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? "info",
+      redact: { paths: [...REDACTED_PATHS], censor: MASK },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.destination ?? pino.destination({ dest: 2, sync: true }),
+  );
+}
+
+/** For tests and embedders that want no output. */
+export const silentLogger: Logger = pino({ level: "silent" });
+
+/** The engine's lines through the logger: what a line concerns (session, execution, step) becomes its fields. */
+export function engineLogOf(log: Logger): EngineLog {
+  return (line, { level = "info", ...fields } = {}) => log[level](fields, line);
+}

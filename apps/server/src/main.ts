@@ -3,12 +3,14 @@ import { readConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { serve, stopOnSignals } from "./processes.js";
 
+// At `info` until LOG_LEVEL is read: a bad value is itself a reason not to start, and is said.
 const log = createLogger();
 try {
   const config = readConfig();
+  log.level = config.logLevel ?? "info";
   const running = await serve(config, log);
   stopOnSignals((deadline) => running.close(deadline), config.stopTimeoutMs ?? 10_000, log);
 } catch (e) {
-  log("cannot start", { error: (e as Error).message });
+  log.fatal({ error: (e as Error).message }, "cannot start");
   process.exit(1);
 }

@@ -1,26 +1,29 @@
 import { Engine } from "@benchwright/engine";
 import type { ServerConfig } from "./config.js";
-import type { Logger } from "./logger.js";
+import { engineLogOf, type Logger } from "./logger.js";
 import { startServer, type RunningServer } from "./server.js";
 
 /** `benchwright serve`: the REST interface (and, unless BENCHWRIGHT_WORKER=false, a worker). */
 export async function serve(config: ServerConfig, log: Logger): Promise<RunningServer> {
   const running = await startServer(config, log);
-  log("listening", {
-    url: `${running.url}/api/v1/`,
-    dataDir: config.dataDir,
-    configDir: config.configDir,
-    database: config.databaseUrl ? "postgresql" : "pglite",
-    worker: config.work !== false,
-  });
+  log.info(
+    {
+      url: `${running.url}/api/v1/`,
+      dataDir: config.dataDir,
+      configDir: config.configDir,
+      database: config.databaseUrl ? "postgresql" : "pglite",
+      worker: config.work !== false,
+    },
+    "listening",
+  );
   return running;
 }
 
 /** `benchwright worker`: runs steps from the shared queue, serves nothing. Needs PostgreSQL. */
 export async function work(config: ServerConfig, log: Logger): Promise<{ engine: Engine; close(deadlineMs?: number): Promise<void> }> {
   if (!config.databaseUrl) throw new Error("A worker shares its database with the servers: set DATABASE_URL to their PostgreSQL");
-  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, queueSchema: config.queueSchema, work: true, log: (line) => log(line) });
-  log("working", { dataDir: config.dataDir, database: "postgresql" });
+  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, queueSchema: config.queueSchema, work: true, log: engineLogOf(log) });
+  log.info({ dataDir: config.dataDir, database: "postgresql" }, "working");
   return { engine, close: (deadlineMs = config.stopTimeoutMs ?? 10_000) => engine.close(deadlineMs) };
 }
 
@@ -34,15 +37,15 @@ export function stopOnSignals(close: (deadlineMs: number) => Promise<void>, dead
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log("stopping", { signal, deadlineSeconds: deadlineMs / 1000 });
+    log.info({ signal, deadlineSeconds: deadlineMs / 1000 }, "stopping");
     setTimeout(() => {
-      log("stopping took longer than its deadline; exiting now");
+      log.error("stopping took longer than its deadline; exiting now");
       process.exit(1);
     }, deadlineMs).unref();
     close(Math.max(0, deadlineMs - 500)).then(
       () => process.exit(0),
       (e: Error) => {
-        log("stopping failed", { error: e.message });
+        log.error({ error: e.message }, "stopping failed");
         process.exit(1);
       },
     );

@@ -2,6 +2,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
+import { captureLog } from "./test-support/captured-log.js";
 import { openFixture } from "./test-support/fixture.js";
 
 describe("BENCHWRIGHT_VALIDATE_RESPONSES", () => {
@@ -17,12 +18,12 @@ describe("BENCHWRIGHT_VALIDATE_RESPONSES", () => {
   });
 
   it("maps to the validator's option: none, a logger, or failing answers", () => {
-    const lines: unknown[] = [];
-    expect(validateResponsesOption("off", () => {})).toBe(false);
-    expect(validateResponsesOption("fail", () => {})).toBe(true);
-    const option = validateResponsesOption("log", (message, fields) => lines.push({ message, fields }));
-    (option as { onError: (e: { message: string }, body: unknown, req: { path: string }) => void }).onError({ message: "bad" }, {}, { path: "/api/v1/x" });
-    expect(lines).toEqual([{ message: "response breaks the contract", fields: { path: "/api/v1/x", error: "bad" } }]);
+    const { log, entries } = captureLog();
+    expect(validateResponsesOption("off", log)).toBe(false);
+    expect(validateResponsesOption("fail", log)).toBe(true);
+    const option = validateResponsesOption("log", log);
+    (option as { onError: (e: { message: string }, body: unknown, req: { originalUrl: string }) => void }).onError({ message: "bad" }, {}, { originalUrl: "/api/v1/x" });
+    expect(entries()).toMatchObject([{ level: 40, msg: "response breaks the contract", path: "/api/v1/x", error: "bad" }]);
   });
 });
 

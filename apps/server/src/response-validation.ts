@@ -24,8 +24,8 @@ export function validateResponsesOption(mode: ResponseValidation, log: Logger) {
   if (mode === "fail") return true;
   if (mode === "off") return false;
   return {
-    onError: (err: { message: string }, _body: unknown, req: { path: string }) =>
-      log("response breaks the contract", { path: req.path, error: err.message }),
+    onError: (err: { message: string }, _body: unknown, req: { originalUrl: string; log?: Logger }) =>
+      (req.log ?? log).warn({ path: req.originalUrl, error: err.message }, "response breaks the contract"),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { BenchwrightError, Engine } from "@benchwright/engine";
 import { createApp } from "./app.js";
 import { assertSafeToListen, type ServerConfig } from "./config.js";
-import type { Logger } from "./logger.js";
+import { engineLogOf, type Logger } from "./logger.js";
 import { problemOf } from "./problem.js";
 
 export interface RunningServer {
@@ -24,9 +24,17 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     databaseUrl: config.databaseUrl,
     work: config.work,
     queueSchema: config.queueSchema,
-    log: (line) => log(line),
+    log: engineLogOf(log),
   });
-  const app = createApp({ engine, token: config.token, corsOrigins: config.corsOrigins, log, validateResponses: extra.validateResponses });
+  const app = createApp({
+    engine,
+    token: config.token,
+    corsOrigins: config.corsOrigins,
+    log,
+    validateResponses: extra.validateResponses,
+    metricsPublic: config.metricsPublic,
+    processMetrics: true,
+  });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once("error", reject);

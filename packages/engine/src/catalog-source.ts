@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadCatalog, type Catalog } from "@benchwright/catalog";
+import type { EngineLog } from "./engine-log.js";
 
 /**
  * The catalog, with the definitions dropped into `<config dir>/benchmarks/` read again when
@@ -14,7 +15,7 @@ export class CatalogSource {
 
   constructor(
     private readonly extraDir: string,
-    private readonly log: (line: string) => void,
+    private readonly log: EngineLog,
   ) {
     // Loaded at start, so that the problems of dropped-in files are logged when the server starts.
     this.current();
@@ -27,7 +28,7 @@ export class CatalogSource {
       // Bad dropped-in files never throw; only broken built-ins would, a bug of the package.
       this.catalog = loadCatalog({
         extraDirs: [this.extraDir],
-        onError: (_file, e) => this.log(`benchmark definition skipped: ${e.message}`),
+        onError: (_file, e) => this.log(`benchmark definition skipped: ${e.message}`, { level: "warn" }),
       });
     }
     return this.catalog;

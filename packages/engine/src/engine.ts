@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
 import { join } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import { CatalogSource } from "./catalog-source.js";
@@ -6,6 +7,7 @@ import type {
   Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
 import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
+import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError } from "./errors.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import { MachineAccess } from "./machines/machine-access.js";
@@ -18,8 +20,8 @@ import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import { Store, type ExecutionRow, type SessionRow, type SessionState, type StepKind, type StepRow } from "./store/store.js";
-import { StepExecutor } from "./step-executor.js";
+import { Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type SessionState, type StepKind, type StepRow } from "./store/store.js";
+import { StepExecutor, type StepEnded } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 import { executionView, executionViews, sessionView } from "./views.js";
@@ -34,8 +36,8 @@ export interface EngineOptions {
   databaseUrl?: string;
   /** Keep the embedded database in memory (tests). */
   inMemory?: boolean;
-  /** Lines for the operator; never given a credential. */
-  log?: (line: string) => void;
+  /** Lines for the operator, with what each concerns (session, execution, step); never given a credential. */
+  log?: EngineLog;
   providers?: ProviderOptions;
   secrets?: SecretBox;
   /** Whether this process runs steps (a worker); default true. A server that only serves leaves them to workers. */
@@ -44,6 +46,18 @@ export interface EngineOptions {
   queueSchema?: string;
   /** Lease, renewal and sweep timings of the step worker (tests shorten them). */
   worker?: StepWorkerOptions;
+}
+
+/** See Engine.stats. */
+export interface EngineStats {
+  /** Steps this process follows now. */
+  stepsRunning: number;
+  /** Step jobs sent and not yet taken: pg-boss's queue on PostgreSQL (shared), this process's own on the embedded default. */
+  queue: { kind: StepQueue["kind"]; depth: number | undefined };
+  /** SSH connections of this process's pool alive now. */
+  sshConnectionsOpen: number;
+  /** Cloud resources the ledger holds as not destroyed, over every process sharing the database. */
+  liveResources: LiveResourceCount[] | undefined;
 }
 
 /** The domain behind the REST interface: one method per operation, no HTTP in it. */
@@ -55,6 +69,7 @@ export class Engine {
   private closing = false;
   /** The read views, kept while the tables they show are unchanged (the embedded database only). */
   private readonly reads = new ReadCache(() => this.store.db.writes, ["sessions", "executions", "steps"]);
+  private readonly stepEnds = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
 
   private constructor(
     private readonly options: EngineOptions,
@@ -63,10 +78,12 @@ export class Engine {
     private readonly secrets: SecretBox,
     private readonly access: MachineAccess,
     private readonly queue: StepQueue,
-    private readonly log: (line: string) => void,
+    private readonly log: EngineLog,
   ) {
     this.logs = logStoreFor(store.db, options.dataDir);
-    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir, this.logs, log);
+    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir, this.logs, log, (ended) =>
+      this.stepEnds.emit("ended", ended),
+    );
     if (options.work !== false) {
       this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });
     }
@@ -111,6 +128,29 @@ export class Engine {
     return { ready: database && queue, database, queue };
   }
 
+  /** Calls `listener` as each step this process follows ends (succeeded or failed, not handed back); returns its removal. */
+  onStepEnded(listener: (ended: StepEnded) => void): () => void {
+    this.stepEnds.on("ended", listener);
+    return () => this.stepEnds.off("ended", listener);
+  }
+
+  /**
+   * What this process holds now, read when metrics are scraped. A figure that needs the
+   * database is left out while it does not answer: the others still tell something.
+   */
+  async stats(): Promise<EngineStats> {
+    const [queueDepth, liveResources] = await Promise.all([
+      this.queue.depth().catch(() => undefined),
+      this.store.liveResourceCounts().catch(() => undefined),
+    ]);
+    return {
+      stepsRunning: this.steps.running,
+      queue: { kind: this.queue.kind, depth: queueDepth },
+      sshConnectionsOpen: this.access.sshConnectionsOpen,
+      liveResources,
+    };
+  }
+
   /** The catalog as it is now, definitions dropped into the config dir included. */
   get catalog(): Catalog {
     return this.catalogs.current();
@@ -139,7 +179,7 @@ export class Engine {
   }
 
   private providerConfigs(): ProviderConfigFile[] {
-    return loadProviderConfigs(this.options.configDir, (file, e) => this.log(`skipping provider configuration ${file}: ${e.message}`));
+    return loadProviderConfigs(this.options.configDir, (file, e) => this.log(`skipping provider configuration ${file}: ${e.message}`, { level: "warn" }));
   }
 
   // ---- sessions
@@ -162,7 +202,7 @@ export class Engine {
       created: new Date(),
     };
     await this.store.insertSession(row);
-    this.log(`session ${row.id} created on ${config.providerClass} configuration ${config.name}/${config.serviceType}`);
+    this.log(`session ${row.id} created on ${config.providerClass} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
     return sessionView({ ...row, deleted_at: null }, []);
   }
 
@@ -207,7 +247,10 @@ export class Engine {
         try {
           for (const e of executions) await this.steps.removeWorkDir(transport, machine, e.id);
         } catch (e) {
-          this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub((e as Error).message)}`);
+          this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub((e as Error).message)}`, {
+            session_id: id,
+            level: "warn",
+          });
         } finally {
           transport.release();
         }
@@ -221,7 +264,7 @@ export class Engine {
       throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`, config);
     }
     await this.store.setSessionState(id, ["deleting"], "deleted");
-    this.log(`session ${id} deleted`);
+    this.log(`session ${id} deleted`, { session_id: id });
   }
 
   // ---- executions
@@ -293,7 +336,10 @@ export class Engine {
     const key = { execution_id: execId, step: kind, attempt: step.attempt };
     // A worker here takes it at once; the queue is for the others (and the sweep finds it if the send is lost).
     if (!(await this.worker?.take(key).catch(() => false))) {
-      await this.queue.send(key).catch((e: Error) => this.log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`));
+      await this.queue.send(key).catch((e: Error) => this.log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
+        ...stepFields(key, session.id),
+        level: "warn",
+      }));
     }
     return stepAttemptView(step);
   }
@@ -378,7 +424,7 @@ export class Engine {
     const config = this.configOf(session);
     await this.steps.drive(step, {
       execution,
-      machines: () => this.sessionMachines(session, config, signal),
+      machines: () => this.sessionMachines(session, config, signal, stepFields(step, session.id)),
       timeoutOverride: stepTimeoutOf(config),
       signal,
       owner,
@@ -387,10 +433,10 @@ export class Engine {
   }
 
   /** One ensureMachines at a time per session across every process sharing the database, so that two prepares never create twice. */
-  private sessionMachines(session: SessionRow, config: ResolvedConfig, signal?: AbortSignal): Promise<Machine[]> {
+  private sessionMachines(session: SessionRow, config: ResolvedConfig, signal?: AbortSignal, about?: LogFields): Promise<Machine[]> {
     return this.store.db.exclusive(`machines:${session.id}`, async () => {
       try {
-        return await createProvider(config, this.options.providers).ensureMachines({ ...this.providerContext(session, config), signal });
+        return await createProvider(config, this.options.providers).ensureMachines({ ...this.providerContext(session, config, about), signal });
       } catch (e) {
         throw providerFailure(e, `The ${config.providerClass} provider could not make the machines ready`, config);
       }
@@ -414,14 +460,15 @@ export class Engine {
     return createProvider(config, this.options.providers).ensureMachines(ctx);
   }
 
-  private providerContext(session: SessionRow, config: ResolvedConfig): ProviderContext {
+  /** `about`: what the provider's lines concern besides the session (the step that needs the machines). */
+  private providerContext(session: SessionRow, config: ResolvedConfig, about: LogFields = { session_id: session.id }): ProviderContext {
     const store = this.store;
     const secrets = this.secrets;
     return {
       sessionId: session.id,
       config,
       dataDir: this.options.dataDir,
-      log: scrubberOf(config).log((line) => this.log(`session ${session.id}: ${line}`)),
+      log: scrubberOf(config).log((line, fields) => this.log(`session ${session.id}: ${line}`, { ...about, ...fields })),
       exec: async (machine, command, options) => {
         const transport = this.access.transport(session.id, machine);
         try {
@@ -466,14 +513,16 @@ export class Engine {
     this.resuming = (async () => {
       if (this.store.db.kind === "pglite") await this.store.releaseLeases();
       for (const session of await this.store.listSessions(["deleting"])) {
-        this.log(`finishing the deletion of session ${session.id}, interrupted by a stop`);
-        await this.deleteSession(session.id).catch((e: Error) => this.log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`));
+        this.log(`finishing the deletion of session ${session.id}, interrupted by a stop`, { session_id: session.id });
+        await this.deleteSession(session.id).catch((e: Error) =>
+          this.log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`, { session_id: session.id, level: "error" }),
+        );
       }
       if (this.worker) {
         this.worker.start();
         await this.queue.work((key) => this.worker!.take(key).then(() => {}));
       }
-    })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`));
+    })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }
 
@@ -522,7 +571,7 @@ function providerFailure(e: unknown, context: string, config: ResolvedConfig): B
 }
 
 /** pg-boss (and node-postgres under it) is loaded only where it is used: the embedded default starts without it. */
-async function openPgBossQueue(databaseUrl: string, queueSchema: string | undefined, log: (line: string) => void): Promise<StepQueue> {
+async function openPgBossQueue(databaseUrl: string, queueSchema: string | undefined, log: EngineLog): Promise<StepQueue> {
   const { PgBossQueue, queueSchemaOf } = await import("./queue/pg-boss-queue.js");
   return PgBossQueue.open({ connectionString: databaseUrl, schema: queueSchemaOf(databaseUrl, queueSchema), log });
 }

@@ -1,4 +1,7 @@
-export { Engine, type EngineOptions } from "./engine.js";
+export { Engine, type EngineOptions, type EngineStats } from "./engine.js";
+export type { StepEnded } from "./step-executor.js";
+export type { LiveResourceCount } from "./store/store.js";
+export type { EngineLog, LogFields, LogLevel } from "./engine-log.js";
 export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
 export { SecretBox } from "./secrets.js";
 export { openDb, type Db } from "./store/db.js";
@@ -10,5 +13,5 @@ export { parseIni } from "./config/ini.js";
 export type { Machine, Provider, ProviderContext, ResolvedConfig, ResourceLedger, SweptResource } from "./providers/provider.js";
 export type { Transport, SshTarget } from "./transport/transport.js";
 export { formatTimestamp, formatDuration } from "./time.js";
-export { MASK, Scrubber, secretForms, secretsOfConfig, scrubberOf } from "./secrets/scrub.js";
+export { CREDENTIAL_KEYS, MASK, Scrubber, secretForms, secretsOfConfig, scrubberOf } from "./secrets/scrub.js";
 export { DbLogStore, FileLogStore, LogBackpressure, logStoreFor, type ByteRange, type LogStore, type LogWriter, type LogWriterOptions, type StepLogView } from "./logs/index.js";

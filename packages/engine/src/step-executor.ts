@@ -2,6 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { dirname } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import type { StepResult } from "@benchwright/contract";
+import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
 import { followIntoLog, logFilePath, type LogStore, type LogWriter } from "./logs/index.js";
 import { readMachineFacts } from "./machines/facts.js";
@@ -40,6 +41,14 @@ export interface StepContext {
   scrubber?: Scrubber;
 }
 
+/** A step attempt this process followed to its end, as the metrics count it. */
+export interface StepEnded {
+  step: StepKind;
+  outcome: "succeeded" | "failed";
+  /** Seconds, as recorded. */
+  duration: number;
+}
+
 /**
  * Prepare and run: the state machine around the runner, logs, metrics to the store. A step
  * is begun by whoever receives the request and driven by whichever process holds its lease;
@@ -55,8 +64,17 @@ export class StepExecutor {
     private readonly dataDir: string,
     /** Where step logs are kept: files on the embedded default, chunks in PostgreSQL otherwise. */
     private readonly logs: LogStore,
-    private readonly log: (line: string) => void = () => {},
+    private readonly log: EngineLog = () => {},
+    /** Told of each step's end once its outcome is known, before it is recorded (a waiting answer may go out right after). */
+    private readonly onEnd: (ended: StepEnded) => void = () => {},
   ) {}
+
+  #running = 0;
+
+  /** Steps this process follows now. */
+  get running(): number {
+    return this.#running;
+  }
 
   logFile(executionId: string, step: StepKind, attempt: number): string {
     return logFilePath(this.dataDir, { execution_id: executionId, step, attempt });
@@ -88,45 +106,65 @@ export class StepExecutor {
     const t = TRANSITIONS[kind];
     const started = new Date(step.started);
     const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
+    const about = stepFields(key, execution.session_id);
     let log: LogWriter | undefined;
     let work: StepWork | undefined;
     let failure: BenchwrightError | undefined;
+    this.#running++;
+    let following = true;
+    const stopFollowing = () => {
+      if (following) this.#running--;
+      following = false;
+    };
     try {
-      log = await this.logs.open(key, step.log_file, {
-        // Followers of the log (and of /events) learn that it grew; losing one of these is harmless.
-        onProgress: (bytes) =>
-          void this.store.events
-            .append({ type: "step.log", session_id: execution.session_id, execution_id: execution.id, data: { step: kind, attempt: step.attempt, bytes } })
-            .catch(() => {}),
-        onError: (e) => this.log(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`),
-      });
-      work = await this.work(step, ctx, log);
-    } catch (e) {
-      if (isHandBack(e, ctx.signal)) {
-        await log?.close(ctx.signal).catch(() => {});
-        throw ctx.signal.reason ?? e;
-      }
-      const error = asStepError(e, kind, execution, step.attempt, log);
-      failure = ctx.scrubber ? ctx.scrubber.error(error) : error;
-    }
-    // Every byte is stored before the step's end is: a follower of the log ends once the step has.
-    await log?.close(ctx.signal).catch((e: Error) => this.log(`cannot store the end of the log of ${kind} ${step.attempt} of execution ${execution.id}: ${e.message}`));
-    // The host's own record of when the work ended: time spent reconnecting is not the step's.
-    const duration = Math.max(0, (Math.min(work?.endedAt ?? Date.now(), Date.now()) - started.getTime()) / 1000);
-    const end: StepEnd = failure
-      ? {
-          state: "failed",
-          duration,
-          exit_code: failure.extras.exit_code ?? null,
-          error: failure.detail,
-          metrics: null,
-          error_code: failure.code,
-          error_extras: failure.extras as Record<string, unknown>,
+      try {
+        log = await this.logs.open(key, step.log_file, {
+          // Followers of the log (and of /events) learn that it grew; losing one of these is harmless.
+          onProgress: (bytes) =>
+            void this.store.events
+              .append({ type: "step.log", session_id: execution.session_id, execution_id: execution.id, data: { step: kind, attempt: step.attempt, bytes } })
+              .catch(() => {}),
+          onError: (e) => this.log(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, { ...about, level: "warn" }),
+        });
+        work = await this.work(step, ctx, log);
+      } catch (e) {
+        if (isHandBack(e, ctx.signal)) {
+          await log?.close(ctx.signal).catch(() => {});
+          throw ctx.signal.reason ?? e;
         }
-      : { state: "succeeded", duration, exit_code: 0, error: null, metrics: work!.metrics };
-    await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, () =>
-      this.store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
-    );
+        const error = asStepError(e, kind, execution, step.attempt, log);
+        failure = ctx.scrubber ? ctx.scrubber.error(error) : error;
+      }
+      // Every byte is stored before the step's end is: a follower of the log ends once the step has.
+      await log?.close(ctx.signal).catch((e: Error) =>
+        this.log(`cannot store the end of the log of ${kind} ${step.attempt} of execution ${execution.id}: ${e.message}`, { ...about, level: "warn" }),
+      );
+      // The host's own record of when the work ended: time spent reconnecting is not the step's.
+      const duration = Math.max(0, (Math.min(work?.endedAt ?? Date.now(), Date.now()) - started.getTime()) / 1000);
+      const end: StepEnd = failure
+        ? {
+            state: "failed",
+            duration,
+            exit_code: failure.extras.exit_code ?? null,
+            error: failure.detail,
+            metrics: null,
+            error_code: failure.code,
+            error_extras: failure.extras as Record<string, unknown>,
+          }
+        : { state: "succeeded", duration, exit_code: 0, error: null, metrics: work!.metrics };
+      // Counted before it is recorded: whoever waits for the step may answer the moment it is.
+      stopFollowing();
+      this.onEnd({ step: kind, outcome: end.state, duration });
+      this.log(
+        `${kind} ${step.attempt} of execution ${execution.id} ${end.state} in ${formatDuration(duration)} s${failure ? `: ${failure.detail}` : ""}`,
+        { ...about, level: failure ? "warn" : "info" },
+      );
+      await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
+        this.store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
+      );
+    } finally {
+      stopFollowing();
+    }
   }
 
   /** The answer to a finished step: its start and duration, or the problem it ended with. */
@@ -261,14 +299,14 @@ export class StepExecutor {
    * and must not be lost to an outage. Only a hand-back gives up, leaving the step `running`
    * for its next holder.
    */
-  private async record(ctx: StepContext, what: string, write: () => Promise<unknown>): Promise<void> {
+  private async record(ctx: StepContext, what: string, about: LogFields, write: () => Promise<unknown>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await write();
         return;
       } catch (e) {
         if (isHandBack(e, ctx.signal)) throw ctx.signal.reason ?? e;
-        this.log(`cannot record the outcome of ${what} yet (try ${attempt}): ${(e as Error).message}`);
+        this.log(`cannot record the outcome of ${what} yet (try ${attempt}): ${(e as Error).message}`, { ...about, level: "warn" });
         const wait = isHandBack(undefined, ctx.signal) ? undefined : ctx.signal.aborted ? undefined : ctx.signal;
         await delay(Math.min(250 * 2 ** (attempt - 1), 10_000), undefined, { signal: wait }).catch(() => {});
       }

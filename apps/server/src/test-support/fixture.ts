@@ -4,6 +4,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Engine, type EngineOptions } from "@benchwright/engine";
 import { createApp } from "../app.js";
+import { engineLogOf } from "../logger.js";
+import { captureLog, type CapturedLog } from "./captured-log.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
@@ -12,14 +14,17 @@ export interface Fixture {
   app: ReturnType<typeof createApp>;
   dataDir: string;
   configDir: string;
-  logs: string[];
+  /** Each line the server logged (engine and HTTP, through its pino logger): as written, and its message decoded. */
+  readonly logs: string[];
+  /** The same lines, parsed. */
+  log: CapturedLog;
   reopen(): Promise<Fixture>;
   close(): Promise<void>;
 }
 
 /** A real engine on a throwaway data dir, with the repository's stored configurations. */
 export async function openFixture(
-  options: { token?: string; corsOrigins?: string[]; persistent?: boolean; dataDir?: string; configDir?: string; engine?: Partial<EngineOptions> } = {},
+  options: { token?: string; corsOrigins?: string[]; metricsPublic?: boolean; persistent?: boolean; dataDir?: string; configDir?: string; engine?: Partial<EngineOptions> } = {},
 ): Promise<Fixture> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "bw-data-"));
   let configDir = options.configDir;
@@ -28,15 +33,26 @@ export async function openFixture(
     cpSync(REPO_CONFIG, configDir, { recursive: true });
     mkdirSync(join(configDir, "benchmarks"), { recursive: true });
   }
-  const logs: string[] = [];
-  const engine = await Engine.open({ dataDir, configDir, inMemory: !options.persistent, log: (l) => logs.push(l), ...options.engine });
-  const app = createApp({ engine, token: options.token, corsOrigins: options.corsOrigins, validateResponses: true, log: (m, f) => logs.push(`${m} ${JSON.stringify(f ?? {})}`) });
+  const log = captureLog("debug");
+  const engine = await Engine.open({ dataDir, configDir, inMemory: !options.persistent, log: engineLogOf(log.log), ...options.engine });
+  const app = createApp({
+    engine,
+    token: options.token,
+    corsOrigins: options.corsOrigins,
+    metricsPublic: options.metricsPublic,
+    validateResponses: true,
+    log: log.log,
+  });
   const fixture: Fixture = {
     engine,
     app,
     dataDir,
     configDir,
-    logs,
+    // A secret JSON-escaped in a line is looked for in both forms.
+    get logs() {
+      return log.raw.flatMap((line) => [line, String((JSON.parse(line) as { msg?: unknown }).msg ?? "")]);
+    },
+    log,
     async reopen() {
       await engine.close();
       return openFixture({ ...options, dataDir, configDir });

@@ -21,7 +21,8 @@ export interface BenchwrightProcess {
  */
 export async function startProcess(command: "serve" | "worker", env: Record<string, string>): Promise<BenchwrightProcess> {
   const child = spawn(process.execPath, [CLI, command], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
+    // It is ready when it logs "listening" (or "working"): an inherited LOG_LEVEL above info would hide that.
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   const logs: string[] = [];
@@ -36,10 +37,10 @@ export async function startProcess(command: "serve" | "worker", env: Record<stri
       for (const line of lines) {
         logs.push(line);
         const entry = safeJson(line);
-        if (entry?.message === "listening") {
+        if (entry?.msg === "listening") {
           clearTimeout(timer);
           resolveReady(String(entry.url).replace(/\/$/, ""));
-        } else if (entry?.message === "working") {
+        } else if (entry?.msg === "working") {
           clearTimeout(timer);
           resolveReady("");
         }

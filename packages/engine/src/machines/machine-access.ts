@@ -30,6 +30,11 @@ export class MachineAccess {
     return this.pool.get(machine.ssh, `${sessionId}/${machine.id}`);
   }
 
+  /** SSH connections alive now (local machines need none). */
+  get sshConnectionsOpen(): number {
+    return this.pool.connectionsOpen;
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import type { EngineLog } from "../engine-log.js";
 import type { StepKey } from "../store/store.js";
 import type { StepQueue } from "./step-queue.js";
 
@@ -10,7 +11,7 @@ export interface PgBossQueueOptions {
   schema: string;
   /** How often an idle worker looks for jobs; a job sent by this process is looked for at once. Default 500 ms. */
   pollMs?: number;
-  log?: (line: string) => void;
+  log?: EngineLog;
 }
 
 /**
@@ -23,7 +24,7 @@ export class PgBossQueue implements StepQueue {
   readonly kind = "pg-boss" as const;
   readonly #boss: PgBoss;
   readonly #pollMs: number;
-  readonly #log: (line: string) => void;
+  readonly #log: EngineLog;
   #take: ((job: StepKey) => Promise<void>) | undefined;
   #wake: (() => void) | undefined;
   #loop: Promise<void> | undefined;
@@ -45,7 +46,7 @@ export class PgBossQueue implements StepQueue {
       schedule: false,
     });
     const queue = new PgBossQueue(boss, options);
-    boss.on("error", (e: Error) => queue.#log(`step queue: ${e.message}`));
+    boss.on("error", (e: Error) => queue.#log(`step queue: ${e.message}`, { level: "warn" }));
     await boss.start();
     // A job only asks for a follower: it is never retried (the lease sweep recovers lost ones).
     if (!(await boss.getQueue(QUEUE))) await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: 15 * 60 }).catch(() => {});
@@ -89,7 +90,7 @@ export class PgBossQueue implements StepQueue {
           await this.#boss.complete(QUEUE, jobs!.map((job) => job.id));
         }
       } catch (e) {
-        if (!this.#stopped) this.#log(`step queue: cannot fetch jobs: ${(e as Error).message}`);
+        if (!this.#stopped) this.#log(`step queue: cannot fetch jobs: ${(e as Error).message}`, { level: "warn" });
       }
       if (got === 0 && !this.#stopped) {
         await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { EngineLog } from "../engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "../errors.js";
 import type { ResolvedConfig } from "../providers/provider.js";
 
@@ -144,9 +145,9 @@ export class Scrubber {
     return out;
   }
 
-  /** A log function that masks before it writes. */
-  log(log: (line: string) => void): (line: string) => void {
-    return (line) => log(this.scrub(line));
+  /** A log function that masks the line before it writes (its fields are ids, never secrets). */
+  log(log: EngineLog): EngineLog {
+    return (line, fields) => log(this.scrub(line), fields);
   }
 
   /**
@@ -186,8 +187,12 @@ export function describeError(error: unknown): string {
 }
 
 /** Keys whose values are credentials, in any section of a configuration, at any depth. */
-const CREDENTIAL_KEY =
-  /^(access_id|access_key(_id)?|secret|secret_key|secret_access_key|password|passwd|pass|passphrase|token|auth_token|session_token|api_key|apikey|private_key|ssh_private_key|credentials?)$|_(password|secret|token|private_key)$/i;
+/** Keys whose values are credentials wherever they appear (the server's log redacts them by these names too). */
+export const CREDENTIAL_KEYS = [
+  "access_id", "access_key", "access_key_id", "secret", "secret_key", "secret_access_key", "password", "passwd", "pass", "passphrase",
+  "token", "auth_token", "session_token", "api_key", "apikey", "private_key", "ssh_private_key", "credential", "credentials",
+] as const;
+const CREDENTIAL_KEY = new RegExp(`^(${CREDENTIAL_KEYS.join("|")})$|_(password|secret|token|private_key)$`, "i");
 const PRIVATE_KEY_TEXT = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**

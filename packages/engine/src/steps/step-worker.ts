@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
+import { stepFields, type EngineLog } from "../engine-log.js";
 import type { Store, StepKey, StepRow } from "../store/store.js";
 import { EngineShutdown, LeaseLost, SessionDeleted } from "./hand-back.js";
 
@@ -13,7 +14,7 @@ export interface StepWorkerOptions {
   sweepMs?: number;
   /** Steps followed at once by this process. Default 256. */
   capacity?: number;
-  log?: (line: string) => void;
+  log?: EngineLog;
 }
 
 /** Follows one claimed step to its end; aborting `signal` with a HandBack leaves it running. */
@@ -33,7 +34,7 @@ export class StepWorker {
   readonly #renewMs: number;
   readonly #sweepMs: number;
   readonly #capacity: number;
-  readonly #log: (line: string) => void;
+  readonly #log: EngineLog;
   readonly #following = new Map<string, { key: StepKey; abort: AbortController; done: Promise<void> }>();
   readonly #ended = new EventEmitter();
   #sweeper: NodeJS.Timeout | undefined;
@@ -60,7 +61,7 @@ export class StepWorker {
     const sweep = () => {
       if (this.#stopped) return;
       this.sweep()
-        .catch((e: Error) => this.#log(`step sweep failed: ${e.message}`))
+        .catch((e: Error) => this.#log(`step sweep failed: ${e.message}`, { level: "warn" }))
         .finally(() => {
           if (!this.#stopped) this.#sweeper = setTimeout(sweep, this.#sweepMs);
         });
@@ -77,7 +78,7 @@ export class StepWorker {
     const renewal = setInterval(() => void this.#renew(key, abort), this.#renewMs);
     const done = this.#drive(step, this.owner, abort.signal)
       .catch((e: Error) => {
-        if (!abort.signal.aborted) this.#log(`step ${id(key)} ended in error: ${e.message}`);
+        if (!abort.signal.aborted) this.#log(`step ${id(key)} ended in error: ${e.message}`, { ...stepFields(key), level: "error" });
       })
       .finally(() => {
         clearInterval(renewal);
@@ -116,7 +117,7 @@ export class StepWorker {
     const all = [...this.#following.values()];
     for (const f of all) f.abort.abort(new EngineShutdown());
     await Promise.race([Promise.allSettled(all.map((f) => f.done)), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
-    await this.#store.releaseLeases(this.owner).catch((e: Error) => this.#log(`cannot hand steps back: ${e.message}; they are taken over when their leases run out`));
+    await this.#store.releaseLeases(this.owner).catch((e: Error) => this.#log(`cannot hand steps back: ${e.message}; they are taken over when their leases run out`, { level: "warn" }));
   }
 
   async #renew(key: StepKey, abort: AbortController): Promise<void> {
@@ -127,7 +128,7 @@ export class StepWorker {
       else if (!lease.sessionActive) abort.abort(new SessionDeleted());
     } catch (e) {
       // The database is out: keep following; the lease holds a while, and the end is recorded once it is back.
-      this.#log(`cannot renew the lease of step ${id(key)}: ${(e as Error).message}`);
+      this.#log(`cannot renew the lease of step ${id(key)}: ${(e as Error).message}`, { ...stepFields(key), level: "warn" });
     }
   }
 }

@@ -114,6 +114,16 @@ export interface ResourceRow {
   destroyed_at: Date | null;
 }
 
+/** How many resources of one kind a configuration's sessions hold at the cloud (see Store.liveResourceCounts). */
+export interface LiveResourceCount {
+  /** The configuration's name. */
+  provider: string;
+  /** `ec2`, `openstack`...; empty when the session row is gone. */
+  driver: string;
+  kind: string;
+  count: number;
+}
+
 /** Every read and write of the engine's state; state changes are conditional updates, so races lose cleanly. */
 export class Store {
   /** Each state change below appends its event in the same transaction: both commit, or neither. */
@@ -387,6 +397,17 @@ export class Store {
       "UPDATE resources SET destroyed_at = now() WHERE session_id = $1 AND kind = $2 AND resource_id = $3 AND destroyed_at IS NULL",
       [sessionId, kind, resourceId],
     );
+  }
+
+  /** Resources not destroyed, counted by configuration, driver and kind: a few rows per cloud session are scanned. */
+  async liveResourceCounts(): Promise<LiveResourceCount[]> {
+    const rows = await this.db.query<{ provider: string; driver: string | null; kind: string; n: string | number }>(
+      `SELECT r.provider_name AS provider, s.driver, r.kind, count(*) AS n
+         FROM resources r LEFT JOIN sessions s ON s.id = r.session_id
+        WHERE r.destroyed_at IS NULL
+        GROUP BY r.provider_name, s.driver, r.kind`,
+    );
+    return rows.map((r) => ({ provider: r.provider, driver: r.driver ?? "", kind: r.kind, count: Number(r.n) }));
   }
 
   async liveResources(sessionId: string): Promise<ResourceRow[]> {

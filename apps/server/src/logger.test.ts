@@ -1,0 +1,99 @@
+import { spawnSync } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSpec } from "@benchwright/contract";
+import { contractResponseHeaders } from "./cors.js";
+import { engineLogOf } from "./logger.js";
+import { captureLog } from "./test-support/captured-log.js";
+import { openFixture, type Fixture } from "./test-support/fixture.js";
+
+type Answer = { $ref?: string; description?: string; headers?: Record<string, unknown> };
+
+const MAIN = resolve(dirname(fileURLToPath(import.meta.url)), "../dist/main.js");
+
+describe("the server's logger", () => {
+  it("writes only lines at or above its level", () => {
+    const { log, entries } = captureLog("warn");
+    log.info("not shown");
+    log.warn({ n: 1 }, "shown");
+    expect(entries()).toMatchObject([{ level: 40, msg: "shown", n: 1 }]);
+    expect(entries()[0].time).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it("redacts credential headers, and credential fields of a body or a configuration", () => {
+    const { log, raw } = captureLog();
+    log.info(
+      {
+        req: { headers: { authorization: "Bearer tok-123456", cookie: "sid=abcdef", "proxy-authorization": "Basic eHl6OnNlY3JldA==" } },
+        body: { config: { provider: { secret_key: "sk-top-secret", access_id: "AKIA0000" }, vms: { ssh_private_key: "-----BEGIN KEY-----", password: "pw-123456" } } },
+        config: { micro: { passphrase: "pp-123456" } },
+        password: "pw-top",
+      },
+      "a request",
+    );
+    for (const secret of ["tok-123456", "sid=abcdef", "eHl6OnNlY3JldA==", "sk-top-secret", "AKIA0000", "BEGIN KEY", "pw-123456", "pp-123456", "pw-top"]) {
+      expect(raw.join("\n")).not.toContain(secret);
+    }
+    expect(JSON.parse(raw[0])).toMatchObject({ req: { headers: { authorization: "***" } }, body: { config: { vms: { password: "***" } } } });
+  });
+
+  it("gives the engine's lines their level and what they concern", () => {
+    const { log, entries } = captureLog();
+    engineLogOf(log)("run 1 of execution e failed", { level: "warn", session_id: "s", execution_id: "e", step: "run", attempt: 1 });
+    engineLogOf(log)("a plain line");
+    expect(entries()).toEqual([
+      expect.objectContaining({ level: 40, msg: "run 1 of execution e failed", session_id: "s", execution_id: "e", step: "run", attempt: 1 }),
+      expect.objectContaining({ level: 30, msg: "a plain line" }),
+    ]);
+  });
+
+  it("keeps the process from starting on a LOG_LEVEL that does not exist, saying why in a pino line", () => {
+    const run = spawnSync(process.execPath, [MAIN], { env: { ...process.env, LOG_LEVEL: "loud", PORT: "0" }, encoding: "utf8", timeout: 30_000 });
+    expect(run.status).toBe(1);
+    const line = JSON.parse(run.stderr.trim().split("\n").pop()!);
+    expect(line).toMatchObject({ level: 60, msg: "cannot start" });
+    expect(line.error).toMatch(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'loud'$/);
+  });
+});
+
+describe("X-Request-Id", () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await openFixture();
+  });
+  afterAll(async () => fx?.close());
+
+  it("takes the caller's id when it is a short token of safe characters, and makes one otherwise", async () => {
+    const kept = await request(fx.app).get("/api/v1/benchmarks/").set("X-Request-Id", "edge-7f3a:01.b_c").expect(200);
+    expect(kept.headers["x-request-id"]).toBe("edge-7f3a:01.b_c");
+    for (const refused of ["x".repeat(129), "has spaces", "a\"quote", "{\"json\":1}", ""]) {
+      const res = await request(fx.app).get("/api/v1/benchmarks/").set("X-Request-Id", refused).expect(200);
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+    const made = await request(fx.app).get("/api/v1/benchmarks/").expect(200);
+    const other = await request(fx.app).get("/api/v1/benchmarks/").expect(200);
+    expect(made.headers["x-request-id"]).not.toBe(other.headers["x-request-id"]);
+    const logged = fx.log.entries().filter((e) => e.msg === "request completed").map((e) => e.reqId);
+    expect(logged).toContain("edge-7f3a:01.b_c");
+    expect(logged).toContain(made.headers["x-request-id"]);
+  });
+
+  it("is declared on every answer of the contract, so that a page may read it (CORS exposes the contract's headers)", () => {
+    const spec = loadSpec() as { paths: Record<string, Record<string, { responses?: Record<string, Answer> }>>; components: { responses: Record<string, Answer> } };
+    const answers = Object.values(spec.paths).flatMap((item) => Object.values(item).flatMap((op) => Object.entries(op.responses ?? {})));
+    expect(answers.length).toBeGreaterThan(50);
+    for (const [status, answer] of answers) {
+      const whole = answer.$ref ? spec.components.responses[answer.$ref.split("/").pop()!] : answer;
+      expect(whole.headers?.["X-Request-Id"], `${status} ${answer.$ref ?? answer.description}`).toBeDefined();
+    }
+    expect(contractResponseHeaders(spec)).toContain("X-Request-Id");
+  });
+
+  it("is on problems and on answers outside the API too", async () => {
+    expect((await request(fx.app).get("/api/v1/sessions/nope").expect(400)).headers["x-request-id"]).toBeTruthy();
+    expect((await request(fx.app).get("/healthz").expect(200)).headers["x-request-id"]).toBeTruthy();
+    expect((await request(fx.app).get("/metrics").expect(200)).headers["x-request-id"]).toBeTruthy();
+  });
+});
