@@ -39,6 +39,10 @@ describe("the v1 REST interface on the local provider", () => {
       const res = await api.get(path).set("X-Fields", "id,workloads{id}").expect(200);
       expect(res.body).toEqual({ id: "idle", workloads: expect.arrayContaining([{ id: "idle0" }, { id: "idle5" }, { id: "failing" }]) });
     }
+    // What each figure means, for comparisons and charts: its unit and which direction is better.
+    const sysbench = (await api.get("/api/v1/benchmarks/sysbench").expect(200)).body;
+    expect(sysbench.metrics).toContainEqual(expect.objectContaining({ name: "events_per_second", unit: "events/s", better: "higher" }));
+    expect(sysbench.metrics).toContainEqual(expect.objectContaining({ name: "latency_p95_ms", unit: "ms", better: "lower" }));
   });
 
   it("lists the stored providers", async () => {
@@ -96,7 +100,7 @@ describe("the v1 REST interface on the local provider", () => {
     expect(Object.keys(ran.body)).toEqual(["duration"]);
     const exec = (await api.get(`/api/v1/executions/${execId}`).expect(200)).body;
     expect(exec.state).toBe("completed");
-    expect(exec.metrics).toContainEqual(expect.objectContaining({ name: "idle_seconds", unit: "s", vm: "local" }));
+    expect(exec.metrics).toContainEqual(expect.objectContaining({ name: "idle_seconds", unit: "s", better: "lower", vm: "local" }));
     expect(exec.exec_env.vms[0]).toMatchObject({ id: "local", ip: "127.0.0.1" });
     expect(exec.exec_env.vms[0].facts.cpu_count).toBeGreaterThan(0);
     expect(exec.steps.map((s: { step: string; state: string }) => `${s.step}:${s.state}`)).toEqual(["prepare:succeeded", "run:succeeded"]);

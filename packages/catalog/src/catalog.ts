@@ -5,7 +5,7 @@ import { parseDefinition } from "./definition.js";
 import { CatalogError } from "./errors.js";
 import { parsers } from "./parsers/index.js";
 import { buildPrepareScript, buildRunScript } from "./scripts.js";
-import type { Catalog, CatalogErrorReporter, LoadCatalogOptions, Metric, ToolDefinition, WorkloadDefinition } from "./types.js";
+import type { Catalog, CatalogErrorReporter, LoadCatalogOptions, Metric, MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 // `tools/` sits next to `src/` and `dist/`, so one relative URL works for tests and the build.
 export const BUILTIN_TOOLS_DIR = fileURLToPath(new URL("../tools/", import.meta.url));
@@ -170,7 +170,14 @@ export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
     parse(toolId, workloadId, output): Metric[] {
       const [tool] = mustWorkload(toolId, workloadId);
       // Validation guarantees the parser exists.
-      return parsers[tool.parser]!(output, { tool: toolId, workload: workloadId });
+      const metrics = parsers[tool.parser]!(output, { tool: toolId, workload: workloadId });
+      return tool.metrics ? metrics.map((m) => withMeaning(m, tool.metrics!)) : metrics;
     },
   };
+}
+
+/** A figure with the direction its definition declares, when it declares its name in the same unit. */
+function withMeaning(metric: Metric, meanings: Record<string, MetricMeaning>): Metric {
+  const meaning = Object.hasOwn(meanings, metric.name) ? meanings[metric.name] : undefined;
+  return meaning && meaning.unit === metric.unit ? { ...metric, better: meaning.better } : metric;
 }

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { CatalogError } from "./errors.js";
-import type { ToolDefinition, WorkloadDefinition } from "./types.js";
+import type { MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 export const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
 
@@ -87,6 +87,37 @@ function timeout(raw: Raw, path: string, problems: Problems): { prepare?: number
   };
 }
 
+const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]*$/;
+const BETTER = ["higher", "lower"] as const;
+
+/** `metrics: {<name>: {unit, better, description}}`: what each figure of the tool means. */
+function metrics(raw: Raw, problems: Problems): Record<string, MetricMeaning> | undefined {
+  const v = raw.metrics;
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) {
+    problems.add("metrics", "must be a mapping of metric names to {unit, better, description}");
+    return undefined;
+  }
+  const out: Record<string, MetricMeaning> = {};
+  for (const [name, meaning] of Object.entries(v)) {
+    const path = `metrics.${name}`;
+    if (!METRIC_NAME.test(name)) problems.add(path, "is not a valid metric name (letters, digits, '_', '.', ':', '-')");
+    if (!isObject(meaning)) {
+      problems.add(path, "must be a mapping {unit, better, description}");
+      continue;
+    }
+    for (const key of Object.keys(meaning)) {
+      if (!["unit", "better", "description"].includes(key)) problems.add(`${path}.${key}`, "is not unit, better or description");
+    }
+    const unit = requiredString(meaning, "unit", `${path}.`, problems);
+    const better = meaning.better;
+    if (!BETTER.includes(better as MetricMeaning["better"])) problems.add(`${path}.better`, `must be one of: ${BETTER.join(", ")}`);
+    const description = optionalString(meaning, "description", `${path}.`, problems, "");
+    out[name] = { unit, better: better as MetricMeaning["better"], ...(description ? { description } : {}) };
+  }
+  return out;
+}
+
 function workload(raw: unknown, path: string, problems: Problems): WorkloadDefinition | undefined {
   if (!isObject(raw)) {
     problems.add(path.replace(/\.$/, ""), "must be a mapping");
@@ -145,6 +176,7 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
     problems.add("aliases", "must be a list of valid ids, other than the tool's own");
   }
 
+  const meanings = metrics(raw, problems);
   const workloads: WorkloadDefinition[] = [];
   if (!Array.isArray(raw.workloads) || raw.workloads.length === 0) {
     problems.add("workloads", raw.workloads === undefined ? "is missing" : "must be a non-empty list");
@@ -175,6 +207,7 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
     },
     scripts: toolScripts,
     workloads,
+    ...(meanings ? { metrics: meanings } : {}),
     ...(Array.isArray(aliases) && aliases.length ? { aliases: aliases as string[] } : {}),
     source: file,
   };

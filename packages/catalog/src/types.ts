@@ -7,6 +7,17 @@ export interface Metric {
   unit: string;
   /** What tells this figure apart from others of the same name (threads, direction). */
   tags?: Record<string, string>;
+  /** Whether a higher or a lower figure is the better one, as the tool's definition declares it. */
+  better?: Better;
+}
+
+export type Better = "higher" | "lower";
+
+/** What a figure of one name means, declared by the tool's definition: comparisons and charts need it. */
+export interface MetricMeaning {
+  unit: string;
+  better: Better;
+  description?: string;
 }
 
 /** Turns the output of a successful run into metrics; returns [] when it finds none (never invents). */
@@ -37,6 +48,8 @@ export interface ToolDefinition {
    */
   scripts: Record<string, string>;
   workloads: WorkloadDefinition[];
+  /** The figures its parser reads, by name; a figure of a name not declared here carries no `better`. */
+  metrics?: Record<string, MetricMeaning>;
   /**
    * Other ids the tool answers to, with the same workloads: names other catalogs give it
    * (the Benchmarking Suite's later catalog calls `idle` `testing`). A tool's own id wins

@@ -538,6 +538,7 @@ function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
       workload_description: w.workload_description,
       categories: w.categories,
     })),
+    metrics: Object.entries(tool.metrics ?? {}).map(([name, meaning]) => ({ name, ...meaning })),
   };
 }
 
