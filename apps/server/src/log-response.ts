@@ -35,7 +35,7 @@ export async function sendLog(req: Request, res: Response, log: StepLogView, fol
 }
 
 /** Streams to the client; a client that leaves early is not an error. */
-async function pipe(source: NodeJS.ReadableStream, res: Response): Promise<void> {
+export async function pipe(source: NodeJS.ReadableStream, res: Response): Promise<void> {
   try {
     await pipeline(source, res);
   } catch (e) {

@@ -1,7 +1,9 @@
 import { Router, type Response } from "express";
-import type { Engine } from "@benchwright/engine";
+import type { Engine, MetricsExportQuery } from "@benchwright/engine";
 import { streamEvents } from "./event-stream.js";
+import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
+import { sendMetricsExport, type ExportFormat } from "./metrics-export.js";
 
 /** One line per operation: HTTP in, one engine call, HTTP out. */
 export function apiRouter(engine: Engine): Router {
@@ -14,7 +16,7 @@ export function apiRouter(engine: Engine): Router {
 
   // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
   r.post("/sessions/", async (req, res) => ok(res, 200, await engine.createSession(req.body)));
-  r.get("/sessions/", async (_req, res) => ok(res, 200, await engine.listSessions()));
+  r.get("/sessions/", async (req, res) => sendPage(req, res, await engine.listSessions(listQueryOf(req))));
   r.get("/sessions/:session_id", async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)));
   r.delete("/sessions/:session_id", async (req, res) => {
     await engine.deleteSession(req.params.session_id);
@@ -24,10 +26,15 @@ export function apiRouter(engine: Engine): Router {
     ok(res, 200, await engine.createExecution(req.params.session_id, req.body)),
   );
   r.get("/sessions/:session_id/executions/", async (req, res) =>
-    ok(res, 200, await engine.listExecutions(req.params.session_id)),
+    sendPage(req, res, await engine.listExecutions(req.params.session_id, listQueryOf(req))),
   );
 
-  r.get("/executions/", async (_req, res) => ok(res, 200, await engine.listExecutions()));
+  r.get("/executions/", async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, listQueryOf(req))));
+  // Before /executions/:exec_id, which would take `metrics` for an id.
+  r.get("/executions/metrics", async (req, res) => {
+    const { format = "csv", ...filters } = listQueryOf<MetricsExportQuery & { format?: ExportFormat }>(req);
+    await sendMetricsExport(res, engine.exportMetrics(filters), format);
+  });
   r.get("/executions/:exec_id", async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)));
   // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
   for (const kind of ["prepare", "run"] as const) {

@@ -93,8 +93,9 @@ export function toSwagger2(spec) {
     Object.assign(out, simple(p.schema ?? { type: "string" }, `parameter '${p.name}'`));
     if (out.type === "array") out.collectionFormat = collectionFormat(p);
     if (p.example !== undefined) out["x-example"] = p.example;
+    // 2.0 sends a query value as it is given: `allowReserved` (3.x's leave-reserved-characters-unencoded) is its only way.
     for (const key of Object.keys(p)) {
-      if (!["name", "in", "description", "required", "schema", "example", "style", "explode"].includes(key) && !key.startsWith("x-")) unknown(`parameter key '${key}'`);
+      if (!["name", "in", "description", "required", "schema", "example", "style", "explode", "allowReserved"].includes(key) && !key.startsWith("x-")) unknown(`parameter key '${key}'`);
     }
     return out;
   }

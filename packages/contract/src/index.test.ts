@@ -31,8 +31,8 @@ describe("the bundled contract", () => {
   it("accepts X-Fields on every JSON operation but the session deletion", () => {
     for (const { path, method, op } of operations) {
       const hasMask = (op.parameters ?? []).some((p) => p.$ref === "#/components/parameters/XFields");
-      // The log is text and the event stream is SSE: a fields mask has nothing to cut there.
-      const textOnly = path.endsWith("/logs") || path === "/events";
+      // The log is text, the event stream SSE and the metrics export CSV or JSON Lines rows: a fields mask has nothing to cut there.
+      const textOnly = path.endsWith("/logs") || path === "/events" || path === "/executions/metrics";
       expect(hasMask, `${method} ${path}`).toBe(!(method === "delete" && path === "/sessions/{session_id}") && !textOnly);
     }
   });

@@ -48,12 +48,12 @@ for (const kind of ["pglite", "postgres"] as const) {
     it("show every write at once: new sessions and executions, step attempts, a deletion", async () => {
       const session = await engine.createSession(LOCAL);
       expect((await engine.getSession(session.id)).executions).toEqual([]);
-      expect((await engine.listSessions()).map((s) => s.id)).toContain(session.id);
+      expect((await engine.listSessions()).items.map((s) => s.id)).toContain(session.id);
 
       const execution = await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
       expect((await engine.getSession(session.id)).executions.map((e) => e.id)).toEqual([execution.id]);
-      expect((await engine.listSessions()).find((s) => s.id === session.id)?.executions.map((e) => e.id)).toEqual([execution.id]);
-      expect((await engine.listExecutions(session.id)).map((e) => e.id)).toEqual([execution.id]);
+      expect((await engine.listSessions()).items.find((s) => s.id === session.id)?.executions.map((e) => e.id)).toEqual([execution.id]);
+      expect((await engine.listExecutions(session.id)).items.map((e) => e.id)).toEqual([execution.id]);
       expect((await engine.getExecution(execution.id)).steps).toEqual([]);
 
       // A step begins and ends in transactions of their own.
@@ -63,14 +63,14 @@ for (const kind of ["pglite", "postgres"] as const) {
       const prepared = await engine.getExecution(execution.id);
       expect(prepared).toMatchObject({ state: "prepared", steps: [{ step: "prepare", attempt: 1, state: "succeeded", duration: "1.500", exit_code: 0 }] });
       expect(prepared.steps[0].started).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-      expect((await engine.listSessions()).find((s) => s.id === session.id)?.executions[0].state).toBe("prepared");
+      expect((await engine.listSessions()).items.find((s) => s.id === session.id)?.executions[0].state).toBe("prepared");
 
       await engine.deleteSession(session.id);
-      expect((await engine.listSessions()).map((s) => s.id)).not.toContain(session.id);
+      expect((await engine.listSessions()).items.map((s) => s.id)).not.toContain(session.id);
       await expect(engine.getSession(session.id)).rejects.toMatchObject({ code: "not_found" });
       // A deleted session's executions stay readable.
       expect((await engine.getExecution(execution.id)).id).toBe(execution.id);
-      expect((await engine.listExecutions()).map((e) => e.id)).toContain(execution.id);
+      expect((await engine.listExecutions()).items.map((e) => e.id)).toContain(execution.id);
     });
 
     it("answer unknown ids with not_found, and then still do", async () => {
@@ -136,7 +136,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         }
         expect((await engine.getExecution(execution.id)).state).toBe("prepared");
         expect((await engine.getSession(session.id)).state).toBe("deleting");
-        expect((await engine.listSessions()).find((s) => s.id === session.id)?.executions[0].state).toBe("prepared");
+        expect((await engine.listSessions()).items.find((s) => s.id === session.id)?.executions[0].state).toBe("prepared");
       });
     }
   });

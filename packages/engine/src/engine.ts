@@ -20,12 +20,15 @@ import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import { Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type SessionState, type StepKind, type StepRow } from "./store/store.js";
+import { Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
 import { StepExecutor, type StepEnded } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 import { executionView, executionViews, sessionView } from "./views.js";
 import { ReadCache } from "./read-cache.js";
+import { executionCursor, sessionCursor } from "./lists/cursor.js";
+import { executionWhereOf, pageOf, sessionWhereOf, type ExecutionListQuery, type MetricsExportQuery, type Page, type SessionListQuery } from "./lists/list-query.js";
+import { metricRowsOf, type MetricRow } from "./lists/metric-rows.js";
 
 export interface EngineOptions {
   /** Embedded database, logs, local work dirs and the generated secret key live here. */
@@ -206,16 +209,16 @@ export class Engine {
     return sessionView({ ...row, deleted_at: null }, []);
   }
 
-  async listSessions(): Promise<Session[]> {
-    return this.reads.get("sessions", async () => {
-      const live: SessionState[] = ["active", "deleting"];
-      const [rows, executions] = await Promise.all([
-        this.store.sessionSummaries(live),
-        this.store.executionsWithSteps({ sessionStates: live }),
-      ]);
-      const bySession = new Map<string, Execution[]>(rows.map((r) => [r.id, []]));
+  /** The sessions that are not deleted (those that match the query's filters; a page of them with its `limit`), oldest first. */
+  async listSessions(query: SessionListQuery = {}): Promise<Page<Session>> {
+    return this.reads.get(`sessions:${JSON.stringify(query)}`, async () => {
+      const where = sessionWhereOf(query);
+      // The page's sessions and their executions, in two queries side by side.
+      const [rows, executions] = await Promise.all([this.store.findSessions(where), this.store.executionsWithSteps({ sessions: where })]);
+      const page = pageOf(rows, query.limit, (last) => sessionCursor(last.key));
+      const bySession = new Map<string, Execution[]>(page.items.map((r) => [r.id, []]));
       for (const e of executions) bySession.get(e.session_id)?.push(executionView(e, e.steps));
-      return rows.map((r) => sessionView(r, bySession.get(r.id)!));
+      return { items: page.items.map((r) => sessionView(r, bySession.get(r.id)!)), next: page.next };
     });
   }
 
@@ -300,11 +303,37 @@ export class Engine {
     return executionView({ ...row, exec_env: { vms: [] }, metrics: [] }, []);
   }
 
-  async listExecutions(sessionId?: string): Promise<Execution[]> {
-    return this.reads.get(`executions:${sessionId ?? "*"}`, async () => {
+  /**
+   * Every execution, or those of a session that is not deleted (those that match the query's
+   * filters; a page of them with its `limit`), in creation order.
+   */
+  async listExecutions(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
+    return this.reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
       if (sessionId) await this.liveSession(sessionId);
-      return executionViews(await this.store.executionsWithSteps(sessionId ? { sessionIds: [sessionId] } : "all"));
+      const where = this.executionWhere(sessionId === undefined ? query : { ...query, session_id: sessionId });
+      const page = pageOf(await this.store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
+      return { items: executionViews(page.items), next: page.next };
     });
+  }
+
+  /**
+   * The metric figures of every successful run attempt of the executions that match the
+   * filters, a batch at a time (one query per batch of executions): an export of any size
+   * holds a batch in memory, not the whole. A bad filter rejects the first batch.
+   */
+  async *exportMetrics(query: MetricsExportQuery = {}): AsyncGenerator<MetricRow[], void, undefined> {
+    const where = this.executionWhere(query);
+    for (let after: string | undefined; ; ) {
+      const runs = await this.store.runMetrics({ ...where, afterSeq: after, limit: EXPORT_BATCH });
+      yield metricRowsOf(runs);
+      // Store.runMetrics gives every execution of the batch at least one row.
+      if (new Set(runs.map((r) => r.seq)).size < EXPORT_BATCH) return;
+      after = runs[runs.length - 1].seq;
+    }
+  }
+
+  private executionWhere(query: ExecutionListQuery) {
+    return executionWhereOf(query, (name) => this.catalog.tool(name)?.id ?? name);
   }
 
   async getExecution(id: string): Promise<Execution> {
@@ -541,6 +570,9 @@ function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
     metrics: Object.entries(tool.metrics ?? {}).map(([name, meaning]) => ({ name, ...meaning })),
   };
 }
+
+/** How many executions' figures the metrics export reads at a time. */
+const EXPORT_BATCH = 200;
 
 /** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
 const STEP_POLL_MS = 200;

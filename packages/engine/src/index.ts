@@ -1,5 +1,7 @@
 export { Engine, type EngineOptions, type EngineStats } from "./engine.js";
 export type { StepEnded } from "./step-executor.js";
+export type { ExecutionListQuery, MetricsExportQuery, Page, SessionListQuery } from "./lists/list-query.js";
+export type { MetricRow } from "./lists/metric-rows.js";
 export type { LiveResourceCount } from "./store/store.js";
 export type { EngineLog, LogFields, LogLevel } from "./engine-log.js";
 export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";

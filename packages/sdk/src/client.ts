@@ -2,12 +2,26 @@ import createFetchClient, { type Client, type HeadersOptions, type Middleware } 
 import { BenchwrightProblemError } from "./errors.js";
 import { streamLog, type LogStreamOptions } from "./logs.js";
 import { followEvents, type EventsOptions } from "./events.js";
+import {
+  followPages,
+  LIST_QUERY_SERIALIZER,
+  listQuery,
+  readPage,
+  type ExecutionFilters,
+  type FollowOptions,
+  type Page,
+  type PageOptions,
+  type SessionExecutionFilters,
+  type SessionFilters,
+} from "./lists.js";
+import { exportMetricsText, streamMetricRows, type MetricsExportOptions } from "./metric-rows.js";
 import type { paths } from "./generated/schema.js";
 import type {
   Benchmark,
   BenchwrightEvent,
   Execution,
   ExecutionCreate,
+  MetricRow,
   Provider,
   Session,
   SessionCreate,
@@ -19,6 +33,8 @@ import type {
 } from "./types.js";
 
 const API_PREFIX = "/api/v1";
+/** How many records `sessions()` and `executions()` ask for at a time, unless told. */
+const FOLLOW_PAGE_SIZE = 100;
 
 export interface ClientOptions {
   /** The server root, such as `http://127.0.0.1:5000`; `/api/v1` is appended unless it is already there. */
@@ -44,6 +60,13 @@ export interface CallOptions extends RequestOptions {
   fields?: string;
 }
 
+/** Options of `listSessions`: its filters (without them, every session that is not deleted). */
+export type ListSessionsOptions = CallOptions & SessionFilters;
+/** Options of `listSessionExecutions`: its filters. */
+export type ListSessionExecutionsOptions = CallOptions & SessionExecutionFilters;
+/** Options of `listExecutions`: its filters (without them, every execution). */
+export type ListExecutionsOptions = CallOptions & ExecutionFilters;
+
 /** Options of prepare and run. */
 export interface StepOptions extends CallOptions {
   /** Answer at once (`Prefer: respond-async`) with the step attempt instead of waiting for the step to end. */
@@ -67,13 +90,43 @@ export interface BenchwrightClient {
   getBenchmark(benchmarkId: string, options?: CallOptions): Promise<Benchmark>;
   listProviders(options?: CallOptions): Promise<Provider[]>;
   createSession(body: SessionCreate, options?: CallOptions): Promise<Session>;
-  listSessions(options?: CallOptions): Promise<Session[]>;
+  /** The sessions that match the filters (every one that is not deleted without them), oldest first. */
+  listSessions(options?: ListSessionsOptions): Promise<Session[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listSessionsPage(options?: ListSessionsOptions & PageOptions): Promise<Page<Session>>;
+  /**
+   * The sessions that match the filters, page after page (`pageSize` at a time) as the loop goes.
+   *
+   * @example
+   * for await (const s of bw.sessions({ provider: "aws" })) console.log(s.id, s.executions.length);
+   */
+  sessions(options?: ListSessionsOptions & FollowOptions): AsyncIterable<Session>;
   getSession(sessionId: string, options?: CallOptions): Promise<Session>;
   /** Destroys every provider resource the session created; the executions stay readable. */
   deleteSession(sessionId: string, options?: RequestOptions): Promise<void>;
   createExecution(sessionId: string, body: ExecutionCreate, options?: CallOptions): Promise<Execution>;
-  listSessionExecutions(sessionId: string, options?: CallOptions): Promise<Execution[]>;
-  listExecutions(options?: CallOptions): Promise<Execution[]>;
+  listSessionExecutions(sessionId: string, options?: ListSessionExecutionsOptions): Promise<Execution[]>;
+  listSessionExecutionsPage(sessionId: string, options?: ListSessionExecutionsOptions & PageOptions): Promise<Page<Execution>>;
+  /** The executions that match the filters (every one without them), oldest first. */
+  listExecutions(options?: ListExecutionsOptions): Promise<Execution[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listExecutionsPage(options?: ListExecutionsOptions & PageOptions): Promise<Page<Execution>>;
+  /**
+   * The executions that match the filters, page after page (`pageSize` at a time) as the loop goes.
+   *
+   * @example
+   * for await (const e of bw.executions({ tool: "sysbench", state: ["completed"] })) console.log(e.id, e.metrics);
+   */
+  executions(options?: ListExecutionsOptions & FollowOptions): AsyncIterable<Execution>;
+  /** The metric figures of the executions that match the filters, as CSV (RFC 4180) or JSON Lines text. */
+  exportMetrics(options: MetricsExportOptions & { format: "csv" | "jsonl" }): Promise<string>;
+  /**
+   * The same figures, one `MetricRow` at a time as they stream in.
+   *
+   * @example
+   * for await (const row of bw.metricRows({ tool: "fio" })) console.log(row.execution_id, row.metric, row.value, row.unit);
+   */
+  metricRows(options?: MetricsExportOptions): AsyncIterable<MetricRow>;
   getExecution(execId: string, options?: CallOptions): Promise<Execution>;
   /** Resolves when the step has ended; with `async: true`, at once with the step attempt (see `waitForStep`). */
   prepare(execId: string, options: StepOptions & { async: true }): Promise<StepAttempt>;
@@ -161,6 +214,20 @@ export function createClient(options: ClientOptions): BenchwrightClient {
   });
   if (options.token !== undefined) raw.use(bearerAuth(options.token));
 
+  // The lists answer the seed's plain arrays; a page's next cursor comes in a header.
+  const listInit = (o: CallOptions | undefined) => ({ querySerializer: LIST_QUERY_SERIALIZER, ...init(o) });
+  const sessionsPage = (o?: ListSessionsOptions & PageOptions) =>
+    readPage<Session>(raw.GET("/sessions/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
+  const sessionExecutionsPage = (sessionId: string, o?: ListSessionExecutionsOptions & PageOptions) =>
+    readPage<Execution>(
+      raw.GET("/sessions/{session_id}/executions/", {
+        params: { path: { session_id: sessionId }, header: fieldsHeader(o), query: listQuery(o) },
+        ...listInit(o),
+      }),
+    );
+  const executionsPage = (o?: ListExecutionsOptions & PageOptions) =>
+    readPage<Execution>(raw.GET("/executions/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
+
   return {
     raw,
     listBenchmarks: (o) => unwrap(raw.GET("/benchmarks/", { params: { header: fieldsHeader(o) }, ...init(o) })),
@@ -174,7 +241,9 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     listProviders: (o) => unwrap(raw.GET("/providers/", { params: { header: fieldsHeader(o) }, ...init(o) })),
     createSession: (body, o) =>
       unwrap(raw.POST("/sessions/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
-    listSessions: (o) => unwrap(raw.GET("/sessions/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    listSessions: async (o) => (await sessionsPage(o)).items,
+    listSessionsPage: sessionsPage,
+    sessions: (o) => followPages((cursor) => sessionsPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
     getSession: (sessionId, o) =>
       unwrap(
         raw.GET("/sessions/{session_id}", {
@@ -193,14 +262,13 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           ...init(o),
         }),
       ),
-    listSessionExecutions: (sessionId, o) =>
-      unwrap(
-        raw.GET("/sessions/{session_id}/executions/", {
-          params: { path: { session_id: sessionId }, header: fieldsHeader(o) },
-          ...init(o),
-        }),
-      ),
-    listExecutions: (o) => unwrap(raw.GET("/executions/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    listSessionExecutions: async (sessionId, o) => (await sessionExecutionsPage(sessionId, o)).items,
+    listSessionExecutionsPage: sessionExecutionsPage,
+    listExecutions: async (o) => (await executionsPage(o)).items,
+    listExecutionsPage: executionsPage,
+    executions: (o) => followPages((cursor) => executionsPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
+    exportMetrics: (o) => exportMetricsText(raw, o.format, o),
+    metricRows: (o) => streamMetricRows(raw, o),
     getExecution: (execId, o) =>
       unwrap(
         raw.GET("/executions/{exec_id}", {

@@ -3,6 +3,9 @@ export type {
   BenchwrightClient,
   CallOptions,
   ClientOptions,
+  ListExecutionsOptions,
+  ListSessionExecutionsOptions,
+  ListSessionsOptions,
   LogOptions,
   RawClient,
   RequestOptions,
@@ -14,6 +17,8 @@ export { PROBLEMS, isProblemCode } from "./generated/problems.js";
 export type { ProblemKind } from "./generated/problems.js";
 export type { LogStreamOptions } from "./logs.js";
 export type { EventsOptions } from "./events.js";
+export type { ExecutionFilters, FollowOptions, Page, PageOptions, SessionExecutionFilters, SessionFilters } from "./lists.js";
+export type { MetricsExportOptions } from "./metric-rows.js";
 export { prepareAndRun, waitForState, waitForStep, WaitForStateTimeoutError } from "./helpers.js";
 export type { PrepareAndRunResult, WaitForStateOptions, WaitForStepOptions } from "./helpers.js";
 export type * from "./types.js";

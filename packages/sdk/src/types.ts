@@ -22,6 +22,8 @@ export type StepName = StepRecord["step"];
 export type StepResult = Schemas["StepResult"];
 export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
+/** One metric figure as the metrics export writes it (a CSV row, a JSON Lines object). */
+export type MetricRow = Schemas["MetricRow"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];
 export type Benchmark = Schemas["Benchmark"];

@@ -2,6 +2,7 @@ import type { Metric } from "@benchwright/catalog";
 import { EventLog } from "../events/event-log.js";
 import { formatDuration, formatTimestamp } from "../time.js";
 import type { Db } from "./db.js";
+import { executionsClause, sessionsSelect, SqlParams, type ExecutionWhere, type SessionKey, type SessionWhere } from "./list-where.js";
 
 export type SessionState = "active" | "deleting" | "deleted";
 export type ExecutionState =
@@ -320,32 +321,55 @@ export class Store {
 
   /** Sessions in one of `states` (one of them when `id` is given), as their views show them. */
   async sessionSummaries(states: SessionState[], id?: string): Promise<SessionSummary[]> {
-    return this.db.query<SessionSummary>(
-      `SELECT ${SESSION_SUMMARY_COLUMNS} FROM sessions WHERE state = ANY($1) AND ($2::uuid IS NULL OR id = $2) ORDER BY created, id`,
-      [states, id ?? null],
+    return this.findSessions({ states, id });
+  }
+
+  /** The sessions `where` selects (filters and page in the query), oldest first, as their views show them. */
+  async findSessions(where: SessionWhere): Promise<Array<SessionSummary & { key: SessionKey }>> {
+    const params = new SqlParams();
+    // created as text too, in UTC whatever the server's settings: its microseconds, which a Date would round, make the page key.
+    const rows = await this.db.query<SessionSummary & { created_key: string }>(
+      sessionsSelect(where, params, `${SESSION_SUMMARY_COLUMNS}, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key`),
+      params.values,
     );
+    return rows.map(({ created_key, ...row }) => ({ ...row, key: { created: created_key, id: row.id } }));
   }
 
   /**
-   * Executions with their steps, in creation order: one execution, those of some sessions
-   * (`sessionStates`: of the sessions in these states), or all. The steps come aggregated in
-   * the execution's row, so that the answer is one query whatever its size.
+   * Executions with their steps, in creation order: those `where` selects (one, those of some
+   * sessions, those that match a list's filters, a page of them), or all. The steps come
+   * aggregated in the execution's row, so that the answer is one query whatever its size.
    */
-  async executionsWithSteps(where: { id: string } | { sessionIds: string[] } | { sessionStates: SessionState[] } | "all"): Promise<ExecutionWithSteps[]> {
-    const [filter, params] =
-      where === "all" ? ["", []]
-      : "id" in where ? ["WHERE e.id = $1", [where.id]]
-      : "sessionIds" in where ? ["WHERE e.session_id = ANY($1)", [where.sessionIds]]
-      : ["WHERE e.session_id IN (SELECT id FROM sessions WHERE state = ANY($1))", [where.sessionStates]];
+  async executionsWithSteps(where: ExecutionWhere | "all"): Promise<ExecutionWithSteps[]> {
+    const params = new SqlParams();
     const rows = await this.db.query<ExecutionWithSteps & { steps: Array<StepSummary & { started: string }> }>(
-      `SELECT ${EXECUTION_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")},
+      `SELECT ${EXECUTION_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")}, e.seq::text AS seq,
          COALESCE((SELECT json_agg(json_build_object(${STEP_SUMMARY_FIELDS}) ORDER BY s.started, s.step, s.attempt)
                    FROM steps s WHERE s.execution_id = e.id), '[]'::json) AS steps
-       FROM executions e ${filter} ORDER BY e.seq`,
-      params,
+       FROM executions e ${executionsClause(where === "all" ? {} : where, params)}`,
+      params.values,
     );
     for (const row of rows) for (const step of row.steps) (step as StepSummary).started = new Date(step.started);
     return rows;
+  }
+
+  /**
+   * The successful run attempts of the executions `where` selects (a page of them), with what
+   * the metrics export writes beside each figure: one row per attempt, in the order of the
+   * executions then of the attempts, and one row without an attempt for an execution that has
+   * none (so that the page's last `seq` is known).
+   */
+  async runMetrics(where: ExecutionWhere): Promise<RunMetricsRow[]> {
+    const params = new SqlParams();
+    return this.db.query<RunMetricsRow>(
+      `SELECT e.seq::text AS seq, e.id AS execution_id, e.session_id, ss.provider_name, ss.service_type, e.tool_id, e.workload_id,
+              e.exec_env, st.attempt, st.started, st.metrics
+         FROM (SELECT e.* FROM executions e ${executionsClause(where, params)}) e
+         JOIN sessions ss ON ss.id = e.session_id
+         LEFT JOIN steps st ON st.execution_id = e.id AND st.step = 'run' AND st.state = 'succeeded'
+        ORDER BY e.seq, st.attempt`,
+      params.values,
+    );
   }
 
   /** Steps recorded as running, of every execution or of these. */
@@ -506,6 +530,23 @@ const STEP_SUMMARY_FIELDS = ["step", "attempt", "state", "started", "duration", 
 
 export interface ExecutionWithSteps extends ExecutionRow {
   steps: StepSummary[];
+  /** Its place in creation order (a bigint, as text): where a page of executions starts. */
+  seq: string;
+}
+
+/** One successful run attempt of an execution (see Store.runMetrics); `attempt` and after are null for an execution without one. */
+export interface RunMetricsRow {
+  seq: string;
+  execution_id: string;
+  session_id: string;
+  provider_name: string;
+  service_type: string;
+  tool_id: string;
+  workload_id: string;
+  exec_env: { vms: VmRecord[] };
+  attempt: number | null;
+  started: Date | null;
+  metrics: StoredMetric[] | null;
 }
 
 /** What a step.finished event says: as the step attempt resource says it, no more. */

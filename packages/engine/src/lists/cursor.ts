@@ -1,0 +1,57 @@
+import { BenchwrightError } from "../errors.js";
+import type { SessionKey } from "../store/list-where.js";
+
+/**
+ * The cursors of the lists: base64url of the last record's key, the list it belongs to first
+ * (`s` sessions, `e` executions). Opaque to clients; what is inside is checked as strictly as
+ * any input, so that a cursor this server did not give is a 400, never a failed query.
+ */
+export function sessionCursor(key: SessionKey): string {
+  return encode(["s", key.created, key.id]);
+}
+
+export function executionCursor(seq: string): string {
+  return encode(["e", seq]);
+}
+
+export function sessionKeyOf(cursor: string): SessionKey {
+  const parts = decode(cursor);
+  const [kind, created, id] = parts;
+  if (parts.length !== 3 || kind !== "s" || !isUtcMicros(created) || typeof id !== "string" || !UUID.test(id)) throw badCursor("sessions");
+  return { created, id };
+}
+
+export function executionSeqOf(cursor: string): string {
+  const parts = decode(cursor);
+  const [kind, seq] = parts;
+  if (parts.length !== 2 || kind !== "e" || typeof seq !== "string" || !/^[0-9]{1,18}$/.test(seq)) throw badCursor("executions");
+  return seq;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function encode(parts: string[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString("base64url");
+}
+
+function decode(cursor: string): unknown[] {
+  try {
+    const parts: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(parts)) return parts;
+  } catch {
+    // not JSON: refused below
+  }
+  return [];
+}
+
+/** `2026-11-21T10:15:00.123456Z`, as Store.findSessions writes a session's key, and a real time. */
+function isUtcMicros(value: unknown): value is string {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value)) return false;
+  const date = new Date(value.slice(0, 23) + "Z");
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
+function badCursor(list: string): BenchwrightError {
+  const message = `is not a cursor of the ${list} list: send the X-Next-Cursor of the page before, as it came`;
+  return new BenchwrightError("validation_failed", `cursor ${message}`, { errors: [{ path: "/query/cursor", message }] });
+}
