@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseIni } from "./ini.js";
-import { canonicalClass, loadProviderConfigs, normalizePrivateKey, resolveInline, resolveStored, toConfigFile } from "./provider-config.js";
+import { parseProviderConfig } from "./parse-provider-config.js";
+import { normalizePrivateKey } from "./private-key.js";
+import { canonicalClass, loadProviderConfigs, resolveInline, resolveStored, toConfigFile } from "./provider-config.js";
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAB\n-----END OPENSSH PRIVATE KEY-----\n";
 
@@ -48,8 +50,8 @@ describe("provider configurations", () => {
       ["local", "local", ["default"]],
     ]);
     expect(errors).toEqual([join(dir, "providers", "broken.yaml")]);
-    const resolved = resolveStored(configs, "aws", "ubuntu_micro");
-    expect(resolved.service.ssh_private_key).toBe(KEY);
+    const resolved = parseProviderConfig(resolveStored(configs, "aws", "ubuntu_micro"));
+    expect(resolved).toMatchObject({ class: "cloud", driver: "ec2", region: "us-west-1", keyName: "bench-key", sshPrivateKey: KEY });
     expect(() => resolveStored(configs, "gcp", "x")).toThrow(/No provider configuration 'gcp'/);
     expect(() => resolveStored(configs, "aws", "large")).toThrow(expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["ubuntu_micro"] } }));
     // No service type named: the only one, as the Benchmarking Suite took it; with several, the choices.
@@ -61,16 +63,15 @@ describe("provider configurations", () => {
 
   it("resolves Form B with its key's line ends written as \\n, escaped once or twice", () => {
     for (const key of [KEY, KEY.replace(/\n/g, "\\n")]) {
-      const r = resolveInline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "h", vm_user: "u", ssh_private_key: key } });
-      expect(r).toMatchObject({ name: "lab", serviceType: "vms", providerClass: "existing-vm" });
-      expect(r.service.ssh_private_key).toBe(KEY);
+      const r = parseProviderConfig(resolveInline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "h", vm_user: "u", ssh_private_key: key } }));
+      expect(r).toMatchObject({ name: "lab", serviceType: "vms", class: "existing-vm", hosts: [{ ssh_private_key: KEY }] });
     }
   });
 
   describe("an inline configuration cannot reach into the server", () => {
     const refusal = (config: Record<string, unknown>) => {
       try {
-        resolveInline(config);
+        parseProviderConfig(resolveInline(config));
       } catch (e) {
         return e as { code: string; detail: string; extras: { errors?: Array<{ path: string; message: string }> } };
       }
@@ -101,9 +102,9 @@ describe("provider configurations", () => {
     });
 
     it("keeps what stays on the client's machines: allow_install false on local, true on existing-vm, inline keys", () => {
-      expect(resolveInline({ provider: { class: "local" }, bench: { allow_install: false } }).service.allow_install).toBe(false);
-      const vm = resolveInline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY, allow_install: true } });
-      expect(vm.service.allow_install).toBe(true);
+      const inline = (config: Record<string, unknown>) => parseProviderConfig(resolveInline(config));
+      expect(inline({ provider: { class: "local" }, bench: { allow_install: false } })).toMatchObject({ allowInstall: false });
+      expect(inline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY, allow_install: true } })).toMatchObject({ allowInstall: true });
     });
 
     it("leaves stored configurations (written by the operator) free to use both", () => {
@@ -111,8 +112,8 @@ describe("provider configurations", () => {
         toConfigFile("lab", { provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", key_path: "/keys/lab" } }),
         toConfigFile("here", { provider: { class: "local" }, root: { allow_install: true } }),
       ];
-      expect(resolveStored(stored, "lab", "vms").service.key_path).toBe("/keys/lab");
-      expect(resolveStored(stored, "here", "root").service.allow_install).toBe(true);
+      expect(parseProviderConfig(resolveStored(stored, "lab", "vms"))).toMatchObject({ hosts: [{ key_path: "/keys/lab" }] });
+      expect(parseProviderConfig(resolveStored(stored, "here", "root"))).toMatchObject({ allowInstall: true });
     });
   });
 

@@ -4,6 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { BenchwrightError } from "../errors.js";
 import type { ProviderClass, ResolvedConfig } from "../providers/provider.js";
 import { parseIni } from "./ini.js";
+import { configError, describeValue, problem } from "./config-problem.js";
 
 /** The ancestor's class names, and a few spellings users write, mapped to ours. */
 const CLASS_ALIASES: Record<string, ProviderClass> = {
@@ -21,7 +22,7 @@ export const PROVIDER_CLASSES = Object.keys(CLASS_ALIASES);
 export function canonicalClass(name: unknown): ProviderClass {
   const found = typeof name === "string" ? CLASS_ALIASES[name] : undefined;
   if (!found) {
-    throw new BenchwrightError("unknown_provider_class", `Unknown provider class '${String(name)}'`, {
+    throw configError("Unknown provider class", [problem(["provider", "class"], describeValue("class", name), `must be one of: ${PROVIDER_CLASSES.join(", ")}`)], "unknown_provider_class", {
       choices: PROVIDER_CLASSES,
     });
   }
@@ -54,7 +55,7 @@ function typed(section: Record<string, string>): Record<string, unknown> {
 export function toConfigFile(name: string, document: Record<string, unknown>): ProviderConfigFile {
   const { provider, ...services } = document as { provider?: Record<string, unknown> } & Record<string, Record<string, unknown>>;
   if (!provider || typeof provider !== "object") {
-    throw new BenchwrightError("invalid_configuration", `Configuration '${name}' has no provider section`);
+    throw configError(`Configuration '${name}' cannot be used`, [problem(["provider"], describeValue("provider", provider), "must be a mapping naming at least the class")]);
   }
   return { name, providerClass: canonicalClass(provider.class), provider, services };
 }
@@ -90,46 +91,14 @@ export function resolveInline(config: Record<string, unknown>): ResolvedConfig {
   const file = toConfigFile(String((config.provider as Record<string, unknown>)?.name ?? "inline"), config);
   const types = Object.keys(file.services);
   if (types.length !== 1) {
-    throw new BenchwrightError("invalid_configuration", "An inline config holds the provider section and exactly one service-type section", {
-      choices: types,
-    });
-  }
-  assertStaysOffTheServer(file, types[0]);
-  return resolveService(file, types[0]);
-}
-
-/**
- * An inline configuration comes from an API client: it may describe the client's machines,
- * not reach into the server's own files or system. Fields that do are for stored
- * configurations only, which the server's operator writes.
- */
-function assertStaysOffTheServer(file: ProviderConfigFile, serviceType: string): void {
-  const service = file.services[serviceType];
-  const refused: Array<{ at: Array<string | number>; why: string }> = [];
-  const keyPath = "names a file on the server to use as SSH key: send ssh_private_key instead, or store the configuration on the server";
-  if (service && typeof service === "object") {
-    if ("key_path" in service) refused.push({ at: [serviceType, "key_path"], why: keyPath });
-    if (Array.isArray(service.hosts)) {
-      service.hosts.forEach((h: unknown, i: number) => {
-        if (h && typeof h === "object" && "key_path" in h) refused.push({ at: [serviceType, "hosts", i, "key_path"], why: keyPath });
-      });
-    }
-    // On local the "machine" is the server: installing means system packages, as root, on it.
-    if (file.providerClass === "local" && service.allow_install !== undefined && service.allow_install !== false) {
-      refused.push({
-        at: [serviceType, "allow_install"],
-        why: "would install system packages on the server itself: only a stored local configuration may allow it",
-      });
-    }
-  }
-  if (refused.length) {
-    const field = (at: Array<string | number>) => at.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("").slice(1);
-    throw new BenchwrightError(
+    throw configError(
+      "An inline configuration cannot be used",
+      [problem([], `has ${types.length} service-type sections`, "must hold the provider section and exactly one service-type section")],
       "invalid_configuration",
-      `An inline configuration may not reach into the server: ${refused.map((r) => `${field(r.at)} ${r.why}`).join("; ")}`,
-      { errors: refused.map((r) => ({ path: `/config/${r.at.join("/")}`, message: r.why })) },
+      { choices: types },
     );
   }
+  return resolveService(file, types[0], "inline");
 }
 
 /**
@@ -145,7 +114,7 @@ export function resolveStored(configs: ProviderConfigFile[], provider: string, s
   }
   if (service === undefined || service === null) {
     const types = Object.keys(file.services);
-    if (types.length === 1) return resolveService(file, types[0]);
+    if (types.length === 1) return resolveService(file, types[0], "stored");
     throw new BenchwrightError(
       "unknown_service_type",
       types.length
@@ -159,27 +128,10 @@ export function resolveStored(configs: ProviderConfigFile[], provider: string, s
       choices: Object.keys(file.services),
     });
   }
-  return resolveService(file, service);
+  return resolveService(file, service, "stored");
 }
 
-function resolveService(file: ProviderConfigFile, serviceType: string): ResolvedConfig {
-  const service = { ...file.services[serviceType] };
-  if (typeof service.ssh_private_key === "string") service.ssh_private_key = normalizePrivateKey(service.ssh_private_key);
-  if (Array.isArray(service.hosts)) {
-    service.hosts = service.hosts.map((h: Record<string, unknown>) =>
-      typeof h.ssh_private_key === "string" ? { ...h, ssh_private_key: normalizePrivateKey(h.ssh_private_key) } : h,
-    );
-  }
-  return { name: file.name, serviceType, providerClass: file.providerClass, provider: { ...file.provider }, service };
-}
-
-/**
- * Private keys arrive with their line ends as JSON `\n` escapes (decoded already), as the
- * two characters backslash-n when a client escaped twice, or indented (INI): all mean newlines.
- */
-export function normalizePrivateKey(key: string): string {
-  let text = key.replace(/\r\n/g, "\n");
-  if (!text.includes("\n") && text.includes("\\n")) text = text.replace(/\\n/g, "\n");
-  text = text.split("\n").map((line) => line.trim()).join("\n").trim();
-  return text + "\n";
+/** The sections as written: what a session seals, and what parseProviderConfig reads, then and after every restart. */
+function resolveService(file: ProviderConfigFile, serviceType: string, origin: ResolvedConfig["origin"]): ResolvedConfig {
+  return { name: file.name, serviceType, providerClass: file.providerClass, provider: { ...file.provider }, service: { ...file.services[serviceType] }, origin };
 }

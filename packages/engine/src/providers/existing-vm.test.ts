@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { parseProviderConfig } from "../config/parse-provider-config.js";
 import { ExistingVmProvider } from "./existing-vm.js";
-import type { ProviderContext, ResolvedConfig } from "./provider.js";
-import { assertValidConfig } from "./registry.js";
 
-const config = (service: Record<string, unknown>): ResolvedConfig => ({ name: "lab", serviceType: "vms", providerClass: "existing-vm", provider: { class: "existing-vm" }, service });
+const config = (service: Record<string, unknown>) => {
+  const parsed = parseProviderConfig({ name: "lab", serviceType: "vms", providerClass: "existing-vm", provider: { class: "existing-vm" }, service });
+  if (parsed.class !== "existing-vm") throw new Error(parsed.class);
+  return parsed;
+};
 
 // The engine is called without the HTTP layer's schema too: a malformed section is a
 // configuration problem, never a TypeError (a 500).
@@ -11,23 +14,22 @@ describe("existing-vm configuration checks", () => {
   it.each([["a string", "h1,h2"], ["an object", { host: "h" }], ["a list with a null", [null]], ["a list of strings", ["h1"]]])(
     "refuses hosts given as %s",
     (_name, hosts) => {
-      expect(() => assertValidConfig(config({ vm_user: "u", ssh_private_key: "x", hosts }))).toThrow(
-        expect.objectContaining({ code: "invalid_configuration", detail: expect.stringMatching(/vms\.hosts: must be a list/) }),
+      expect(() => config({ vm_user: "u", ssh_private_key: "x", hosts })).toThrow(
+        expect.objectContaining({ code: "invalid_configuration", detail: expect.stringMatching(/vms\.hosts .*: must be a list of \{host, \.\.\.\} entries/) }),
       );
     },
   );
 
   it("lists every missing field of every host", () => {
-    expect(() => assertValidConfig(config({ hosts: [{ host: "a" }, { host: "b", vm_user: "u" }] }))).toThrow(/hosts\[0\]: vm_user \(or user\) is required.*hosts\[1\]: ssh_private_key, key_path or password is required/);
+    expect(() => config({ hosts: [{ host: "a" }, { host: "b", vm_user: "u" }] })).toThrow(
+      /vms\.hosts\[0\]\.vm_user is missing: .*vms\.hosts\[0\] has no credential: .*vms\.hosts\[1\] has no credential: ssh_private_key, key_path or password is required/,
+    );
   });
 });
 
 // The Benchmarking Suite's ExistingVMProvider read `ip_address`, `user`, and a key, a key file or a password.
 describe("existing-vm with the Benchmarking Suite's names", () => {
-  const machinesOf = (service: Record<string, unknown>) => {
-    assertValidConfig(config(service));
-    return new ExistingVmProvider().ensureMachines({ config: config(service) } as ProviderContext);
-  };
+  const machinesOf = (service: Record<string, unknown>) => new ExistingVmProvider(config(service)).ensureMachines();
 
   it("reads ip_address and user as host and vm_user, in the section and in hosts", async () => {
     const [one] = await machinesOf({ ip_address: "192.0.2.7", user: "ubuntu", password: "s3cret-pw" });
@@ -47,11 +49,19 @@ describe("existing-vm with the Benchmarking Suite's names", () => {
   });
 
   it("refuses both spellings of a setting with different values, and an empty password", () => {
-    expect(() => assertValidConfig(config({ host: "a", ip_address: "b", user: "u", vm_user: "v", password: "pw12" }))).toThrow(
-      /vms: host and ip_address name the same setting and differ; vms: vm_user and user name the same setting and differ/,
+    expect(() => config({ host: "a", ip_address: "b", user: "u", vm_user: "v", password: "pw12" })).toThrow(
+      /vms\.ip_address differs from host: host and ip_address name the same setting: give one, or both alike; vms\.user differs from vm_user/,
     );
-    expect(() => assertValidConfig(config({ host: "a", vm_user: "u", password: "" }))).toThrow(/password must be a non-empty string/);
+    expect(() => config({ host: "a", vm_user: "u", password: "" })).toThrow(/vms\.password is empty: must be a non-empty string/);
     // The same value twice is no conflict.
-    expect(() => assertValidConfig(config({ host: "a", ip_address: "a", user: "u", password: "pw12" }))).not.toThrow();
+    expect(() => config({ host: "a", ip_address: "a", user: "u", password: "pw12" })).not.toThrow();
+  });
+
+  it("reads a key file when the machines are asked for, and says which one it cannot read", async () => {
+    const provider = new ExistingVmProvider(config({ host: "a", vm_user: "u", key_path: "/nonexistent/key" }));
+    await expect(provider.ensureMachines()).rejects.toMatchObject({
+      code: "invalid_configuration",
+      extras: { errors: [{ path: "/config/vms/key_path", message: "cannot be read for host a: must name a private key file the server can read" }] },
+    });
   });
 });

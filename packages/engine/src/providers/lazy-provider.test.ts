@@ -17,7 +17,7 @@ describe("lazyProvider", () => {
     expect(loads).toBe(0);
     expect(await provider.ensureMachines({} as never)).toEqual([]);
     await provider.destroy({} as never);
-    expect(await provider.sweep!({} as never, {} as never)).toEqual([]);
+    expect(await provider.sweep!({} as never)).toEqual([]);
     expect(loads).toBe(1);
 
     const broken = lazyProvider(async () => Promise.reject(new Error("no module")));
@@ -31,11 +31,11 @@ describe("lazyProvider", () => {
     expect(loadedAfter(`await import("./providers/cloud/ec2-driver.js");`)).toBe(true);
     // ...and the engine, with an EC2 provider made but not used, does not load it.
     expect(loadedAfter(`
-      await import("./index.js");
+      const { parseProviderConfig } = await import("./index.js");
       const { createCloudProvider } = await import("./providers/cloud/index.js");
-      createCloudProvider({ name: "x", serviceType: "d", providerClass: "cloud",
+      createCloudProvider(parseProviderConfig({ name: "x", serviceType: "d", providerClass: "cloud",
         provider: { class: "cloud", driver: "ec2", access_id: "a", secret_key: "b", region: "eu-west-1" },
-        service: { image: "i", size: "t", vm_user: "u" } });
+        service: { image: "i", size: "t", vm_user: "u" } }));
     `)).toBe(false);
   });
 
@@ -44,11 +44,11 @@ describe("lazyProvider", () => {
     const loaded = (script: string) => loadedAfterIn(DIST, script, "@google-cloud/compute");
     expect(loaded(`await import("./providers/cloud/gce-driver.js");`)).toBe(true);
     expect(loaded(`
-      await import("./index.js");
+      const { parseProviderConfig } = await import("./index.js");
       const { createCloudProvider } = await import("./providers/cloud/index.js");
-      createCloudProvider({ name: "x", serviceType: "d", providerClass: "cloud",
+      createCloudProvider(parseProviderConfig({ name: "x", serviceType: "d", providerClass: "cloud",
         provider: { class: "cloud", driver: "gce", access_id: "a@b", secret_key: "k", project: "p", region: "europe-west1-b" },
-        service: { image: "i", size: "e2-small", vm_user: "u" } });
+        service: { image: "i", size: "e2-small", vm_user: "u" } }));
     `)).toBe(false);
   });
 });

@@ -11,6 +11,6 @@ export function lazyProvider(load: () => Promise<Provider>): Provider {
   return {
     ensureMachines: async (ctx) => (await provider()).ensureMachines(ctx),
     destroy: async (ctx) => (await provider()).destroy(ctx),
-    sweep: async (config, options) => (await (await provider()).sweep?.(config, options)) ?? [],
+    sweep: async (options) => (await (await provider()).sweep?.(options)) ?? [],
   };
 }

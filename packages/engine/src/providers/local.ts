@@ -1,18 +1,20 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { Machine, Provider, ProviderContext, ResolvedConfig } from "./provider.js";
+import type { LocalConfig } from "../config/provider-config-types.js";
+import type { Machine, Provider, ProviderContext } from "./provider.js";
 
 /** The server's own host; each session works in a private dir below the data dir. */
 export class LocalProvider implements Provider {
+  constructor(private readonly config: LocalConfig) {}
+
   async ensureMachines(ctx: ProviderContext): Promise<Machine[]> {
     return [
       {
         id: "local",
         ip: "127.0.0.1",
-        platform: typeof ctx.config.service.platform === "string" ? ctx.config.service.platform : "",
+        platform: this.config.platform,
         workRoot: localWorkRoot(ctx.dataDir, ctx.sessionId),
-        // Installing system packages on the server itself is opt-in per service type.
-        allowInstall: ctx.config.service.allow_install === true,
+        allowInstall: this.config.allowInstall,
       },
     ];
   }
@@ -24,8 +26,4 @@ export class LocalProvider implements Provider {
 
 export function localWorkRoot(dataDir: string, sessionId: string): string {
   return join(dataDir, "work", sessionId);
-}
-
-export function validateLocalConfig(_config: ResolvedConfig): string[] {
-  return [];
 }

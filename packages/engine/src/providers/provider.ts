@@ -14,7 +14,11 @@ export interface Machine {
   ssh?: SshTarget;
 }
 
-/** The configuration a session is bound to, with secrets decrypted (kept in memory only). */
+/**
+ * The configuration a session is bound to, its sections as written, with secrets decrypted
+ * (kept in memory only; sealed at rest). Only parseProviderConfig reads settings from it
+ * (secretsOfConfig looks through it for credentials).
+ */
 export interface ResolvedConfig {
   /** Name of the configuration (Form A file name, or `config.provider.name`). */
   name: string;
@@ -24,6 +28,8 @@ export interface ResolvedConfig {
   providerClass: ProviderClass;
   provider: Record<string, unknown>;
   service: Record<string, unknown>;
+  /** Inline (Form B) configurations may not name the server's files; absent in sessions sealed before it was recorded. */
+  origin?: "inline" | "stored";
 }
 
 export type ProviderClass = "local" | "existing-vm" | "cloud";
@@ -38,7 +44,6 @@ export interface ResourceLedger {
 
 export interface ProviderContext {
   sessionId: string;
-  config: ResolvedConfig;
   resources: ResourceLedger;
   /** Where the server keeps its data (local work dirs live below it). */
   dataDir: string;
@@ -71,7 +76,6 @@ export interface Provider {
    * and destroys them unless `dryRun`. Providers that create nothing return [].
    */
   sweep?(
-    config: ResolvedConfig,
     options: { isLive: (sessionId: string) => Promise<boolean>; dryRun: boolean; log: (line: string) => void },
   ): Promise<SweptResource[]>;
 }

@@ -193,6 +193,11 @@ export const CREDENTIAL_KEYS = [
   "token", "auth_token", "session_token", "api_key", "apikey", "private_key", "ssh_private_key", "credential", "credentials",
 ] as const;
 const CREDENTIAL_KEY = new RegExp(`^(${CREDENTIAL_KEYS.join("|")})$|_(password|secret|token|private_key)$`, "i");
+
+/** Whether a configuration key names a credential, whose value is never repeated anywhere. */
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEY.test(key);
+}
 const PRIVATE_KEY_TEXT = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**
@@ -241,6 +246,6 @@ function urlPassword(text: string): string | undefined {
 }
 
 /** A scrubber that knows every credential of the configuration. */
-export function scrubberOf(config: ResolvedConfig): Scrubber {
-  return new Scrubber().add(...secretsOfConfig(config));
+export function scrubberOf(config: { secrets: readonly string[] }): Scrubber {
+  return new Scrubber().add(...config.secrets);
 }

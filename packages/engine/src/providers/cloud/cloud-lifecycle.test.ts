@@ -7,10 +7,11 @@ import { startOpenStackDouble, type OpenStackDouble } from "../../testing/openst
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { SshPool } from "../../transport/ssh-pool.js";
-import type { Machine, ProviderContext, ResolvedConfig } from "../provider.js";
+import type { CloudConfig } from "../../config/provider-config-types.js";
+import type { Machine, ProviderContext } from "../provider.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { createCloudProvider, type CloudProviderOptions } from "./index.js";
-import { closedPort, createMemoryLedger, failureOf, leaks, testContext, type MemoryLedger } from "./testing-ledger.js";
+import { closedPort, cloudConfig, createMemoryLedger, failureOf, leaks, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 // The one lifecycle (CloudProvider) against each cloud's double: no cloud is reachable here, so
 // EC2 is the real SDK client answered by aws-sdk-client-mock and OpenStack a local HTTP double.
@@ -18,7 +19,7 @@ import { closedPort, createMemoryLedger, failureOf, leaks, testContext, type Mem
 
 /** One cloud as the table below drives it. */
 interface Cloud {
-  config(service?: Record<string, unknown>): ResolvedConfig;
+  config(service?: Record<string, unknown>): CloudConfig;
   options: CloudProviderOptions;
   /** Everything of ours the double still holds: empty once a session is torn down. */
   leftovers(): unknown[];
@@ -43,7 +44,7 @@ async function ec2(): Promise<Cloud> {
   const double = createEc2Double({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilRunning: 2 });
   const mine = <T extends { tags: Record<string, string> }>(xs: T[]) => xs.filter((x) => x.tags["benchwright:managed"] === "true");
   return {
-    config: (service = {}) => ({
+    config: (service = {}) => cloudConfig({
       name: "aws-test",
       serviceType: "vm",
       providerClass: "cloud",
@@ -74,7 +75,7 @@ async function ec2(): Promise<Cloud> {
 async function openstack(): Promise<Cloud> {
   const double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2 });
   return {
-    config: (service = {}) => ({
+    config: (service = {}) => cloudConfig({
       name: "os-test",
       serviceType: "vm",
       providerClass: "cloud",
@@ -101,7 +102,7 @@ async function gce(): Promise<Cloud> {
   const secretKey = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDbenchwrightfake\n-----END PRIVATE KEY-----\n";
   const inv = () => double.inventory();
   return {
-    config: (service = {}) => ({
+    config: (service = {}) => cloudConfig({
       name: "gce-test",
       serviceType: "vm",
       providerClass: "cloud",
@@ -162,8 +163,8 @@ for (const make of [ec2, openstack, gce]) {
     });
 
     /** A context whose exec runs over real SSH, as the engine's does (post_create_script needs it). */
-    const ctx = (cfg: ResolvedConfig, signal?: AbortSignal): ProviderContext => ({
-      ...testContext(cfg, sessionId, logs, ledger),
+    const ctx = (_cfg: unknown, signal?: AbortSignal): ProviderContext => ({
+      ...testContext(sessionId, logs, ledger),
       signal,
       exec: async (machine: Machine, command: string) => {
         const t = pool.get(machine.ssh!, `${sessionId}/${machine.id}`);
@@ -223,16 +224,16 @@ for (const make of [ec2, openstack, gce]) {
       const isLive = async (id: string) => id === sessionId;
       const log = (line: string) => said.push(line);
 
-      const dry = await provider.sweep!(cfg, { isLive, dryRun: true, log });
+      const dry = await provider.sweep!({ isLive, dryRun: true, log });
       expect(dry).toEqual([{ provider: cfg.name, kind: machineKind, id: orphan, session_id: stranger, destroyed: false }]);
       expect(cloud.machines()).toBe(3);
 
-      const wet = await provider.sweep!(cfg, { isLive, dryRun: false, log });
+      const wet = await provider.sweep!({ isLive, dryRun: false, log });
       expect(wet).toEqual([{ provider: cfg.name, kind: machineKind, id: orphan, session_id: stranger, destroyed: true }]);
       expect(cloud.machines()).toBe(2);
 
       // Once the session is over, all it made goes, and only that.
-      const all = await provider.sweep!(cfg, { isLive: async () => false, dryRun: false, log });
+      const all = await provider.sweep!({ isLive: async () => false, dryRun: false, log });
       // Every kind the cloud holds for the session (GCE's SSH key is no resource there).
       expect(all.map((r) => r.kind)).toContain(machineKind);
       expect(all.every((r) => ledger.entries.some((e) => e.kind === r.kind && e.id === r.id))).toBe(true);

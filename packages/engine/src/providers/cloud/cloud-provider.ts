@@ -1,7 +1,7 @@
 import ssh2 from "ssh2";
 import { BenchwrightError } from "../../errors.js";
 import type { Scrubber } from "../../secrets/scrub.js";
-import type { Machine, Provider, ProviderContext, ResolvedConfig, SweptResource } from "../provider.js";
+import type { Machine, Provider, ProviderContext, SweptResource } from "../provider.js";
 import { resourceName, type CloudSettings } from "./cloud-config.js";
 import type { CloudDriver, MachineView } from "./cloud-driver.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
@@ -34,7 +34,6 @@ export function publicKeyOf(privateKey: string): string {
  */
 export class CloudProvider implements Provider {
   constructor(
-    private readonly config: ResolvedConfig,
     private readonly settings: CloudSettings,
     private readonly driver: CloudDriver,
     private readonly scrubber: Scrubber,
@@ -54,8 +53,8 @@ export class CloudProvider implements Provider {
     return tearDown(this.driver.name, ctx, { scrubber: this.scrubber }, (log) => this.teardown(ctx, this.tagged(log)));
   }
 
-  async sweep(_config: ResolvedConfig, options: SweepOptions): Promise<SweptResource[]> {
-    const report = new SweepReport(this.driver.name, this.config.name, options, this.scrubber);
+  async sweep(options: SweepOptions): Promise<SweptResource[]> {
+    const report = new SweepReport(this.driver.name, this.settings.name, options, this.scrubber);
     const found = await this.call("listing tagged resources", () => this.driver.listTagged());
     for (const r of this.inTeardownOrder(found)) {
       if (await report.orphaned(r.session)) await report.destroy(r.kind, r.id, r.session, () => this.destroyOne(r.kind, r.id));

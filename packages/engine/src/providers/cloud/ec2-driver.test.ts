@@ -3,9 +3,9 @@ import { CreateKeyPairCommand, CreateSecurityGroupCommand } from "@aws-sdk/clien
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
 import type { ResolvedConfig } from "../provider.js";
-import { createCloudProvider, EC2_KINDS, validateCloudConfig, type CloudProviderOptions } from "./index.js";
+import { createCloudProvider, EC2_KINDS, type CloudProviderOptions } from "./index.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
-import { createMemoryLedger, failureOf, leaks, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
+import { cloudConfig, configProblems, createMemoryLedger, failureOf, leaks, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 const ACCESS_ID = "AKIAIOSFODNN7EXAMPLE";
 const SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
@@ -16,7 +16,7 @@ let SSH_USER = "admin";
 const said: string[] = [];
 const secrets = new Set<string>([ACCESS_ID, SECRET_KEY]);
 
-function config(service: Record<string, unknown> = {}): ResolvedConfig {
+function sections(service: Record<string, unknown> = {}): ResolvedConfig {
   return {
     name: "aws-test",
     serviceType: "vm",
@@ -25,6 +25,8 @@ function config(service: Record<string, unknown> = {}): ResolvedConfig {
     service: { image: "debian-12-amd64-*", size: "t3.micro", vm_user: SSH_USER, platform: "debian_12", ...service },
   };
 }
+
+const config = (service: Record<string, unknown> = {}) => cloudConfig(sections(service));
 
 const failure = (promise: Promise<unknown>) => failureOf(promise, said);
 
@@ -64,7 +66,7 @@ describe("ec2 provider", () => {
     double.restore();
   });
 
-  const ctx = (cfg = config()) => testContext(cfg, sessionId, logs, ledger);
+  const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
 
   it("creates a key pair, a security group and an instance, and hands over a machine that answers SSH", async () => {
     const provider = createCloudProvider(config(), options);
@@ -155,19 +157,21 @@ describe("ec2 provider", () => {
   });
 
   it("refuses an unknown driver and lists what is missing", async () => {
-    const bad = { ...config(), provider: { ...config().provider, driver: "azure" } };
-    const error = await failure(Promise.resolve().then(() => createCloudProvider(bad)));
+    const bad = { ...sections(), provider: { ...sections().provider, driver: "azure" } };
+    const error = await failure(Promise.resolve().then(() => cloudConfig(bad)));
     expect(error.code).toBe("invalid_configuration");
-    expect(error.detail).toContain("ec2, openstack, gce");
-    const missing = { ...config({ image: "" }), provider: { class: "cloud", driver: "ec2" } };
-    expect(validateCloudConfig(missing)).toEqual([
-      "provider.access_id: is required",
-      "provider.secret_key: is required",
-      "provider.region: is required",
-      "vm.image: is required",
+    expect(error.extras.errors).toEqual([{ path: "/config/provider/driver", message: "is 'azure': must be one of: ec2, openstack, gce" }]);
+    const missing = { ...sections({ image: "" }), provider: { class: "cloud", driver: "ec2" } };
+    expect(configProblems(missing)).toEqual([
+      { path: "/config/provider/access_id", message: "is missing: must be a non-empty string" },
+      { path: "/config/provider/secret_key", message: "is missing: must be a non-empty string" },
+      { path: "/config/provider/region", message: "is missing: must be a non-empty string" },
+      { path: "/config/vm/image", message: "is empty: must be a non-empty string" },
     ]);
-    expect(validateCloudConfig(config({ key_name: "k" }))).toEqual(["vm.ssh_private_key: is required when key_name is given"]);
-    expect(validateCloudConfig(config())).toEqual([]);
+    expect(configProblems(sections({ key_name: "k" }))).toEqual([
+      { path: "/config/vm/ssh_private_key", message: "is missing: must be given with key_name, to log in with that key pair" },
+    ]);
+    expect(configProblems(sections())).toEqual([]);
   });
 
   it("never puts a credential in an error or a log line", async () => {

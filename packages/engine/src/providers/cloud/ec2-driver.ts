@@ -60,7 +60,7 @@ export class Ec2Driver implements CloudDriver {
   private readonly client: EC2Client;
 
   constructor(
-    private readonly settings: CloudSettings,
+    private readonly settings: CloudSettings<"ec2">,
     options: CloudProviderOptions,
   ) {
     this.client =

@@ -5,8 +5,8 @@ import { startSshd, type SshdHarness } from "../../testing/sshd.js";
 import type { ResolvedConfig } from "../provider.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { GCE_KINDS } from "./gce-driver.js";
-import { createCloudProvider, validateCloudConfig } from "./index.js";
-import { createMemoryLedger, failureOf, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
+import { createCloudProvider } from "./index.js";
+import { cloudConfig, configProblems, createMemoryLedger, failureOf, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 // What is particular to GCE; the lifecycle (each step failing, abort, sweep) is in
 // cloud-lifecycle.test.ts. Google's real Compute client talks REST to a local HTTP double.
@@ -18,7 +18,7 @@ describe("gce driver", () => {
   const logs: string[] = [];
   const sessionId = randomUUID();
 
-  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}): ResolvedConfig => ({
+  const sections = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}): ResolvedConfig => ({
     name: "gce-test",
     serviceType: "vm",
     providerClass: "cloud",
@@ -26,7 +26,8 @@ describe("gce driver", () => {
     service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, ...service },
   });
   const options = () => ({ gceClient: double.clientOptions, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 });
-  const ctx = (cfg: ResolvedConfig) => testContext(cfg, sessionId, logs, ledger);
+  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
+  const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
 
   beforeAll(async () => {
     sshd = await startSshd();
@@ -75,6 +76,9 @@ describe("gce driver", () => {
   });
 
   it("needs the project and the zone", () => {
-    expect(validateCloudConfig(config({}, { project: "", region: undefined }))).toEqual(["provider.project: is required", "provider.region: is required"]);
+    expect(configProblems(sections({}, { project: "", region: undefined }))).toEqual([
+      { path: "/config/provider/region", message: "is missing: must be a non-empty string" },
+      { path: "/config/provider/project", message: "is empty: must be a non-empty string" },
+    ]);
   });
 });

@@ -33,7 +33,7 @@ export class GceDriver implements CloudDriver {
   private readonly where: { project: string; zone: string };
 
   constructor(
-    private readonly settings: CloudSettings,
+    private readonly settings: CloudSettings<"gce">,
     options: CloudProviderOptions,
   ) {
     const client = options.gceClient
@@ -41,7 +41,7 @@ export class GceDriver implements CloudDriver {
       : { credentials: { client_email: settings.accessId, private_key: settings.secretKey }, projectId: settings.project, fallback: true };
     this.instances = new compute.InstancesClient(client as never);
     this.firewalls = new compute.FirewallsClient(client as never);
-    this.where = { project: settings.project!, zone: settings.region! };
+    this.where = { project: settings.project, zone: settings.region };
   }
 
   private get network(): string {

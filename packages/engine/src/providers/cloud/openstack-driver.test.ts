@@ -7,12 +7,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startOpenStackDouble, type OpenStackDouble } from "../../testing/openstack-double.js";
 import type { Machine, ResolvedConfig } from "../provider.js";
 import type { ExecOptions } from "../../transport/transport.js";
-import { createCloudProvider, OPENSTACK_KINDS, validateCloudConfig, type CloudProviderOptions } from "./index.js";
-import { cloudSettings, guessVmUser } from "./cloud-config.js";
+import { createCloudProvider, OPENSTACK_KINDS, type CloudProviderOptions } from "./index.js";
+import { guessVmUser } from "../../config/parse-cloud-config.js";
 import { SshPool } from "../../transport/ssh-pool.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
-import { createMemoryLedger, failureOf, leaks, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
+import { cloudConfig, configProblems, createMemoryLedger, failureOf, leaks, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 
 const said: string[] = [];
@@ -51,7 +51,7 @@ describe("openstack provider", () => {
   let sessionId: string;
   let options: CloudProviderOptions;
 
-  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}): ResolvedConfig => ({
+  const sections = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}): ResolvedConfig => ({
     name: "os-test",
     serviceType: "vm",
     providerClass: "cloud",
@@ -69,6 +69,8 @@ describe("openstack provider", () => {
     },
     service: { image: "debian-12", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", security_group: "ssh", ...service },
   });
+
+  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
 
   beforeAll(async () => {
     sshd = await startSshd();
@@ -91,7 +93,7 @@ describe("openstack provider", () => {
     await double.stop();
   });
 
-  const ctx = (cfg = config()) => testContext(cfg, sessionId, logs, ledger);
+  const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
 
   it("creates a key pair, a server and a floating IP, and hands over a machine that answers SSH", async () => {
     const provider = createCloudProvider(config(), options);
@@ -141,10 +143,10 @@ describe("openstack provider", () => {
     await seed.destroy({ ...ctx(), resources: { ...ledger, live: async () => (await ledger.live()).filter((e) => e.kind !== OPENSTACK_KINDS.keyPair) } });
     const other = createMemoryLedger();
     const cfg = config({ key_name: keyName, ssh_private_key: seeded.ssh!.privateKey });
-    const [m] = await createCloudProvider(cfg, options).ensureMachines(testContext(cfg, sessionId, logs, other));
+    const [m] = await createCloudProvider(cfg, options).ensureMachines(testContext(sessionId, logs, other));
     expect(m.ssh!.privateKey).toBe(seeded.ssh!.privateKey);
     expect(other.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
-    await createCloudProvider(cfg, options).destroy(testContext(cfg, sessionId, logs, other));
+    await createCloudProvider(cfg, options).destroy(testContext(sessionId, logs, other));
     expect(double.inventory().keyPairs.map((k) => k.name)).toEqual([keyName]);
     expect(double.inventory().servers).toEqual([]);
   });
@@ -167,13 +169,13 @@ describe("openstack provider", () => {
   });
 
   it("lists what is missing", () => {
-    const cfg = config({ size: "" }, { auth_url: "", tenant: undefined, auth_version: "2.0_password" });
-    expect(validateCloudConfig(cfg)).toEqual([
-      "provider.auth_url: is required",
-      "vm.size: is required",
-      "provider.auth_version: must be one of: 3, 3.x, 3.x_password, v3",
+    const cfg = sections({ size: "" }, { auth_url: "", tenant: undefined, auth_version: "2.0_password" });
+    expect(configProblems(cfg)).toEqual([
+      { path: "/config/provider/auth_url", message: "is empty: must be a non-empty string" },
+      { path: "/config/vm/size", message: "is empty: must be a non-empty string" },
+      { path: "/config/provider/auth_version", message: "is '2.0_password': must be one of: 3, 3.x, 3.x_password, v3" },
     ]);
-    expect(validateCloudConfig(config())).toEqual([]);
+    expect(configProblems(sections())).toEqual([]);
   });
 
   // The Benchmarking Suite's keys (benchsuite-stdlib's LibcloudComputeProvider), where it read them.
@@ -184,8 +186,8 @@ describe("openstack provider", () => {
       pool = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
     });
     afterEach(() => pool.close());
-    const ctxWithExec = (cfg: ResolvedConfig, ledger2: MemoryLedger = ledger) => ({
-      ...testContext(cfg, sessionId, logs, ledger2),
+    const ctxWithExec = (_cfg?: unknown, ledger2: MemoryLedger = ledger) => ({
+      ...testContext(sessionId, logs, ledger2),
       exec: async (machine: Machine, command: string, opts?: ExecOptions) => {
         const t = pool.get(machine.ssh!, `${sessionId}/${machine.id}`);
         try {
@@ -267,16 +269,16 @@ describe("openstack provider", () => {
     });
 
     it("takes the ancestor's defaults for the retry key not given, and lets the count bound the wait", () => {
-      const times = cloudSettings(config({}, { "new_vm.connection_retry_times": "4" }));
+      const times = config({}, { "new_vm.connection_retry_times": "4" });
       expect(times).toMatchObject({ sshAttempts: 4, sshPollIntervalMs: 30_000, sshTimeoutMs: Infinity });
-      const period = cloudSettings(config({}, { "new_vm.connection_retry_period": "10" }));
+      const period = config({}, { "new_vm.connection_retry_period": "10" });
       expect(period).toMatchObject({ sshAttempts: 20, sshPollIntervalMs: 10_000, sshTimeoutMs: Infinity });
-      const both = cloudSettings(config({ ssh_timeout: 60 }, { "new_vm.connection_retry_times": "4" }));
+      const both = config({ ssh_timeout: 60 }, { "new_vm.connection_retry_times": "4" });
       expect(both).toMatchObject({ sshAttempts: 4, sshTimeoutMs: 60_000 });
-      expect(cloudSettings(config())).toMatchObject({ sshAttempts: undefined, sshPollIntervalMs: 3000, sshTimeoutMs: 300_000 });
-      expect(validateCloudConfig(config({}, { "new_vm.connection_retry_times": "2.5", "new_vm.connection_retry_period": "soon" }))).toEqual([
-        "provider.new_vm.connection_retry_period: must be a positive number",
-        "provider.new_vm.connection_retry_times: must be a whole number",
+      expect(config()).toMatchObject({ sshAttempts: undefined, sshPollIntervalMs: 3000, sshTimeoutMs: 300_000 });
+      expect(configProblems(sections({}, { "new_vm.connection_retry_times": "2.5", "new_vm.connection_retry_period": "soon" }))).toEqual([
+        { path: "/config/provider/new_vm.connection_retry_times", message: "is '2.5': must be an integer of at least 1" },
+        { path: "/config/provider/new_vm.connection_retry_period", message: "is 'soon': must be a positive number" },
       ]);
     });
 
@@ -329,7 +331,7 @@ describe("openstack provider", () => {
     });
 
     it("puts step dirs below working_dir", async () => {
-      const at = (working_dir?: string) => cloudSettings(config({ working_dir })).workRoot;
+      const at = (working_dir?: string) => config({ working_dir }).workRoot;
       expect(at(undefined)).toBe("~/.benchwright");
       expect(at("/srv/bench/")).toBe("/srv/bench/.benchwright");
       expect(at("bench")).toBe("~/bench/.benchwright");
@@ -337,8 +339,9 @@ describe("openstack provider", () => {
       const cfg = config({ working_dir: "/tmp/bench" });
       const [m] = await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
       expect(m.workRoot).toBe("/tmp/bench/.benchwright");
-      expect(validateCloudConfig(config({ working_dir: "/srv/../etc" }))).toEqual(["vm.working_dir: must not contain . or .. segments"]);
-      expect(validateCloudConfig(config({ working_dir: "~bob/x" }))).toEqual(["vm.working_dir: may start with ~/ but not ~user"]);
+      const allowed = "must name one directory plainly: absolute, ~/dir, or relative to the login home";
+      expect(configProblems(sections({ working_dir: "/srv/../etc" }))).toEqual([{ path: "/config/vm/working_dir", message: `contains a . or .. segment: ${allowed}` }]);
+      expect(configProblems(sections({ working_dir: "~bob/x" }))).toEqual([{ path: "/config/vm/working_dir", message: `starts with ~user: ${allowed}` }]);
     });
   });
 

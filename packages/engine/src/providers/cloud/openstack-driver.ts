@@ -55,13 +55,13 @@ export class OpenStackDriver implements CloudDriver {
   private readonly client: OpenStackClient;
 
   constructor(
-    private readonly settings: CloudSettings,
+    private readonly settings: CloudSettings<"openstack">,
     options: CloudProviderOptions,
     scrubber: Scrubber,
   ) {
     const s = settings;
     this.client = new OpenStackClient(
-      { authUrl: s.authUrl!, username: s.accessId, password: s.secretKey, project: s.tenant, domain: s.domain, region: s.region },
+      { authUrl: s.authUrl, username: s.accessId, password: s.secretKey, project: s.tenant, domain: s.domain, region: s.region },
       options.fetch ?? fetch,
       (token) => scrubber.add(token),
     );

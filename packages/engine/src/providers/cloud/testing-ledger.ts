@@ -1,5 +1,25 @@
+import { parseProviderConfig } from "../../config/parse-provider-config.js";
+import type { CloudConfig } from "../../config/provider-config-types.js";
 import { BenchwrightError } from "../../errors.js";
 import type { ProviderContext, ResolvedConfig, ResourceLedger } from "../provider.js";
+
+/** The cloud configuration of these sections, read as a session reads it. */
+export function cloudConfig(sections: ResolvedConfig): CloudConfig {
+  const config = parseProviderConfig(sections);
+  if (config.class !== "cloud") throw new Error(`a ${config.class} configuration`);
+  return config;
+}
+
+/** What the parser refuses these sections for, as the problem document lists it; [] when it takes them. */
+export function configProblems(sections: ResolvedConfig): Array<{ path: string; message: string }> {
+  try {
+    parseProviderConfig(sections);
+    return [];
+  } catch (e) {
+    if (!(e instanceof BenchwrightError)) throw e;
+    return e.extras.errors ?? [];
+  }
+}
 
 export interface MemoryLedger extends ResourceLedger {
   entries: Array<{ kind: string; id: string; meta: Record<string, unknown>; destroyed: boolean }>;
@@ -26,12 +46,11 @@ export function createMemoryLedger(): MemoryLedger {
 }
 
 export function testContext(
-  config: ResolvedConfig,
   sessionId: string,
   logs: string[],
   ledger: ResourceLedger = createMemoryLedger(),
 ): ProviderContext & { resources: ResourceLedger } {
-  return { sessionId, config, resources: ledger, dataDir: "/tmp/benchwright-test", log: (line) => logs.push(line) };
+  return { sessionId, resources: ledger, dataDir: "/tmp/benchwright-test", log: (line) => logs.push(line) };
 }
 
 /** Stands in for a machine's sshd where only "does SSH answer" matters: it sends a banner and hangs up. */
