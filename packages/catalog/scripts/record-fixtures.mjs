@@ -1,18 +1,15 @@
 // Records parser fixtures by running the catalog's own run scripts on this machine.
 // Usage (after `npm run build`): node scripts/record-fixtures.mjs [tool/workload ...]
-// Long workloads are shortened (durations only) so that recording takes a minute or two.
+// Long workloads are shortened (their duration parameter only) so that recording takes a minute or two.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCatalog } from "../dist/index.js";
+import { loadCatalog, paramEnv } from "../dist/index.js";
 
 const FIXTURES = fileURLToPath(new URL("../src/parsers/fixtures/", import.meta.url));
-const SHORTEN = [
-  [/ -t 10 /g, " -t 2 "],
-  [/--timeout 10s/g, "--timeout 2s"],
-];
+const SHORTEN = { iperf3: { duration: 2 }, "stress-ng": { duration: 2 } };
 const DEFAULT = [
   "sysbench/cpu_10000", "sysbench/memory", "sysbench/fileio", "sysbench/threads",
   "fio/randread", "fio/randwrite", "fio/seqread", "fio/seqwrite",
@@ -23,10 +20,11 @@ const DEFAULT = [
 const catalog = loadCatalog();
 for (const name of process.argv.length > 2 ? process.argv.slice(2) : DEFAULT) {
   const [tool, workload] = name.split("/");
-  let script = catalog.runScript(tool, workload, { platform: "debian_12", allowInstall: false });
-  for (const [re, to] of SHORTEN) script = script.replace(re, to);
+  const script = catalog.runScript(tool, workload, { platform: "debian_12", allowInstall: false });
+  const params = catalog.params(tool, workload, SHORTEN[tool]);
+  if (params.problems.length) throw new Error(`${name}: ${JSON.stringify(params.problems)}`);
   const cwd = mkdtempSync(join(tmpdir(), "bw-record-"));
-  const r = spawnSync("bash", ["-c", script], { cwd, encoding: "utf8" });
+  const r = spawnSync("bash", ["-c", script], { cwd, encoding: "utf8", env: { ...process.env, ...paramEnv(params.values) } });
   rmSync(cwd, { recursive: true, force: true });
   if (r.status !== 0) {
     console.error(`${name}: exit ${r.status}\n${r.stderr}`);

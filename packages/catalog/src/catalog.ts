@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDefinition } from "./definition.js";
 import { CatalogError } from "./errors.js";
+import { resolveParams } from "./params.js";
 import { parsers } from "./parsers/index.js";
 import { buildPrepareScript, buildRunScript } from "./scripts.js";
 import type { Catalog, CatalogErrorReporter, LoadCatalogOptions, Metric, MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
@@ -166,6 +167,10 @@ export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
         prepare: workload.timeout?.prepare ?? tool.timeout.prepare,
         run: workload.timeout?.run ?? tool.timeout.run,
       };
+    },
+    params(toolId, workloadId, given) {
+      const [, workload] = mustWorkload(toolId, workloadId);
+      return resolveParams(workload.params, given);
     },
     parse(toolId, workloadId, output): Metric[] {
       const [tool] = mustWorkload(toolId, workloadId);

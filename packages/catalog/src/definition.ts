@@ -1,5 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { CatalogError } from "./errors.js";
+import { paramDeclarations } from "./params.js";
 import type { MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 export const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
@@ -118,7 +119,7 @@ function metrics(raw: Raw, problems: Problems): Record<string, MetricMeaning> | 
   return out;
 }
 
-function workload(raw: unknown, path: string, problems: Problems): WorkloadDefinition | undefined {
+function workload(raw: unknown, path: string, problems: Problems, toolParams: ReturnType<typeof paramDeclarations>): WorkloadDefinition | undefined {
   if (!isObject(raw)) {
     problems.add(path.replace(/\.$/, ""), "must be a mapping");
     return undefined;
@@ -133,12 +134,14 @@ function workload(raw: unknown, path: string, problems: Problems): WorkloadDefin
     problems.add(`${path}scripts.run`, "is missing");
   }
   const t = timeout(raw, path, problems);
+  const own = paramDeclarations(raw.params, `${path}params`, (p, m) => problems.add(p, m), toolParams.raw);
   const def: WorkloadDefinition = {
     id: wid,
     workload_name: optionalString(raw, "workload_name", path, problems, wid),
     workload_description: optionalString(raw, "workload_description", path, problems, ""),
     categories: Array.isArray(categories) ? categories.filter((c): c is string => typeof c === "string") : [],
     scripts: s,
+    params: { ...toolParams.declared, ...own.declared },
   };
   if (t && (t.prepare !== undefined || t.run !== undefined)) {
     def.timeout = {};
@@ -177,13 +180,14 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
   }
 
   const meanings = metrics(raw, problems);
+  const toolParams = paramDeclarations(raw.params, "params", (p, m) => problems.add(p, m));
   const workloads: WorkloadDefinition[] = [];
   if (!Array.isArray(raw.workloads) || raw.workloads.length === 0) {
     problems.add("workloads", raw.workloads === undefined ? "is missing" : "must be a non-empty list");
   } else {
     const seen = new Set<string>();
     raw.workloads.forEach((w, i) => {
-      const def = workload(w, `workloads[${i}].`, problems);
+      const def = workload(w, `workloads[${i}].`, problems, toolParams);
       if (!def) return;
       if (def.id && seen.has(def.id)) problems.add(`workloads[${i}].id`, `duplicate workload id '${def.id}'`);
       seen.add(def.id);

@@ -1,4 +1,5 @@
 import type { CatalogError } from "./errors.js";
+import type { ParamProblem } from "./params.js";
 
 /** One figure a parser read from a tool's output. */
 export interface Metric {
@@ -23,6 +24,27 @@ export interface MetricMeaning {
 /** Turns the output of a successful run into metrics; returns [] when it finds none (never invents). */
 export type Parser = (output: string, context: { tool: string; workload: string }) => Metric[];
 
+export type ParamType = "integer" | "number" | "string" | "boolean";
+export type ParamValue = number | string | boolean;
+
+/**
+ * A value a client may set for a run (`params` of the execution), declared by the definition;
+ * scripts read it as `$BW_PARAM_<NAME>`, always set (to the default when the client gives none).
+ */
+export interface ParamDeclaration {
+  type: ParamType;
+  default: ParamValue;
+  /** Bounds of integer and number parameters, inclusive. */
+  min?: number;
+  max?: number;
+  /** The values a string parameter may take. */
+  enum?: string[];
+  /** A regular expression (JavaScript, `u` flag) a string parameter's value must match. */
+  pattern?: string;
+  description?: string;
+  unit?: string;
+}
+
 export interface WorkloadDefinition {
   id: string;
   workload_name: string;
@@ -32,6 +54,8 @@ export interface WorkloadDefinition {
   scripts: Record<string, string>;
   /** Seconds; overrides the tool's defaults for this workload. */
   timeout?: { prepare?: number; run?: number };
+  /** Its parameters by name: the tool's, then its own (which may change a tool's, field by field). */
+  params: Record<string, ParamDeclaration>;
 }
 
 export interface ToolDefinition {
@@ -96,6 +120,11 @@ export interface Catalog {
   runScript(toolId: string, workloadId: string, opts: StepScriptOptions): string;
   /** Step time limits in seconds: the workload's own, else the tool's. */
   timeouts(toolId: string, workloadId: string): { prepare: number; run: number };
+  /**
+   * The parameter values a run of the workload uses: `given` over the declared defaults, or the
+   * problems of `given` (unknown names, wrong types, values out of bounds), each one listed.
+   */
+  params(toolId: string, workloadId: string, given?: Record<string, unknown>): { values: Record<string, ParamValue>; problems: ParamProblem[] };
   /** Metrics from the output of a run, by the tool's parser; [] when it finds none. */
   parse(toolId: string, workloadId: string, output: string): Metric[];
 }

@@ -1,4 +1,6 @@
-import { PROBLEMS, type ProblemCode } from "@benchwright/contract";
+import { PROBLEMS, type components, type ProblemCode } from "@benchwright/contract";
+
+type ParamDeclarationView = components["schemas"]["ParamDeclaration"];
 
 /** Extra members of the problem document (RFC 9457 extension members). */
 export interface ProblemExtras {
@@ -15,6 +17,8 @@ export interface ProblemExtras {
   step?: string;
   attempt?: number;
   errors?: Array<{ path: string; message: string }>;
+  /** The parameters a workload declares, when a request's `params` do not fit them. */
+  parameters?: ParamDeclarationView[];
   /** Seconds, for `unavailable`: sent as the Retry-After header too. */
   retry_after?: number;
 }

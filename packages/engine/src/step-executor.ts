@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { dirname } from "node:path";
-import type { Catalog } from "@benchwright/catalog";
+import { paramEnv, type Catalog, type ParamValue } from "@benchwright/catalog";
 import type { StepResult } from "@benchwright/contract";
 import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
@@ -220,7 +220,14 @@ export class StepExecutor {
         return {
           dir,
           script,
-          env: { BW_EXECUTION_ID: execution.id, BW_STEP: kind, BW_ATTEMPT: String(step.attempt), BW_MACHINE: machine.id },
+          env: {
+            // Parameter values travel as data in env.sh, never inside the script's text.
+            ...paramEnv(this.paramsOf(execution)),
+            BW_EXECUTION_ID: execution.id,
+            BW_STEP: kind,
+            BW_ATTEMPT: String(step.attempt),
+            BW_MACHINE: machine.id,
+          },
           timeoutMs: timeoutS * 1000,
         };
       };
@@ -281,6 +288,16 @@ export class StepExecutor {
     } finally {
       t.release();
     }
+  }
+
+  /**
+   * The values the execution was created with, over the defaults its workload declares now: a
+   * parameter added to the definition since (a dropped-in file changed) still reaches the
+   * script, which reads every declared one unconditionally.
+   */
+  private paramsOf(execution: ExecutionRow): Record<string, ParamValue> {
+    const defaults = this.catalog().params(execution.tool_id, execution.workload_id).values;
+    return { ...defaults, ...execution.params };
   }
 
   /** The handle of a step already launched in `dir` (known, or read from the host), if any. */

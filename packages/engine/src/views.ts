@@ -26,6 +26,7 @@ export function executionView(row: ExecutionRow, steps: StepSummary[]): Executio
     state: row.state,
     created: formatTimestamp(new Date(row.created)),
     test: row.test,
+    params: row.params ?? {},
     exec_env: { vms: row.exec_env.vms ?? [] },
     metrics: row.metrics ?? [],
     steps: steps.map(stepView),

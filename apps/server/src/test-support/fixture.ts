@@ -66,7 +66,7 @@ export async function openFixture(
 }
 
 /** Drops a one-workload definition (keyvalue parser) into the fixture's config dir, as a user would. */
-export function dropDefinition(configDir: string, d: { id: string; workload: string; run: string; runTimeout?: number }): void {
+export function dropDefinition(configDir: string, d: { id: string; workload: string; run: string; runTimeout?: number; params?: Record<string, object> }): void {
   const run = d.run.split("\n").map((line) => `        ${line}`).join("\n");
   writeFileSync(
     join(configDir, "benchmarks", `${d.id}.yaml`),
@@ -82,6 +82,7 @@ export function dropDefinition(configDir: string, d: { id: string; workload: str
       `    workload_name: ${d.workload}`,
       "    workload_description: Dropped in by a test",
       "    categories: [test]",
+      ...(d.params ? [`    params: ${JSON.stringify(d.params)}`] : []),
       "    scripts:",
       "      run: |",
       run,

@@ -103,6 +103,14 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       ALTER TABLE log_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
     `,
   },
+  {
+    id: 3,
+    name: "the workload parameter values of each execution",
+    // Executions from before parameters ran their workloads as the defaults now say: '{}' claims no values for them.
+    sql: `
+      ALTER TABLE executions ADD COLUMN params jsonb NOT NULL DEFAULT '{}';
+    `,
+  },
 ];
 
 /** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */

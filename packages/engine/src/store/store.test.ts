@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type Db } from "./db.js";
-import { migrate } from "./migrations.js";
+import { migrate, MIGRATIONS } from "./migrations.js";
 import { Store } from "./store.js";
 
 import { createTestSchema } from "../testing/postgres.js";
@@ -31,7 +31,23 @@ for (const kind of ["pglite", "postgres"] as const) {
 
     it("applies migrations once", async () => {
       expect(await migrate(db)).toEqual([]);
-      expect(await db.query<{ id: number }>("SELECT id FROM schema_migrations ORDER BY id")).toEqual([{ id: 1 }, { id: 2 }]);
+      expect(await db.query<{ id: number }>("SELECT id FROM schema_migrations ORDER BY id")).toEqual(MIGRATIONS.map((m) => ({ id: m.id })));
+    });
+
+    it("keeps an execution's parameter values as given, and {} for one created without", async () => {
+      const sessionId = crypto.randomUUID();
+      await store.insertSession({
+        id: sessionId, provider_name: "local", service_type: "default", provider_class: "local",
+        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+      });
+      const test = { tool_id: "idle", workload_id: "idle5", tool_name: "idle", workload_name: "n", workload_description: "d" };
+      const params = { seconds: 0.5, threads: 4, text: "$(x) 'y'", on: false };
+      const [withParams, without] = [crypto.randomUUID(), crypto.randomUUID()];
+      await store.insertExecution({ id: withParams, session_id: sessionId, tool_id: "idle", workload_id: "idle5", test, params, state: "created", created: new Date() });
+      await store.insertExecution({ id: without, session_id: sessionId, tool_id: "idle", workload_id: "idle5", test, state: "created", created: new Date() });
+      expect((await store.getExecution(withParams))?.params).toEqual(params);
+      expect((await store.getExecution(without))?.params).toEqual({});
+      expect((await store.executionsWithSteps("all")).filter((e) => e.session_id === sessionId).map((e) => e.params)).toEqual([params, {}]);
     });
 
     it("moves an execution through its states atomically, one winner per race", async () => {

@@ -1,4 +1,4 @@
-import type { Metric } from "@benchwright/catalog";
+import type { Metric, ParamValue } from "@benchwright/catalog";
 import { EventLog } from "../events/event-log.js";
 import { formatDuration, formatTimestamp } from "../time.js";
 import type { Db } from "./db.js";
@@ -48,6 +48,8 @@ export interface ExecutionRow {
   tool_id: string;
   workload_id: string;
   test: TestInfo;
+  /** The workload parameter values its steps use, defaults included. */
+  params: Record<string, ParamValue>;
   state: ExecutionState;
   created: Date;
   exec_env: { vms: VmRecord[] };
@@ -169,11 +171,11 @@ export class Store {
     });
   }
 
-  async insertExecution(row: Omit<ExecutionRow, "exec_env" | "metrics">): Promise<void> {
+  async insertExecution(row: Omit<ExecutionRow, "exec_env" | "metrics" | "params"> & { params?: ExecutionRow["params"] }): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO executions (id, session_id, tool_id, workload_id, test, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [row.id, row.session_id, row.tool_id, row.workload_id, JSON.stringify(row.test), row.state, row.created],
+        `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [row.id, row.session_id, row.tool_id, row.workload_id, JSON.stringify(row.test), JSON.stringify(row.params ?? {}), row.state, row.created],
       );
       await this.events.append(
         { type: "execution.created", session_id: row.session_id, execution_id: row.id, data: { tool: row.tool_id, workload: row.workload_id } },
@@ -518,7 +520,7 @@ export class Store {
   }
 }
 
-const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, state, created, exec_env, metrics";
+const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, state, created, exec_env, metrics";
 
 /** A session as its view shows it: never its sealed configuration. */
 export type SessionSummary = Omit<SessionRow, "config_sealed">;
