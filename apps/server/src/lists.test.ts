@@ -166,7 +166,7 @@ describe("filters, pages and the metrics export", () => {
     for await (const row of sdk.metricRows({ provider: "alpha", tool: "pair" })) rows.push(row);
     expect(rows.map((r) => `${r.attempt}:${r.metric}=${r.value}`)).toEqual(["1:first=1.5", "1:second=42", "2:first=1.5", "2:second=42"]);
     const csv = await sdk.exportMetrics({ format: "csv", state: ["completed"], workload: "idle0" });
-    expect(parse(csv, { columns: true }).map((r: Record<string, string>) => r.execution_id)).toEqual([ex.a_idle_done, ex.c_testing]);
+    expect((parse(csv, { columns: true }) as Array<Record<string, string>>).map((r) => r.execution_id)).toEqual([ex.a_idle_done, ex.c_testing]);
   });
 
   it("gives the SDK's lists the same filters, and its iterators every page", async () => {

@@ -72,6 +72,12 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listSessionExecutions", execMasks, (m) => call("listSessionExecutions", "GET", `/sessions/${session.id}/executions/`, m));
     await each("listExecutions", execMasks, (m) => call("listExecutions", "GET", "/executions/", m));
     await each("getExecution", execMasks, (m) => call("getExecution", "GET", `/executions/${ran.id}`, m));
+    const other = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+    await call("prepareExecution", "POST", `/executions/${other.id}/prepare`, undefined);
+    await call("runExecution", "POST", `/executions/${other.id}/run`, undefined);
+    await each("compareExecutions", ["baseline,confidence", "metrics{name,figures{execution_id,mean,verdict}}", "executions{id,machines{facts}}"], (m) =>
+      call("compareExecutions", "GET", `/executions/compare?ids=${ran.id},${other.id}`, m),
+    );
     await each("getStepAttempt", ["state,metrics{name}", "execution_id,step,attempt", "error"], (m) => call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m));
     await each("sweepResources", ["resources{id}", "dry_run"], (m) => call("sweepResources", "POST", "/admin/sweep", m, { dry_run: true }));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.

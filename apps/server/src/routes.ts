@@ -35,6 +35,11 @@ export function apiRouter(engine: Engine): Router {
     const { format = "csv", ...filters } = listQueryOf<MetricsExportQuery & { format?: ExportFormat }>(req);
     await sendMetricsExport(res, engine.exportMetrics(filters), format);
   });
+  r.get("/executions/compare", async (req, res) => {
+    const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number };
+    const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
+    ok(res, 200, await engine.compareExecutions({ ids, baseline: q.baseline, confidence: q.confidence === undefined ? undefined : Number(q.confidence) }));
+  });
   r.get("/executions/:exec_id", async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)));
   // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
   for (const kind of ["prepare", "run"] as const) {

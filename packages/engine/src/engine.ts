@@ -1,17 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { join } from "node:path";
-import type { Catalog } from "@benchwright/catalog";
+import type { Catalog, ParamDeclaration } from "@benchwright/catalog";
 import { CatalogSource } from "./catalog-source.js";
 import type {
   Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
 import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
+import { parseProviderConfig } from "./config/parse-provider-config.js";
+import type { ProviderConfig } from "./config/provider-config-types.js";
 import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
-import { BenchwrightError, isBenchwrightError } from "./errors.js";
+import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import { MachineAccess } from "./machines/machine-access.js";
-import { assertValidConfig, createProvider, type ProviderOptions } from "./providers/registry.js";
+import { createProvider, type ProviderOptions } from "./providers/registry.js";
 import type { Machine, ProviderContext, ResolvedConfig } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets.js";
@@ -29,6 +31,7 @@ import { ReadCache } from "./read-cache.js";
 import { executionCursor, sessionCursor } from "./lists/cursor.js";
 import { executionWhereOf, pageOf, sessionWhereOf, type ExecutionListQuery, type MetricsExportQuery, type Page, type SessionListQuery } from "./lists/list-query.js";
 import { metricRowsOf, type MetricRow } from "./lists/metric-rows.js";
+import { compareExecutions, type Comparison } from "./results/comparison.js";
 
 export interface EngineOptions {
   /** Embedded database, logs, local work dirs and the generated secret key live here. */
@@ -188,24 +191,25 @@ export class Engine {
   // ---- sessions
 
   async createSession(body: SessionCreate): Promise<Session> {
-    const config =
+    const resolved =
       "config" in body && body.config
         ? resolveInline(body.config as Record<string, unknown>)
         : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, formAService(body as FormAServices));
-    assertValidConfig(config);
+    const config = parseProviderConfig(resolved);
     const row: Omit<SessionRow, "deleted_at"> = {
       id: randomUUID(),
       provider_name: config.name,
       service_type: config.serviceType,
-      provider_class: config.providerClass,
-      driver: typeof config.provider.driver === "string" ? config.provider.driver : null,
-      region: typeof config.provider.region === "string" ? config.provider.region : null,
-      config_sealed: this.secrets.seal(config),
+      provider_class: config.class,
+      driver: config.class === "cloud" ? config.driver : null,
+      region: config.class === "cloud" ? (config.region ?? null) : null,
+      // As written: configOf reads it with the same parser, whichever process needs it later.
+      config_sealed: this.secrets.seal(resolved),
       state: "active",
       created: new Date(),
     };
     await this.store.insertSession(row);
-    this.log(`session ${row.id} created on ${config.providerClass} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
+    this.log(`session ${row.id} created on ${config.class} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
     return sessionView({ ...row, deleted_at: null }, []);
   }
 
@@ -284,11 +288,23 @@ export class Engine {
         choices: tool.workloads.map((w) => w.id),
       });
     }
+    const params = this.catalog.params(tool.id, workload.id, body.params);
+    if (params.problems.length) {
+      throw new BenchwrightError(
+        "validation_failed",
+        `params of ${tool.id}/${workload.id}: ${params.problems.map((p) => `${p.name} ${p.message}`).join("; ")}`,
+        {
+          errors: params.problems.map((p) => ({ path: `/body/params/${jsonPointerToken(p.name)}`, message: p.message })),
+          parameters: paramViews(workload.params),
+        },
+      );
+    }
     const row = {
       id: randomUUID(),
       session_id: sessionId,
       tool_id: tool.id,
       workload_id: workload.id,
+      params: params.values,
       test: {
         tool_id: tool.id,
         workload_id: workload.id,
@@ -342,6 +358,35 @@ export class Engine {
       if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
       return executionView(row, row.steps);
     });
+  }
+
+  /**
+   * Compares executions metric by metric with a baseline (the first by default): see
+   * results/comparison.ts. Deleted sessions' executions compare too: results outlive sessions.
+   */
+  async compareExecutions(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
+    const { ids, baseline = query.ids[0], confidence = 0.95 } = query;
+    if (!ids.includes(baseline)) {
+      const message = "must be one of the executions compared (ids)";
+      throw new BenchwrightError("validation_failed", `baseline ${message}`, { errors: [{ path: "/query/baseline", message }] });
+    }
+    const rows = await this.store.executionsWithSteps({ ids });
+    const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+    if (missing.length) throw new BenchwrightError("not_found", `No execution ${missing.join(", ")}`);
+    const sessions = await this.store.findSessions({ states: ["active", "deleting", "deleted"], ids: [...new Set(rows.map((r) => r.session_id))] });
+    const sessionOf = new Map(sessions.map((s) => [s.id, s]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const compared = ids.map((id) => {
+      const row = byId.get(id)!;
+      const session = sessionOf.get(row.session_id)!;
+      return {
+        ...row,
+        provider: session.provider_name,
+        service_type: session.service_type,
+        params: (row as { params?: Record<string, unknown> }).params ?? {},
+      };
+    });
+    return compareExecutions(compared, baseline, confidence);
   }
 
   /** Runs the prepare step and answers when it ends; see `startStep` for an answer at once. */
@@ -432,10 +477,10 @@ export class Engine {
     for (const file of configs) {
       const services = request.service ? [request.service] : Object.keys(file.services);
       for (const service of services) {
-        const config = resolveStored([file], file.name, service);
+        const config = parseProviderConfig(resolveStored([file], file.name, service));
         const provider = createProvider(config, this.options.providers);
         try {
-          resources.push(...((await provider.sweep?.(config, { isLive, dryRun, log: this.log })) ?? []));
+          resources.push(...((await provider.sweep?.({ isLive, dryRun, log: this.log })) ?? []));
         } catch (e) {
           throw providerFailure(e, `Sweeping ${file.name}/${service} failed`, config);
         }
@@ -454,7 +499,7 @@ export class Engine {
     await this.steps.drive(step, {
       execution,
       machines: () => this.sessionMachines(session, config, signal, stepFields(step, session.id)),
-      timeoutOverride: stepTimeoutOf(config),
+      timeoutOverride: config.stepTimeoutS,
       signal,
       owner,
       scrubber: scrubberOf(config),
@@ -462,12 +507,12 @@ export class Engine {
   }
 
   /** One ensureMachines at a time per session across every process sharing the database, so that two prepares never create twice. */
-  private sessionMachines(session: SessionRow, config: ResolvedConfig, signal?: AbortSignal, about?: LogFields): Promise<Machine[]> {
+  private sessionMachines(session: SessionRow, config: ProviderConfig, signal?: AbortSignal, about?: LogFields): Promise<Machine[]> {
     return this.store.db.exclusive(`machines:${session.id}`, async () => {
       try {
         return await createProvider(config, this.options.providers).ensureMachines({ ...this.providerContext(session, config, about), signal });
       } catch (e) {
-        throw providerFailure(e, `The ${config.providerClass} provider could not make the machines ready`, config);
+        throw providerFailure(e, `The ${config.class} provider could not make the machines ready`, config);
       }
     });
   }
@@ -481,8 +526,8 @@ export class Engine {
   }
 
   /** Machines to clean on deletion: the provider's view, without creating any that do not exist. */
-  private async knownMachines(config: ResolvedConfig, ctx: ProviderContext): Promise<Machine[]> {
-    if (config.providerClass === "cloud") {
+  private async knownMachines(config: ProviderConfig, ctx: ProviderContext): Promise<Machine[]> {
+    if (config.class === "cloud") {
       // Destroying the instances removes their work dirs with them.
       return [];
     }
@@ -490,12 +535,11 @@ export class Engine {
   }
 
   /** `about`: what the provider's lines concern besides the session (the step that needs the machines). */
-  private providerContext(session: SessionRow, config: ResolvedConfig, about: LogFields = { session_id: session.id }): ProviderContext {
+  private providerContext(session: SessionRow, config: ProviderConfig, about: LogFields = { session_id: session.id }): ProviderContext {
     const store = this.store;
     const secrets = this.secrets;
     return {
       sessionId: session.id,
-      config,
       dataDir: this.options.dataDir,
       log: scrubberOf(config).log((line, fields) => this.log(`session ${session.id}: ${line}`, { ...about, ...fields })),
       exec: async (machine, command, options) => {
@@ -516,8 +560,9 @@ export class Engine {
     };
   }
 
-  private configOf(session: SessionRow): ResolvedConfig {
-    return this.secrets.open<ResolvedConfig>(session.config_sealed);
+  /** The session's configuration, read from what it sealed by the parser that read it at its creation. */
+  private configOf(session: SessionRow): ProviderConfig {
+    return parseProviderConfig(this.secrets.open<ResolvedConfig>(session.config_sealed));
   }
 
   private async liveSession(id: string): Promise<SessionRow> {
@@ -566,9 +611,19 @@ function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
       workload_name: w.workload_name,
       workload_description: w.workload_description,
       categories: w.categories,
+      params: paramViews(w.params),
     })),
     metrics: Object.entries(tool.metrics ?? {}).map(([name, meaning]) => ({ name, ...meaning })),
   };
+}
+
+function paramViews(params: Record<string, ParamDeclaration>): NonNullable<ProblemExtras["parameters"]> {
+  return Object.entries(params).map(([name, decl]) => ({ name, ...decl }));
+}
+
+/** A name as one token of a JSON Pointer (RFC 6901): a client's unknown name may hold `/` or `~`. */
+function jsonPointerToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** How many executions' figures the metrics export reads at a time. */
@@ -593,12 +648,8 @@ function stepAttemptView(step: StepRow): StepAttempt {
   };
 }
 
-function stepTimeoutOf(config: ResolvedConfig): number | undefined {
-  return typeof config.service.step_timeout === "number" ? config.service.step_timeout : undefined;
-}
-
 /** Provider failures become a 502 problem whose text carries no credential. */
-function providerFailure(e: unknown, context: string, config: ResolvedConfig): BenchwrightError {
+function providerFailure(e: unknown, context: string, config: ProviderConfig): BenchwrightError {
   // A provider's message may echo a credential in any escaping: every form is masked.
   return scrubberOf(config).fail(context, e);
 }

@@ -19,6 +19,7 @@ import type { paths } from "./generated/schema.js";
 import type {
   Benchmark,
   BenchwrightEvent,
+  Comparison,
   Execution,
   ExecutionCreate,
   MetricRow,
@@ -66,6 +67,14 @@ export type ListSessionsOptions = CallOptions & SessionFilters;
 export type ListSessionExecutionsOptions = CallOptions & SessionExecutionFilters;
 /** Options of `listExecutions`: its filters (without them, every execution). */
 export type ListExecutionsOptions = CallOptions & ExecutionFilters;
+
+/** Options of `compareExecutions`. */
+export interface CompareOptions extends CallOptions {
+  /** The execution the others are compared with (one of the ids; the first by default). */
+  baseline?: string;
+  /** The confidence level of the intervals and of the test; 0.95 by default. */
+  confidence?: number;
+}
 
 /** Options of prepare and run. */
 export interface StepOptions extends CallOptions {
@@ -128,6 +137,15 @@ export interface BenchwrightClient {
    */
   metricRows(options?: MetricsExportOptions): AsyncIterable<MetricRow>;
   getExecution(execId: string, options?: CallOptions): Promise<Execution>;
+  /**
+   * Compares executions metric by metric with a baseline (the first by default): each one's
+   * figures with their confidence intervals, the ratio to the baseline and a significance verdict.
+   *
+   * @example
+   * const c = await bw.compareExecutions([awsRun.id, gcpRun.id]);
+   * for (const m of c.metrics) for (const f of m.figures) console.log(m.name, f.execution_id, f.mean, f.ratio, f.verdict);
+   */
+  compareExecutions(ids: string[], options?: CompareOptions): Promise<Comparison>;
   /** Resolves when the step has ended; with `async: true`, at once with the step attempt (see `waitForStep`). */
   prepare(execId: string, options: StepOptions & { async: true }): Promise<StepAttempt>;
   prepare(execId: string, options?: StepOptions): Promise<StepResult>;
@@ -269,6 +287,14 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     executions: (o) => followPages((cursor) => executionsPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
     exportMetrics: (o) => exportMetricsText(raw, o.format, o),
     metricRows: (o) => streamMetricRows(raw, o),
+    compareExecutions: (ids, o) =>
+      unwrap(
+        raw.GET("/executions/compare", {
+          params: { header: fieldsHeader(o), query: { ids, baseline: o?.baseline, confidence: o?.confidence } },
+          querySerializer: LIST_QUERY_SERIALIZER,
+          ...init(o),
+        }),
+      ),
     getExecution: (execId, o) =>
       unwrap(
         raw.GET("/executions/{exec_id}", {

@@ -3,6 +3,7 @@ export type {
   BenchwrightClient,
   CallOptions,
   ClientOptions,
+  CompareOptions,
   ListExecutionsOptions,
   ListSessionExecutionsOptions,
   ListSessionsOptions,

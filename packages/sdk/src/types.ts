@@ -24,6 +24,10 @@ export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
 /** One metric figure as the metrics export writes it (a CSV row, a JSON Lines object). */
 export type MetricRow = Schemas["MetricRow"];
+/** Executions compared metric by metric with a baseline (`compareExecutions`). */
+export type Comparison = Schemas["Comparison"];
+export type ComparedMetric = Schemas["ComparedMetric"];
+export type MetricFigure = Schemas["MetricFigure"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];
 export type Benchmark = Schemas["Benchmark"];

@@ -7,6 +7,7 @@ import type { ExecutionState, SessionState } from "./store.js";
 export interface SessionWhere {
   states: SessionState[];
   id?: string;
+  ids?: string[];
   /** The provider configuration's name. */
   provider?: string;
   createdSince?: Date;
@@ -26,6 +27,7 @@ export interface SessionKey {
  */
 export interface ExecutionWhere {
   id?: string;
+  ids?: string[];
   sessionIds?: string[];
   /** The executions of the sessions this selects (a page of sessions: their executions). */
   sessions?: SessionWhere;
@@ -53,6 +55,7 @@ export class SqlParams {
 export function sessionsSelect(where: SessionWhere, params: SqlParams, columns: string): string {
   const conditions = [`state = ANY(${params.add(where.states)})`];
   if (where.id !== undefined) conditions.push(`id = ${params.add(where.id)}::uuid`);
+  if (where.ids) conditions.push(`id = ANY(${params.add(where.ids)}::uuid[])`);
   if (where.provider !== undefined) conditions.push(`provider_name = ${params.add(where.provider)}`);
   if (where.createdSince) conditions.push(`created >= ${params.add(where.createdSince)}`);
   if (where.after) conditions.push(`(created, id) > (${params.add(where.after.created)}::timestamptz, ${params.add(where.after.id)}::uuid)`);
@@ -63,6 +66,7 @@ export function sessionsSelect(where: SessionWhere, params: SqlParams, columns: 
 function executionConditions(where: ExecutionWhere, params: SqlParams): string[] {
   const conditions: string[] = [];
   if (where.id !== undefined) conditions.push(`e.id = ${params.add(where.id)}::uuid`);
+  if (where.ids) conditions.push(`e.id = ANY(${params.add(where.ids)}::uuid[])`);
   if (where.sessionIds) conditions.push(`e.session_id = ANY(${params.add(where.sessionIds)}::uuid[])`);
   if (where.sessions) conditions.push(`e.session_id IN (${sessionsSelect(where.sessions, params, "id")})`);
   if (where.tool !== undefined) conditions.push(`e.tool_id = ${params.add(where.tool)}`);

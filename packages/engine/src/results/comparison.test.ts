@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { StoredMetric } from "../store/store.js";
+import { compareExecutions, type ComparedRow } from "./comparison.js";
+
+function row(id: string, metrics: StoredMetric[]): ComparedRow {
+  return {
+    id,
+    session_id: `s-${id}`,
+    provider: "local",
+    service_type: "default",
+    tool_id: "sysbench",
+    workload_id: "cpu_10000",
+    state: "completed",
+    params: {},
+    exec_env: { vms: [{ id: "local", ip: "127.0.0.1", platform: "debian_12", facts: { cpu_count: 2 } }] },
+    metrics,
+  };
+}
+
+/** One figure per value, as repetitions store them. */
+function figures(name: string, better: "higher" | "lower" | undefined, values: number[], tags: Record<string, string> = {}): StoredMetric[] {
+  return values.map((value, i) => ({ name, value, unit: "u", tags, ...(better ? { better } : {}), repetition: i + 1 }) as StoredMetric);
+}
+
+describe("comparing executions", () => {
+  const fast = row("a", [...figures("eps", "higher", [100, 101, 99, 100.5, 99.5]), ...figures("latency", "lower", [10, 10.2, 9.8, 10.1, 9.9])]);
+  const slow = row("b", [...figures("eps", "higher", [50, 50.5, 49.5, 50.2, 49.8]), ...figures("latency", "lower", [20, 20.4, 19.6, 20.1, 19.9])]);
+  const same = row("c", [...figures("eps", "higher", [100.2, 99.8, 100.4, 99.6, 100]), ...figures("latency", "lower", [10.1, 9.9, 10, 10.05, 9.95])]);
+
+  it("calls a significantly lower figure worse when higher is better, and a higher one worse when lower is better", () => {
+    const c = compareExecutions([fast, slow, same], "a", 0.95);
+    const eps = c.metrics.find((m) => m.name === "eps")!;
+    expect(eps.figures.map((f) => f.verdict)).toEqual(["baseline", "worse", "no_difference"]);
+    expect(eps.figures[1].ratio).toBeCloseTo(0.5, 2);
+    expect(eps.figures[1].ratio_ci_low!).toBeLessThan(0.5);
+    expect(eps.figures[1].ratio_ci_high!).toBeGreaterThan(0.5);
+    expect(eps.figures[1].significant).toBe(true);
+    expect(eps.figures[0]).toMatchObject({ n: 5, mean: 100, min: 99, max: 101, values: [100, 101, 99, 100.5, 99.5] });
+    const latency = c.metrics.find((m) => m.name === "latency")!;
+    expect(latency.figures.map((f) => f.verdict)).toEqual(["baseline", "worse", "no_difference"]);
+    // From the slow side, the fast one is better on both.
+    const back = compareExecutions([fast, slow], "b", 0.95);
+    expect(back.metrics.map((m) => m.figures[0].verdict)).toEqual(["better", "better"]);
+    expect(back.executions.map((e) => e.id)).toEqual(["a", "b"]);
+    expect(back.executions[0].machines[0].facts).toEqual({ cpu_count: 2 });
+  });
+
+  it("tells metrics apart by their tags, and says unknown with a single value or a metric the baseline lacks", () => {
+    const one = row("d", [...figures("eps", "higher", [100], { threads: "1" }), ...figures("eps", "higher", [200], { threads: "2" }), ...figures("extra", undefined, [1, 2])]);
+    const other = row("e", [...figures("eps", "higher", [90], { threads: "1" }), ...figures("eps", "higher", [150, 160], { threads: "2" })]);
+    const c = compareExecutions([other, one], "e", 0.95);
+    expect(c.metrics.map((m) => [m.name, m.tags])).toEqual([["eps", { threads: "1" }], ["eps", { threads: "2" }], ["extra", {}]]);
+    expect(c.metrics[0].figures[1]).toMatchObject({ verdict: "unknown", p_value: null, ratio: 100 / 90 });
+    expect(c.metrics[2].figures).toMatchObject([{ execution_id: "d", verdict: "unknown", ratio: null }]);
+  });
+
+  it("says higher or lower where the metric does not say which is better", () => {
+    const a = row("a", figures("count", undefined, [1, 1.1, 0.9]));
+    const b = row("b", figures("count", undefined, [5, 5.1, 4.9]));
+    expect(compareExecutions([a, b], "a", 0.95).metrics[0].figures[1].verdict).toBe("higher");
+  });
+});

@@ -1,0 +1,116 @@
+import type { components } from "@benchwright/contract";
+import type { StoredMetric } from "../store/store.js";
+import { compareSamples, summarize } from "./statistics.js";
+
+export type Comparison = components["schemas"]["Comparison"];
+type ComparedMetric = components["schemas"]["ComparedMetric"];
+type MetricFigure = components["schemas"]["MetricFigure"];
+type Verdict = MetricFigure["verdict"];
+
+/** What a comparison needs of an execution: its record and its session's provider. */
+export interface ComparedRow {
+  id: string;
+  session_id: string;
+  provider: string;
+  service_type: string;
+  tool_id: string;
+  workload_id: string;
+  state: string;
+  params: Record<string, unknown>;
+  exec_env: { vms: Array<components["schemas"]["Vm"]> };
+  /** The figures of its last successful run: one per repetition, machine and tag set. */
+  metrics: StoredMetric[];
+}
+
+/**
+ * Compares each execution's figures with the baseline's, metric by metric. A metric is a name
+ * and its tags (`events_per_second` at `threads=4`); its sample is every figure of that key in
+ * the execution's last successful run: one per repetition (and per machine, where several
+ * measured it). The verdict reads `better` from the metric's declaration: a ratio above 1 is
+ * better for a `higher` metric and worse for a `lower` one, when Welch's test says the
+ * difference is significant at the confidence asked for.
+ */
+export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number): Comparison {
+  const baseline = rows.find((r) => r.id === baselineId)!;
+  const samples = rows.map((r) => samplesOf(r.metrics));
+  const keys = new Map<string, StoredMetric>();
+  for (const byKey of samples) for (const [key, s] of byKey) if (!keys.has(key)) keys.set(key, s.first);
+  const baseSamples = samples[rows.indexOf(baseline)];
+
+  const metrics: ComparedMetric[] = [...keys].map(([key, first]) => {
+    const base = baseSamples.get(key);
+    const baseSummary = base ? summarize(base.values, confidence) : undefined;
+    const figures = rows.flatMap((row, i): MetricFigure[] => {
+      const sample = samples[i].get(key);
+      if (!sample) return [];
+      const summary = summarize(sample.values, confidence);
+      const figure = { execution_id: row.id, ...withoutCv(summary), values: sample.values };
+      if (row.id === baseline.id) return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
+      if (!baseSummary) return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
+      const test = compareSamples(baseSummary, summary, confidence);
+      const significant = test.p_value !== null && test.p_value < 1 - confidence;
+      return [{
+        ...figure,
+        ratio: Number.isFinite(test.ratio) ? test.ratio : null,
+        ratio_ci_low: test.ci_low,
+        ratio_ci_high: test.ci_high,
+        p_value: test.p_value,
+        significant,
+        verdict: verdictOf(test.p_value, significant, summary.mean - baseSummary.mean, first.better),
+      }];
+    });
+    return {
+      name: first.name,
+      unit: first.unit,
+      ...(first.better ? { better: first.better } : {}),
+      tags: first.tags ?? {},
+      figures,
+    };
+  });
+
+  return {
+    baseline: baseline.id,
+    confidence,
+    executions: rows.map((r) => ({
+      id: r.id,
+      session_id: r.session_id,
+      provider: r.provider,
+      service_type: r.service_type,
+      tool: r.tool_id,
+      workload: r.workload_id,
+      state: r.state as components["schemas"]["ExecutionStateName"],
+      params: r.params,
+      machines: r.exec_env.vms ?? [],
+    })),
+    metrics,
+  };
+}
+
+function verdictOf(pValue: number | null, significant: boolean, difference: number, better: StoredMetric["better"]): Verdict {
+  if (pValue === null) return "unknown";
+  if (!significant || difference === 0) return "no_difference";
+  if (!better) return difference > 0 ? "higher" : "lower";
+  return (difference > 0) === (better === "higher") ? "better" : "worse";
+}
+
+function withoutCv<T extends { cv: number }>(summary: T): Omit<T, "cv"> {
+  const { cv: _cv, ...rest } = summary;
+  return rest;
+}
+
+/** A metric's key: its name and its tags, in a stable order. */
+export function metricKey(m: Pick<StoredMetric, "name" | "tags">): string {
+  const tags = Object.entries(m.tags ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([m.name, tags]);
+}
+
+function samplesOf(metrics: StoredMetric[]): Map<string, { first: StoredMetric; values: number[] }> {
+  const out = new Map<string, { first: StoredMetric; values: number[] }>();
+  for (const m of metrics) {
+    const key = metricKey(m);
+    const entry = out.get(key);
+    if (entry) entry.values.push(m.value);
+    else out.set(key, { first: m, values: [m.value] });
+  }
+  return out;
+}
