@@ -63,6 +63,8 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/benchwright")) {
+// Only as a program of its own (its file, or the `benchwright-server` link npm makes to it): the
+// `benchwright` command of @benchwright/cli imports runCli and must not start it twice.
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/benchwright-server")) {
   process.exitCode = await runCli(process.argv.slice(2));
 }

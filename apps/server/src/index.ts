@@ -3,3 +3,4 @@ export { startServer, type RunningServer } from "./server.js";
 export { readConfig, assertSafeToListen, isLoopback, type ServerConfig } from "./config.js";
 export { parseFieldsMask, applyFieldsMask } from "./fields-mask.js";
 export { createLogger, engineLogOf, logLevelOf, silentLogger, type Logger, type LoggerOptions } from "./logger.js";
+export { runCli } from "./cli.js";

@@ -1,0 +1,56 @@
+import type { Comparison, MetricFigure } from "@benchwright/sdk";
+import { print, printJson, type Context } from "../context.js";
+import { UsageError } from "../exit-codes.js";
+import { table, tagsText } from "../tables.js";
+
+export interface CompareOptions {
+  baseline?: string;
+  confidence?: string;
+}
+
+/**
+ * `benchwright compare <a> <b>...`: the server's comparison, one row per metric and one column
+ * per execution: its mean ± the half-width of its confidence interval, and against the
+ * baseline its ratio and verdict.
+ */
+export async function compareCommand(ids: string[], options: CompareOptions, ctx: Context): Promise<number> {
+  if (ids.length < 2) throw new UsageError("compare takes two execution ids or more");
+  const confidence = options.confidence === undefined ? undefined : Number(options.confidence);
+  if (confidence !== undefined && !(confidence >= 0.5 && confidence <= 0.999)) throw new UsageError("--confidence takes a level from 0.5 to 0.999");
+  const comparison = await ctx.bw.compareExecutions(ids, { baseline: options.baseline, confidence });
+  if (ctx.json) {
+    printJson(comparison);
+    return 0;
+  }
+  print(legend(comparison));
+  const head = ["METRIC", "TAGS", "UNIT", ...comparison.executions.map((e, i) => `${letter(i)}: ${e.tool}/${e.workload}`)];
+  const rows = comparison.metrics.map((m) => [
+    m.name,
+    tagsText(m.tags),
+    m.unit + (m.better ? ` (${m.better} better)` : ""),
+    ...comparison.executions.map((e) => cell(m.figures.find((f) => f.execution_id === e.id))),
+  ]);
+  print(rows.length ? table(head, rows) : "(no metrics to compare)");
+  return 0;
+}
+
+function legend(c: Comparison): string {
+  const lines = c.executions.map((e, i) => `${letter(i)} = ${e.id} (${e.provider}/${e.service_type}, ${e.state})${e.id === c.baseline ? " baseline" : ""}`);
+  return [...lines, `mean ± ${Math.round(c.confidence * 100)}% interval (n); ratio to the baseline and its verdict`].join("\n");
+}
+
+function cell(f: MetricFigure | undefined): string {
+  if (!f) return "-";
+  const spread = f.n > 1 ? ` ± ${round(f.ci_high - f.mean)}` : "";
+  const figure = `${round(f.mean)}${spread} (n=${f.n})`;
+  if (f.verdict === "baseline" || f.ratio === null) return f.verdict === "unknown" ? `${figure} unknown` : figure;
+  return `${figure} x${f.ratio.toFixed(3)} ${f.verdict}`;
+}
+
+function round(x: number): string {
+  return Number(x.toPrecision(6)).toString();
+}
+
+function letter(i: number): string {
+  return i < 26 ? String.fromCharCode(65 + i) : `#${i + 1}`;
+}

@@ -1,0 +1,20 @@
+import { ExitCode } from "../exit-codes.js";
+
+/** The server's own commands, which `benchwright` hands over when the server is installed beside it. */
+export const SERVER_COMMANDS = ["serve", "worker", "sweep"] as const;
+
+/**
+ * `benchwright serve|worker|sweep`: the operator's commands live in @benchwright/server (an
+ * optional peer: a client needs none of the server's weight), imported only when asked for.
+ */
+export async function serverCommand(argv: string[]): Promise<number> {
+  let server: typeof import("@benchwright/server");
+  try {
+    server = await import("@benchwright/server");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((e as Error).message).includes("@benchwright/server")) throw e;
+    process.stderr.write(`benchwright ${argv[0]}: install @benchwright/server to run the server (npm install @benchwright/server)\n`);
+    return ExitCode.usage;
+  }
+  return server.runCli(argv);
+}

@@ -1,0 +1,35 @@
+import { print, printJson, type Context } from "../context.js";
+import { metricsTable, stepsTable, table, tagsText } from "../tables.js";
+
+/** `benchwright show <execution-id>`: the record, its steps and the metrics of its last successful run. */
+export async function showCommand(execId: string, ctx: Context): Promise<number> {
+  const e = await ctx.bw.getExecution(execId);
+  if (ctx.json) {
+    printJson(e);
+    return 0;
+  }
+  const machines = e.exec_env.vms.map((vm) => {
+    const f = vm.facts;
+    const facts = f ? [f.cpu_model, f.cpu_count && `${f.cpu_count} CPUs`, f.memory_bytes && `${(f.memory_bytes / 2 ** 30).toFixed(1)} GiB`, f.os_release].filter(Boolean).join(", ") : "";
+    return `${vm.id} ${vm.ip} ${vm.platform}${facts ? ` (${facts})` : ""}`;
+  });
+  print(
+    table(
+      ["FIELD", "VALUE"],
+      [
+        ["id", e.id],
+        ["session", e.session_id],
+        ["benchmark", `${e.test.tool_id}/${e.test.workload_id} (${e.test.tool_name}: ${e.test.workload_name})`],
+        ["params", tagsText(Object.fromEntries(Object.entries(e.params ?? {}).map(([k, v]) => [k, String(v)]))) || "(defaults)"],
+        ["state", e.state],
+        ["created", e.created],
+        ["machines", machines.join("\n") || "(none yet)"],
+      ],
+    ),
+  );
+  print("\nSteps");
+  print(stepsTable(e));
+  print("\nMetrics");
+  print(metricsTable(e.metrics));
+  return 0;
+}

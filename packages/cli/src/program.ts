@@ -1,0 +1,132 @@
+import { createRequire } from "node:module";
+import { Command, CommanderError, Option } from "commander";
+import { compareCommand, type CompareOptions } from "./commands/compare.js";
+import { exportCommand, type ExportOptions } from "./commands/export.js";
+import { lsCommand, type LsOptions } from "./commands/ls.js";
+import { runCommand, type RunOptions } from "./commands/run.js";
+import { SERVER_COMMANDS, serverCommand } from "./commands/server.js";
+import { showCommand } from "./commands/show.js";
+import { contextOf, DEFAULT_URL, note, type Context, type GlobalOptions } from "./context.js";
+import { ExitCode } from "./exit-codes.js";
+import { failureOf } from "./failure.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+const EXIT_CODES_HELP = `
+Exit codes: 0 done; 1 a step failed; 2 usage error (or a name the server does not know);
+3 server unreachable or another API error; 130 interrupted (Ctrl-C), 143 terminated.`;
+
+/**
+ * The options of every command that talks to a server, accepted before the command
+ * (`benchwright --json ls`) and after it (`benchwright ls --json`). No defaults here:
+ * a subcommand's default would hide the value given before it.
+ */
+function withGlobals(command: Command): Command {
+  return command
+    .addOption(new Option("--url <url>", `the server (default: $BENCHWRIGHT_URL, else ${DEFAULT_URL})`))
+    .addOption(new Option("--token <token>", "API token (default: $BENCHWRIGHT_API_TOKEN)"))
+    .addOption(new Option("--json", "print one JSON document for scripts, no spinner or tables"));
+}
+
+function globalsOf(command: Command): GlobalOptions {
+  const o = command.optsWithGlobals<Partial<GlobalOptions>>();
+  return {
+    url: o.url ?? (process.env.BENCHWRIGHT_URL || DEFAULT_URL),
+    token: o.token ?? process.env.BENCHWRIGHT_API_TOKEN,
+    json: o.json ?? false,
+  };
+}
+
+/** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  // Each action runs through this: its errors become a message and an exit code, never a stack.
+  const act =
+    <A extends unknown[]>(fn: (ctx: Context, command: Command, ...args: A) => Promise<number>) =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const ctx = contextOf(globalsOf(command));
+      try {
+        exitCode = await fn(ctx, command, ...(args.slice(0, -1) as A));
+      } catch (e) {
+        const failure = failureOf(e, ctx.url);
+        note(`error: ${failure.message}`);
+        exitCode = failure.exitCode;
+      }
+    };
+
+  const program = new Command("benchwright")
+    .description("Run benchmarks on a Benchwright server, and list, show, compare and export their results.")
+    .version(version)
+    .enablePositionalOptions()
+    .exitOverride()
+    .showHelpAfterError("(benchwright --help lists the commands)")
+    .addHelpText("after", EXIT_CODES_HELP);
+  withGlobals(program);
+
+  withGlobals(program.command("run"))
+    .description("create a session, prepare and run one benchmark in it, print its metrics, delete the session")
+    .argument("<tool/workload>", "the benchmark, e.g. sysbench/cpu_10000 (see GET /api/v1/benchmarks/)")
+    .requiredOption("--provider <name>", "a provider configuration stored on the server")
+    .option("--service <type>", "its service type (default: its only one)")
+    .option("--param <name=value>", "a workload parameter; repeat for each", (v: string, all: string[]) => [...all, v], [] as string[])
+    .option("--follow", "print the steps' log lines as they are written (on stderr)")
+    .option("--keep", "keep the session instead of deleting it")
+    .action(act((ctx, command, target: string) => runCommand(target, command.opts<RunOptions>(), ctx)));
+
+  const filters = (c: Command) =>
+    c
+      .option("--tool <id>", "only this tool's executions")
+      .option("--workload <id>", "only this workload's executions")
+      .option("--provider <name>", "only those of sessions on this provider configuration")
+      .option("--state <states>", "only these states, comma-separated (completed,run_failed)")
+      .option("--since <time>", "only those created at or after this ISO 8601 date or time")
+      .option("--session <id>", "only this session's executions");
+
+  filters(withGlobals(program.command("ls")))
+    .description("list executions (the default) or sessions, oldest first")
+    .argument("[what]", "sessions or executions", "executions")
+    .option("--limit <n>", "at most this many (default: every match)")
+    .action(act((ctx, command, what: string) => lsCommand(what, command.opts<LsOptions>(), ctx)));
+
+  withGlobals(program.command("show"))
+    .description("one execution: its record, steps and metrics")
+    .argument("<execution-id>")
+    .action(act((ctx, _command, id: string) => showCommand(id, ctx)));
+
+  withGlobals(program.command("compare"))
+    .description("executions' metrics side by side, with confidence intervals, each against a baseline (the first) with a significance verdict")
+    .argument("<execution-ids...>", "two or more")
+    .option("--baseline <execution-id>", "the execution the others are compared with (default: the first)")
+    .option("--confidence <level>", "confidence level of the intervals and the test (default: 0.95)")
+    .action(act((ctx, command, ids: string[]) => compareCommand(ids, command.opts<CompareOptions>(), ctx)));
+
+  filters(withGlobals(program.command("export")))
+    .description("the metrics of the matching executions' runs, as CSV or JSON Lines, streamed")
+    .addOption(new Option("--format <format>", "csv or jsonl").choices(["csv", "jsonl"]).default("csv"))
+    .option("-o, --output <file>", "write to this file instead of stdout")
+    .action(act((ctx, command) => exportCommand(command.opts<ExportOptions>(), ctx)));
+
+  for (const name of SERVER_COMMANDS) {
+    program
+      .command(name)
+      .description(`the server's '${name}' (needs @benchwright/server; benchwright ${name} --help)`)
+      .helpOption(false)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .passThroughOptions()
+      .argument("[args...]")
+      .action(async (args: string[]) => {
+        exitCode = await serverCommand([name, ...args]);
+      });
+  }
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (e) {
+    if (!(e instanceof CommanderError)) throw e;
+    // Help and --version end with 0; every other complaint of the parser is a usage error.
+    return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  return exitCode;
+}

@@ -1,0 +1,63 @@
+import Table from "cli-table3";
+import type { Execution, Metric, Session } from "@benchwright/sdk";
+
+type Cell = string | number;
+
+/** A borderless table with a header row, as `ls`-like commands print them. */
+export function table(head: string[], rows: Cell[][]): string {
+  const t = new Table({
+    head,
+    chars: {
+      top: "", "top-mid": "", "top-left": "", "top-right": "",
+      bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
+      left: "", "left-mid": "", mid: "", "mid-mid": "",
+      right: "", "right-mid": "", middle: "  ",
+    },
+    // Colours only on a terminal: piped output is for reading by programs and people's files.
+    style: { head: process.stdout.isTTY ? ["bold"] : [], border: [], "padding-left": 0, "padding-right": 0 },
+  });
+  t.push(...rows.map((r) => r.map(String)));
+  // cli-table3 pads the last column too: trailing blanks only get in the way of grep and diff.
+  return t
+    .toString()
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n");
+}
+
+/** `threads=4, mode=rnd`: what tells a figure apart from others of its name. */
+export function tagsText(tags: Record<string, string> | undefined): string {
+  return Object.entries(tags ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ");
+}
+
+export function metricsTable(metrics: Metric[]): string {
+  if (metrics.length === 0) return "(no metrics)";
+  return table(
+    ["METRIC", "VALUE", "UNIT", "TAGS"],
+    metrics.map((m) => [m.name, m.value, m.unit, tagsText(m.tags)]),
+  );
+}
+
+export function executionsTable(executions: Execution[]): string {
+  return table(
+    ["ID", "TOOL", "WORKLOAD", "STATE", "CREATED", "METRICS", "SESSION"],
+    executions.map((e) => [e.id, e.test.tool_id, e.test.workload_id, e.state, e.created, e.metrics.length, e.session_id]),
+  );
+}
+
+export function sessionsTable(sessions: Session[]): string {
+  return table(
+    ["ID", "PROVIDER", "SERVICE", "STATE", "CREATED", "EXECUTIONS"],
+    sessions.map((s) => [s.id, s.provider.id, s.provider.type, s.state, s.created, s.executions.length]),
+  );
+}
+
+export function stepsTable(execution: Execution): string {
+  if (execution.steps.length === 0) return "(no steps yet)";
+  return table(
+    ["STEP", "ATTEMPT", "STATE", "STARTED", "DURATION", "EXIT", "ERROR"],
+    execution.steps.map((s) => [s.step, s.attempt, s.state, s.started ?? "", s.duration ?? "", s.exit_code ?? "", s.error ?? ""]),
+  );
+}
