@@ -59,7 +59,7 @@ describe("parameters of the built-in workloads", () => {
     expect(defaults("idle", "idle5")).toEqual({ seconds: 5 });
     expect(defaults("idle", "idle60")).toEqual({ seconds: 60 });
     expect(defaults("idle", "failing")).toEqual({});
-    expect(defaults("sysbench", "cpu_10000")).toEqual({ threads: "1,2,4,8" });
+    expect(defaults("sysbench", "cpu_10000")).toEqual({ threads: "1,2,4,8", events: 10000 });
     expect(defaults("sysbench", "memory")).toEqual({ duration: 2, threads: 1 });
     expect(defaults("sysbench", "fileio")).toEqual({ duration: 2, threads: 1 });
     expect(defaults("sysbench", "threads")).toEqual({ duration: 2, threads: 4 });
@@ -92,11 +92,11 @@ describe("parameters of the built-in workloads", () => {
     writeFileSync(join(bin, "sysbench"), '#!/bin/sh\necho "sysbench $*"\n');
     chmodSync(join(bin, "sysbench"), 0o755);
     const script = catalog.runScript("sysbench", "cpu_10000", debian);
-    const sections = (threads: string) => run(script, { threads }, bin).stdout.split("\n").filter(Boolean);
+    const sections = (threads: string, events = 10000) => run(script, { threads, events: String(events) }, bin).stdout.split("\n").filter(Boolean);
     expect(sections(defaults("sysbench", "cpu_10000").threads as string)).toEqual(
       [1, 2, 4, 8].flatMap((t) => [`BW_SECTION threads=${t}`, `sysbench cpu --cpu-max-prime=20000 --events=10000 --time=0 --threads=${t} run`]),
     );
-    expect(sections("16")).toEqual(["BW_SECTION threads=16", "sysbench cpu --cpu-max-prime=20000 --events=10000 --time=0 --threads=16 run"]);
+    expect(sections("16", 500)).toEqual(["BW_SECTION threads=16", "sysbench cpu --cpu-max-prime=20000 --events=500 --time=0 --threads=16 run"]);
   });
 
   it("refuse a thread list that is not one", () => {

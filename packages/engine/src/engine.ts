@@ -32,6 +32,7 @@ import { executionCursor, sessionCursor } from "./lists/cursor.js";
 import { executionWhereOf, pageOf, sessionWhereOf, type ExecutionListQuery, type MetricsExportQuery, type Page, type SessionListQuery } from "./lists/list-query.js";
 import { metricRowsOf, type MetricRow } from "./lists/metric-rows.js";
 import { compareExecutions, type Comparison } from "./results/comparison.js";
+import { metricsView, repetitionPlanOf } from "./results/repetitions.js";
 
 export interface EngineOptions {
   /** Embedded database, logs, local work dirs and the generated secret key live here. */
@@ -305,6 +306,7 @@ export class Engine {
       tool_id: tool.id,
       workload_id: workload.id,
       params: params.values,
+      repetitions: repetitionPlanOf(body.repetitions),
       test: {
         tool_id: tool.id,
         workload_id: workload.id,
@@ -643,7 +645,7 @@ function stepAttemptView(step: StepRow): StepAttempt {
     started: formatTimestamp(new Date(step.started)),
     duration: step.duration === null ? null : formatDuration(step.duration),
     exit_code: step.exit_code,
-    metrics: step.metrics ?? [],
+    metrics: metricsView(step.metrics),
     ...(step.state === "failed" ? { error: { code: step.error_code ?? "step_failed", detail: step.error ?? "" } } : {}),
   };
 }

@@ -13,6 +13,7 @@ import type { StepHandle, StepOutcome } from "./runner/step.js";
 import { attachStep, stopExecutionSteps } from "./runner/step-control.js";
 import type { StepRunner } from "./runner/step-runner.js";
 import type { Scrubber } from "./secrets/scrub.js";
+import { mainMetricSettled } from "./results/repetitions.js";
 import { isHandBack } from "./steps/hand-back.js";
 import type { Transport } from "./transport/transport.js";
 import type { ExecutionRow, ExecutionState, StepEnd, StepKey, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
@@ -197,77 +198,89 @@ export class StepExecutor {
       await this.recordFacts(execution, machines);
     }
     const vms = (await this.store.getExecution(execution.id))!.exec_env.vms;
-    // Metrics of machines an earlier holder finished.
+    // Metrics of the parts (machines, repetitions) an earlier holder finished.
     const metrics: StoredMetric[] = [...(step.metrics ?? [])];
     let endedAt: number | undefined;
-    for (let i = from; i < machines.length; i++) {
-      const machine = machines[i];
-      const dir = this.stepDir(machine, execution.id, kind, step.attempt);
-      const transport = () => this.access.transport(execution.session_id, machine);
-      const resuming = i === from && step.machine_id === machine.id;
-      let logStart: number;
-      // Follows the step's process on the host from an offset of its log; the first call of a
-      // fresh part starts it. A follow stopped to let the log drain re-attaches.
-      let fresh = false;
-      let deadline = new Date(step.started).getTime() + timeoutS * 1000;
-      const spec = () => {
-        const platform = vms.find((v) => v.id === machine.id)?.platform || machine.platform;
-        const opts = { platform, allowInstall: machine.allowInstall };
-        const script =
-          kind === "prepare"
-            ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
-            : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
-        return {
-          dir,
-          script,
-          env: {
-            // Parameter values travel as data in env.sh, never inside the script's text.
-            ...paramEnv(this.paramsOf(execution)),
-            BW_EXECUTION_ID: execution.id,
-            BW_STEP: kind,
-            BW_ATTEMPT: String(step.attempt),
-            BW_MACHINE: machine.id,
-          },
-          timeoutMs: timeoutS * 1000,
+    // A repeated run measures in rounds, every machine in each; a part is one machine in one round.
+    const plan = kind === "run" ? execution.repetitions : null;
+    const rounds = plan ? ("count" in plan ? plan.count : plan.max) : 1;
+    const repeated = rounds > 1;
+    const fromRound = step.machine_id ? (step.repetition ?? 1) : 1;
+    for (let round = fromRound; round <= rounds; round++) {
+      for (let i = round === fromRound ? from : 0; i < machines.length; i++) {
+        const machine = machines[i];
+        const dir = this.stepDir(machine, execution.id, kind, step.attempt, repeated ? round : 1);
+        const transport = () => this.access.transport(execution.session_id, machine);
+        const resuming = round === fromRound && i === from && step.machine_id === machine.id;
+        let logStart: number;
+        // Follows the step's process on the host from an offset of its log; the first call of a
+        // fresh part starts it. A follow stopped to let the log drain re-attaches.
+        let fresh = false;
+        let deadline = new Date(step.started).getTime() + timeoutS * 1000;
+        const spec = () => {
+          const platform = vms.find((v) => v.id === machine.id)?.platform || machine.platform;
+          const opts = { platform, allowInstall: machine.allowInstall };
+          const script =
+            kind === "prepare"
+              ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
+              : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
+          return {
+            dir,
+            script,
+            env: {
+              // Parameter values travel as data in env.sh, never inside the script's text.
+              ...paramEnv(this.paramsOf(execution)),
+              BW_EXECUTION_ID: execution.id,
+              BW_STEP: kind,
+              BW_ATTEMPT: String(step.attempt),
+              BW_MACHINE: machine.id,
+              BW_REPETITION: String(round),
+            },
+            timeoutMs: timeoutS * 1000,
+          };
         };
-      };
-      const follow = async (fromOffset: number, onData: (chunk: Buffer) => void, sig: AbortSignal): Promise<StepOutcome> => {
-        if (fresh) {
-          fresh = false;
-          deadline = Date.now() + timeoutS * 1000;
-          return this.runner.run(transport, spec(), onData, sig);
+        const follow = async (fromOffset: number, onData: (chunk: Buffer) => void, sig: AbortSignal): Promise<StepOutcome> => {
+          if (fresh) {
+            fresh = false;
+            deadline = Date.now() + timeoutS * 1000;
+            return this.runner.run(transport, spec(), onData, sig);
+          }
+          const handle = await this.launched(transport, dir, null);
+          if (!handle) throw new BenchwrightError("step_failed", `${kind} on ${machine.id} was to be under way, but it never started there`);
+          const t = transport();
+          try {
+            return await this.runner.follow(t, handle, { fromOffset, onData, signal: sig, deadline });
+          } finally {
+            t.release();
+          }
+        };
+        // A step that was under way here: follow its process if it was launched, else start it.
+        const handle = resuming ? await this.launched(transport, dir, step.pgid) : undefined;
+        if (handle) {
+          logStart = Number(step.machine_log_start ?? 0);
+        } else {
+          if (resuming) await log.truncate(Number(step.machine_log_start ?? log.bytes));
+          if (!resuming && (machines.length > 1 || repeated)) {
+            const where = machines.length > 1 ? ` on ${machine.id}` : "";
+            log.write(Buffer.from(repeated ? `=== ${kind}, repetition ${round} of at most ${rounds}${where} ===\n` : `=== ${kind}${where} ===\n`));
+          }
+          logStart = log.bytes;
+          // Stored before the handle names it: machine_log_start never points past the stored log.
+          await log.flush(signal);
+          await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, repetition: round, pgid: null, machine_log_start: logStart, metrics });
+          fresh = true;
         }
-        const handle = await this.launched(transport, dir, null);
-        if (!handle) throw new BenchwrightError("step_failed", `${kind} on ${machine.id} was to be under way, but it never started there`);
-        const t = transport();
+        const outcome = await followIntoLog(log, logStart, follow, signal);
+        let found: StoredMetric[];
         try {
-          return await this.runner.follow(t, handle, { fromOffset, onData, signal: sig, deadline });
-        } finally {
-          t.release();
+          found = this.judge(kind, execution, machine, outcome, timeoutS, log, logStart);
+        } catch (e) {
+          throw outcome.unreachable ? e : await this.withOutputTails(e, transport, dir, signal);
         }
-      };
-      // A step that was under way here: follow its process if it was launched, else start it.
-      const handle = resuming ? await this.launched(transport, dir, step.pgid) : undefined;
-      if (handle) {
-        logStart = Number(step.machine_log_start ?? 0);
-      } else {
-        if (resuming) await log.truncate(Number(step.machine_log_start ?? log.bytes));
-        if (machines.length > 1 && !resuming) log.write(Buffer.from(`=== ${kind} on ${machine.id} ===\n`));
-        logStart = log.bytes;
-        // Stored before the handle names it: machine_log_start never points past the stored log.
-        await log.flush(signal);
-        await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, pgid: null, machine_log_start: logStart, metrics });
-        fresh = true;
+        metrics.push(...(repeated ? found.map((m) => ({ ...m, repetition: round })) : found));
+        endedAt = outcome.endedAt;
       }
-      const outcome = await followIntoLog(log, logStart, follow, signal);
-      let found: StoredMetric[];
-      try {
-        found = this.judge(kind, execution, machine, outcome, timeoutS, log, logStart);
-      } catch (e) {
-        throw outcome.unreachable ? e : await this.withOutputTails(e, transport, dir, signal);
-      }
-      metrics.push(...found);
-      endedAt = outcome.endedAt;
+      if (plan && "until_cv" in plan && round >= plan.min && mainMetricSettled(metrics, plan.until_cv)) break;
     }
     return { metrics: kind === "run" ? metrics : null, endedAt };
   }
@@ -368,8 +381,9 @@ export class StepExecutor {
     return ctx.timeoutOverride ?? this.catalog().timeouts(ctx.execution.tool_id, ctx.execution.workload_id)[kind];
   }
 
-  private stepDir(machine: Machine, executionId: string, kind: StepKind, attempt: number): string {
-    return `${machine.workRoot}/${executionId}/${kind}-${attempt}`;
+  /** A part's dir on its machine; a repetition after the first has its own, the first keeps the name a run that measures once has. */
+  private stepDir(machine: Machine, executionId: string, kind: StepKind, attempt: number, repetition: number): string {
+    return `${machine.workRoot}/${executionId}/${kind}-${attempt}${repetition > 1 ? `-r${repetition}` : ""}`;
   }
 
   /** Ends, as failed, the steps of these executions still recorded as running (nobody follows them any more). */

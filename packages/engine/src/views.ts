@@ -1,5 +1,6 @@
 import type { Execution, Session, StepRecord } from "@benchwright/contract";
 import type { ExecutionRow, ExecutionWithSteps, SessionSummary, StepSummary } from "./store/store.js";
+import { metricsView } from "./results/repetitions.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 
 /** Row to wire shape; the only place that decides what a client sees (never a credential). */
@@ -28,7 +29,8 @@ export function executionView(row: ExecutionRow, steps: StepSummary[]): Executio
     test: row.test,
     params: row.params ?? {},
     exec_env: { vms: row.exec_env.vms ?? [] },
-    metrics: row.metrics ?? [],
+    ...(row.repetitions ? { repetitions: row.repetitions } : {}),
+    metrics: metricsView(row.metrics),
     steps: steps.map(stepView),
   };
 }

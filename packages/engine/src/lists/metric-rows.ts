@@ -23,9 +23,8 @@ export function metricRowsOf(runs: RunMetricsRow[]): MetricRow[] {
         machine_ip: vm?.ip ?? "",
         tool: run.tool_id,
         workload: run.workload_id,
-        // Executions have no parameters, and run once, yet: the columns are there for when they do.
-        parameters: {},
-        repetition: 1,
+        parameters: run.params ?? {},
+        repetition: metric.repetition ?? 1,
         metric: metric.name,
         value: metric.value,
         unit: metric.unit ?? "",

@@ -54,6 +54,18 @@ describe("comparing executions", () => {
     expect(c.metrics[2].figures).toMatchObject([{ execution_id: "d", verdict: "unknown", ratio: null }]);
   });
 
+  it("compares a name each execution measured under one tag set, whatever its tags: threads=2 against threads=1", () => {
+    const two = row("two", figures("eps", "higher", [200, 202, 198], { threads: "2", mode: "cpu" }));
+    const one = row("one", figures("eps", "higher", [100, 101, 99], { threads: "1", mode: "cpu" }));
+    const c = compareExecutions([two, one], "two", 0.95);
+    expect(c.metrics).toHaveLength(1);
+    expect(c.metrics[0].tags).toEqual({ mode: "cpu" });
+    expect(c.metrics[0].figures.map((f) => [f.tags, f.verdict])).toEqual([
+      [{ threads: "2", mode: "cpu" }, "baseline"],
+      [{ threads: "1", mode: "cpu" }, "worse"],
+    ]);
+  });
+
   it("says higher or lower where the metric does not say which is better", () => {
     const a = row("a", figures("count", undefined, [1, 1.1, 0.9]));
     const b = row("b", figures("count", undefined, [5, 5.1, 4.9]));

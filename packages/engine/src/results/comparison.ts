@@ -26,13 +26,16 @@ export interface ComparedRow {
  * Compares each execution's figures with the baseline's, metric by metric. A metric is a name
  * and its tags (`events_per_second` at `threads=4`); its sample is every figure of that key in
  * the execution's last successful run: one per repetition (and per machine, where several
- * measured it). The verdict reads `better` from the metric's declaration: a ratio above 1 is
+ * measured it). A name that each execution measured under one tag set only is one metric
+ * whatever its tags: one side run with `threads=1` and the other with `threads=2` compare,
+ * each figure showing its own tags. The verdict reads `better` from the metric's declaration: a ratio above 1 is
  * better for a `higher` metric and worse for a `lower` one, when Welch's test says the
  * difference is significant at the confidence asked for.
  */
 export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number): Comparison {
   const baseline = rows.find((r) => r.id === baselineId)!;
-  const samples = rows.map((r) => samplesOf(r.metrics));
+  const byName = namesUnderOneTagSet(rows);
+  const samples = rows.map((r) => samplesOf(r.metrics, byName));
   const keys = new Map<string, StoredMetric>();
   for (const byKey of samples) for (const [key, s] of byKey) if (!keys.has(key)) keys.set(key, s.first);
   const baseSamples = samples[rows.indexOf(baseline)];
@@ -44,7 +47,7 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
       const sample = samples[i].get(key);
       if (!sample) return [];
       const summary = summarize(sample.values, confidence);
-      const figure = { execution_id: row.id, ...withoutCv(summary), values: sample.values };
+      const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values };
       if (row.id === baseline.id) return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
       if (!baseSummary) return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
       const test = compareSamples(baseSummary, summary, confidence);
@@ -63,7 +66,7 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
       name: first.name,
       unit: first.unit,
       ...(first.better ? { better: first.better } : {}),
-      tags: first.tags ?? {},
+      tags: sharedTags(figures.map((f) => f.tags ?? {})),
       figures,
     };
   });
@@ -104,10 +107,27 @@ export function metricKey(m: Pick<StoredMetric, "name" | "tags">): string {
   return JSON.stringify([m.name, tags]);
 }
 
-function samplesOf(metrics: StoredMetric[]): Map<string, { first: StoredMetric; values: number[] }> {
+/** The names that every execution measured under one tag set at most. */
+function namesUnderOneTagSet(rows: ComparedRow[]): Set<string> {
+  const sets = new Map<string, boolean>();
+  for (const row of rows) {
+    const keys = new Map<string, Set<string>>();
+    for (const m of row.metrics) keys.set(m.name, (keys.get(m.name) ?? new Set()).add(metricKey(m)));
+    for (const [name, k] of keys) sets.set(name, (sets.get(name) ?? true) && k.size === 1);
+  }
+  return new Set([...sets].filter(([, one]) => one).map(([name]) => name));
+}
+
+/** The tags whose values all the figures share. */
+function sharedTags(all: Array<Record<string, string>>): Record<string, string> {
+  const [first = {}, ...rest] = all;
+  return Object.fromEntries(Object.entries(first).filter(([k, v]) => rest.every((t) => t[k] === v)));
+}
+
+function samplesOf(metrics: StoredMetric[], byName: Set<string>): Map<string, { first: StoredMetric; values: number[] }> {
   const out = new Map<string, { first: StoredMetric; values: number[] }>();
   for (const m of metrics) {
-    const key = metricKey(m);
+    const key = byName.has(m.name) ? JSON.stringify([m.name]) : metricKey(m);
     const entry = out.get(key);
     if (entry) entry.values.push(m.value);
     else out.set(key, { first: m, values: [m.value] });

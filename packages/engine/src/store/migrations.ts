@@ -111,6 +111,15 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       ALTER TABLE executions ADD COLUMN params jsonb NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    id: 4,
+    name: "repeated runs: the plan of each execution, and the repetition a step's part is under way in",
+    // NULL: the run measures once, as every run did before.
+    sql: `
+      ALTER TABLE executions ADD COLUMN repetitions jsonb;
+      ALTER TABLE steps ADD COLUMN repetition integer;
+    `,
+  },
 ];
 
 /** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */

@@ -1,6 +1,7 @@
 import type { Metric, ParamValue } from "@benchwright/catalog";
 import { EventLog } from "../events/event-log.js";
 import { formatDuration, formatTimestamp } from "../time.js";
+import { metricsView } from "../results/repetitions.js";
 import type { Db } from "./db.js";
 import { executionsClause, sessionsSelect, SqlParams, type ExecutionWhere, type SessionKey, type SessionWhere } from "./list-where.js";
 
@@ -40,7 +41,12 @@ export interface VmRecord {
 
 export interface StoredMetric extends Metric {
   vm?: string;
+  /** Which repetition of a repeated run measured it (absent for a run that measures once). */
+  repetition?: number;
 }
+
+/** How often a run measures: `count` times, or until the main metric's CV is at most `until_cv`, from `min` to `max` times. */
+export type RepetitionPlan = { count: number } | { until_cv: number; min: number; max: number };
 
 export interface ExecutionRow {
   id: string;
@@ -50,6 +56,8 @@ export interface ExecutionRow {
   test: TestInfo;
   /** The workload parameter values its steps use, defaults included. */
   params: Record<string, ParamValue>;
+  /** How its runs repeat; null for once. */
+  repetitions: RepetitionPlan | null;
   state: ExecutionState;
   created: Date;
   exec_env: { vms: VmRecord[] };
@@ -70,8 +78,9 @@ export interface StepRow {
   /** The process that follows the step now, and until when its lease holds. */
   owner: string | null;
   lease_until: Date | null;
-  /** The machine whose part of the step is under way, its detached process group, and where its log part began. */
+  /** The machine whose part of the step is under way (in which repetition of a repeated run), its detached process group, and where its log part began. */
   machine_id: string | null;
+  repetition: number | null;
   pgid: number | null;
   machine_log_start: string | number | null;
   log_bytes: string | number;
@@ -171,11 +180,23 @@ export class Store {
     });
   }
 
-  async insertExecution(row: Omit<ExecutionRow, "exec_env" | "metrics" | "params"> & { params?: ExecutionRow["params"] }): Promise<void> {
+  async insertExecution(
+    row: Omit<ExecutionRow, "exec_env" | "metrics" | "params" | "repetitions"> & { params?: ExecutionRow["params"]; repetitions?: RepetitionPlan | null },
+  ): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [row.id, row.session_id, row.tool_id, row.workload_id, JSON.stringify(row.test), JSON.stringify(row.params ?? {}), row.state, row.created],
+        `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          row.id,
+          row.session_id,
+          row.tool_id,
+          row.workload_id,
+          JSON.stringify(row.test),
+          JSON.stringify(row.params ?? {}),
+          row.repetitions ? JSON.stringify(row.repetitions) : null,
+          row.state,
+          row.created,
+        ],
       );
       await this.events.append(
         { type: "execution.created", session_id: row.session_id, execution_id: row.id, data: { tool: row.tool_id, workload: row.workload_id } },
@@ -365,7 +386,7 @@ export class Store {
     const params = new SqlParams();
     return this.db.query<RunMetricsRow>(
       `SELECT e.seq::text AS seq, e.id AS execution_id, e.session_id, ss.provider_name, ss.service_type, e.tool_id, e.workload_id,
-              e.exec_env, st.attempt, st.started, st.metrics
+              e.params, e.exec_env, st.attempt, st.started, st.metrics
          FROM (SELECT e.* FROM executions e ${executionsClause(where, params)}) e
          JOIN sessions ss ON ss.id = e.session_id
          LEFT JOIN steps st ON st.execution_id = e.id AND st.step = 'run' AND st.state = 'succeeded'
@@ -502,11 +523,15 @@ export class Store {
   }
 
   /** Records which machine's part is under way and its detached process, so a new owner can re-attach. */
-  async recordStepHandle(key: StepKey, owner: string, handle: { machine_id: string; pgid: number | null; machine_log_start: number; metrics: StoredMetric[] }): Promise<void> {
+  async recordStepHandle(
+    key: StepKey,
+    owner: string,
+    handle: { machine_id: string; repetition?: number; pgid: number | null; machine_log_start: number; metrics: StoredMetric[] },
+  ): Promise<void> {
     await this.db.query(
-      `UPDATE steps SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8
+      `UPDATE steps SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9
        WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND owner = $4 AND state = 'running'`,
-      [key.execution_id, key.step, key.attempt, owner, handle.machine_id, handle.pgid, handle.machine_log_start, JSON.stringify(handle.metrics)],
+      [key.execution_id, key.step, key.attempt, owner, handle.machine_id, handle.pgid, handle.machine_log_start, JSON.stringify(handle.metrics), handle.repetition ?? null],
     );
   }
 
@@ -520,7 +545,7 @@ export class Store {
   }
 }
 
-const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, state, created, exec_env, metrics";
+const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, state, created, exec_env, metrics";
 
 /** A session as its view shows it: never its sealed configuration. */
 export type SessionSummary = Omit<SessionRow, "config_sealed">;
@@ -545,6 +570,7 @@ export interface RunMetricsRow {
   service_type: string;
   tool_id: string;
   workload_id: string;
+  params: Record<string, ParamValue>;
   exec_env: { vms: VmRecord[] };
   attempt: number | null;
   started: Date | null;
@@ -561,6 +587,6 @@ function stepFinished(step: StepKind, attempt: number, started: Date, result: St
     duration: formatDuration(result.duration),
     exit_code: result.exit_code,
     ...(result.state === "failed" ? { error: { code: result.error_code ?? "step_failed", detail: result.error ?? "" } } : {}),
-    ...(result.metrics ? { metrics: result.metrics } : {}),
+    ...(result.metrics ? { metrics: metricsView(result.metrics) } : {}),
   };
 }
