@@ -10,7 +10,7 @@ import { emptyOptionalBody } from "./empty-body.js";
 import { healthRouter } from "./health.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
-import { silentLogger, type Logger } from "./logger.js";
+import { silentLogger, withRequestId, type Logger } from "./logger.js";
 import { Metrics, UNMATCHED } from "./metrics.js";
 import { problemOf, sendProblem } from "./problem.js";
 import { requestIdOf } from "./request-id.js";
@@ -107,7 +107,7 @@ export function createApp(options: AppOptions): Express {
       fileUploader: false,
     }),
   );
-  app.use("/api/v1", validatedOnly, apiRouter(engine));
+  app.use("/api/v1", validatedOnly, withRequestId, apiRouter(engine));
   app.use((req, _res, next) => next(notFound(req)));
   app.use(errorHandler(log));
   return app;

@@ -47,6 +47,8 @@ describe("the server's logger", () => {
       expect.objectContaining({ level: 40, msg: "run 1 of execution e failed", session_id: "s", execution_id: "e", step: "run", attempt: 1 }),
       expect.objectContaining({ level: 30, msg: "a plain line" }),
     ]);
+    // Written outside any request: no request's id (those inside one: see observability.test.ts).
+    expect(entries()[1]).not.toHaveProperty("reqId");
   });
 
   it("keeps the process from starting on a LOG_LEVEL that does not exist, saying why in a pino line", () => {

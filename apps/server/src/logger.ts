@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { RequestHandler } from "express";
 import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
 import { CREDENTIAL_KEYS, MASK, type EngineLog } from "@benchwright/engine";
 
@@ -61,7 +63,21 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 /** For tests and embedders that want no output. */
 export const silentLogger: Logger = pino({ level: "silent" });
 
+/** The id of the request being served, for the engine's lines, which are written without one. */
+const servedRequest = new AsyncLocalStorage<string>();
+
+/**
+ * Serves the rest of a request with its id (pino-http's `req.id`) at hand, so that the engine's
+ * lines written for it (a synchronous prepare's provider and step lines among them) carry its
+ * `reqId` like the request's own. Entered after the body is read: the body's stream events run
+ * outside any context entered before them.
+ */
+export const withRequestId: RequestHandler = (req, _res, next) => servedRequest.run(String(req.id), next);
+
 /** The engine's lines through the logger: what a line concerns (session, execution, step) becomes its fields. */
 export function engineLogOf(log: Logger): EngineLog {
-  return (line, { level = "info", ...fields } = {}) => log[level](fields, line);
+  return (line, { level = "info", ...fields } = {}) => {
+    const reqId = servedRequest.getStore();
+    log[level](reqId === undefined ? fields : { reqId, ...fields }, line);
+  };
 }

@@ -1,5 +1,5 @@
 import { getMetricsFromIterator, type PromMetrics } from "prom2javascript";
-import { startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { createTestSchema, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/engine/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
@@ -24,8 +24,10 @@ describe("a full flow, logged and counted", () => {
   let double: Awaited<ReturnType<typeof startOpenStackDouble>>;
   let fx: Fixture;
   const answers: request.Response[] = [];
-  const sent = new Map<request.Response, { id?: string; url: string }>();
-  let liveDuringSession = 0;
+  const sent = new Map<request.Response, { id?: string; method: string; url: string }>();
+  /** The executions prepared, in order, each with the X-Request-Id its prepare was sent with. */
+  const prepares: Array<{ execution: string; reqId: string }> = [];
+  let liveDuringSession: Array<{ kind: string }> = [];
   let metricsDuringSession: PromMetrics;
   let metricsAfter: PromMetrics;
 
@@ -36,7 +38,7 @@ describe("a full flow, logged and counted", () => {
     if (options.body !== undefined) req = req.send(options.body as object);
     return req.then((res) => {
       answers.push(res);
-      sent.set(res, { id: options.id, url });
+      sent.set(res, { id: options.id, method, url });
       return res;
     });
   };
@@ -63,6 +65,7 @@ describe("a full flow, logged and counted", () => {
     const ok = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "idle0" } })).body.id as string;
     const failing = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "failing" } })).body.id as string;
     for (const exec of [ok, failing]) {
+      prepares.push({ execution: exec, reqId: `flow-prepare-${exec}` });
       const prepared = await api("post", `/api/v1/executions/${exec}/prepare`, { id: `flow-prepare-${exec}` });
       expect(prepared.status, prepared.text).toBe(200);
     }
@@ -76,7 +79,7 @@ describe("a full flow, logged and counted", () => {
     });
     expect(bad.status).toBe(400);
     expect((await api("get", "/api/v1/no/such/thing", { id: "x".repeat(129) })).status).toBe(404);
-    liveDuringSession = (await fx.engine.store.liveResources(sid)).length;
+    liveDuringSession = await fx.engine.store.liveResources(sid);
     metricsDuringSession = await scrape();
     expect((await api("delete", `/api/v1/sessions/${sid}`)).status).toBe(204);
     metricsAfter = await scrape();
@@ -131,6 +134,23 @@ describe("a full flow, logged and counted", () => {
       // The provider's lines while a prepare made the machine carry the step too.
       const provider = entries.find((e) => typeof e.msg === "string" && e.msg.includes("openstack:"));
       expect(provider).toMatchObject({ step: "prepare", attempt: 1, session_id: ran!.session_id });
+    });
+
+    it("give the engine's lines written for a request that request's id, and a step's lines no other", () => {
+      const entries = fx.log.entries() as Array<{ msg: string; reqId?: string; execution_id?: string; step?: string }>;
+      for (const { execution, reqId } of prepares) {
+        const ended = entries.find((e) => e.execution_id === execution && e.step === "prepare" && /^prepare 1 of execution \S+ succeeded in /.test(e.msg));
+        expect(ended, `the end of the prepare of ${execution}`).toMatchObject({ reqId });
+        // Every line about this prepare, the provider's too, is the prepare request's.
+        const lines = entries.filter((e) => e.execution_id === execution && e.step === "prepare");
+        expect(lines.length).toBeGreaterThan(1);
+        for (const line of lines) expect(line.reqId, line.msg).toBe(reqId);
+      }
+      // The first prepare made the machine: the cloud's lines are among its request's.
+      expect(entries.filter((e) => e.reqId === prepares[0].reqId && e.msg.includes("openstack: launched machine"))).toHaveLength(1);
+      // Deleting the session tore the machine down: those lines are the deletion's.
+      const deletion = answers.find((res) => sent.get(res)!.method === "delete")!.headers["x-request-id"] as string;
+      expect(entries.filter((e) => e.reqId === deletion && /openstack: deleted openstack:server /.test(e.msg))).toHaveLength(1);
     });
 
     it("hold no credential: not the token, the cloud's password or tokens, nor a key or password sent in a body", () => {
@@ -198,11 +218,13 @@ describe("a full flow, logged and counted", () => {
       const m = metricsDuringSession;
       // The embedded default's queue is this process's own: a job goes straight to its worker.
       expect(one(m, "benchwright_step_queue_depth", { queue: "in-process" }).value).toBe(0);
-      // The steps ran over SSH on the double's "server"; the pool keeps the connection a while.
-      expect(one(m, "benchwright_ssh_connections_open").value).toBeGreaterThanOrEqual(1);
-      expect(liveDuringSession).toBeGreaterThan(0);
-      const live = value(m, "benchwright_cloud_resources_live", { provider: "openstack", driver: "openstack" });
-      expect(live.reduce((n, s) => n + s.value!, 0)).toBe(liveDuringSession);
+      // Every step ran over SSH on the one machine, one at a time: one pooled connection, kept while idle.
+      expect(one(m, "benchwright_ssh_connections_open").value).toBe(1);
+      // The session made a key pair, a server and its floating IP (its security group is configured).
+      const kinds = ["openstack:floating_ip", "openstack:key_pair", "openstack:server"];
+      expect(liveDuringSession.map((r) => r.kind).sort()).toEqual(kinds);
+      const live = value(m, "benchwright_cloud_resources_live", {});
+      expect(live.map((s) => [s.labels.provider, s.labels.driver, s.labels.kind, s.value]).sort()).toEqual(kinds.map((kind) => ["openstack", "openstack", kind, 1]));
       // Deleting the session destroyed them: their series are gone.
       expect(value(metricsAfter, "benchwright_cloud_resources_live", {})).toHaveLength(0);
     });
@@ -228,5 +250,35 @@ describe("GET /metrics", () => {
     const ok = await request(fx.app).get("/metrics").expect(200);
     expect(Object.keys(await parseMetrics(ok.text))).toContain("benchwright_http_requests_total");
     await request(fx.app).get("/api/v1/sessions/").expect(401);
+  });
+});
+
+describe("benchwright_step_queue_depth on PostgreSQL", () => {
+  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  let fx: Fixture;
+
+  beforeAll(async () => {
+    schema = await createTestSchema();
+    // A server that runs no steps (BENCHWRIGHT_WORKER=false): what it sends stays in the shared queue.
+    fx = await openFixture({ token: TOKEN, engine: { databaseUrl: schema.url, work: false } });
+  }, 30_000);
+  afterAll(async () => {
+    await fx?.close();
+    await schema?.drop();
+  }, 30_000);
+
+  it("counts the step jobs pg-boss holds that no worker has taken", async () => {
+    const api = (method: "get" | "post", url: string) => request(fx.app)[method](url).set("Authorization", `Bearer ${TOKEN}`);
+    const depth = async () => {
+      const families = await parseMetrics((await api("get", "/metrics").expect(200)).text);
+      return (families.benchwright_step_queue_depth.data as Sample[]).map((m) => [m.labels.queue, m.value]);
+    };
+    expect(await depth()).toEqual([["pg-boss", 0]]);
+    const session = (await api("post", "/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
+    for (let n = 1; n <= 2; n++) {
+      const exec = (await api("post", `/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id as string;
+      await api("post", `/api/v1/executions/${exec}/prepare`).set("Prefer", "respond-async").expect(202);
+      expect(await depth()).toEqual([["pg-boss", n]]);
+    }
   });
 });

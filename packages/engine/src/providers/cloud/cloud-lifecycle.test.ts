@@ -11,7 +11,7 @@ import type { CloudConfig } from "../../config/provider-config-types.js";
 import type { Machine, ProviderContext } from "../provider.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { createCloudProvider, type CloudProviderOptions } from "./index.js";
-import { closedPort, cloudConfig, createMemoryLedger, failureOf, leaks, testContext, type MemoryLedger } from "./testing-ledger.js";
+import { closedPort, cloudConfig, failureOf, leaks, TestSession } from "./testing-ledger.js";
 
 // The one lifecycle (CloudProvider) against each cloud's double: no cloud is reachable here, so
 // EC2 is the real SDK client answered by aws-sdk-client-mock and OpenStack a local HTTP double.
@@ -142,21 +142,17 @@ afterAll(() => sshd?.stop());
 for (const make of [ec2, openstack, gce]) {
   describe(`the cloud lifecycle on ${make.name}`, () => {
     let cloud: Cloud;
-    let ledger: MemoryLedger;
-    let logs: string[];
-    let sessionId: string;
+    const current = new TestSession();
     let pool: SshPool;
 
     beforeEach(async () => {
       cloud = await make();
-      ledger = createMemoryLedger();
-      logs = [];
-      sessionId = randomUUID();
+      current.renew();
       pool = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
     });
     const secrets = new Set<string>();
     afterEach(async () => {
-      said.push(...logs);
+      said.push(...current.logs);
       for (const secret of [...cloud.secrets(), sshd.privateKey]) secrets.add(secret);
       await pool.close();
       await cloud.stop();
@@ -164,10 +160,10 @@ for (const make of [ec2, openstack, gce]) {
 
     /** A context whose exec runs over real SSH, as the engine's does (post_create_script needs it). */
     const ctx = (_cfg: unknown, signal?: AbortSignal): ProviderContext => ({
-      ...testContext(sessionId, logs, ledger),
+      ...current.context(),
       signal,
       exec: async (machine: Machine, command: string) => {
-        const t = pool.get(machine.ssh!, `${sessionId}/${machine.id}`);
+        const t = pool.get(machine.ssh!, `${current.sessionId}/${machine.id}`);
         try {
           return await t.exec(command);
         } finally {
@@ -186,7 +182,7 @@ for (const make of [ec2, openstack, gce]) {
       expect(cloud.leftovers().length).toBeGreaterThanOrEqual(2);
       await provider.destroy(ctx(cfg));
       expect(cloud.leftovers()).toEqual([]);
-      expect(await ledger.live()).toEqual([]);
+      expect(await current.ledger.live()).toEqual([]);
     });
 
     // Every step of the lifecycle, each failing once: nothing is left, and a retry works.
@@ -204,7 +200,7 @@ for (const make of [ec2, openstack, gce]) {
         if (step === "waiting for SSH") expect(error.detail).toMatch(/SSH on \S+ did not answer/);
         if (step === "post_create_script") expect(error.detail).toMatch(/post_create_script on \S+ exited with code 3/);
         expect(cloud.leftovers()).toEqual([]);
-        expect(await ledger.live()).toEqual([]);
+        expect(await current.ledger.live()).toEqual([]);
         const retry = cloud.config(service);
         const [m] = await createCloudProvider(retry, cloud.options).ensureMachines(ctx(retry));
         expect(m.ip).toBe(sshd.host);
@@ -220,8 +216,8 @@ for (const make of [ec2, openstack, gce]) {
       const stranger = randomUUID();
       const orphan = await cloud.seed({ "benchwright:session": stranger, "benchwright:managed": "true" });
       await cloud.seed({ owner: "someone else" });
-      const machineKind = ledger.entries.find((e) => e.id === mine.id)!.kind;
-      const isLive = async (id: string) => id === sessionId;
+      const machineKind = current.ledger.entries.find((e) => e.id === mine.id)!.kind;
+      const isLive = async (id: string) => id === current.sessionId;
       const log = (line: string) => said.push(line);
 
       const dry = await provider.sweep!({ isLive, dryRun: true, log });
@@ -236,8 +232,8 @@ for (const make of [ec2, openstack, gce]) {
       const all = await provider.sweep!({ isLive: async () => false, dryRun: false, log });
       // Every kind the cloud holds for the session (GCE's SSH key is no resource there).
       expect(all.map((r) => r.kind)).toContain(machineKind);
-      expect(all.every((r) => ledger.entries.some((e) => e.kind === r.kind && e.id === r.id))).toBe(true);
-      expect(all.every((r) => r.destroyed && r.session_id === sessionId)).toBe(true);
+      expect(all.every((r) => current.ledger.entries.some((e) => e.kind === r.kind && e.id === r.id))).toBe(true);
+      expect(all.every((r) => r.destroyed && r.session_id === current.sessionId)).toBe(true);
       expect(cloud.leftovers()).toEqual([]);
       // The one left is the stranger's that was never ours.
       expect(cloud.machines()).toBe(1);
@@ -252,7 +248,7 @@ for (const make of [ec2, openstack, gce]) {
       expect(m.ssh!.privateKey!.trim()).toBe(sshd.privateKey.trim());
       expect((await ctx(cfg).exec!(m, "true")).code).toBe(0);
       // The private key stays in the configuration: the ledger holds none of it.
-      expect(ledger.entries.every((e) => e.meta.private_key === undefined)).toBe(true);
+      expect(current.ledger.entries.every((e) => e.meta.private_key === undefined)).toBe(true);
       const again = await createCloudProvider(cfg, cloud.options).ensureMachines(ctx(cfg));
       expect(again[0].id).toBe(m.id);
       await provider.destroy(ctx(cfg));
@@ -272,9 +268,9 @@ for (const make of [ec2, openstack, gce]) {
       const error = await ensuring;
       expect(error.detail).toContain("cancelled");
       expect(cloud.leftovers()).toEqual([]);
-      expect(await ledger.live()).toEqual([]);
+      expect(await current.ledger.live()).toEqual([]);
       // The machine was recorded before the wait that the abort ended.
-      expect(ledger.entries.some((e) => /:(instance|server)$/.test(e.kind) && e.destroyed)).toBe(true);
+      expect(current.ledger.entries.some((e) => /:(instance|server)$/.test(e.kind) && e.destroyed)).toBe(true);
     }, 30_000);
 
     it("never puts a credential, a key or a token in an error or a log line", () => {

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { CreateKeyPairCommand, CreateSecurityGroupCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
 import type { ResolvedConfig } from "../provider.js";
 import { createCloudProvider, EC2_KINDS, type CloudProviderOptions } from "./index.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
-import { cloudConfig, configProblems, createMemoryLedger, failureOf, leaks, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
+import { cloudConfig, configProblems, failureOf, leaks, loginWorks, TestSession } from "./testing-ledger.js";
 
 const ACCESS_ID = "AKIAIOSFODNN7EXAMPLE";
 const SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
@@ -41,9 +40,7 @@ describe("ec2 provider", () => {
   // A real private sshd stands in for the machines; the doubles hand out its address and key.
   let sshd: SshdHarness;
   let double: Ec2Double;
-  let ledger: MemoryLedger;
-  let logs: string[];
-  let sessionId: string;
+  const current = new TestSession();
   let options: CloudProviderOptions;
 
   beforeAll(async () => {
@@ -55,18 +52,16 @@ describe("ec2 provider", () => {
 
   beforeEach(() => {
     double = createEc2Double({ sshHost: sshd.host, sshPort: sshd.port, privateKey: sshd.privateKey, pollsUntilRunning: 2 });
-    ledger = createMemoryLedger();
-    logs = [];
-    sessionId = randomUUID();
+    current.renew();
     options = { ec2Client: double.client, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
   });
   afterEach(() => {
-    said.push(...logs);
-    for (const e of ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
+    said.push(...current.logs);
+    for (const e of current.ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
     double.restore();
   });
 
-  const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
+  const ctx = (_cfg?: unknown) => current.context();
 
   it("creates a key pair, a security group and an instance, and hands over a machine that answers SSH", async () => {
     const provider = createCloudProvider(config(), options);
@@ -80,19 +75,19 @@ describe("ec2 provider", () => {
     expect(await loginWorks(m.ssh!)).toBe("ok");
     // The newest image of the name pattern.
     expect(inv.instances[0].imageId).toBe("ami-0d1e2b3a4c5f60002");
-    expect(inv.instances[0].tags).toMatchObject({ "benchwright:session": sessionId, "benchwright:managed": "true" });
-    expect(inv.keyPairs[0].tags["benchwright:session"]).toBe(sessionId);
-    expect(inv.securityGroups[0].tags["benchwright:session"]).toBe(sessionId);
-    const kinds = ledger.entries.map((e) => e.kind);
+    expect(inv.instances[0].tags).toMatchObject({ "benchwright:session": current.sessionId, "benchwright:managed": "true" });
+    expect(inv.keyPairs[0].tags["benchwright:session"]).toBe(current.sessionId);
+    expect(inv.securityGroups[0].tags["benchwright:session"]).toBe(current.sessionId);
+    const kinds = current.ledger.entries.map((e) => e.kind);
     expect(kinds).toEqual([EC2_KINDS.keyPair, EC2_KINDS.securityGroup, EC2_KINDS.instance]);
-    expect(ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
+    expect(current.ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
   });
 
   it("records the instance before it waits on it", async () => {
     const provider = createCloudProvider(config(), options);
     let recordedBeforeRunning = false;
-    const record = ledger.record.bind(ledger);
-    ledger.record = async (kind, id, meta) => {
+    const record = current.ledger.record.bind(current.ledger);
+    current.ledger.record = async (kind, id, meta) => {
       if (kind === EC2_KINDS.instance) recordedBeforeRunning = double.inventory().instances.every((i) => i.state === "pending");
       return record(kind, id, meta);
     };
@@ -105,7 +100,7 @@ describe("ec2 provider", () => {
     await provider.ensureMachines(ctx());
     await provider.destroy(ctx());
     expect(ours(double.inventory())).toEqual(empty);
-    expect(await ledger.live()).toEqual([]);
+    expect(await current.ledger.live()).toEqual([]);
     await provider.destroy(ctx());
   });
 
@@ -137,7 +132,7 @@ describe("ec2 provider", () => {
       groupIds: [group.GroupId],
       publicIp: true,
     });
-    expect(ledger.entries.map((e) => e.kind)).toEqual([EC2_KINDS.instance]);
+    expect(current.ledger.entries.map((e) => e.kind)).toEqual([EC2_KINDS.instance]);
     await provider.destroy(ctx(cfg));
     const inv = double.inventory();
     expect(inv.instances).toEqual([]);
@@ -179,8 +174,8 @@ describe("ec2 provider", () => {
     double.failNext("RunInstances", Object.assign(new Error(`AuthFailure for ${ACCESS_ID}/${SECRET_KEY}`), { name: "AuthFailure" }));
     const error = await failure(createCloudProvider(config(), options).ensureMachines(ctx()));
     expect(error.detail).toContain("AuthFailure");
-    said.push(...logs);
-    for (const e of ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
+    said.push(...current.logs);
+    for (const e of current.ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
 
     expect(said.length).toBeGreaterThan(20);
     expect(leaks(said, secrets)).toEqual([]);

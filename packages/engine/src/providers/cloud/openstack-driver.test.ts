@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,7 @@ import { guessVmUser } from "../../config/parse-cloud-config.js";
 import { SshPool } from "../../transport/ssh-pool.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
-import { cloudConfig, configProblems, createMemoryLedger, failureOf, leaks, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
+import { cloudConfig, configProblems, createMemoryLedger, failureOf, leaks, loginWorks, TestSession, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 
 const said: string[] = [];
@@ -46,9 +45,7 @@ describe("openstack provider", () => {
   // A real private sshd stands in for the machines; the doubles hand out its address and key.
   let sshd: SshdHarness;
   let double: OpenStackDouble;
-  let ledger: MemoryLedger;
-  let logs: string[];
-  let sessionId: string;
+  const current = new TestSession();
   let options: CloudProviderOptions;
 
   const sections = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}): ResolvedConfig => ({
@@ -81,33 +78,31 @@ describe("openstack provider", () => {
   beforeEach(async () => {
     double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2 });
     secrets.add(double.username).add(double.password);
-    ledger = createMemoryLedger();
-    logs = [];
-    sessionId = randomUUID();
+    current.renew();
     options = { sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
   });
   afterEach(async () => {
-    said.push(...logs);
+    said.push(...current.logs);
     for (const t of double.tokens()) secrets.add(t);
-    for (const e of ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
+    for (const e of current.ledger.entries) if (typeof e.meta.private_key === "string") secrets.add(e.meta.private_key);
     await double.stop();
   });
 
-  const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
+  const ctx = (_cfg?: unknown) => current.context();
 
   it("creates a key pair, a server and a floating IP, and hands over a machine that answers SSH", async () => {
     const provider = createCloudProvider(config(), options);
     const [m] = await provider.ensureMachines(ctx());
     const inv = double.inventory();
     expect(inv.servers).toHaveLength(1);
-    expect(inv.servers[0].metadata).toEqual({ "benchwright:session": sessionId, "benchwright:managed": "true" });
+    expect(inv.servers[0].metadata).toEqual({ "benchwright:session": current.sessionId, "benchwright:managed": "true" });
     expect(inv.floatingIps).toHaveLength(1);
     expect(inv.floatingIps[0].portId).toBe(`port-${inv.servers[0].id}`);
     expect(m).toMatchObject({ id: inv.servers[0].id, ip: sshd.host, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
     expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
     expect(await loginWorks(m.ssh!)).toBe("ok");
-    expect(ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
-    expect(ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
+    expect(current.ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
+    expect(current.ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
   });
 
   it("takes no floating IP when told not to", async () => {
@@ -122,7 +117,7 @@ describe("openstack provider", () => {
     await provider.ensureMachines(ctx());
     await provider.destroy(ctx());
     expect(double.inventory()).toEqual(nothing);
-    expect(await ledger.live()).toEqual([]);
+    expect(await current.ledger.live()).toEqual([]);
     await provider.destroy(ctx());
   });
 
@@ -139,14 +134,14 @@ describe("openstack provider", () => {
     // Any key made at Nova will do as "the team's key".
     const seed = createCloudProvider(config(), options);
     const [seeded] = await seed.ensureMachines(ctx());
-    const keyName = ledger.entries[0].id;
-    await seed.destroy({ ...ctx(), resources: { ...ledger, live: async () => (await ledger.live()).filter((e) => e.kind !== OPENSTACK_KINDS.keyPair) } });
+    const keyName = current.ledger.entries[0].id;
+    await seed.destroy({ ...ctx(), resources: { ...current.ledger, live: async () => (await current.ledger.live()).filter((e) => e.kind !== OPENSTACK_KINDS.keyPair) } });
     const other = createMemoryLedger();
     const cfg = config({ key_name: keyName, ssh_private_key: seeded.ssh!.privateKey });
-    const [m] = await createCloudProvider(cfg, options).ensureMachines(testContext(sessionId, logs, other));
+    const [m] = await createCloudProvider(cfg, options).ensureMachines(testContext(current.sessionId, current.logs, other));
     expect(m.ssh!.privateKey).toBe(seeded.ssh!.privateKey);
     expect(other.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
-    await createCloudProvider(cfg, options).destroy(testContext(sessionId, logs, other));
+    await createCloudProvider(cfg, options).destroy(testContext(current.sessionId, current.logs, other));
     expect(double.inventory().keyPairs.map((k) => k.name)).toEqual([keyName]);
     expect(double.inventory().servers).toEqual([]);
   });
@@ -186,10 +181,10 @@ describe("openstack provider", () => {
       pool = new SshPool({ hostKeys: new InMemoryHostKeyStore() });
     });
     afterEach(() => pool.close());
-    const ctxWithExec = (_cfg?: unknown, ledger2: MemoryLedger = ledger) => ({
-      ...testContext(sessionId, logs, ledger2),
+    const ctxWithExec = (_cfg?: unknown, ledger2: MemoryLedger = current.ledger) => ({
+      ...testContext(current.sessionId, current.logs, ledger2),
       exec: async (machine: Machine, command: string, opts?: ExecOptions) => {
-        const t = pool.get(machine.ssh!, `${sessionId}/${machine.id}`);
+        const t = pool.get(machine.ssh!, `${current.sessionId}/${machine.id}`);
         try {
           return await t.exec(command, opts);
         } finally {
@@ -211,9 +206,9 @@ describe("openstack provider", () => {
       const bare = config(ancestorService);
       await createCloudProvider(bare, options).ensureMachines(ctx(bare));
       const [group] = double.inventory().securityGroups;
-      expect(group).toMatchObject({ rules: [`tcp/${sshd.port}`], description: `benchwright:session=${sessionId} benchwright:managed=true` });
+      expect(group).toMatchObject({ rules: [`tcp/${sshd.port}`], description: `benchwright:session=${current.sessionId} benchwright:managed=true` });
       expect(double.inventory().servers[0]).toMatchObject({ network: "private", securityGroups: [group.name] });
-      expect(ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.securityGroup, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
+      expect(current.ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.securityGroup, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
       await createCloudProvider(bare, options).destroy(ctx(bare));
       expect(double.inventory()).toEqual(nothing);
       const both = config({ network: "lab", security_group: "default" }, { network: "private", security_group: "ssh" });
@@ -232,7 +227,7 @@ describe("openstack provider", () => {
       const cfg = config(ancestorService, { "benchsuite.openstack.no_floating_ip": "true" });
       const [m] = await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
       expect(double.inventory().floatingIps).toEqual([]);
-      expect(ledger.entries.map((e) => e.kind)).not.toContain(OPENSTACK_KINDS.floatingIp);
+      expect(current.ledger.entries.map((e) => e.kind)).not.toContain(OPENSTACK_KINDS.floatingIp);
       expect(m.ip).toBe(sshd.host);
       const off = config(ancestorService, { "benchsuite.openstack.no_floating_ip": "false" });
       await createCloudProvider(off, options).destroy(ctx(off));
@@ -307,8 +302,8 @@ describe("openstack provider", () => {
         const [m] = await createCloudProvider(cfg, options).ensureMachines(ctxWithExec(cfg));
         await createCloudProvider(cfg, options).ensureMachines(ctxWithExec(cfg));
         expect(readFileSync(marker, "utf8")).toBe(`as ${sshd.username}\n`);
-        expect(ledger.entries.find((e) => e.kind === OPENSTACK_KINDS.server)!.meta).toMatchObject({ post_created: true });
-        expect(logs.some((l) => l.includes(`post_create_script on ${m.id} succeeded: hello-from-post-create`))).toBe(true);
+        expect(current.ledger.entries.find((e) => e.kind === OPENSTACK_KINDS.server)!.meta).toMatchObject({ post_created: true });
+        expect(current.logs.some((l) => l.includes(`post_create_script on ${m.id} succeeded: hello-from-post-create`))).toBe(true);
         // A new machine (the first one gone) gets the script again.
         await createCloudProvider(cfg, options).destroy(ctxWithExec(cfg));
         await createCloudProvider(cfg, options).ensureMachines(ctxWithExec(cfg));
@@ -324,7 +319,7 @@ describe("openstack provider", () => {
       expect(error.code).toBe("provider_failed");
       expect(error.detail).toMatch(/post_create_script on \S+ exited with code 3; its output ended with: sudo: sorry, you must have a tty/);
       expect(double.inventory()).toEqual(nothing);
-      expect(await ledger.live()).toEqual([]);
+      expect(await current.ledger.live()).toEqual([]);
       const good = config({ post_create_script: "true" });
       const [m] = await createCloudProvider(good, options).ensureMachines(ctxWithExec(good));
       expect(m.ip).toBe(sshd.host);
@@ -346,7 +341,7 @@ describe("openstack provider", () => {
   });
 
   it("never puts a credential, a key or a token in an error or a log line", () => {
-    said.push(...logs);
+    said.push(...current.logs);
     expect(secrets.size).toBeGreaterThan(5);
     expect(said.length).toBeGreaterThan(20);
     expect(leaks(said, secrets)).toEqual([]);

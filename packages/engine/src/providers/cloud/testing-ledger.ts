@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { parseProviderConfig } from "../../config/parse-provider-config.js";
 import type { CloudConfig } from "../../config/provider-config-types.js";
 import { BenchwrightError } from "../../errors.js";
@@ -51,6 +52,24 @@ export function testContext(
   ledger: ResourceLedger = createMemoryLedger(),
 ): ProviderContext & { resources: ResourceLedger } {
   return { sessionId, resources: ledger, dataDir: "/tmp/benchwright-test", log: (line) => logs.push(line) };
+}
+
+/** A test's session id, ledger and log lines; `renew()`, from each suite's beforeEach, makes them anew. */
+export class TestSession {
+  sessionId = randomUUID();
+  ledger = createMemoryLedger();
+  logs: string[] = [];
+
+  renew(): void {
+    this.sessionId = randomUUID();
+    this.ledger = createMemoryLedger();
+    this.logs = [];
+  }
+
+  /** The provider context of this test's session. */
+  context(): ProviderContext & { resources: ResourceLedger } {
+    return testContext(this.sessionId, this.logs, this.ledger);
+  }
 }
 
 /** Stands in for a machine's sshd where only "does SSH answer" matters: it sends a banner and hangs up. */
