@@ -15,6 +15,15 @@ const DEFAULT = [
   "fio/randread", "fio/randwrite", "fio/seqread", "fio/seqwrite",
   "iperf3/tcp_10_1", "iperf3/tcp_10_10", "iperf3/udp_10_1_1",
   "stress-ng/cpu", "stress-ng/vm",
+  "redis-benchmark/set", "redis-benchmark/get", "redis-benchmark/incr", "redis-benchmark/lpush", "redis-benchmark/lpop", "redis-benchmark/mset",
+  "pgbench/select_only", "pgbench/tpcb_like",
+  "7zip/single_thread", "7zip/multi_thread",
+  "openssl/sha256", "openssl/sha512", "openssl/aes_256_gcm", "openssl/chacha20_poly1305", "openssl/rsa2048", "openssl/ecdsa_p256", "openssl/ed25519",
+  "compression/zstd_compress", "compression/zstd_decompress", "compression/xz_compress", "compression/xz_decompress", "compression/gzip_compress",
+  "mbw/memcpy", "mbw/dumb", "mbw/mcblock",
+  "dbench/clients_1", "dbench/clients_4",
+  "sockperf/tcp_latency", "sockperf/udp_latency", "sockperf/tcp_throughput", "sockperf/udp_throughput",
+  "ffmpeg/x264_720p", "ffmpeg/x264_1080p", "ffmpeg/x265_720p",
 ];
 
 const catalog = loadCatalog();

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadCatalog } from "./catalog.js";
 import { CatalogError } from "./errors.js";
 
-const BUILTIN_IDS = ["fio", "idle", "iperf3", "stress-ng", "sysbench"];
+const BUILTIN_IDS = ["7zip", "compression", "dbench", "ffmpeg", "fio", "idle", "iperf3", "mbw", "openssl", "pgbench", "redis-benchmark", "sockperf", "stress-ng", "sysbench"];
 
 const dirs: string[] = [];
 function tempDir(): string {

@@ -30,3 +30,24 @@ describe("the prelude's timing functions", () => {
     expect(bash(`bw_elapsed ${start} ${end}`)).toBe(expected);
   });
 });
+
+describe("the prelude's cleanups and servers", () => {
+  it("runs every bw_on_exit command when the script ends, the latest first, and bw_scratch is one of them", () => {
+    const out = bash('bw_on_exit "echo first"; bw_scratch; d="$BW_SCRATCH"; bw_on_exit "echo second; test -d $d && echo scratch-still-there"; exit 0; echo never');
+    expect(out).toBe("second\nscratch-still-there\nfirst");
+  });
+
+  it("serves on a random loopback port and stops the server when the script ends, even on failure", () => {
+    // A shell's own /dev/tcp cannot listen: bash with a tiny python server stands in for a real one.
+    const script = `bw_serve tcp python3 -c 'import socket,time;s=socket.socket();s.bind(("127.0.0.1",int("{port}")));s.listen();time.sleep(60)'
+      echo "$BW_SERVER_PORT $BW_SERVER_PID" >&2; echo "$BW_SERVER_PID"; false`;
+    let pid = "";
+    try {
+      execFileSync("/bin/bash", ["-c", `source "$1"; set -e; ${script}`, "bash", LIB], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (e) {
+      pid = String((e as { stdout: string }).stdout).trim();
+    }
+    expect(pid).toMatch(/^\d+$/);
+    expect(() => process.kill(Number(pid), 0)).toThrow();
+  });
+});

@@ -121,11 +121,63 @@ bw_install() {
   esac
 }
 
+# bw_on_exit <command>: runs the command when the script ends, however it ends, the latest
+# first. One EXIT trap for every cleanup, because a second `trap ... EXIT` would replace the
+# first (a scratch directory and a background server both need one).
+BW_ON_EXIT=()
+bw_on_exit() {
+  BW_ON_EXIT=("$1" "${BW_ON_EXIT[@]}")
+  trap bw_run_on_exit EXIT
+}
+bw_run_on_exit() {
+  local c
+  for c in "${BW_ON_EXIT[@]}"; do eval "$c" || true; done
+}
+
 # A scratch directory inside the working directory, removed on exit; the cwd is the step's
 # workspace, so benchmark files never land in /tmp of a small root filesystem.
 bw_scratch() {
   BW_SCRATCH="$(mktemp -d "$PWD/bw-scratch.XXXXXX")"
-  trap 'rm -rf "$BW_SCRATCH"' EXIT
+  bw_on_exit "rm -rf $(printf '%q' "$BW_SCRATCH")"
+}
+
+# bw_wait_listening <pid> <port> [tcp|udp]: waits up to 10 s for a socket bound to
+# 127.0.0.1:<port>; fails at once when the process is gone. Reads /proc/net rather than
+# connecting, which a server may count as a client (iperf3 does).
+bw_wait_listening() {
+  local pid="$1" hex state=0A table=/proc/net/tcp i
+  hex=$(printf '%04X' "$2")
+  if [ "${3:-tcp}" = udp ]; then state=07 table=/proc/net/udp; fi
+  for i in $(seq 1 100); do
+    kill -0 "$pid" 2>/dev/null || return 1
+    if grep -q "^ *[0-9]*: 0100007F:$hex 00000000:0000 $state " "$table"; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# bw_serve <tcp|udp> <command> [args...]: starts a one-off server in the background on a random
+# loopback port, so that two runs on one machine do not clash, and stops it when the script
+# ends. `{port}` in the arguments becomes the port; sets BW_SERVER_PORT and BW_SERVER_PID.
+bw_serve() {
+  local proto="$1" attempt a args
+  shift
+  for attempt in 1 2 3 4 5; do
+    BW_SERVER_PORT=$(( 20000 + RANDOM % 10000 ))
+    args=()
+    for a in "$@"; do args+=("${a//\{port\}/$BW_SERVER_PORT}"); done
+    "${args[@]}" >/dev/null 2>&1 &
+    BW_SERVER_PID=$!
+    bw_on_exit "kill $BW_SERVER_PID 2>/dev/null; wait $BW_SERVER_PID 2>/dev/null"
+    if bw_wait_listening "$BW_SERVER_PID" "$BW_SERVER_PORT" "$proto"; then
+      return 0
+    fi
+    kill "$BW_SERVER_PID" 2>/dev/null || true
+  done
+  echo "could not start $1 on 127.0.0.1" >&2
+  exit 1
 }
 
 # ---- end of prelude ----

@@ -1,7 +1,15 @@
 import type { Parser } from "../types.js";
+import { sevenZip } from "./7zip.js";
+import { dbench } from "./dbench.js";
+import { ffmpeg } from "./ffmpeg.js";
 import { fio } from "./fio.js";
 import { iperf3 } from "./iperf3.js";
 import { keyvalue } from "./keyvalue.js";
+import { mbw } from "./mbw.js";
+import { openssl } from "./openssl.js";
+import { pgbench } from "./pgbench.js";
+import { redisBenchmark } from "./redis-benchmark.js";
+import { sockperf } from "./sockperf.js";
 import { stressNg } from "./stress-ng.js";
 import { sysbench } from "./sysbench.js";
 
@@ -12,10 +20,18 @@ export const parsers: Readonly<Record<string, Parser>> = Object.freeze({
   fio,
   iperf3,
   "stress-ng": stressNg,
+  "redis-benchmark": redisBenchmark,
+  pgbench,
+  "7zip": sevenZip,
+  openssl,
+  mbw,
+  dbench,
+  sockperf,
+  ffmpeg,
 });
 
 export function getParser(name: string): Parser | undefined {
   return Object.hasOwn(parsers, name) ? parsers[name] : undefined;
 }
 
-export { fio, iperf3, keyvalue, stressNg, sysbench };
+export { dbench, ffmpeg, fio, iperf3, keyvalue, mbw, openssl, pgbench, redisBenchmark, sevenZip, sockperf, stressNg, sysbench };

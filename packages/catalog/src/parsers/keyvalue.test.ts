@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { keyvalue } from "./keyvalue.js";
 
@@ -41,5 +42,24 @@ describe("keyvalue parser", () => {
     expect(keyvalue(bad, ctx)).toEqual([]);
     expect(keyvalue("", ctx)).toEqual([]);
     expect(keyvalue("\u0000\u0001 garbage {]", ctx)).toEqual([]);
+  });
+});
+
+describe("keyvalue parser on the compression tool's recorded output", () => {
+  const fixture = (name: string) => readFileSync(new URL(`./fixtures/compression/${name}.txt`, import.meta.url), "utf8");
+
+  it("reads speed, time and ratio, tagged with compressor, level and threads", () => {
+    const tags = { compressor: "zstd", level: "3", threads: "1" };
+    expect(keyvalue(fixture("zstd_compress"), { tool: "compression", workload: "zstd_compress" })).toEqual([
+      { name: "compress_speed", value: 157.35, unit: "MB/s", tags },
+      { name: "compress_seconds", value: 0.853, unit: "s", tags },
+      { name: "compression_ratio", value: 3.816, unit: "ratio", tags },
+    ]);
+    expect(keyvalue(fixture("xz_decompress"), { tool: "compression", workload: "xz_decompress" })[0]).toEqual({
+      name: "decompress_speed",
+      value: 70.2,
+      unit: "MB/s",
+      tags: { compressor: "xz", level: "1", threads: "1" },
+    });
   });
 });
