@@ -18,6 +18,7 @@ import { responseValidationOf, validateResponsesOption, withoutResponses } from 
 import { cacheValidatorRouteRegexps } from "./route-regexp-cache.js";
 import { apiRouter } from "./routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
+import { isWebUiPath, webUiRouter } from "./web-ui.js";
 
 export interface AppOptions {
   engine: Engine;
@@ -32,6 +33,8 @@ export interface AppOptions {
   metricsPublic?: boolean;
   /** Node's process metrics beside the server's: one set per process, so only the process's own server asks. */
   processMetrics?: boolean;
+  /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
+  webUiDir?: string;
 }
 
 /** The HTTP face of the engine. Only main.ts listens; tests start this in process. */
@@ -64,7 +67,7 @@ export function createApp(options: AppOptions): Express {
   const operationLabel = (req: Request) => {
     const path = pathOf(req.originalUrl);
     const operation = operations.get(req) ?? spec.paths[templateOf(path) ?? ""]?.[req.method.toLowerCase()];
-    return operation?.operationId ?? OUTSIDE_API[path] ?? (isDocsPath(path) ? "docs" : UNMATCHED);
+    return operation?.operationId ?? OUTSIDE_API[path] ?? (isDocsPath(path) ? "docs" : isWebUiPath(path) ? "ui" : UNMATCHED);
   };
   app.use(metrics.requests(operationLabel));
   // Every request gets an id (the caller's X-Request-Id or a new one) that its lines and its answer carry.
@@ -83,6 +86,7 @@ export function createApp(options: AppOptions): Express {
   app.use(cors(options.corsOrigins ?? [], contractResponseHeaders(spec)));
   app.use(normalizeTrailingSlash("/api/v1", templateOf));
   app.use(docsRouter(spec, loadSwagger()));
+  app.use(webUiRouter(options.webUiDir));
   app.use(healthRouter(engine));
   app.use(metrics.router(options.token && !options.metricsPublic ? requireBearerToken(options.token) : undefined));
   if (options.token) app.use("/api/v1", requireBearerToken(options.token));

@@ -1,0 +1,97 @@
+// The dashboard against the Prism mock, as it is developed: the contract's examples are its data.
+import { startPrism, type RunningPrism } from "@benchwright/contract/prism";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST_DIR, launchChromium, pageErrors, screenshot } from "../test/browser.js";
+import { assertBuilt } from "../test/built.js";
+import { serveStatic } from "../test/static-server.js";
+
+const SUITE = "mock";
+const WAIT = { timeout: 30_000 };
+// The contract's examples (openapi.yaml, components/examples).
+const IDLE_RUN = "9b2e4d6a-1c3f-4e5a-8b7d-0a1b2c3d4e5f";
+const SYSBENCH_RUNS = ["4d8f2a61-7b3e-4c9d-8a15-2e6f9b0c3d71", "1c5d8e2f-3a4b-4c6d-9e7f-8a9b0c1d2e3f", "6f1b8d04-3e5c-4a2f-8d79-4c8b2e3f5a91"];
+
+describe("the dashboard against the Prism mock", () => {
+  let prism: RunningPrism;
+  let site: Awaited<ReturnType<typeof serveStatic>>;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let base: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    [prism, site, browser] = await Promise.all([startPrism({ mode: "mock" }), serveStatic(DIST_DIR), launchChromium()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    errors = pageErrors(page);
+    // Another origin than the page's: the mock's CORS headers let the SDK call it.
+    base = `${site.url}/ui/?api=${encodeURIComponent(prism.url)}`;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await prism?.stop();
+  });
+
+  const view = (name: string) => page.waitForSelector(`main[data-view="${name}"]`, WAIT);
+
+  it("lists the sessions with their providers and executions", async () => {
+    await page.goto(`${base}#/sessions`);
+    await view("sessions");
+    const rows = page.locator('[data-testid="session-row"]');
+    expect(await rows.count()).toBe(3);
+    const text = await page.locator('[data-testid="sessions"]').innerText();
+    for (const provider of ["local", "lab", "aws"]) expect(text).toContain(provider);
+    expect(await rows.first().locator(".badges .state").count()).toBe(2);
+    await screenshot(page, SUITE, "1-sessions");
+  });
+
+  it("opens a session and its executions", async () => {
+    await page.locator('[data-testid="session-row"] a').first().click();
+    await view("sessions-one");
+    expect(await page.locator('[data-testid="execution-row"]').count()).toBe(2);
+    await screenshot(page, SUITE, "2-session");
+  });
+
+  it("shows an execution: state, steps, machines' facts, metrics chart and log", async () => {
+    await page.goto(`${base}#/executions/${IDLE_RUN}`);
+    await view("executions-one");
+    expect(await page.locator('[data-testid="execution-state"]').getAttribute("data-state")).toBe("completed");
+    expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
+    expect(await page.locator('[data-testid="machines"]').innerText()).toContain("Intel(R) Xeon(R) CPU");
+    const bars = page.locator('svg[data-chart="metrics"] rect.bar-rect');
+    expect(await bars.count()).toBe(1);
+    expect(Number(await bars.first().getAttribute("data-value"))).toBe(5.004);
+    await page.waitForFunction(() => document.querySelector('[data-testid="log"]')?.textContent?.includes("Idling for 5 seconds"), undefined, WAIT);
+    await screenshot(page, SUITE, "3-execution");
+  });
+
+  it("compares picked executions: one bar per execution per metric, each with its error bar", async () => {
+    await page.goto(`${base}#/executions`);
+    await view("executions");
+    expect(await page.locator('[data-testid="execution-row"]').count()).toBe(6);
+    for (const id of SYSBENCH_RUNS) await page.locator(`[data-testid="execution-row"][data-id="${id}"] input[type=checkbox]`).check();
+    await page.locator('[data-testid="compare-selected"]').click();
+    await view("compare");
+
+    const charts = page.locator('svg[data-chart="comparison"]');
+    expect(await charts.count()).toBe(2);
+    for (const chart of await charts.all()) {
+      const bars = chart.locator("g.bar");
+      expect(await bars.count()).toBe(SYSBENCH_RUNS.length);
+      expect(await bars.evaluateAll((gs) => gs.map((g) => g.getAttribute("data-key")))).toEqual(SYSBENCH_RUNS);
+      for (const bar of await bars.all()) {
+        expect(await bar.locator("rect.bar-rect").count()).toBe(1);
+        const error = bar.locator("g.error-bar");
+        expect(await error.count()).toBe(1);
+        expect(Number(await error.getAttribute("data-low"))).toBeLessThan(Number(await error.getAttribute("data-high")));
+      }
+    }
+    const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
+    expect(verdicts).toEqual(["baseline", "worse", "better", "baseline", "worse", "better"]);
+    expect(await page.locator('[data-testid="compared-executions"]').innerText()).toContain("AMD EPYC 7R13 Processor");
+    await screenshot(page, SUITE, "4-comparison");
+    expect(errors).toEqual([]);
+  });
+});

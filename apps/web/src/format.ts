@@ -1,0 +1,31 @@
+/** The first block of a UUID: enough to tell executions apart on a screen. */
+export function shortId(id: string): string {
+  return id.split("-")[0] ?? id;
+}
+
+export function bytes(n: number | undefined): string {
+  if (n === undefined) return "";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  let v = n;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+}
+
+/** Four significant digits, without an exponent for everyday magnitudes. */
+export function figure(n: number): string {
+  if (n === 0 || !Number.isFinite(n)) return String(n);
+  const abs = Math.abs(n);
+  if (abs >= 1e-3 && abs < 1e9) return String(Number(n.toPrecision(4)));
+  return n.toPrecision(4);
+}
+
+/** `{threads: "2"}` as `threads=2`; empty for none. */
+export function tagsText(tags: Record<string, string> | undefined): string {
+  return Object.entries(tags ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ");
+}

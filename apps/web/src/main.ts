@@ -1,0 +1,60 @@
+import "./style.css";
+import { apiBase, describeError, isUnauthorized, setToken } from "./api.js";
+import { h } from "./dom.js";
+import { parseRoute } from "./router.js";
+import { compareView } from "./views/compare.js";
+import { executionView } from "./views/execution.js";
+import { executionsView } from "./views/executions.js";
+import { sessionView } from "./views/session.js";
+import { sessionsView } from "./views/sessions.js";
+
+const root = document.getElementById("view")!;
+document.getElementById("api-base")!.textContent = apiBase();
+let current: AbortController | undefined;
+
+/** Renders the route of the hash; the previous view's calls and live streams are aborted. */
+async function show(): Promise<void> {
+  current?.abort();
+  const aborter = new AbortController();
+  current = aborter;
+  const { signal } = aborter;
+  const route = parseRoute(location.hash);
+  const [page = "sessions", id] = route.path;
+  root.dataset.view = "loading";
+  root.replaceChildren(h("p", { class: "muted" }, "Loading…"));
+  try {
+    if (page === "sessions" && id) await sessionView(root, id, signal);
+    else if (page === "executions" && id) await executionView(root, id, signal);
+    else if (page === "executions") await executionsView(root, signal);
+    else if (page === "compare") await compareView(root, route, signal);
+    else await sessionsView(root, signal);
+    if (!signal.aborted) root.dataset.view = id ? `${page}-one` : page;
+  } catch (error) {
+    if (signal.aborted) return;
+    root.dataset.view = "error";
+    root.replaceChildren(isUnauthorized(error) ? tokenForm() : h("p", { class: "problem", role: "alert" }, describeError(error)));
+  }
+}
+
+/** The API wants a token (BENCHWRIGHT_API_TOKEN): ask for it, keep it for this tab, try again. */
+function tokenForm(): HTMLElement {
+  const input = h("input", { type: "password", name: "token", autocomplete: "off", "aria-label": "API token", required: true });
+  return h(
+    "form",
+    {
+      class: "token",
+      "data-testid": "token-form",
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        setToken(input.value.trim());
+        void show();
+      },
+    },
+    h("p", {}, "The server asks for its API token."),
+    input,
+    h("button", { type: "submit" }, "Use token"),
+  );
+}
+
+window.addEventListener("hashchange", () => void show());
+void show();

@@ -1,0 +1,123 @@
+import type { ComparedMetric, Comparison, MetricFigure } from "@benchwright/sdk";
+
+type ComparedExecution = Comparison["executions"][number];
+import { api } from "../api.js";
+import { barChart, type Bar } from "../bar-chart.js";
+import { h } from "../dom.js";
+import { bytes, figure, shortId, tagsText } from "../format.js";
+import { href, type Route } from "../router.js";
+
+/**
+ * The server's comparison of executions (`compareExecutions`): their machines side by side, then
+ * per metric one bar per execution at its mean, with the mean's confidence interval as an
+ * error bar, and the ratio to the baseline with the verdict.
+ */
+export async function compareView(root: HTMLElement, route: Route, signal: AbortSignal): Promise<void> {
+  const ids = (route.query.get("ids") ?? "").split(",").filter(Boolean);
+  if (ids.length < 2) {
+    root.replaceChildren(
+      h("h1", {}, "Compare"),
+      h("p", {}, "Pick two or more executions on the ", h("a", { href: href(["executions"]) }, "executions page"), ", then Compare selected."),
+    );
+    return;
+  }
+  const baseline = route.query.get("baseline") ?? undefined;
+  const comparison = await api().compareExecutions(ids, { baseline, signal });
+  root.replaceChildren(
+    h("h1", {}, "Comparison"),
+    h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
+    executionsTable(comparison),
+    h("h2", {}, "Metrics"),
+    ...(comparison.metrics.length
+      ? comparison.metrics.map((m) => metricChart(comparison, m))
+      : [h("p", { class: "muted" }, "No metric is common to these executions' successful runs.")]),
+  );
+}
+
+function label(e: ComparedExecution | undefined, id: string): string {
+  return e ? `${shortId(id)} ${e.provider}` : shortId(id);
+}
+
+function executionsTable(c: Comparison): HTMLElement {
+  const machine = (e: ComparedExecution) => e.machines.map((vm) => vm.facts);
+  return h(
+    "table",
+    { class: "list", "data-testid": "compared-executions" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, "Execution"), h("th", {}, "Provider"), h("th", {}, "Tool / workload"), h("th", {}, "CPU"), h("th", {}, "CPUs"), h("th", {}, "Memory"), h("th", {}, "Kernel"), h("th", {}, "OS"), h("th", {}, "")),
+    ),
+    h(
+      "tbody",
+      {},
+      c.executions.map((e) => {
+        const facts = machine(e);
+        const join = (f: (x: NonNullable<(typeof facts)[number]>) => string | number | undefined) =>
+          facts.map((x) => (x ? String(f(x) ?? "") : "")).join(" / ");
+        const isBaseline = e.id === c.baseline;
+        return h(
+          "tr",
+          { "data-id": e.id, class: isBaseline ? "baseline" : "" },
+          h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
+          h("td", {}, `${e.provider} (${e.service_type})`),
+          h("td", {}, `${e.tool} / ${e.workload}`),
+          h("td", {}, join((x) => x.cpu_model)),
+          h("td", {}, join((x) => x.cpu_count)),
+          h("td", {}, join((x) => bytes(x.memory_bytes))),
+          h("td", {}, join((x) => x.kernel)),
+          h("td", {}, join((x) => x.os_release)),
+          h(
+            "td",
+            {},
+            isBaseline
+              ? h("strong", {}, "baseline")
+              : h("a", { href: href(["compare"], { ids: c.executions.map((x) => x.id).join(","), baseline: e.id }) }, "make baseline"),
+          ),
+        );
+      }),
+    ),
+  );
+}
+
+function metricChart(c: Comparison, m: ComparedMetric): HTMLElement {
+  const byId = new Map(c.executions.map((e) => [e.id, e]));
+  const tags = tagsText(m.tags);
+  const bars: Bar[] = m.figures.map((f) => ({
+    key: f.execution_id,
+    label: label(byId.get(f.execution_id), f.execution_id),
+    value: f.mean,
+    low: f.ci_low,
+    high: f.ci_high,
+    note: note(f),
+    tone: `verdict-${f.verdict}`,
+  }));
+  const title = `${m.name}${tags ? ` (${tags})` : ""}`;
+  const chart = barChart(bars, { title: `${title}, ${m.unit}`, kind: "comparison", unit: m.unit });
+  chart.dataset.metric = m.name;
+  return h(
+    "figure",
+    { class: "metric", "data-metric": m.name, "data-tags": tags },
+    h("figcaption", {}, title, h("span", { class: "muted" }, ` ${m.unit}${m.better ? `, ${m.better} is better` : ""}`)),
+    chart,
+    h(
+      "ul",
+      { class: "verdicts" },
+      m.figures.map((f) =>
+        h(
+          "li",
+          { "data-execution-id": f.execution_id, "data-testid": "verdict" },
+          h("span", { class: `verdict verdict-${f.verdict}` }, f.verdict.replace("_", " ")),
+          ` ${label(byId.get(f.execution_id), f.execution_id)}: n=${f.n}, mean ${figure(f.mean)} [${figure(f.ci_low)}, ${figure(f.ci_high)}]`,
+          f.p_value !== null ? `, p=${figure(f.p_value)}` : "",
+        ),
+      ),
+    ),
+  );
+}
+
+function note(f: MetricFigure): string {
+  if (f.verdict === "baseline") return "baseline";
+  const ratio = f.ratio === null ? "" : `×${figure(f.ratio)} `;
+  return `${ratio}${f.verdict.replace("_", " ")}`;
+}
