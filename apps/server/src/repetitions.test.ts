@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import request from "supertest";
@@ -30,6 +30,12 @@ describe("repetitions with statistics, and a comparison that finds the slower si
   beforeAll(async () => {
     fx = await openFixture();
     writeFileSync(join(fx.configDir, "providers", "local-install.yaml"), "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n");
+    // A figure that never settles: each repetition reports its own number (1, 2, 3...).
+    mkdirSync(join(fx.configDir, "benchmarks"), { recursive: true });
+    writeFileSync(
+      join(fx.configDir, "benchmarks", "counter.yaml"),
+      'id: counter\ntool_name: Counter\nparser: keyvalue\nworkloads:\n  - id: repetition\n    categories: [test]\n    scripts:\n      run: echo "BW_METRIC value $BW_REPETITION units"\n',
+    );
     api = request(fx.app);
   });
   afterAll(() => fx.close());
@@ -95,8 +101,10 @@ describe("repetitions with statistics, and a comparison that finds the slower si
     const log = (await api.get(`/api/v1/executions/${settles}/logs?step=run`).expect(200)).text;
     expect(log.match(/^=== run, repetition \d+ of at most 6 ===$/gm)).toEqual(["=== run, repetition 1 of at most 6 ===", "=== run, repetition 2 of at most 6 ==="]);
 
-    const never = await ranIn({ tool: "idle", workload: "idle5", params: { seconds: 0.05 }, repetitions: { until_cv: 0.000001, min: 2, max: 3 } });
-    expect((await api.get(`/api/v1/executions/${never}`).expect(200)).body.metrics[0].stats.n).toBe(3);
+    const never = await ranIn({ tool: "counter", workload: "repetition", repetitions: { until_cv: 0.01, min: 2, max: 3 } });
+    const unsettled = (await api.get(`/api/v1/executions/${never}`).expect(200)).body.metrics[0];
+    expect(unsettled.values).toEqual([1, 2, 3]);
+    expect(unsettled.stats.n).toBe(3);
   }, 60_000);
 
   it("refuses a bad plan with a 400 that names the field, and creates nothing", async () => {

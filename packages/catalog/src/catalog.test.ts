@@ -10,6 +10,7 @@ const BUILTIN = {
   idle: ["idle0", "idle5", "idle30", "idle60", "failing"],
   sysbench: ["cpu_10000", "memory", "fileio", "threads"],
   fio: ["randread", "randwrite", "seqread", "seqwrite"],
+  iperf: ["tcp_10_1", "tcp_10_4", "tcp_10_1_reverse"],
   iperf3: ["tcp_10_1", "tcp_10_10", "udp_10_1_1"],
   "stress-ng": ["cpu", "vm"],
   "redis-benchmark": ["set", "get", "incr", "lpush", "lpop", "mset"],
@@ -69,12 +70,15 @@ describe("loadCatalog, built-in tools", () => {
     }
   });
 
+  /** Each role of a workload with roles; one script (no role) for the others. */
+  const rolesOf = (tool: string, workload: string) => Object.keys(catalog.workload(tool, workload)?.roles ?? { "": 0 });
+
   it("builds scripts that pass bash -n for every workload and platform", () => {
     for (const [tool, workloads] of Object.entries(BUILTIN)) {
       for (const workload of workloads) {
         for (const platform of PLATFORMS) {
-          for (const allowInstall of [true, false]) {
-            const opts = { platform, allowInstall };
+          for (const [allowInstall, role] of [true, false].flatMap((a) => rolesOf(tool, workload).map((r) => [a, r] as const))) {
+            const opts = { platform, allowInstall, ...(role ? { role } : {}) };
             for (const script of [catalog.prepareScript(tool, workload, opts), catalog.runScript(tool, workload, opts)]) {
               expect(script.startsWith("#!/usr/bin/env bash\n")).toBe(true);
               expect(script).toContain("set -euo pipefail");

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from "yaml";
 import { CatalogError } from "./errors.js";
 import { paramDeclarations } from "./params.js";
-import type { MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
+import type { MetricMeaning, RoleDefinition, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 export const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
 
@@ -10,7 +10,9 @@ export const DEFAULT_TIMEOUT = { prepare: 900, run: 600 };
 
 // A typo such as `instal_debian` would otherwise be silently ignored and never run.
 const TOOL_SCRIPT_KEY = /^(check|lib|install(_[a-z0-9]+)*)$/;
-const WORKLOAD_SCRIPT_KEY = /^(prepare|run)(_[a-z0-9]+)*$/;
+const WORKLOAD_SCRIPT_KEY = /^(prepare|run)(_[a-z0-9]+)*(@[a-z][a-z0-9_]*)?$/;
+const ROLE_NAME = /^[a-z][a-z0-9_]*$/;
+const MAX_ROLE_COUNT = 16;
 
 type Raw = Record<string, unknown>;
 
@@ -119,7 +121,58 @@ function metrics(raw: Raw, problems: Problems): Record<string, MetricMeaning> | 
   return out;
 }
 
-function workload(raw: unknown, path: string, problems: Problems, toolParams: ReturnType<typeof paramDeclarations>): WorkloadDefinition | undefined {
+/**
+ * `roles: {<name>: {count, serves, description}}`, in the order machines go to them. A role
+ * name becomes part of environment names (BW_ROLE_<NAME>_HOST), hence lower-case identifiers.
+ */
+function roles(raw: Raw, path: string, problems: Problems): Record<string, RoleDefinition> | undefined {
+  const v = raw.roles;
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v) || Object.keys(v).length === 0) {
+    problems.add(`${path}roles`, "must be a non-empty mapping of role names to {count, serves, description}");
+    return undefined;
+  }
+  const out: Record<string, RoleDefinition> = {};
+  for (const [name, role] of Object.entries(v)) {
+    const at = `${path}roles.${name}`;
+    if (!ROLE_NAME.test(name)) problems.add(at, "is not a valid role name (lower-case letters, digits and '_', starting with a letter)");
+    if (!isObject(role)) {
+      problems.add(at, "must be a mapping {count, serves, description}");
+      continue;
+    }
+    for (const key of Object.keys(role)) {
+      if (!["count", "serves", "description"].includes(key)) problems.add(`${at}.${key}`, "is not count, serves or description");
+    }
+    const count = role.count ?? 1;
+    if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_ROLE_COUNT) {
+      problems.add(`${at}.count`, `must be an integer from 1 to ${MAX_ROLE_COUNT}`);
+    }
+    const serves = role.serves ?? false;
+    if (typeof serves !== "boolean") problems.add(`${at}.serves`, "must be true or false");
+    const description = optionalString(role, "description", `${at}.`, problems, "");
+    out[name] = { count: count as number, serves: serves === true, ...(description ? { description } : {}) };
+  }
+  if (Object.values(out).every((r) => r.serves)) problems.add(`${path}roles`, "must have a role that does not serve: the run ends when those roles' scripts end");
+  return out;
+}
+
+/** Each `<step>@<role>` script must name a declared role. */
+function checkRoleScripts(s: Record<string, string>, declared: Record<string, RoleDefinition> | undefined, path: string, problems: Problems): void {
+  for (const key of Object.keys(s)) {
+    const role = key.split("@")[1];
+    if (role === undefined) continue;
+    if (!declared) problems.add(`${path}scripts.${key}`, "names a role, but the workload declares no roles");
+    else if (!Object.hasOwn(declared, role)) problems.add(`${path}scripts.${key}`, `names role '${role}', which is not declared (roles: ${Object.keys(declared).join(", ")})`);
+  }
+}
+
+function workload(
+  raw: unknown,
+  path: string,
+  problems: Problems,
+  toolParams: ReturnType<typeof paramDeclarations>,
+  toolRoles: Record<string, RoleDefinition> | undefined,
+): WorkloadDefinition | undefined {
   if (!isObject(raw)) {
     problems.add(path.replace(/\.$/, ""), "must be a mapping");
     return undefined;
@@ -130,8 +183,14 @@ function workload(raw: unknown, path: string, problems: Problems, toolParams: Re
     problems.add(`${path}categories`, "must be a list of strings");
   }
   const s = scripts(raw, path, WORKLOAD_SCRIPT_KEY, problems);
-  if (!Object.keys(s).some((k) => k === "run" || k.startsWith("run_"))) {
-    problems.add(`${path}scripts.run`, "is missing");
+  const declaredRoles = roles(raw, path, problems) ?? toolRoles;
+  checkRoleScripts(s, declaredRoles, path, problems);
+  const runs = Object.keys(s).filter((k) => /^run(_|@|$)/.test(k));
+  const roleNames = declaredRoles ? Object.keys(declaredRoles) : [];
+  // Every role needs a run script: its own or the shared one.
+  if (!runs.some((k) => !k.includes("@"))) {
+    const without = roleNames.filter((r) => !runs.some((k) => k.endsWith(`@${r}`)));
+    if (roleNames.length === 0 || without.length > 0) problems.add(`${path}scripts.run`, roleNames.length ? `is missing for role ${without.join(", ")}` : "is missing");
   }
   const t = timeout(raw, path, problems);
   const own = paramDeclarations(raw.params, `${path}params`, (p, m) => problems.add(p, m), toolParams.raw);
@@ -142,6 +201,7 @@ function workload(raw: unknown, path: string, problems: Problems, toolParams: Re
     categories: Array.isArray(categories) ? categories.filter((c): c is string => typeof c === "string") : [],
     scripts: s,
     params: { ...toolParams.declared, ...own.declared },
+    ...(declaredRoles ? { roles: declaredRoles } : {}),
   };
   if (t && (t.prepare !== undefined || t.run !== undefined)) {
     def.timeout = {};
@@ -181,13 +241,14 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
 
   const meanings = metrics(raw, problems);
   const toolParams = paramDeclarations(raw.params, "params", (p, m) => problems.add(p, m));
+  const toolRoles = roles(raw, "", problems);
   const workloads: WorkloadDefinition[] = [];
   if (!Array.isArray(raw.workloads) || raw.workloads.length === 0) {
     problems.add("workloads", raw.workloads === undefined ? "is missing" : "must be a non-empty list");
   } else {
     const seen = new Set<string>();
     raw.workloads.forEach((w, i) => {
-      const def = workload(w, `workloads[${i}].`, problems, toolParams);
+      const def = workload(w, `workloads[${i}].`, problems, toolParams, toolRoles);
       if (!def) return;
       if (def.id && seen.has(def.id)) problems.add(`workloads[${i}].id`, `duplicate workload id '${def.id}'`);
       seen.add(def.id);

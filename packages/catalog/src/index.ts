@@ -15,6 +15,7 @@ export type {
   ParamValue,
   MetricMeaning,
   Parser,
+  RoleDefinition,
   StepScriptOptions,
   ToolDefinition,
   WorkloadDefinition,

@@ -43,6 +43,31 @@ function installSection(tool: ToolDefinition, opts: StepScriptOptions): string[]
   return lines;
 }
 
+/**
+ * A workload's scripts as one role sees them: its own (`run@server`) over the shared ones
+ * (`run`), keyed without the role. Without a role, the shared ones alone.
+ */
+export function roleScripts(scripts: Record<string, string>, role: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, script] of Object.entries(scripts)) if (!key.includes("@")) out[key] = script;
+  if (role === undefined) return out;
+  const suffix = `@${role}`;
+  for (const [key, script] of Object.entries(scripts)) if (key.endsWith(suffix)) out[key.slice(0, -suffix.length)] = script;
+  return out;
+}
+
+/** A role's scripts, for a workload that has roles; the role must be one of them. */
+function scriptsOf(tool: ToolDefinition, workload: WorkloadDefinition, opts: StepScriptOptions): Record<string, string> {
+  if (opts.role !== undefined && !(workload.roles && Object.hasOwn(workload.roles, opts.role))) {
+    throw new CatalogError("no_script", `${tool.source}: workload '${workload.id}' of '${tool.id}' has no role '${opts.role}'`, { file: tool.source });
+  }
+  return roleScripts(workload.scripts, opts.role);
+}
+
+function roleLine(opts: StepScriptOptions): string[] {
+  return opts.role === undefined ? [] : [`# role: ${opts.role}`];
+}
+
 export function buildPrepareScript(
   prelude: string,
   tool: ToolDefinition,
@@ -51,12 +76,13 @@ export function buildPrepareScript(
 ): string {
   return [
     ...header("prepare", tool, workload),
+    ...roleLine(opts),
     `export BW_ALLOW_INSTALL=${opts.allowInstall ? 1 : 0}`,
     "",
     prelude.replace(/\s+$/, ""),
     ...section(`${tool.id} library`, tool.scripts.lib),
     ...installSection(tool, opts),
-    ...section("workload prepare", pickScript(workload.scripts, "prepare", opts.platform)?.script),
+    ...section("workload prepare", pickScript(scriptsOf(tool, workload, opts), "prepare", opts.platform)?.script),
     "",
   ].join("\n");
 }
@@ -67,16 +93,17 @@ export function buildRunScript(
   workload: WorkloadDefinition,
   opts: StepScriptOptions,
 ): string {
-  const run = pickScript(workload.scripts, "run", opts.platform);
+  const run = pickScript(scriptsOf(tool, workload, opts), "run", opts.platform);
   if (!run) {
     throw new CatalogError(
       "no_script",
-      `${tool.source}: workload '${workload.id}' of '${tool.id}' has no run script for platform '${opts.platform}'`,
+      `${tool.source}: workload '${workload.id}' of '${tool.id}' has no run script for platform '${opts.platform}'${opts.role === undefined ? "" : ` and role '${opts.role}'`}`,
       { file: tool.source },
     );
   }
   return [
     ...header("run", tool, workload),
+    ...roleLine(opts),
     "",
     prelude.replace(/\s+$/, ""),
     ...section(`${tool.id} library`, tool.scripts.lib),

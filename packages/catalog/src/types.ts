@@ -45,6 +45,17 @@ export interface ParamDeclaration {
   unit?: string;
 }
 
+/**
+ * A kind of machine a workload runs on (`server`, `client`): how many, and whether it serves.
+ * A serving role's run script starts a server, says `bw_ready` once it answers, and runs on
+ * until the other roles' run scripts have ended; the runner then stops it, whatever happened.
+ */
+export interface RoleDefinition {
+  count: number;
+  serves: boolean;
+  description?: string;
+}
+
 export interface WorkloadDefinition {
   id: string;
   workload_name: string;
@@ -56,6 +67,12 @@ export interface WorkloadDefinition {
   timeout?: { prepare?: number; run?: number };
   /** Its parameters by name: the tool's, then its own (which may change a tool's, field by field). */
   params: Record<string, ParamDeclaration>;
+  /**
+   * Its machine roles, in the order machines are given to them (the tool's unless it has its
+   * own); absent: one role on every machine, as before roles. Scripts of one role are keyed
+   * `<step>@<role>` (`run@server`, `prepare_debian@client`) over the plain `<step>` ones.
+   */
+  roles?: Record<string, RoleDefinition>;
 }
 
 export interface ToolDefinition {
@@ -89,6 +106,8 @@ export interface StepScriptOptions {
   platform: string;
   /** Whether the install script may install system packages (apt/dnf). */
   allowInstall: boolean;
+  /** For a workload with roles: the role whose scripts these are. */
+  role?: string;
 }
 
 /** Told each extra file (or directory) left out of the catalog, and why. */

@@ -142,15 +142,15 @@ bw_scratch() {
 }
 
 # bw_wait_listening <pid> <port> [tcp|udp]: waits up to 10 s for a socket bound to
-# 127.0.0.1:<port>; fails at once when the process is gone. Reads /proc/net rather than
-# connecting, which a server may count as a client (iperf3 does).
+# 127.0.0.1:<port> or 0.0.0.0:<port>; fails at once when the process is gone. Reads /proc/net
+# rather than connecting, which a server may count as a client (iperf3 does).
 bw_wait_listening() {
   local pid="$1" hex state=0A table=/proc/net/tcp i
   hex=$(printf '%04X' "$2")
   if [ "${3:-tcp}" = udp ]; then state=07 table=/proc/net/udp; fi
   for i in $(seq 1 100); do
     kill -0 "$pid" 2>/dev/null || return 1
-    if grep -q "^ *[0-9]*: 0100007F:$hex 00000000:0000 $state " "$table"; then
+    if grep -Eq "^ *[0-9]*: (0100007F|00000000):$hex 00000000:0000 $state " "$table"; then
       return 0
     fi
     sleep 0.1
@@ -178,6 +178,23 @@ bw_serve() {
   done
   echo "could not start $1 on 127.0.0.1" >&2
   exit 1
+}
+
+# bw_serve_role <tcp|udp> <command> [args...]: a serving role's whole run script. Starts the
+# server as bw_serve does (listening on every address: give it 0.0.0.0), says it is ready with
+# its port (the other roles read BW_ROLE_<NAME>_PORT and BW_ROLE_<NAME>_HOST), then waits for
+# it: the runner stops the part once the other roles have run, and a server that dies early
+# ends the part with its code.
+bw_serve_role() {
+  bw_serve "$@"
+  bw_ready port="$BW_SERVER_PORT"
+  wait "$BW_SERVER_PID"
+}
+
+# bw_ready [key=value...]: tells the runner this serving role answers; the pairs reach the
+# other roles as BW_ROLE_<NAME>_<KEY> (keys in lower case, values without spaces).
+bw_ready() {
+  echo "BW_READY $*"
 }
 
 # ---- end of prelude ----

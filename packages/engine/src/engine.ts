@@ -500,7 +500,7 @@ export class Engine {
     const config = this.configOf(session);
     await this.steps.drive(step, {
       execution,
-      machines: () => this.sessionMachines(session, config, signal, stepFields(step, session.id)),
+      machines: (count) => this.sessionMachines(session, config, signal, stepFields(step, session.id), count),
       timeoutOverride: config.stepTimeoutS,
       signal,
       owner,
@@ -509,10 +509,10 @@ export class Engine {
   }
 
   /** One ensureMachines at a time per session across every process sharing the database, so that two prepares never create twice. */
-  private sessionMachines(session: SessionRow, config: ProviderConfig, signal?: AbortSignal, about?: LogFields): Promise<Machine[]> {
+  private sessionMachines(session: SessionRow, config: ProviderConfig, signal?: AbortSignal, about?: LogFields, count?: number): Promise<Machine[]> {
     return this.store.db.exclusive(`machines:${session.id}`, async () => {
       try {
-        return await createProvider(config, this.options.providers).ensureMachines({ ...this.providerContext(session, config, about), signal });
+        return await createProvider(config, this.options.providers).ensureMachines({ ...this.providerContext(session, config, about), signal, count });
       } catch (e) {
         throw providerFailure(e, `The ${config.class} provider could not make the machines ready`, config);
       }
@@ -614,6 +614,7 @@ function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
       workload_description: w.workload_description,
       categories: w.categories,
       params: paramViews(w.params),
+      ...(w.roles ? { roles: Object.entries(w.roles).map(([name, role]) => ({ name, ...role })) } : {}),
     })),
     metrics: Object.entries(tool.metrics ?? {}).map(([name, meaning]) => ({ name, ...meaning })),
   };

@@ -9,12 +9,13 @@ import { readMachineFacts } from "./machines/facts.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { Machine } from "./providers/provider.js";
 import { shellPath } from "./runner/shell-quote.js";
-import type { StepHandle, StepOutcome } from "./runner/step.js";
+import type { StepHandle, StepOutcome, StepSpec } from "./runner/step.js";
 import { attachStep, stopExecutionSteps } from "./runner/step-control.js";
 import type { StepRunner } from "./runner/step-runner.js";
 import type { Scrubber } from "./secrets/scrub.js";
 import { mainMetricSettled } from "./results/repetitions.js";
 import { isHandBack } from "./steps/hand-back.js";
+import { machinesNeeded, partLabel, readyLine, roleEnv, stepParts, type StepPart } from "./steps/role-parts.js";
 import type { Transport } from "./transport/transport.js";
 import type { ExecutionRow, ExecutionState, StepEnd, StepKey, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
 import { formatDuration, formatTimestamp } from "./time.js";
@@ -30,8 +31,8 @@ const TRANSITIONS: Record<StepKind, { from: ExecutionState[]; during: ExecutionS
 
 export interface StepContext {
   execution: ExecutionRow;
-  /** Resolves the session's machines (creating them at the provider when needed). */
-  machines: () => Promise<Machine[]>;
+  /** Resolves the session's machines, `count` at least where the provider makes them (creating them when needed). */
+  machines: (count?: number) => Promise<Machine[]>;
   /** Seconds; the service type's `step_timeout`, when it sets one. */
   timeoutOverride?: number;
   /** Aborted with a HandBack: stop following, record nothing. Aborted otherwise: the step fails. */
@@ -183,33 +184,95 @@ export class StepExecutor {
     });
   }
 
-  /** The step's part on each machine in turn: started, or re-attached where its row says it is under way. */
+  /**
+   * The step's parts in turn (each machine's, or each role's on its machine): started, or
+   * re-attached where its row says one is under way. A run's serving roles are started first
+   * and stopped once the other parts have ended, however they ended.
+   */
   private async work(step: StepRow, ctx: StepContext, log: LogWriter): Promise<StepWork> {
     const { execution, signal } = ctx;
     const kind = step.step;
-    const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
-    const machines = await ctx.machines();
+    const roles = this.catalog().workload(execution.tool_id, execution.workload_id)?.roles;
+    const machines = await ctx.machines(machinesNeeded(roles));
+    const parts = stepParts(roles, machines);
     const timeoutS = this.timeoutOf(kind, ctx);
+    const serving = kind === "run" ? parts.filter((p) => p.serves) : [];
+    const measured = kind === "run" ? parts.filter((p) => !p.serves) : parts;
     let from = 0;
     if (step.machine_id) {
-      from = machines.findIndex((m) => m.id === step.machine_id);
+      from = measured.findIndex((p) => p.machine.id === step.machine_id && (partLabel(p) ?? null) === (step.role ?? null));
       if (from < 0) throw new BenchwrightError("step_failed", `${kind} was under way on machine ${step.machine_id}, which the session no longer has`);
     } else if (kind === "prepare") {
       await this.recordFacts(execution, machines);
     }
     const vms = (await this.store.getExecution(execution.id))!.exec_env.vms;
+    const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => () => {
+      const platform = vms.find((v) => v.id === part.machine.id)?.platform || part.machine.platform;
+      const opts = { platform, allowInstall: part.machine.allowInstall, ...(part.role === undefined ? {} : { role: part.role }) };
+      const script =
+        kind === "prepare"
+          ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
+          : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
+      return {
+        dir,
+        script,
+        env: {
+          // Parameter values travel as data in env.sh, never inside the script's text.
+          ...paramEnv(this.paramsOf(execution)),
+          ...roleEnv(part, parts, ready),
+          BW_EXECUTION_ID: execution.id,
+          BW_STEP: kind,
+          BW_ATTEMPT: String(step.attempt),
+          BW_MACHINE: part.machine.id,
+          BW_REPETITION: String(round),
+        },
+        timeoutMs: timeoutS * 1000,
+      };
+    };
+
+    const ready = new Map<string, Record<string, string>>();
+    const servingDirs = serving.map((part) => this.stepDir(part.machine, execution.id, kind, step.attempt, 1, partLabel(part)));
+    try {
+      for (const [i, part] of serving.entries()) {
+        ready.set(partLabel(part)!, await this.serve(part, servingDirs[i], specOf(part, servingDirs[i], 1, ready), ctx, log, timeoutS));
+      }
+      const work = await this.measure(step, ctx, log, measured, from, timeoutS, (part, dir, round) => specOf(part, dir, round, ready));
+      await this.stopServing(serving, servingDirs, ctx, log);
+      return work;
+    } catch (e) {
+      // A hand-back leaves the step going on, servers included, for the next holder.
+      if (!isHandBack(e, signal)) await this.stopServing(serving, servingDirs, ctx, log);
+      throw e;
+    }
+  }
+
+  /** The measured parts, in rounds for a repeated run: each part's script followed to its end and judged. */
+  private async measure(
+    step: StepRow,
+    ctx: StepContext,
+    log: LogWriter,
+    parts: StepPart[],
+    from: number,
+    timeoutS: number,
+    specOf: (part: StepPart, dir: string, round: number) => () => StepSpec,
+  ): Promise<StepWork> {
+    const { execution, signal } = ctx;
+    const kind = step.step;
+    const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
     // Metrics of the parts (machines, repetitions) an earlier holder finished.
     const metrics: StoredMetric[] = [...(step.metrics ?? [])];
     let endedAt: number | undefined;
-    // A repeated run measures in rounds, every machine in each; a part is one machine in one round.
+    // A repeated run measures in rounds, every part in each.
     const plan = kind === "run" ? execution.repetitions : null;
     const rounds = plan ? ("count" in plan ? plan.count : plan.max) : 1;
     const repeated = rounds > 1;
     const fromRound = step.machine_id ? (step.repetition ?? 1) : 1;
     for (let round = fromRound; round <= rounds; round++) {
-      for (let i = round === fromRound ? from : 0; i < machines.length; i++) {
-        const machine = machines[i];
-        const dir = this.stepDir(machine, execution.id, kind, step.attempt, repeated ? round : 1);
+      for (let i = round === fromRound ? from : 0; i < parts.length; i++) {
+        const part = parts[i];
+        const { machine } = part;
+        const label = partLabel(part);
+        const dir = this.stepDir(machine, execution.id, kind, step.attempt, repeated ? round : 1, label);
         const transport = () => this.access.transport(execution.session_id, machine);
         const resuming = round === fromRound && i === from && step.machine_id === machine.id;
         let logStart: number;
@@ -217,28 +280,7 @@ export class StepExecutor {
         // fresh part starts it. A follow stopped to let the log drain re-attaches.
         let fresh = false;
         let deadline = new Date(step.started).getTime() + timeoutS * 1000;
-        const spec = () => {
-          const platform = vms.find((v) => v.id === machine.id)?.platform || machine.platform;
-          const opts = { platform, allowInstall: machine.allowInstall };
-          const script =
-            kind === "prepare"
-              ? this.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
-              : this.catalog().runScript(execution.tool_id, execution.workload_id, opts);
-          return {
-            dir,
-            script,
-            env: {
-              // Parameter values travel as data in env.sh, never inside the script's text.
-              ...paramEnv(this.paramsOf(execution)),
-              BW_EXECUTION_ID: execution.id,
-              BW_STEP: kind,
-              BW_ATTEMPT: String(step.attempt),
-              BW_MACHINE: machine.id,
-              BW_REPETITION: String(round),
-            },
-            timeoutMs: timeoutS * 1000,
-          };
-        };
+        const spec = specOf(part, dir, round);
         const follow = async (fromOffset: number, onData: (chunk: Buffer) => void, sig: AbortSignal): Promise<StepOutcome> => {
           if (fresh) {
             fresh = false;
@@ -260,29 +302,84 @@ export class StepExecutor {
           logStart = Number(step.machine_log_start ?? 0);
         } else {
           if (resuming) await log.truncate(Number(step.machine_log_start ?? log.bytes));
-          if (!resuming && (machines.length > 1 || repeated)) {
-            const where = machines.length > 1 ? ` on ${machine.id}` : "";
-            log.write(Buffer.from(repeated ? `=== ${kind}, repetition ${round} of at most ${rounds}${where} ===\n` : `=== ${kind}${where} ===\n`));
-          }
+          if (!resuming && (parts.length > 1 || repeated || label)) log.write(Buffer.from(`=== ${partTitle(kind, part, parts.length, repeated ? [round, rounds] : undefined)} ===\n`));
           logStart = log.bytes;
           // Stored before the handle names it: machine_log_start never points past the stored log.
           await log.flush(signal);
-          await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, repetition: round, pgid: null, machine_log_start: logStart, metrics });
+          await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, role: label, repetition: round, pgid: null, machine_log_start: logStart, metrics });
           fresh = true;
         }
         const outcome = await followIntoLog(log, logStart, follow, signal);
         let found: StoredMetric[];
         try {
-          found = this.judge(kind, execution, machine, outcome, timeoutS, log, logStart);
+          found = this.judge(kind, execution, machine, outcome, timeoutS, log, logStart, label);
         } catch (e) {
           throw outcome.unreachable ? e : await this.withOutputTails(e, transport, dir, signal);
         }
-        metrics.push(...(repeated ? found.map((m) => ({ ...m, repetition: round })) : found));
+        const tagged = part.role === undefined ? found : found.map((m) => ({ ...m, role: part.role }));
+        metrics.push(...(repeated ? tagged.map((m) => ({ ...m, repetition: round })) : tagged));
         endedAt = outcome.endedAt;
       }
       if (plan && "until_cv" in plan && round >= plan.min && mainMetricSettled(metrics, plan.until_cv)) break;
     }
     return { metrics: kind === "run" ? metrics : null, endedAt };
+  }
+
+  /**
+   * Starts a serving role's part (or finds it started, after a takeover: the host launches a
+   * dir once) and follows it until it says it is ready, keeping what it prints in the step's
+   * log. What it said (`bw_ready port=5201`) the other parts get. A part that ends first, or
+   * passes the step's time limit, fails the step.
+   */
+  private async serve(part: StepPart, dir: string, spec: () => StepSpec, ctx: StepContext, log: LogWriter, timeoutS: number): Promise<Record<string, string>> {
+    const { execution } = ctx;
+    log.write(Buffer.from(`=== run, role ${partLabel(part)} on ${part.machine.id} ===\n`));
+    const isReady = new AbortController();
+    let said: Record<string, string> | undefined;
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      log.write(chunk);
+      if (said) return;
+      seen = (seen + chunk.toString("utf8")).slice(-READY_WINDOW);
+      said = readyLine(seen);
+      if (said) isReady.abort(READY);
+    };
+    const transport = () => this.access.transport(execution.session_id, part.machine);
+    try {
+      const outcome = await this.runner.run(transport, spec(), onData, AbortSignal.any([ctx.signal, isReady.signal]));
+      if (said) return said;
+      const how = outcome.timedOut ? `passed the step's time limit of ${timeoutS} s` : `exited with code ${outcome.exitCode ?? "none (killed)"}`;
+      const error = new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${part.machine.id} (role ${partLabel(part)}) ${how} before it was ready`, {
+        exit_code: outcome.exitCode,
+      });
+      throw await this.withOutputTails(error, transport, dir, ctx.signal);
+    } catch (e) {
+      if (said && isReady.signal.aborted) return said;
+      throw e;
+    }
+  }
+
+  /** Stops the serving parts' processes (TERM, then KILL), however the step went: no server outlives its step. */
+  private async stopServing(serving: StepPart[], dirs: string[], ctx: StepContext, log: LogWriter): Promise<void> {
+    for (const [i, part] of serving.entries()) {
+      const transport = () => this.access.transport(ctx.execution.session_id, part.machine);
+      try {
+        const handle = await this.launched(transport, dirs[i], null);
+        if (!handle) continue;
+        const t = transport();
+        try {
+          await this.runner.kill(t, handle);
+        } finally {
+          t.release();
+        }
+        log.write(Buffer.from(`=== run, role ${partLabel(part)} on ${part.machine.id} stopped ===\n`));
+      } catch (e) {
+        this.log(`cannot stop role ${partLabel(part)} of execution ${ctx.execution.id} on ${part.machine.id}: ${(e as Error).message}`, {
+          ...stepFields({ execution_id: ctx.execution.id, step: "run", attempt: 0 }, ctx.execution.session_id),
+          level: "warn",
+        });
+      }
+    }
   }
 
   /**
@@ -344,21 +441,31 @@ export class StepExecutor {
   }
 
   /** The metrics of a machine's part of a step, or the error that says why it failed. */
-  private judge(kind: StepKind, execution: ExecutionRow, machine: Machine, outcome: StepOutcome, timeoutS: number, log: LogWriter, logStart: number): StoredMetric[] {
+  private judge(
+    kind: StepKind,
+    execution: ExecutionRow,
+    machine: Machine,
+    outcome: StepOutcome,
+    timeoutS: number,
+    log: LogWriter,
+    logStart: number,
+    label?: string,
+  ): StoredMetric[] {
+    const on = label ? `${machine.id} (role ${label})` : machine.id;
     if (outcome.unreachable) {
       throw new BenchwrightError(
         "step_timeout",
-        `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} passed its time limit of ${timeoutS} s while ${machine.ip} could not be reached; it was not killed and may still be running`,
+        `${kind} of ${execution.tool_id}/${execution.workload_id} on ${on} passed its time limit of ${timeoutS} s while ${machine.ip} could not be reached; it was not killed and may still be running`,
         { exit_code: null },
       );
     }
     if (outcome.timedOut) {
-      throw new BenchwrightError("step_timeout", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} passed its time limit of ${timeoutS} s and was killed`, {
+      throw new BenchwrightError("step_timeout", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${on} passed its time limit of ${timeoutS} s and was killed`, {
         exit_code: null,
       });
     }
     if (outcome.exitCode !== 0) {
-      throw new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited with code ${outcome.exitCode ?? "none (killed)"}`, {
+      throw new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${on} exited with code ${outcome.exitCode ?? "none (killed)"}`, {
         exit_code: outcome.exitCode,
       });
     }
@@ -368,7 +475,7 @@ export class StepExecutor {
       const output = log.tail(PARSE_WINDOW_BYTES, logStart);
       const found = this.catalog().parse(execution.tool_id, execution.workload_id, output);
       if (found.length === 0) {
-        throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${machine.id} exited 0, but its output holds no metrics`, {
+        throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${on} exited 0, but its output holds no metrics`, {
           exit_code: 0,
         });
       }
@@ -382,8 +489,8 @@ export class StepExecutor {
   }
 
   /** A part's dir on its machine; a repetition after the first has its own, the first keeps the name a run that measures once has. */
-  private stepDir(machine: Machine, executionId: string, kind: StepKind, attempt: number, repetition: number): string {
-    return `${machine.workRoot}/${executionId}/${kind}-${attempt}${repetition > 1 ? `-r${repetition}` : ""}`;
+  private stepDir(machine: Machine, executionId: string, kind: StepKind, attempt: number, repetition: number, label?: string): string {
+    return `${machine.workRoot}/${executionId}/${kind}-${attempt}${label ? `-${label}` : ""}${repetition > 1 ? `-r${repetition}` : ""}`;
   }
 
   /** Ends, as failed, the steps of these executions still recorded as running (nobody follows them any more). */
@@ -438,6 +545,18 @@ interface StepWork {
 }
 
 const PARSE_WINDOW_BYTES = 8 * 1024 * 1024;
+/** How much of a serving part's latest output is searched for its ready line. */
+const READY_WINDOW = 64 * 1024;
+/** Why a serving part's follow stops: it said it is ready (the part goes on). */
+const READY = Symbol("ready");
+
+/** A part's header in the step's log: `run on m1`, `run, role client on m2`, with its repetition. */
+function partTitle(kind: StepKind, part: StepPart, parts: number, repetition?: [number, number]): string {
+  const label = partLabel(part);
+  const where = label ? ` on ${part.machine.id}` : parts > 1 ? ` on ${part.machine.id}` : "";
+  const role = label ? `, role ${label}` : "";
+  return repetition ? `${kind}${role}, repetition ${repetition[0]} of at most ${repetition[1]}${where}` : `${kind}${role}${where}`;
+}
 const TAIL_BYTES = 2048;
 
 /** Any failure of a step becomes a problem that names the step and carries the output's tail. */

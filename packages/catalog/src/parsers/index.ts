@@ -3,6 +3,7 @@ import { sevenZip } from "./7zip.js";
 import { dbench } from "./dbench.js";
 import { ffmpeg } from "./ffmpeg.js";
 import { fio } from "./fio.js";
+import { iperf } from "./iperf.js";
 import { iperf3 } from "./iperf3.js";
 import { keyvalue } from "./keyvalue.js";
 import { mbw } from "./mbw.js";
@@ -18,6 +19,7 @@ export const parsers: Readonly<Record<string, Parser>> = Object.freeze({
   keyvalue,
   sysbench,
   fio,
+  iperf,
   iperf3,
   "stress-ng": stressNg,
   "redis-benchmark": redisBenchmark,
@@ -34,4 +36,4 @@ export function getParser(name: string): Parser | undefined {
   return Object.hasOwn(parsers, name) ? parsers[name] : undefined;
 }
 
-export { dbench, ffmpeg, fio, iperf3, keyvalue, mbw, openssl, pgbench, redisBenchmark, sevenZip, sockperf, stressNg, sysbench };
+export { dbench, ffmpeg, fio, iperf, iperf3, keyvalue, mbw, openssl, pgbench, redisBenchmark, sevenZip, sockperf, stressNg, sysbench };

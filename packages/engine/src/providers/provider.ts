@@ -50,6 +50,12 @@ export interface ProviderContext {
   log: (line: string) => void;
   signal?: AbortSignal;
   /**
+   * How many machines the step needs (a workload's roles may need several; default 1). A
+   * provider that makes machines makes the session this many at least; one that has hosts
+   * hands over the ones it has, and the engine maps the roles onto them.
+   */
+  count?: number;
+  /**
    * Runs a command on one of the session's machines through the engine's own transport
    * (host key trusted on first use and recorded, as for steps): how a provider initializes
    * a machine it made. Absent where nothing can be run.

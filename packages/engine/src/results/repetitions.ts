@@ -45,7 +45,7 @@ export function mainMetricSettled(metrics: StoredMetric[], cv: number): boolean 
   const samples = new Map<string, number[]>();
   for (const m of metrics) {
     if (m.name !== main) continue;
-    const key = `${metricKey(m)}@${m.vm ?? ""}`;
+    const key = `${metricKey(m)}@${m.vm ?? ""}@${m.role ?? ""}`;
     samples.set(key, [...(samples.get(key) ?? []), m.value]);
   }
   return [...samples.values()].every((values) => values.length > 1 && summarize(values).cv <= cv);
@@ -61,7 +61,7 @@ export function metricsView(stored: readonly StoredMetric[] | null | undefined):
   if (!stored.some((m) => m.repetition !== undefined)) return stored as Metric[];
   const groups = new Map<string, StoredMetric[]>();
   for (const m of stored) {
-    const key = `${metricKey(m)}@${m.vm ?? ""}`;
+    const key = `${metricKey(m)}@${m.vm ?? ""}@${m.role ?? ""}`;
     groups.set(key, [...(groups.get(key) ?? []), m]);
   }
   return [...groups.values()].map((group) => {

@@ -120,6 +120,14 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       ALTER TABLE steps ADD COLUMN repetition integer;
     `,
   },
+  {
+    id: 5,
+    name: "machine roles: which role's part of a step is under way on its machine",
+    // NULL: the workload has no roles, as every workload had before.
+    sql: `
+      ALTER TABLE steps ADD COLUMN role text;
+    `,
+  },
 ];
 
 /** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */

@@ -41,6 +41,8 @@ export interface VmRecord {
 
 export interface StoredMetric extends Metric {
   vm?: string;
+  /** The role of the machine's part that measured it, for a workload with roles. */
+  role?: string;
   /** Which repetition of a repeated run measured it (absent for a run that measures once). */
   repetition?: number;
 }
@@ -80,6 +82,8 @@ export interface StepRow {
   lease_until: Date | null;
   /** The machine whose part of the step is under way (in which repetition of a repeated run), its detached process group, and where its log part began. */
   machine_id: string | null;
+  /** Which role's part on that machine (`client`, `client-2`), for a workload with roles. */
+  role: string | null;
   repetition: number | null;
   pgid: number | null;
   machine_log_start: string | number | null;
@@ -526,12 +530,23 @@ export class Store {
   async recordStepHandle(
     key: StepKey,
     owner: string,
-    handle: { machine_id: string; repetition?: number; pgid: number | null; machine_log_start: number; metrics: StoredMetric[] },
+    handle: { machine_id: string; role?: string; repetition?: number; pgid: number | null; machine_log_start: number; metrics: StoredMetric[] },
   ): Promise<void> {
     await this.db.query(
-      `UPDATE steps SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9
+      `UPDATE steps SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9, role = $10
        WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND owner = $4 AND state = 'running'`,
-      [key.execution_id, key.step, key.attempt, owner, handle.machine_id, handle.pgid, handle.machine_log_start, JSON.stringify(handle.metrics), handle.repetition ?? null],
+      [
+        key.execution_id,
+        key.step,
+        key.attempt,
+        owner,
+        handle.machine_id,
+        handle.pgid,
+        handle.machine_log_start,
+        JSON.stringify(handle.metrics),
+        handle.repetition ?? null,
+        handle.role ?? null,
+      ],
     );
   }
 

@@ -1,0 +1,156 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadCatalog } from "@benchwright/catalog";
+import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openFixture, type Fixture } from "./test-support/fixture.js";
+
+interface Metric {
+  name: string;
+  value: number;
+  unit: string;
+  vm?: string;
+  role?: string;
+}
+
+/** Processes of this machine whose command line holds `text` (both sshds are on it). */
+function processesWith(text: string): string[] {
+  try {
+    return execFileSync("pgrep", ["-af", "--", text], { encoding: "utf8" }).split("\n").filter((l) => l && !l.includes("pgrep"));
+  } catch {
+    return [];
+  }
+}
+
+// Workloads with a server role and a client role, on two hosts: two private sshds on loopback,
+// each its own existing host. The server is started by the run and stopped by it.
+describe("machine roles on two hosts over SSH", () => {
+  const catalog = loadCatalog();
+  let serverHost: SshdHarness;
+  let clientHost: SshdHarness;
+  let fx: Fixture;
+  let api: ReturnType<typeof request>;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    [serverHost, clientHost] = await Promise.all([startSshd(), startSshd()]);
+    fx = await openFixture();
+    api = request(fx.app);
+    // A server role that leaves a process behind and fails before it is ready.
+    mkdirSync(join(fx.configDir, "benchmarks"), { recursive: true });
+    writeFileSync(
+      join(fx.configDir, "benchmarks", "pair.yaml"),
+      [
+        "id: pair",
+        "tool_name: Pair",
+        "parser: keyvalue",
+        "roles: { server: { serves: true }, client: {} }",
+        "workloads:",
+        "  - id: failing_server",
+        "    categories: [test]",
+        "    scripts:",
+        "      run@server: |",
+        "        sleep 3141 &",
+        "        echo the server cannot start",
+        "        exit 4",
+        "      run@client: echo BW_METRIC never 1 s",
+        "  - id: dying_server",
+        "    categories: [test]",
+        "    scripts:",
+        "      run@server: |",
+        "        sleep 2718 &",
+        "        bw_ready port=1",
+        "        sleep 0.2",
+        "        exit 5",
+        "      run@client: sleep 1; exit 6",
+        "",
+      ].join("\n"),
+    );
+    const hosts = [serverHost, clientHost].map((h, i) => ({ name: ["server-host", "client-host"][i], host: h.host, port: h.port, vm_user: h.username, ssh_private_key: h.privateKey }));
+    const res = await api.post("/api/v1/sessions/").send({ config: { provider: { class: "existing-vm", name: "pair" }, vms: { hosts } } });
+    expect(res.status, res.text).toBe(200);
+    sessionId = res.body.id;
+  }, 60_000);
+
+  afterAll(async () => {
+    if (sessionId) await api.delete(`/api/v1/sessions/${sessionId}`);
+    await fx?.close();
+    await Promise.all([serverHost?.stop(), clientHost?.stop()]);
+  });
+
+  async function run(tool: string, workload: string, params?: Record<string, unknown>) {
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload, ...(params ? { params } : {}) }).expect(200)).body.id;
+    const prepared = await api.post(`/api/v1/executions/${id}/prepare`);
+    expect(prepared.status, prepared.text).toBe(200);
+    const ran = await api.post(`/api/v1/executions/${id}/run`);
+    const log = (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+    const execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
+    return { id, ran, log, execution };
+  }
+
+  const cases = ["iperf", "iperf3"].flatMap((tool) => catalog.tool(tool)!.workloads.map((w) => [tool, w.id] as const));
+
+  it.each(cases)("runs %s %s from the client host to a server the step starts on the server host, and stops", async (tool, workload) => {
+    const { ran, log, execution } = await run(tool, workload, { duration: 1 });
+    expect(ran.status, ran.text).toBe(200);
+    expect(execution.state).toBe("completed");
+    // The server part first, on the first host; it said where it listens, and was stopped at the end.
+    expect(log).toMatch(/^=== run, role server on server-host ===$/m);
+    const port = /^BW_READY port=(\d+)$/m.exec(log)?.[1];
+    expect(port).toBeDefined();
+    expect(log).toMatch(/^=== run, role client on client-host ===$/m);
+    expect(log).toMatch(/^=== run, role server on server-host stopped ===$/m);
+    expect(log.indexOf("role client on client-host")).toBeGreaterThan(log.indexOf("BW_READY"));
+    expect(processesWith(`-p ${port}`)).toEqual([]);
+
+    // The throughput from client to server, said to come from the client role on its host.
+    const metrics = execution.metrics as Metric[];
+    const throughput = metrics.find((m) => m.name === (tool === "iperf" ? "bits_per_second" : "sent_bits_per_second"));
+    expect(throughput, JSON.stringify(metrics)).toBeDefined();
+    expect(throughput!.value).toBeGreaterThan(0);
+    expect(throughput!.unit).toBe("bit/s");
+    for (const m of metrics) expect(m).toMatchObject({ vm: "client-host", role: "client" });
+    // Both hosts' facts were read at prepare.
+    expect(execution.exec_env.vms.map((v: { id: string }) => v.id)).toEqual(["server-host", "client-host"]);
+  }, 120_000);
+
+  it("fails the run when the server role fails before it is ready, saying so, and leaves no process behind", async () => {
+    const { ran, log, execution } = await run("pair", "failing_server");
+    expect(ran.status).toBe(502);
+    expect(ran.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(ran.body.detail).toBe("run of pair/failing_server on server-host (role server) exited with code 4 before it was ready");
+    expect(ran.body.exit_code).toBe(4);
+    expect(ran.body.stdout).toContain("the server cannot start");
+    expect(execution.state).toBe("run_failed");
+    expect(log).not.toMatch(/role client/);
+    expect(processesWith("sleep 3141")).toEqual([]);
+  }, 60_000);
+
+  it("stops what a server role left running when the client fails", async () => {
+    const { ran, execution } = await run("pair", "dying_server");
+    expect(ran.status).toBe(502);
+    expect(ran.body.detail).toBe("run of pair/dying_server on client-host (role client) exited with code 6");
+    expect(execution.state).toBe("run_failed");
+    expect(processesWith("sleep 2718")).toEqual([]);
+  }, 60_000);
+
+  it("runs every role on the one host of a session that has one", async () => {
+    const one = await api
+      .post("/api/v1/sessions/")
+      .send({ config: { provider: { class: "existing-vm", name: "one" }, vms: { host: serverHost.host, port: serverHost.port, vm_user: serverHost.username, ssh_private_key: serverHost.privateKey } } })
+      .expect(200);
+    try {
+      const id = (await api.post(`/api/v1/sessions/${one.body.id}/executions/`).send({ tool: "iperf", workload: "tcp_10_1", params: { duration: 1 } }).expect(200)).body.id;
+      await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+      await api.post(`/api/v1/executions/${id}/run`).expect(200);
+      const log = (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+      const host = `${serverHost.host}_${serverHost.port}`;
+      expect(log).toContain(`=== run, role server on ${host} ===`);
+      expect(log).toContain(`=== run, role client on ${host} ===`);
+    } finally {
+      await api.delete(`/api/v1/sessions/${one.body.id}`);
+    }
+  }, 60_000);
+});
