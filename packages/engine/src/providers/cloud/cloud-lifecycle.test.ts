@@ -123,6 +123,9 @@ async function gce(): Promise<Cloud> {
   };
 }
 
+/** The ledger kinds of machines: ec2:instance, openstack:server, gce:instance. */
+const MACHINE_KIND = /:(instance|server)$/;
+
 /** Everything said here (errors and log lines), checked for credentials at the end of each cloud's tests. */
 const said: string[] = [];
 const failure = (promise: Promise<unknown>) => failureOf(promise, said);
@@ -184,6 +187,99 @@ for (const make of [ec2, openstack, gce]) {
       expect(cloud.leftovers()).toEqual([]);
       expect(await current.ledger.live()).toEqual([]);
     });
+
+    /** The session's machines in the ledger, live ones only, oldest first. */
+    const ledgerMachines = async () => (await current.ledger.live()).filter((e) => MACHINE_KIND.test(e.kind));
+
+    it("makes as many machines as the step needs, sharing one key and one firewall, reuses them, and tears them all down", async () => {
+      const cfg = cloud.config({ post_create_script: "echo made" });
+      const provider = createCloudProvider(cfg, cloud.options);
+      const made = await provider.ensureMachines({ ...ctx(cfg), count: 2 });
+      const ids = made.map((m) => m.id);
+      expect(new Set(ids).size).toBe(2);
+      for (const m of made) expect((await ctx(cfg).exec!(m, "true")).code).toBe(0);
+      // Handed over in launch order, which is the ledger's.
+      const recorded = await ledgerMachines();
+      expect(recorded.map((e) => e.id)).toEqual(ids);
+      expect(recorded.every((e) => e.meta.post_created === true)).toBe(true);
+      expect(new Set(recorded.map((e) => e.meta.key_name)).size).toBe(1);
+      // One key pair and one firewall (kinds other than machines and their addresses) for both.
+      const shared = (await current.ledger.live()).filter((e) => !MACHINE_KIND.test(e.kind) && !/floating_ip$/.test(e.kind));
+      expect(shared.length).toBeGreaterThan(0);
+      expect(new Set(shared.map((e) => e.kind)).size).toBe(shared.length);
+
+      // Asked again, by this provider or another, for as many or fewer: the same machines, nothing new.
+      const entries = current.ledger.entries.length;
+      const again = await createCloudProvider(cfg, cloud.options).ensureMachines({ ...ctx(cfg), count: 2 });
+      expect(again.map((m) => m.id)).toEqual(ids);
+      expect((await provider.ensureMachines({ ...ctx(cfg), count: 1 })).map((m) => m.id)).toEqual(ids);
+      expect((await provider.ensureMachines(ctx(cfg))).map((m) => m.id)).toEqual(ids);
+      expect(current.ledger.entries.length).toBe(entries);
+
+      // One more: the two kept first, a third launched after them.
+      const three = await provider.ensureMachines({ ...ctx(cfg), count: 3 });
+      expect(three.map((m) => m.id).slice(0, 2)).toEqual(ids);
+      expect(new Set(three.map((m) => m.id)).size).toBe(3);
+
+      await provider.destroy(ctx(cfg));
+      expect(cloud.leftovers()).toEqual([]);
+      expect(await current.ledger.live()).toEqual([]);
+    });
+
+    it("sweeps every machine of a session that is gone", async () => {
+      const cfg = cloud.config();
+      const provider = createCloudProvider(cfg, cloud.options);
+      const made = await provider.ensureMachines({ ...ctx(cfg), count: 2 });
+      const swept = await provider.sweep!({ isLive: async () => false, dryRun: false, log: (line) => said.push(line) });
+      expect(swept.filter((r) => MACHINE_KIND.test(r.kind)).map((r) => r.id).sort()).toEqual(made.map((m) => m.id).sort());
+      expect(swept.every((r) => r.destroyed)).toBe(true);
+      expect(cloud.leftovers()).toEqual([]);
+    });
+
+    // The cloud fails the second machine (its launch, or its boot) once the first is recorded.
+    const second = { ec2: ["launching", "waiting for the machine (it dies)"], openstack: ["launching", "waiting for the machine (it fails)"], gce: ["launching", "waiting for the machine (it fails)"] }[make.name]!;
+    for (const step of second) {
+      it(`tears down every machine of the session when ${step} fails for the second one`, async () => {
+        const cfg = cloud.config();
+        const context = { ...ctx(cfg), count: 2 };
+        const record = context.resources.record.bind(context.resources);
+        let first = true;
+        context.resources = {
+          ...context.resources,
+          record: async (kind, id, meta) => {
+            await record(kind, id, meta);
+            if (MACHINE_KIND.test(kind) && first) {
+              first = false;
+              cloud.fail(step);
+            }
+          },
+        };
+        const error = await failure(createCloudProvider(cfg, cloud.options).ensureMachines(context));
+        expect(error.code).toBe("provider_failed");
+        expect(first).toBe(false);
+        expect(cloud.leftovers()).toEqual([]);
+        expect(await current.ledger.live()).toEqual([]);
+        // Both were recorded before anything waited on them, and both are gone.
+        const machines = current.ledger.entries.filter((e) => MACHINE_KIND.test(e.kind));
+        expect(machines.length).toBe(step === "launching" ? 1 : 2);
+        expect(machines.every((e) => e.destroyed)).toBe(true);
+      });
+    }
+
+    it("stops waiting for all the machines when the step is aborted while they boot, and leaves nothing", async () => {
+      cloud.holdBoot(true);
+      const cfg = cloud.config();
+      const provider = createCloudProvider(cfg, { ...cloud.options, stateTimeoutMs: 600_000 });
+      const abort = new AbortController();
+      const ensuring = failure(provider.ensureMachines({ ...ctx(cfg, abort.signal), count: 2 }));
+      await until(() => cloud.machines() === 2);
+      abort.abort();
+      expect((await ensuring).detail).toContain("cancelled");
+      expect(cloud.leftovers()).toEqual([]);
+      const machines = current.ledger.entries.filter((e) => MACHINE_KIND.test(e.kind));
+      expect(machines.length).toBe(2);
+      expect(machines.every((e) => e.destroyed)).toBe(true);
+    }, 30_000);
 
     // Every step of the lifecycle, each failing once: nothing is left, and a retry works.
     const failures = { ec2: EC2_FAILURES, openstack: OPENSTACK_FAILURES, gce: GCE_FAILURES }[make.name]!;

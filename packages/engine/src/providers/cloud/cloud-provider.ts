@@ -3,7 +3,7 @@ import { BenchwrightError } from "../../errors.js";
 import type { Scrubber } from "../../secrets/scrub.js";
 import type { Machine, Provider, ProviderContext, SweptResource } from "../provider.js";
 import { resourceName, type CloudSettings } from "./cloud-config.js";
-import type { CloudDriver, MachineView } from "./cloud-driver.js";
+import type { CloudDriver, LaunchSpec, MachineView } from "./cloud-driver.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
 import { cancelled, pollUntil } from "./polling.js";
 import { runPostCreate } from "./post-create.js";
@@ -12,6 +12,15 @@ import { waitForSsh } from "./wait-for-ssh.js";
 type Log = (line: string) => void;
 type Live = Array<{ kind: string; id: string; meta: Record<string, unknown> }>;
 type Key = { name: string; privateKey: string };
+/** A machine of the session, as the ledger holds it. */
+type Launched = { id: string; meta: Record<string, unknown> };
+
+/** How many machines the step needs: `ctx.count`, at least one. */
+function machineCount(ctx: ProviderContext): number {
+  const count = ctx.count ?? 1;
+  if (!Number.isInteger(count)) throw new BenchwrightError("internal", `a step cannot need ${count} machines`);
+  return Math.max(1, count);
+}
 
 /** The OpenSSH public key line of a configured private key, to import it as the session's key pair. */
 export function publicKeyOf(privateKey: string): string {
@@ -27,7 +36,8 @@ export function publicKeyOf(privateKey: string): string {
 /**
  * One cloud session's lifecycle, whatever the cloud: a key pair (the configured one, the
  * configured private key imported, or one made), a firewall letting SSH in (the configured
- * one, or one made), one machine, an address when the cloud needs one; each recorded in the
+ * one, or one made), both shared by the session's machines (as many as the step needs, at
+ * least one), an address for each when the cloud needs one; each recorded in the
  * ledger as soon as it exists and before anything waits on it. Waits end when the step is
  * aborted; any failure tears down what the session made; a sweep removes what sessions that
  * are gone left behind.
@@ -39,12 +49,14 @@ export class CloudProvider implements Provider {
     private readonly scrubber: Scrubber,
   ) {}
 
-  ensureMachines(ctx: ProviderContext): Promise<Machine[]> {
+  async ensureMachines(ctx: ProviderContext): Promise<Machine[]> {
+    // Checked before anything is made: a count that makes no sense must not tear the session down.
+    const count = machineCount(ctx);
     return createOrTearDown(
       this.driver.name,
       ctx,
       { scrubber: this.scrubber },
-      async (log) => [await this.ensureMachine(ctx, this.tagged(log))],
+      (log) => this.ensureSessionMachines(ctx, count, this.tagged(log)),
       (log) => this.teardown(ctx, this.tagged(log)),
     );
   }
@@ -79,34 +91,73 @@ export class CloudProvider implements Provider {
     if (ctx.signal?.aborted) throw cancelled(ctx.signal);
   }
 
-  private async ensureMachine(ctx: ProviderContext, log: Log): Promise<Machine> {
+  /**
+   * The session's usable machines (ledger order: launch order), with the missing ones
+   * launched one after another (each recorded as soon as it exists) and sharing the key and
+   * the firewall; then all waited for at once.
+   */
+  private async ensureSessionMachines(ctx: ProviderContext, count: number, log: Log): Promise<Machine[]> {
     const { kinds } = this.driver;
     const live: Live = await ctx.resources.live();
     let key = this.knownKey(live);
+    const machines: Launched[] = [];
 
     for (const entry of live.filter((r) => r.kind === kinds.machine)) {
       const view = await this.call("describing a machine", () => this.driver.describe(entry.id));
       if ((view.state === "pending" || view.state === "running") && key) {
         log(`session already has machine ${entry.id} (${view.state})`);
-        return this.finish(ctx, entry.id, entry.meta, key.privateKey, live, log);
+        machines.push(entry);
+        continue;
       }
       // Unusable, or gone behind our back: make sure it is gone, then replace it.
       if (view.state !== "gone" && view.state !== "unseen") await this.destroyOne(kinds.machine, entry.id);
       await ctx.resources.markDestroyed(kinds.machine, entry.id);
     }
+    // A usable machine implies a known key: `key` only narrows here.
+    if (machines.length >= count && key) return this.finishAll(ctx, machines, key, live, log);
 
     key ??= await this.createKey(ctx, log);
     this.checkAborted(ctx);
     const access = await this.access(ctx, live, log);
-    this.checkAborted(ctx);
+    while (machines.length < count) {
+      this.checkAborted(ctx);
+      machines.push(await this.launch(ctx, key, access, log));
+    }
+    return this.finishAll(ctx, machines, key, live, log);
+  }
+
+  /** Asks for one machine and records it before anything waits on it. */
+  private async launch(ctx: ProviderContext, key: Key, access: LaunchSpec["access"], log: Log): Promise<Launched> {
     const name = resourceName(ctx.sessionId);
     const id = await this.call("launching the machine", () =>
       this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey: publicKeyOf(key.privateKey), access }),
     );
     const meta = { ssh_port: this.settings.sshPort, key_name: key.name, name };
-    await ctx.resources.record(kinds.machine, id, meta);
+    await ctx.resources.record(this.driver.kinds.machine, id, meta);
     log(`launched machine ${id} (${this.settings.size}, ${this.settings.image})`);
-    return this.finish(ctx, id, meta, key.privateKey, live, log);
+    return { id, meta };
+  }
+
+  /**
+   * Waits for every machine at once, handing them over in the order given. The first failure
+   * stops the other waits, and is thrown once they have all ended: nothing of the session is
+   * still being made when the caller tears it down.
+   */
+  private async finishAll(ctx: ProviderContext, machines: Launched[], key: Key, live: Live, log: Log): Promise<Machine[]> {
+    const stop = new AbortController();
+    const each: ProviderContext = { ...ctx, signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal };
+    const failures: unknown[] = [];
+    const ready = await Promise.all(
+      machines.map((m) =>
+        this.finish(each, m.id, m.meta, key.privateKey, live, log).catch((error: unknown) => {
+          failures.push(error);
+          stop.abort();
+          return undefined;
+        }),
+      ),
+    );
+    if (failures.length > 0) throw failures[0];
+    return ready.filter((m) => m !== undefined);
   }
 
   /** The key to log in with, when one exists already: configured, or made or imported earlier for the session. */
