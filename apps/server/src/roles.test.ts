@@ -90,10 +90,17 @@ describe("machine roles on two hosts over SSH", () => {
     return { id, ran, log, execution };
   }
 
-  const cases = ["iperf", "iperf3"].flatMap((tool) => catalog.tool(tool)!.workloads.map((w) => [tool, w.id] as const));
+  // Every built-in workload with roles.
+  const cases = catalog.tools().flatMap((tool) => tool.workloads.filter((w) => w.roles).map((w) => [tool.id, w.id] as const));
+  /** The figure that says how much got through, per tool. */
+  const THROUGHPUT: Record<string, string> = { iperf: "bits_per_second", iperf3: "sent_bits_per_second", wrk: "requests_per_second", sysbench: "transactions_per_second" };
+
+  it("covers the two-host tools", () => {
+    expect(new Set(cases.map(([tool]) => tool))).toEqual(new Set(Object.keys(THROUGHPUT)));
+  });
 
   it.each(cases)("runs %s %s from the client host to a server the step starts on the server host, and stops", async (tool, workload) => {
-    const { ran, log, execution } = await run(tool, workload, { duration: 1 });
+    const { ran, log, execution } = await run(tool, workload, { duration: tool === "sysbench" ? 2 : 1 });
     expect(ran.status, ran.text).toBe(200);
     expect(execution.state).toBe("completed");
     // The server part first, on the first host; it said where it listens, and was stopped at the end.
@@ -107,11 +114,16 @@ describe("machine roles on two hosts over SSH", () => {
 
     // The throughput from client to server, said to come from the client role on its host.
     const metrics = execution.metrics as Metric[];
-    const throughput = metrics.find((m) => m.name === (tool === "iperf" ? "bits_per_second" : "sent_bits_per_second"));
+    const throughput = metrics.find((m) => m.name === THROUGHPUT[tool]);
     expect(throughput, JSON.stringify(metrics)).toBeDefined();
     expect(throughput!.value).toBeGreaterThan(0);
-    expect(throughput!.unit).toBe("bit/s");
-    for (const m of metrics) expect(m).toMatchObject({ vm: "client-host", role: "client" });
+    const declared = catalog.tool(tool)!.metrics!;
+    for (const m of metrics) {
+      expect(m).toMatchObject({ vm: "client-host", role: "client", unit: declared[m.name]?.unit });
+      expect(Number.isFinite(m.value)).toBe(true);
+      if (declared[m.name]!.better === "higher") expect(m.value, m.name).toBeGreaterThan(0);
+      else expect(m.value, m.name).toBeGreaterThanOrEqual(0);
+    }
     // Both hosts' facts were read at prepare.
     expect(execution.exec_env.vms.map((v: { id: string }) => v.id)).toEqual(["server-host", "client-host"]);
   }, 120_000);

@@ -11,19 +11,29 @@ import { loadCatalog, paramEnv } from "../dist/index.js";
 const FIXTURES = fileURLToPath(new URL("../src/parsers/fixtures/", import.meta.url));
 const SHORTEN = { iperf3: { duration: 2 }, "stress-ng": { duration: 2 } };
 const DEFAULT = [
-  "sysbench/cpu_10000", "sysbench/memory", "sysbench/fileio", "sysbench/threads",
-  "fio/randread", "fio/randwrite", "fio/seqread", "fio/seqwrite",
+  "sysbench/cpu_10000", "sysbench/memory", "sysbench/fileio", "sysbench/threads", "sysbench/mutex", "sysbench/memory_read", "sysbench/fileio_seqwr", "sysbench/fileio_seqrd",
+  "fio/randread", "fio/randwrite", "fio/seqread", "fio/seqwrite", "fio/randrw", "fio/randread_qd1", "fio/randwrite_qd1_sync",
   "iperf3/tcp_10_1", "iperf3/tcp_10_10", "iperf3/udp_10_1_1",
-  "stress-ng/cpu", "stress-ng/vm",
+  "stress-ng/cpu", "stress-ng/vm", "stress-ng/cpu_int64", "stress-ng/cpu_float64", "stress-ng/cpu_matrixprod", "stress-ng/matrix",
+  "stress-ng/hash", "stress-ng/memcpy", "stress-ng/malloc", "stress-ng/cache", "stress-ng/switch", "stress-ng/pipe", "stress-ng/fork",
   "redis-benchmark/set", "redis-benchmark/get", "redis-benchmark/incr", "redis-benchmark/lpush", "redis-benchmark/lpop", "redis-benchmark/mset",
   "pgbench/select_only", "pgbench/tpcb_like",
   "7zip/single_thread", "7zip/multi_thread",
   "openssl/sha256", "openssl/sha512", "openssl/aes_256_gcm", "openssl/chacha20_poly1305", "openssl/rsa2048", "openssl/ecdsa_p256", "openssl/ed25519",
   "compression/zstd_compress", "compression/zstd_decompress", "compression/xz_compress", "compression/xz_decompress", "compression/gzip_compress",
+  "compression/pigz_compress", "compression/lz4_compress", "compression/lz4_decompress", "compression/bzip2_compress", "compression/brotli_compress",
   "mbw/memcpy", "mbw/dumb", "mbw/mcblock",
   "dbench/clients_1", "dbench/clients_4",
   "sockperf/tcp_latency", "sockperf/udp_latency", "sockperf/tcp_throughput", "sockperf/udp_throughput",
   "ffmpeg/x264_720p", "ffmpeg/x264_1080p", "ffmpeg/x265_720p",
+  "ioping/read_random", "ioping/read_sequential", "ioping/read_direct", "ioping/write_random",
+  "john/descrypt", "john/md5crypt", "john/bcrypt", "john/lm",
+  "qperf/tcp_lat", "qperf/udp_lat", "qperf/tcp_bw", "qperf/udp_bw",
+  "cryptsetup/pbkdf2_sha256", "cryptsetup/pbkdf2_sha512", "cryptsetup/argon2id",
+  "stockfish/single_thread", "stockfish/multi_thread",
+  "primesieve/single_thread", "primesieve/multi_thread",
+  "hpcc/single_process", "hpcc/all_processes",
+  "bonnie/block_io", "bonnie/file_ops",
 ];
 
 const catalog = loadCatalog();

@@ -1,12 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadCatalog } from "./catalog.js";
+import { BUILTIN_TOOLS_DIR, loadCatalog } from "./catalog.js";
 import { CatalogError } from "./errors.js";
 
-const BUILTIN_IDS = ["7zip", "compression", "dbench", "ffmpeg", "fio", "idle", "iperf3", "mbw", "openssl", "pgbench", "redis-benchmark", "sockperf", "stress-ng", "sysbench"];
+// Each built-in tool's directory is named after its id (catalog.test.ts checks that).
+const BUILTIN_IDS = readdirSync(BUILTIN_TOOLS_DIR)
+  .filter((d) => existsSync(join(BUILTIN_TOOLS_DIR, d, "definition.yaml")))
+  .sort();
 
 const dirs: string[] = [];
 function tempDir(): string {

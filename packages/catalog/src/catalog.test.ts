@@ -8,20 +8,32 @@ import { CatalogError } from "./errors.js";
 
 const BUILTIN = {
   idle: ["idle0", "idle5", "idle30", "idle60", "failing"],
-  sysbench: ["cpu_10000", "memory", "fileio", "threads"],
-  fio: ["randread", "randwrite", "seqread", "seqwrite"],
+  sysbench: ["cpu_10000", "memory", "fileio", "threads", "mutex", "memory_read", "fileio_seqwr", "fileio_seqrd", "oltp_read_write", "oltp_read_only", "oltp_point_select"],
+  fio: ["randread", "randwrite", "seqread", "seqwrite", "randrw", "randread_qd1", "randwrite_qd1_sync"],
   iperf: ["tcp_10_1", "tcp_10_4", "tcp_10_1_reverse"],
   iperf3: ["tcp_10_1", "tcp_10_10", "udp_10_1_1"],
-  "stress-ng": ["cpu", "vm"],
+  wrk: ["small_c16", "small_c128", "file_64k_c16"],
+  "stress-ng": ["cpu", "vm", "cpu_int64", "cpu_float64", "cpu_matrixprod", "matrix", "hash", "memcpy", "malloc", "cache", "switch", "pipe", "fork"],
   "redis-benchmark": ["set", "get", "incr", "lpush", "lpop", "mset"],
   pgbench: ["select_only", "tpcb_like"],
   "7zip": ["single_thread", "multi_thread"],
   openssl: ["sha256", "sha512", "aes_256_gcm", "chacha20_poly1305", "rsa2048", "ecdsa_p256", "ed25519"],
-  compression: ["zstd_compress", "zstd_decompress", "xz_compress", "xz_decompress", "gzip_compress"],
+  compression: [
+    "zstd_compress", "zstd_decompress", "xz_compress", "xz_decompress", "gzip_compress",
+    "pigz_compress", "lz4_compress", "lz4_decompress", "bzip2_compress", "brotli_compress",
+  ],
   mbw: ["memcpy", "dumb", "mcblock"],
   dbench: ["clients_1", "clients_4"],
   sockperf: ["tcp_latency", "udp_latency", "tcp_throughput", "udp_throughput"],
   ffmpeg: ["x264_720p", "x264_1080p", "x265_720p"],
+  ioping: ["read_random", "read_sequential", "read_direct", "write_random"],
+  john: ["descrypt", "md5crypt", "bcrypt", "lm"],
+  qperf: ["tcp_lat", "udp_lat", "tcp_bw", "udp_bw"],
+  cryptsetup: ["pbkdf2_sha256", "pbkdf2_sha512", "argon2id"],
+  stockfish: ["single_thread", "multi_thread"],
+  primesieve: ["single_thread", "multi_thread"],
+  hpcc: ["single_process", "all_processes"],
+  bonnie: ["block_io", "file_ops"],
 };
 const PLATFORMS = ["debian_12", "ubuntu_22_04", "centos_9", "rhel_8", "", "alpine_3"];
 const debian = { platform: "debian_12", allowInstall: false };

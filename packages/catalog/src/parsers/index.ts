@@ -13,6 +13,7 @@ import { redisBenchmark } from "./redis-benchmark.js";
 import { sockperf } from "./sockperf.js";
 import { stressNg } from "./stress-ng.js";
 import { sysbench } from "./sysbench.js";
+import { wrk } from "./wrk.js";
 
 /** Parsers by the name a definition's `parser` field uses. */
 export const parsers: Readonly<Record<string, Parser>> = Object.freeze({
@@ -30,10 +31,11 @@ export const parsers: Readonly<Record<string, Parser>> = Object.freeze({
   dbench,
   sockperf,
   ffmpeg,
+  wrk,
 });
 
 export function getParser(name: string): Parser | undefined {
   return Object.hasOwn(parsers, name) ? parsers[name] : undefined;
 }
 
-export { dbench, ffmpeg, fio, iperf, iperf3, keyvalue, mbw, openssl, pgbench, redisBenchmark, sevenZip, sockperf, stressNg, sysbench };
+export { dbench, ffmpeg, fio, iperf, iperf3, keyvalue, mbw, openssl, pgbench, redisBenchmark, sevenZip, sockperf, stressNg, sysbench, wrk };

@@ -43,6 +43,33 @@ describe("sysbench parser", () => {
     expect(pick(m, "write_throughput")[0]).toMatchObject({ value: 539.16, unit: "MiB/s" });
   });
 
+  it("leaves out the operations a sequential mode does not do, rather than report 0", () => {
+    const rd = sysbench(fixture("fileio_seqrd"), ctx("fileio_seqrd"));
+    expect(rd.map((x) => x.name)).toEqual(expect.arrayContaining(["reads_per_second", "read_throughput"]));
+    expect(rd.filter((x) => x.name.startsWith("write") || x.name.startsWith("fsync"))).toEqual([]);
+    const wr = sysbench(fixture("fileio_seqwr"), ctx("fileio_seqwr"));
+    expect(pick(wr, "write_throughput")[0]!.value).toBeGreaterThan(0);
+    expect(wr.filter((x) => x.name.startsWith("read"))).toEqual([]);
+    for (const x of [...rd, ...wr]) if (!x.name.startsWith("latency")) expect(x.value, x.name).toBeGreaterThan(0);
+  });
+
+  it("reads the mutex test's time and latency", () => {
+    const m = sysbench(fixture("mutex"), ctx("mutex"));
+    expect(pick(m, "total_events", "2")[0]).toMatchObject({ value: 2, unit: "events" });
+    expect(pick(m, "latency_max_ms", "2")[0]!.value).toBeGreaterThan(0);
+  });
+
+  it("reads an oltp run's transactions, queries and ignored errors beside its latency", () => {
+    const m = Object.fromEntries(sysbench(fixture("oltp_read_write"), ctx("oltp_read_write")).map((x) => [x.name, [x.value, x.unit, x.tags]]));
+    const tags = { threads: "2" };
+    expect(m.transactions_per_second).toEqual([748.54, "tx/s", tags]);
+    expect(m.queries_per_second).toEqual([14987.25, "queries/s", tags]);
+    expect(m.ignored_errors).toEqual([2, "errors", tags]);
+    expect(m.latency_p95_ms).toEqual([6.09, "ms", tags]);
+    expect(m.events_per_second?.[0]).toBeCloseTo(1501 / 2.0047, 1);
+    expect(sysbench(fixture("oltp_point_select"), ctx("oltp_point_select")).map((x) => x.name)).toContain("transactions_per_second");
+  });
+
   it("derives events/s for the threads test, which prints none", () => {
     const m = sysbench(fixture("threads"), ctx("threads"));
     expect(pick(m, "events_per_second", "4")[0]).toMatchObject({ value: Number((2895 / 2.0011).toFixed(2)), unit: "events/s" });

@@ -77,14 +77,21 @@ function sectionMetrics(section: Section): Metric[] {
   push(out, "memory_throughput", toNumber(transferred?.[2]), "MiB/s", tags);
   push(out, "operations_per_second", field(text, /Total operations:\s*\d+\s*\(\s*([\d.]+) per second\)/), "ops/s", tags);
 
-  // fileio
-  push(out, "reads_per_second", field(text, /reads\/s:\s*([\d.]+)/), "reads/s", tags);
-  push(out, "writes_per_second", field(text, /writes\/s:\s*([\d.]+)/), "writes/s", tags);
-  push(out, "fsyncs_per_second", field(text, /fsyncs\/s:\s*([\d.]+)/), "fsyncs/s", tags);
-  push(out, "read_throughput", field(text, /read, MiB\/s:\s*([\d.]+)/), "MiB/s", tags);
-  push(out, "write_throughput", field(text, /written, MiB\/s:\s*([\d.]+)/), "MiB/s", tags);
+  // oltp_*: transactions and queries against a database, and the errors it let go by.
+  push(out, "transactions_per_second", field(text, /^\s*transactions:\s*\d+\s*\(([\d.]+) per sec\.\)/m), "tx/s", tags);
+  push(out, "queries_per_second", field(text, /^\s*queries:\s*\d+\s*\(([\d.]+) per sec\.\)/m), "queries/s", tags);
+  push(out, "ignored_errors", field(text, /^\s*ignored errors:\s*(\d+)/m), "errors", tags);
+
+  // fileio: a kind of operation the test mode does not do (writes in seqrd, reads in seqwr)
+  // reads 0.00, which is not a measurement.
+  const done = (v: number | undefined) => (v === 0 ? undefined : v);
+  push(out, "reads_per_second", done(field(text, /reads\/s:\s*([\d.]+)/)), "reads/s", tags);
+  push(out, "writes_per_second", done(field(text, /writes\/s:\s*([\d.]+)/)), "writes/s", tags);
+  push(out, "fsyncs_per_second", done(field(text, /fsyncs\/s:\s*([\d.]+)/)), "fsyncs/s", tags);
+  push(out, "read_throughput", done(field(text, /read, MiB\/s:\s*([\d.]+)/)), "MiB/s", tags);
+  push(out, "write_throughput", done(field(text, /written, MiB\/s:\s*([\d.]+)/)), "MiB/s", tags);
   return out;
 }
 
-/** sysbench reports (cpu, memory, fileio, threads); figures are tagged with the thread count. */
+/** sysbench reports (cpu, memory, fileio, threads, oltp); figures are tagged with the thread count. */
 export const sysbench: Parser = (output) => sections(output).flatMap(sectionMetrics);

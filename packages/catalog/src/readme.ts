@@ -1,0 +1,154 @@
+import type { Catalog, ParamDeclaration, RoleDefinition, ToolDefinition, WorkloadDefinition } from "./types.js";
+
+/** The README section between these lines is written by `scripts/generate-readme.mjs`. */
+export const README_BEGIN = "<!-- BEGIN GENERATED: built-in catalog (npm run readme -w @benchwright/catalog) -->";
+export const README_END = "<!-- END GENERATED: built-in catalog -->";
+
+/** A table cell: one line, no unescaped pipe. */
+function cell(text: string | undefined): string {
+  return (text ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+}
+
+function code(text: string): string {
+  return `\`${text}\``;
+}
+
+/** The Debian packages the tool's install script names (`bw_apt_install a b`, else `bw_install a`). */
+export function debianPackages(tool: ToolDefinition): string[] {
+  for (const key of ["install_debian", "install"]) {
+    const script = tool.scripts[key];
+    const m = script && /\bbw_(?:apt_)?install\s+([^\n;&|]+)/.exec(script);
+    if (m) return key === "install" ? [m[1]!.trim().split(/\s+/)[0]!] : m[1]!.trim().split(/\s+/);
+  }
+  return [];
+}
+
+function value(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : String(v);
+}
+
+function range(p: ParamDeclaration): string {
+  if (p.enum) return p.enum.map(value).join(", ");
+  if (p.pattern) return code(p.pattern);
+  if (p.min !== undefined || p.max !== undefined) return `${p.min ?? ""}..${p.max ?? ""}`;
+  return "";
+}
+
+function sameParam(a: ParamDeclaration | undefined, b: ParamDeclaration): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** `name=default unit` for each parameter the workload declares or changes (not those it takes as the tool has them). */
+function ownParams(toolParams: Record<string, ParamDeclaration>, w: WorkloadDefinition): string {
+  return Object.entries(w.params)
+    .filter(([name, p]) => !sameParam(toolParams[name], p))
+    .map(([name, p]) => `${code(`${name}=${value(p.default)}`)}${p.unit ? ` ${p.unit}` : ""}`)
+    .join(", ");
+}
+
+function roles(r: Record<string, RoleDefinition> | undefined): string {
+  if (!r || typeof r !== "object") return "";
+  return Object.entries(r)
+    .map(([name, role]) => {
+      const bits = [`${role.count ?? 1}`, role.serves ? "serves" : ""].filter(Boolean).join(", ");
+      return `${code(name)} (${bits})${role.description ? `: ${cell(role.description)}` : ""}`;
+    })
+    .join("; ");
+}
+
+/**
+ * The parameters every workload of the tool shares: declared alike by all of them. The loader
+ * merges the tool's declarations into each workload, so this reads them back from the workloads.
+ */
+function sharedParams(tool: ToolDefinition): Record<string, ParamDeclaration> {
+  const [first, ...rest] = tool.workloads;
+  if (!first) return {};
+  return Object.fromEntries(Object.entries(first.params).filter(([name, p]) => rest.every((w) => sameParam(w.params[name], p))));
+}
+
+function renderTool(tool: ToolDefinition): string[] {
+  const out: string[] = [];
+  const packages = debianPackages(tool);
+  out.push(`### ${code(tool.id)}: ${cell(tool.tool_name)}`, "");
+  out.push(cell(tool.description), "");
+  const facts = [
+    `Parser ${code(tool.parser)}`,
+    packages.length ? `Debian packages ${packages.map(code).join(", ")}` : "nothing to install",
+    `time limits ${tool.timeout.prepare} s (prepare), ${tool.timeout.run} s (run)`,
+  ];
+  if (tool.aliases?.length) facts.push(`also called ${tool.aliases.map(code).join(", ")}`);
+  out.push(`${facts.join("; ")}.`, "");
+
+  const shared = sharedParams(tool);
+  if (Object.keys(shared).length) {
+    out.push("| parameter (every workload) | type | default | allowed | meaning |", "|---|---|---|---|---|");
+    for (const [name, p] of Object.entries(shared)) {
+      out.push(`| ${code(name)} | ${p.type} | ${cell(value(p.default))}${p.unit ? ` ${cell(p.unit)}` : ""} | ${cell(range(p))} | ${cell(p.description)} |`);
+    }
+    out.push("");
+  }
+
+  const withRoles = tool.workloads.some((w) => w.roles && Object.keys(w.roles).length);
+  out.push(`| workload | what it runs | categories | parameters of its own (default) |${withRoles ? " roles (machines) |" : ""}`);
+  out.push(`|---|---|---|---|${withRoles ? "---|" : ""}`);
+  for (const w of tool.workloads) {
+    const own = ownParams(shared, w);
+    const detail = Object.entries(w.params)
+      .filter(([name, p]) => !sameParam(shared[name], p) && p.description)
+      .map(([name, p]) => `${code(name)}: ${cell(p.description)}${range(p) ? ` (${cell(range(p))})` : ""}`);
+    const cells = [
+      code(w.id),
+      `${cell(w.workload_name)}: ${cell(w.workload_description)}`,
+      w.categories.join(", "),
+      [own, ...(detail.length ? [`<br>${detail.join("; ")}`] : [])].join(""),
+    ];
+    if (withRoles) cells.push(roles(w.roles));
+    out.push(`| ${cells.join(" | ")} |`);
+  }
+  out.push("");
+
+  const metrics = Object.entries(tool.metrics ?? {});
+  if (metrics.length) {
+    out.push("| figure | unit | better | meaning |", "|---|---|---|---|");
+    for (const [name, m] of metrics) out.push(`| ${code(name)} | ${cell(m.unit)} | ${m.better} | ${cell(m.description)} |`);
+    out.push("");
+  }
+  return out;
+}
+
+/** The README's reference of the built-in tools, workloads, parameters, roles and figures. */
+export function renderCatalogReference(catalog: Catalog): string {
+  const tools = [...catalog.tools()].sort((a, b) => a.id.localeCompare(b.id));
+  const workloads = tools.reduce((n, t) => n + t.workloads.length, 0);
+  const out = [
+    README_BEGIN,
+    "",
+    `${tools.length} tools, ${workloads} workloads. Written from the definitions by \`npm run readme -w @benchwright/catalog\`;`,
+    "`src/readme.test.ts` fails when this section is out of date. Parameters a workload declares or",
+    "changes are in its row; the others are the tool's, above it.",
+    "",
+    "| tool | workloads |",
+    "|---|---|",
+    ...tools.map((t) => `| [${code(t.id)}](#${anchor(t)}) | ${t.workloads.map((w) => w.id).join(", ")} |`),
+    "",
+  ];
+  for (const t of tools) out.push(...renderTool(t));
+  out.push(README_END);
+  return out.join("\n");
+}
+
+/** GitHub's heading anchor for a tool's heading. */
+function anchor(tool: ToolDefinition): string {
+  return `${tool.id}: ${tool.tool_name}`
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+}
+
+/** The README with its generated section replaced; throws when the markers are missing. */
+export function replaceGenerated(readme: string, section: string): string {
+  const begin = readme.indexOf(README_BEGIN);
+  const end = readme.indexOf(README_END);
+  if (begin < 0 || end < begin) throw new Error(`README.md lacks the lines ${README_BEGIN} and ${README_END}`);
+  return readme.slice(0, begin) + section + readme.slice(end + README_END.length);
+}
