@@ -70,6 +70,10 @@ export async function main(argv: string[]): Promise<number> {
     .requiredOption("--provider <name>", "a provider configuration stored on the server")
     .option("--service <type>", "its service type (default: its only one)")
     .option("--param <name=value>", "a workload parameter; repeat for each", (v: string, all: string[]) => [...all, v], [] as string[])
+    .option("--repeat <n>", "run the workload n times; each metric then gives n, mean, standard deviation and its 95% interval")
+    .option("--until-cv <cv>", "repeat until the main metric's coefficient of variation is at most cv (0.05: 5%)")
+    .option("--min <n>", "with --until-cv: at least this many times (server default 3)")
+    .option("--max <n>", "with --until-cv: at most this many times (server default 10)")
     .option("--follow", "print the steps' log lines as they are written (on stderr)")
     .option("--keep", "keep the session instead of deleting it")
     .action(act((ctx, command, target: string) => runCommand(target, command.opts<RunOptions>(), ctx)));

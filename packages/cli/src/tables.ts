@@ -32,11 +32,31 @@ export function tagsText(tags: Record<string, string> | undefined): string {
     .join(", ");
 }
 
+/** `n=5 sd=0.4 95% [1.2, 2.8]`: a repeated figure's count, standard deviation and 95% interval. */
+function statsText(m: Metric): string {
+  const s = m.stats;
+  return s ? `n=${s.n} sd=${round(s.stddev)} 95% [${round(s.ci_low)}, ${round(s.ci_high)}]` : "";
+}
+
+function round(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+}
+
+/** The figures; a repeated run's with their statistics (VALUE is then the mean), a run on several machines' with where. */
 export function metricsTable(metrics: Metric[]): string {
   if (metrics.length === 0) return "(no metrics)";
+  const repeated = metrics.some((m) => m.stats);
+  const placed = metrics.some((m) => m.role !== undefined);
   return table(
-    ["METRIC", "VALUE", "UNIT", "TAGS"],
-    metrics.map((m) => [m.name, m.value, m.unit, tagsText(m.tags)]),
+    ["METRIC", "VALUE", "UNIT", "TAGS", ...(repeated ? ["REPEATED"] : []), ...(placed ? ["ROLE", "MACHINE"] : [])],
+    metrics.map((m) => [
+      m.name,
+      m.value,
+      m.unit,
+      tagsText(m.tags),
+      ...(repeated ? [statsText(m)] : []),
+      ...(placed ? [m.role ?? "", m.vm ?? ""] : []),
+    ]),
   );
 }
 

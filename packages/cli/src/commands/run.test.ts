@@ -87,6 +87,27 @@ describe("benchwright run, against a real server", () => {
     expect(await sessionsLeft()).toEqual([]);
   });
 
+  it("repeats the run with --repeat, and prints each metric's n, deviation and interval", async () => {
+    const { code, stdout, stderr } = await runCli(["run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--repeat", "3"], env);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/METRIC\s+VALUE\s+UNIT\s+TAGS\s+REPEATED/);
+    expect(stdout).toMatch(/idle_seconds\s+[\d.]+\s+s\s+n=3 sd=[\d.e-]+ 95% \[[\d.e-]+, [\d.e-]+\]/);
+
+    const json = await runCli(["--json", "run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--until-cv", "0.9", "--min", "2", "--max", "4"], env);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.execution.repetitions).toEqual({ until_cv: 0.9, min: 2, max: 4 });
+    expect(report.metrics[0].stats.n).toBe(2);
+
+    // Mixed plans are a usage error before any session; bounds are the server's 400.
+    expect((await runCli(["run", "idle/idle0", "--provider", "local", "--repeat", "3", "--max", "4"], env)).code).toBe(2);
+    expect((await runCli(["run", "idle/idle0", "--provider", "local", "--repeat", "three"], env)).code).toBe(2);
+    const tooMany = await runCli(["run", "idle/idle0", "--provider", "local", "--repeat", "1000"], env);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(/repetitions/);
+    expect(await sessionsLeft()).toEqual([]);
+  });
+
   it("refuses a wrong benchmark name as a usage error, before any session exists", async () => {
     const bad = await runCli(["run", "idle", "--provider", "local"], env);
     expect(bad.code).toBe(2);

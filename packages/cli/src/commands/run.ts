@@ -6,9 +6,10 @@ import { Interrupted, watchInterrupts } from "../interrupt.js";
 import { parseParamArgs, typeParams } from "../params.js";
 import { createProgress, type Progress } from "../progress.js";
 import { logTail, runStep } from "../step.js";
+import { repetitionPlan, type RepetitionOptions } from "../repetitions.js";
 import { metricsTable } from "../tables.js";
 
-export interface RunOptions {
+export interface RunOptions extends RepetitionOptions {
   provider: string;
   service?: string;
   param: string[];
@@ -45,6 +46,7 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
   if (!declared) throw new UsageError(`${tool} has no workload '${workload}'; choices: ${benchmark.workloads.map((w) => w.id).join(", ")}`);
   // `?? []`: a server from before workload parameters declares none.
   const params = Object.keys(given).length ? typeParams(given, declared.params ?? []) : undefined;
+  const repetitions = repetitionPlan(options);
 
   const progress = createProgress(!ctx.json);
   const report: RunReport = { metrics: [], session_deleted: false };
@@ -58,7 +60,7 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
     progress.succeed(`session ${report.session.id} on ${report.session.provider.id}/${report.session.provider.type}`);
     signal.throwIfAborted();
     // `params` is only sent when given: a server without workload parameters refuses the field.
-    const body: ExecutionCreate = { tool, workload, ...(params ? { params } : {}) };
+    const body: ExecutionCreate = { tool, workload, ...(params ? { params } : {}), ...(repetitions ? { repetitions } : {}) };
     report.execution = await bw.createExecution(report.session.id, body);
     signal.throwIfAborted();
     const execId = report.execution.id;
