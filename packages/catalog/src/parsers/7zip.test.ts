@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { sevenZip } from "./7zip.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/7zip/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "7zip", workload });
+const { fixture, ctx } = recordedOutput("7zip");
 
 describe("7-Zip benchmark parser", () => {
   it("reads the mean speeds and ratings, and the total", () => {

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { dbench } from "./dbench.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/dbench/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "dbench", workload });
+const { fixture, ctx } = recordedOutput("dbench");
 
 describe("dbench parser", () => {
   it("reads throughput and the longest latency", () => {

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { ffmpeg } from "./ffmpeg.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/ffmpeg/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "ffmpeg", workload });
+const { fixture, ctx } = recordedOutput("ffmpeg");
 
 describe("ffmpeg parser", () => {
   it("reads frames and speed of the last progress block, and frames per second of the wall time", () => {

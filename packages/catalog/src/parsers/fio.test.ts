@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import type { Metric } from "../types.js";
 import { fio } from "./fio.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/fio/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "fio", workload });
+const { fixture, ctx } = recordedOutput("fio");
 const byName = (metrics: Metric[]) => Object.fromEntries(metrics.map((m) => [m.name, m]));
 
 describe("fio parser", () => {

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { iperf } from "./iperf.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/iperf/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "iperf", workload });
+const { fixture, ctx } = recordedOutput("iperf");
 
 describe("iperf (2) parser", () => {
   it("reads one stream's throughput and bytes", () => {

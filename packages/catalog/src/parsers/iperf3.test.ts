@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import type { Metric } from "../types.js";
 import { iperf3 } from "./iperf3.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/iperf3/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "iperf3", workload });
+const { fixture, ctx } = recordedOutput("iperf3");
 const byName = (metrics: Metric[]) => Object.fromEntries(metrics.map((m) => [m.name, m]));
 
 describe("iperf3 parser", () => {

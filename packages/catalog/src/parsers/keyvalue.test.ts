@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { keyvalue } from "./keyvalue.js";
 
 const ctx = { tool: "idle", workload: "idle0" };
@@ -46,7 +46,7 @@ describe("keyvalue parser", () => {
 });
 
 describe("keyvalue parser on the compression tool's recorded output", () => {
-  const fixture = (name: string) => readFileSync(new URL(`./fixtures/compression/${name}.txt`, import.meta.url), "utf8");
+  const { fixture } = recordedOutput("compression");
 
   it("reads speed, time and ratio, tagged with compressor, level and threads", () => {
     const tags = { compressor: "zstd", level: "3", threads: "1" };

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { mbw } from "./mbw.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/mbw/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "mbw", workload });
+const { fixture, ctx } = recordedOutput("mbw");
 
 describe("mbw parser", () => {
   it("reads the mean of the runs, not each run", () => {

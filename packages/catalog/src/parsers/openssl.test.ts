@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { openssl } from "./openssl.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/openssl/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "openssl", workload });
+const { fixture, ctx } = recordedOutput("openssl");
 
 describe("openssl speed parser", () => {
   it("reads bytes per second of a hash and of a cipher, per block size", () => {

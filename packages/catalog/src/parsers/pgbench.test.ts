@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { pgbench } from "./pgbench.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/pgbench/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "pgbench", workload });
+const { fixture, ctx } = recordedOutput("pgbench");
 
 describe("pgbench parser", () => {
   it("reads tps, latency and counts of the TPC-B-like script", () => {

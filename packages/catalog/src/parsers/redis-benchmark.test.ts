@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { redisBenchmark } from "./redis-benchmark.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/redis-benchmark/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "redis-benchmark", workload });
+const { fixture, ctx } = recordedOutput("redis-benchmark");
 
 describe("redis-benchmark parser", () => {
   it("reads requests per second and latencies of a test", () => {

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { sockperf } from "./sockperf.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/sockperf/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "sockperf", workload });
+const { fixture, ctx } = recordedOutput("sockperf");
 
 describe("sockperf parser", () => {
   it("reads ping-pong latency through the colour codes", () => {

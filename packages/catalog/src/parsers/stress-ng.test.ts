@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { stressNg } from "./stress-ng.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/stress-ng/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "stress-ng", workload });
+const { fixture, ctx } = recordedOutput("stress-ng");
 
 describe("stress-ng parser", () => {
   it("reads bogo ops and rates of the cpu stressor", () => {

@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import type { Metric } from "../types.js";
 import { sysbench } from "./sysbench.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/sysbench/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "sysbench", workload });
+const { fixture, ctx } = recordedOutput("sysbench");
 const pick = (metrics: Metric[], name: string, threads?: string) =>
   metrics.filter((m) => m.name === name && (threads === undefined || m.tags?.threads === threads));
 

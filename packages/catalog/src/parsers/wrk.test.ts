@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedOutput } from "./recorded-output.js";
 import { wrk } from "./wrk.js";
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/wrk/${name}.txt`, import.meta.url), "utf8");
-const ctx = (workload: string) => ({ tool: "wrk", workload });
+const { fixture, ctx } = recordedOutput("wrk");
 
 describe("wrk parser", () => {
   it("reads the rate, the bytes, the latency in ms whatever its unit, and no errors", () => {
