@@ -27,6 +27,7 @@ const SMALL: Record<string, Record<string, string | number | boolean>> = {
   stockfish: { depth: 8 },
   primesieve: { exponent: 9 },
   bonnie: { size: 128, files: 2 },
+  openfoam: { cells: 30, end_time: 0.05, iterations: 20 },
 };
 
 // Workloads that fail on purpose: the run answers 502 and the execution is run_failed.

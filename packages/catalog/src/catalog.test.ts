@@ -13,6 +13,7 @@ const BUILTIN = {
   iperf: ["tcp_10_1", "tcp_10_4", "tcp_10_1_reverse"],
   iperf3: ["tcp_10_1", "tcp_10_10", "udp_10_1_1"],
   wrk: ["small_c16", "small_c128", "file_64k_c16"],
+  openfoam: ["cavity", "pitzdaily"],
   "stress-ng": ["cpu", "vm", "cpu_int64", "cpu_float64", "cpu_matrixprod", "matrix", "hash", "memcpy", "malloc", "cache", "switch", "pipe", "fork"],
   "redis-benchmark": ["set", "get", "incr", "lpush", "lpop", "mset"],
   pgbench: ["select_only", "tpcb_like"],
