@@ -5,6 +5,12 @@ export interface Machine {
   /** Stable within the session: `local`, the configured host name, or the cloud instance id. */
   id: string;
   ip: string;
+  /**
+   * Its address inside the provider's network, where it has one apart from `ip` (a cloud
+   * machine's private address): the session's other machines reach it there, where the
+   * session's firewall lets them.
+   */
+  privateIp?: string;
   platform: string;
   /** Where work dirs go: `~/.benchwright` over SSH, `<data>/work/<session>` for local. */
   workRoot: string;

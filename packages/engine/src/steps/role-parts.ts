@@ -41,7 +41,8 @@ export function partLabel(part: StepPart): string | undefined {
 
 /**
  * What every part's script learns of the roles: its own (BW_ROLE, BW_ROLE_INDEX), each role's
- * addresses (BW_ROLE_<NAME>_HOST, the first; BW_ROLE_<NAME>_HOSTS, all, comma separated) and
+ * addresses (BW_ROLE_<NAME>_HOST, the first; BW_ROLE_<NAME>_HOSTS, all, comma separated; the
+ * private ones where the machines have them) and
  * what each serving role said when it was ready (`bw_ready port=5201` on the role's first
  * machine gives BW_ROLE_<NAME>_PORT). Values travel in env.sh, quoted, never in script text.
  */
@@ -52,8 +53,10 @@ export function roleEnv(part: StepPart, parts: StepPart[], ready: ReadonlyMap<st
   for (const p of parts) if (p.role !== undefined) byRole.set(p.role, [...(byRole.get(p.role) ?? []), p]);
   for (const [role, ofRole] of byRole) {
     const name = `BW_ROLE_${role.toUpperCase()}`;
-    env[`${name}_HOST`] = ofRole[0].machine.ip;
-    env[`${name}_HOSTS`] = ofRole.map((p) => p.machine.ip).join(",");
+    // The address the session's machines reach each other at: a cloud machine's private one.
+    const address = (p: StepPart) => p.machine.privateIp ?? p.machine.ip;
+    env[`${name}_HOST`] = address(ofRole[0]);
+    env[`${name}_HOSTS`] = ofRole.map(address).join(",");
     const said = ready.get(partLabel(ofRole[0])!);
     for (const [key, value] of Object.entries(said ?? {})) env[`${name}_${key.toUpperCase()}`] = value;
   }
