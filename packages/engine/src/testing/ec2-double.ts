@@ -44,11 +44,17 @@ export interface Ec2Inventory {
     groupIds: string[];
     /** Whether it has a public address: always in the default VPC, in another subnet only when asked for. */
     publicIp: boolean;
+    /** Its PrivateIpAddress, its own in the subnet. */
+    privateIp: string;
     tags: Record<string, string>;
   }>;
   /** `publicKey` is the imported key's OpenSSH line; absent for a key pair EC2 made. */
   keyPairs: Array<{ name: string; publicKey?: string; tags: Record<string, string> }>;
-  securityGroups: Array<{ id: string; name: string; tags: Record<string, string> }>;
+  /**
+   * With their ingress rules, each `<protocol>/<ports> from <source>` (`all from <group id>` for
+   * every protocol and port from the members of a group): `tcp/22 from 0.0.0.0/0`.
+   */
+  securityGroups: Array<{ id: string; name: string; tags: Record<string, string>; rules: string[] }>;
 }
 
 export interface Ec2Double {
@@ -57,9 +63,10 @@ export interface Ec2Double {
   /**
    * The next call of `command` (`RunInstances` or `RunInstancesCommand`) fails with
    * `error` (an Error, or an AWS error code). `InstanceLaunch` instead makes the next
-   * launched instance end up terminated rather than running.
+   * launched instance end up terminated rather than running. With `after`, that many calls of
+   * it succeed first (the second AuthorizeSecurityGroupIngress of a session: `after` 1).
    */
-  failNext(command: string, error?: Error | string): void;
+  failNext(command: string, error?: Error | string, after?: number): void;
   /** Names of the commands sent, in order. */
   calls(): string[];
   /** While held, pending instances stay pending (a machine that takes forever to boot). */
@@ -134,7 +141,7 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
   const instances = new Map<string, InstanceState>();
   const keyPairs = new Map<string, { name: string; id: string; publicKey?: string; tags: Tag[] }>();
   const groups = new Map<string, { id: string; name: string; vpcId?: string; rules: string[]; tags: Tag[] }>();
-  const failures = new Map<string, Error>();
+  const failures = new Map<string, { error: Error; after: number }>();
   const sent: string[] = [];
   let failNextLaunch = false;
   let ipCounter = 10;
@@ -142,9 +149,10 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
   const handle = <I, O>(name: string, fn: (input: I) => O) => async (input: I) => {
     sent.push(name);
     const failure = failures.get(name);
-    if (failure) {
+    if (failure && failure.after > 0) failure.after -= 1;
+    else if (failure) {
       failures.delete(name);
-      throw failure;
+      throw failure.error;
     }
     return structuredClone(fn(input));
   };
@@ -255,13 +263,23 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     handle("AuthorizeSecurityGroupIngress", (input: AuthorizeSecurityGroupIngressCommand["input"]) => {
       const group = groups.get(input.GroupId ?? "");
       if (!group) throw awsError("InvalidGroup.NotFound", `The security group '${input.GroupId}' does not exist`);
+      const rules: string[] = [];
       for (const p of input.IpPermissions ?? []) {
-        for (const r of p.IpRanges ?? []) {
-          const rule = `${p.IpProtocol}/${p.FromPort}-${p.ToPort}/${r.CidrIp}`;
-          if (group.rules.includes(rule)) throw awsError("InvalidPermission.Duplicate", "the specified rule already exists");
-          group.rules.push(rule);
+        // "-1" is every protocol and port (FromPort and ToPort do not count then).
+        const what = p.IpProtocol === "-1" ? "all" : `${p.IpProtocol}/${p.FromPort === p.ToPort ? p.FromPort : `${p.FromPort}-${p.ToPort}`}`;
+        for (const r of p.IpRanges ?? []) rules.push(`${what} from ${r.CidrIp}`);
+        for (const pair of p.UserIdGroupPairs ?? []) {
+          const source = groups.get(pair.GroupId ?? "");
+          if (!source) throw awsError("InvalidGroup.NotFound", `The security group '${pair.GroupId}' does not exist`);
+          if (source.vpcId !== group.vpcId) throw awsError("InvalidGroup.NotFound", `You have specified two resources that belong to different networks.`);
+          rules.push(`${what} from ${source.id}`);
         }
       }
+      // All or nothing, as EC2: one rule there already fails the call.
+      if (rules.some((r, n) => group.rules.includes(r) || rules.indexOf(r) !== n)) {
+        throw awsError("InvalidPermission.Duplicate", "the specified rule already exists");
+      }
+      group.rules.push(...rules);
       return { Return: true };
     }),
   );
@@ -271,7 +289,9 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       const group = groups.get(input.GroupId ?? "");
       if (!group) throw awsError("InvalidGroup.NotFound", `The security group '${input.GroupId}' does not exist`);
       const user = [...instances.values()].find((i) => i.state !== "terminated" && i.groupIds.includes(group.id));
-      if (user) throw awsError("DependencyViolation", `resource ${group.id} has a dependent object`);
+      // A rule of another group naming this one keeps it too (its own rules do not).
+      const referrer = [...groups.values()].find((g) => g.id !== group.id && g.rules.some((r) => r.endsWith(` from ${group.id}`)));
+      if (user || referrer) throw awsError("DependencyViolation", `resource ${group.id} has a dependent object`);
       groups.delete(group.id);
       return {};
     }),
@@ -378,19 +398,20 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
           subnetId: i.subnetId,
           groupIds: [...i.groupIds],
           publicIp: i.publicIp,
+          privateIp: i.privateIp,
           tags: tagMap(i.tags),
         })),
       keyPairs: [...keyPairs.values()].map((k) => ({ name: k.name, publicKey: k.publicKey, tags: tagMap(k.tags) })),
-      securityGroups: [...groups.values()].map((g) => ({ id: g.id, name: g.name, tags: tagMap(g.tags) })),
+      securityGroups: [...groups.values()].map((g) => ({ id: g.id, name: g.name, tags: tagMap(g.tags), rules: [...g.rules] })),
     }),
-    failNext(command, error) {
+    failNext(command, error, after = 0) {
       const name = command.replace(/Command$/, "");
       if (name === "InstanceLaunch") {
         failNextLaunch = true;
         return;
       }
       const e = error instanceof Error ? error : awsError(error ?? "InternalError", `Injected failure of ${name}`);
-      failures.set(name, e);
+      failures.set(name, { error: e, after });
     },
     calls: () => [...sent],
     holdBoot: (hold) => {

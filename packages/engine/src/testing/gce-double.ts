@@ -34,8 +34,23 @@ export type GceOperation =
   | "instanceBoot";
 
 export interface GceInventory {
-  instances: Array<{ name: string; status: string; labels: Record<string, string>; tags: string[]; sshKeys: string; externalIp: boolean }>;
-  firewalls: Array<{ name: string; description: string; ports: string[]; targetTags: string[] }>;
+  /** `networkIP` is its address in the VPC network, its own. */
+  instances: Array<{ name: string; status: string; labels: Record<string, string>; tags: string[]; sshKeys: string; externalIp: boolean; networkIP: string }>;
+  /**
+   * Ingress firewalls: `allowed` as `tcp/22` (`all`: every protocol and port), to the instances
+   * with one of `targetTags` (all of the network's, when none), from any address in
+   * `sourceRanges` or any instance with one of `sourceTags` (ORed, as GCE does; neither given
+   * is `0.0.0.0/0`, as GCE takes it).
+   */
+  firewalls: Array<{
+    name: string;
+    description: string;
+    network: string;
+    allowed: string[];
+    sourceRanges: string[];
+    sourceTags: string[];
+    targetTags: string[];
+  }>;
 }
 
 export interface GceDouble {
@@ -44,7 +59,8 @@ export interface GceDouble {
   /** What `gceClient` in the provider options takes: the client is pointed here. */
   clientOptions: { apiEndpoint: string; port: number; protocol: "http"; authClient: unknown };
   inventory(): GceInventory;
-  failNext(operation: GceOperation, error?: { status?: number; message?: string }): void;
+  /** The next call of `operation` fails; with `after`, that many calls of it succeed first (the second insertFirewall: 1). */
+  failNext(operation: GceOperation, error?: { status?: number; message?: string }, after?: number): void;
   /** While held, instances being made stay in STAGING. */
   holdBoot(hold: boolean): void;
   /** Makes an instance the way another session (or another tool) would have. */
@@ -96,15 +112,17 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
   const pollsUntilRunning = options.pollsUntilRunning ?? 1;
   const token = `ya29.${randomBytes(24).toString("base64url")}`;
   const instances = new Map<string, Instance>();
-  const firewalls = new Map<string, { name: string; description: string; network: string; ports: string[]; targetTags: string[] }>();
-  const failures = new Map<GceOperation, { status: number; message: string }>();
+  /** As the API shows them (`allowed` as it was given). */
+  const firewalls = new Map<string, Omit<GceInventory["firewalls"][number], "allowed"> & { direction: string; allowed: Array<{ IPProtocol: string; ports?: string[] }> }>();
+  const failures = new Map<GceOperation, { status: number; message: string; after: number }>();
   let failNextBoot = false;
   let held = false;
   let ipCounter = 2;
 
   const maybeFail = (op: GceOperation) => {
     const f = failures.get(op);
-    if (f) {
+    if (f && f.after > 0) f.after -= 1;
+    else if (f) {
       failures.delete(op);
       throw new HttpError(f.status, f.message, f.status === 403 ? "quotaExceeded" : "backendError");
     }
@@ -234,17 +252,33 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
           name?: string;
           description?: string;
           network?: string;
+          direction?: string;
           allowed?: Array<{ IPProtocol?: string; ports?: string[] }>;
+          sourceRanges?: string[];
+          sourceTags?: string[];
           targetTags?: string[];
         };
         const name = spec.name ?? "";
         if (firewalls.has(name)) throw new HttpError(409, `The resource 'projects/${project}/global/firewalls/${name}' already exists`, "alreadyExists");
+        if ((spec.direction ?? "INGRESS") !== "INGRESS") throw new HttpError(400, `Not modelled here: a ${spec.direction} firewall.`);
         if (!spec.allowed?.length) throw new HttpError(400, "Invalid value for field 'resource.allowed': ''. At least one rule is required.");
+        for (const a of spec.allowed) {
+          if (!a.IPProtocol) throw new HttpError(400, "Invalid value for field 'resource.allowed[0].IPProtocol': ''.");
+          // Ports mean something only for these.
+          if (a.ports?.length && !["tcp", "udp", "sctp"].includes(a.IPProtocol)) {
+            throw new HttpError(400, `Invalid value for field 'resource.allowed[0].ports[0]': '${a.ports[0]}'. Ports may only be specified for rules whose protocol is one of [TCP, UDP, SCTP].`);
+          }
+        }
+        const sourceTags = spec.sourceTags ?? [];
         firewalls.set(name, {
           name,
           description: spec.description ?? "",
           network: tail(spec.network),
-          ports: spec.allowed.flatMap((a) => (a.ports ?? []).map((p) => `${a.IPProtocol}/${p}`)),
+          direction: "INGRESS",
+          allowed: spec.allowed.map((a) => ({ IPProtocol: a.IPProtocol!, ...(a.ports?.length ? { ports: [...a.ports] } : {}) })),
+          // An ingress firewall given no source at all is open to every address.
+          sourceRanges: spec.sourceRanges ?? (sourceTags.length ? [] : ["0.0.0.0/0"]),
+          sourceTags,
           targetTags: spec.targetTags ?? [],
         });
         return operation("insert", `${base}/global/firewalls/${name}`);
@@ -303,12 +337,16 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
         tags: [...i.tags],
         sshKeys: i.sshKeys,
         externalIp: i.externalIp,
+        networkIP: i.ip,
       })),
-      firewalls: [...firewalls.values()].map(({ name, description, ports, targetTags }) => ({ name, description, ports: [...ports], targetTags: [...targetTags] })),
+      firewalls: [...firewalls.values()].map(({ direction: _ingress, allowed, ...f }) => ({
+        ...structuredClone(f),
+        allowed: allowed.flatMap((a) => (a.ports ? a.ports.map((p) => `${a.IPProtocol}/${p}`) : [a.IPProtocol])),
+      })),
     }),
-    failNext(op, error = {}) {
+    failNext(op, error = {}, after = 0) {
       if (op === "instanceBoot") failNextBoot = true;
-      else failures.set(op, { status: error.status ?? 500, message: error.message ?? `Injected failure of ${op}` });
+      else failures.set(op, { status: error.status ?? 500, message: error.message ?? `Injected failure of ${op}`, after });
     },
     holdBoot(hold) {
       held = hold;

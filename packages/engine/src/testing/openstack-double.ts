@@ -5,8 +5,9 @@ import type { AddressInfo } from "node:net";
 /**
  * A stateful stand-in for the OpenStack APIs Benchwright's client calls: Keystone v3
  * password auth, Nova (flavors, key pairs, servers), Glance v2 images and Neutron
- * (networks, ports, floating IPs), on 127.0.0.1. Servers' fixed address and every
- * floating IP are `sshHost`, so the provider's SSH check reaches the test's server.
+ * (networks, ports, security groups and their rules, floating IPs), on 127.0.0.1. Servers'
+ * fixed address (unless told otherwise) and every floating IP are `sshHost`, so the
+ * provider's SSH check reaches the test's server.
  */
 export interface OpenStackDoubleOptions {
   sshHost: string;
@@ -17,8 +18,11 @@ export interface OpenStackDoubleOptions {
   region?: string;
   /** GETs a server needs before it is ACTIVE (default 1). */
   pollsUntilActive?: number;
-  /** The servers' fixed address (default sshHost: a loopback address counts as private, so a floating IP is still made). */
-  fixedIp?: string;
+  /**
+   * The servers' fixed address (default sshHost: a loopback address counts as private, so a
+   * floating IP is still made), or each server's own, from the count of servers made before it.
+   */
+  fixedIp?: string | ((n: number) => string);
   /** What Nova hands out as a generated key pair's private key (e.g. the test sshd's key); a fresh RSA key otherwise. */
   privateKey?: string;
 }
@@ -48,11 +52,25 @@ export type OpenStackOperation =
   | "serverBuild";
 
 export interface OpenStackInventory {
-  /** `network` and `securityGroups` are names, as asked for at creation (Nova's defaults otherwise). */
-  servers: Array<{ id: string; name: string; status: string; metadata: Record<string, string>; keyName: string; network: string; securityGroups: string[] }>;
+  /** `network` and `securityGroups` are names, as asked for at creation (Nova's defaults otherwise); `fixedIp` is its port's fixed address. */
+  servers: Array<{
+    id: string;
+    name: string;
+    status: string;
+    metadata: Record<string, string>;
+    keyName: string;
+    network: string;
+    securityGroups: string[];
+    fixedIp: string;
+  }>;
   /** `publicKey` is what was imported; absent for a key pair Nova made. */
   keyPairs: Array<{ name: string; publicKey?: string }>;
-  /** Groups made through the API (the project's own `default` and `ssh` are not listed), with their ingress rules as `tcp/22`. */
+  /**
+   * Groups made through the API (the project's own `default` and `ssh` are not listed), with
+   * their rules, each `<protocol>/<ports> from <remote>`: `tcp/22 from 0.0.0.0/0`, `all from
+   * <group id>` (no protocol: every one, from the ports in that group); IPv6 ones begin with
+   * `IPv6 `, egress ones with `egress:`.
+   */
   securityGroups: Array<{ id: string; name: string; description: string; rules: string[] }>;
   floatingIps: Array<{ id: string; address: string; portId: string | null; description: string }>;
 }
@@ -109,7 +127,8 @@ export interface OpenStackDouble {
   password: string;
   project: string;
   inventory(): OpenStackInventory;
-  failNext(operation: OpenStackOperation, error?: OpenStackFailure): void;
+  /** The next call of `operation` fails; with `after`, that many calls of it succeed first. */
+  failNext(operation: OpenStackOperation, error?: OpenStackFailure, after?: number): void;
   /** Tokens issued so far (to check they never leak). */
   tokens(): string[];
   /** Makes every token invalid, as when they expire. */
@@ -130,6 +149,7 @@ interface ServerState {
   metadata: Record<string, string>;
   networkId: string;
   securityGroups: string[];
+  fixedIp: string;
   polls: number;
   /** The fault message when the server goes into ERROR instead of ACTIVE. */
   failBuild?: string;
@@ -154,11 +174,12 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   const domain = options.domain ?? "Default";
   const region = options.region ?? "RegionOne";
   const pollsUntilActive = options.pollsUntilActive ?? 1;
-  const fixedIp = options.fixedIp ?? options.sshHost;
+  const fixedIpOf = (n: number) => (typeof options.fixedIp === "function" ? options.fixedIp(n) : (options.fixedIp ?? options.sshHost));
+  let serversMade = 0;
 
   const tokens = new Set<string>();
   const issued: string[] = [];
-  const failures = new Map<string, Required<OpenStackFailure>>();
+  const failures = new Map<string, Required<OpenStackFailure> & { after: number }>();
   /** The fault message of the next server created, which goes into ERROR; none when it builds fine. */
   let failNextBuild: string | undefined;
   /** While set, servers being built stay in BUILD. */
@@ -194,7 +215,8 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   /** Throws the failure injected for this operation, echoing `credentials` (the double's own by default) if asked. */
   const maybeFail = (operation: OpenStackOperation, credentials = { user: username, password }) => {
     const failure = failures.get(operation);
-    if (failure) {
+    if (failure && failure.after > 0) failure.after -= 1;
+    else if (failure) {
       failures.delete(operation);
       const echo = failure.echoCredentials ? ` (${credentialEcho(credentials.user, credentials.password)})` : "";
       throw new HttpError(failure.status, failure.message + echo);
@@ -219,7 +241,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
           ? {}
           : {
               [network.name]: [
-                { addr: fixedIp, version: 4, "OS-EXT-IPS:type": "fixed" },
+                { addr: s.fixedIp, version: 4, "OS-EXT-IPS:type": "fixed" },
                 ...fips.map((f) => ({ addr: f.floating_ip_address, version: 4, "OS-EXT-IPS:type": "floating" })),
               ],
             },
@@ -254,6 +276,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       metadata: spec.metadata ?? {},
       networkId,
       securityGroups: (spec.security_groups ?? []).map((g) => g.name!),
+      fixedIp: fixedIpOf(serversMade++),
       polls: 0,
       failBuild: failNextBuild,
       deleting: false,
@@ -428,7 +451,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       const device = query.get("device_id");
       const ports = [...servers.values()]
         .filter((s) => !device || s.id === device)
-        .map((s) => ({ id: `port-${s.id}`, device_id: s.id, network_id: s.networkId, fixed_ips: [{ ip_address: fixedIp }] }));
+        .map((s) => ({ id: `port-${s.id}`, device_id: s.id, network_id: s.networkId, fixed_ips: [{ ip_address: s.fixedIp }] }));
       return { body: { ports } };
     }
     if (m === "POST" && path === "/v2.0/floatingips") {
@@ -476,15 +499,33 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
     if (m === "POST" && path === "/v2.0/security-group-rules") {
       maybeFail("createSecurityGroupRule");
       const body = (await readBody(req)) as {
-        security_group_rule?: { security_group_id?: string; direction?: string; protocol?: string; port_range_min?: number; port_range_max?: number };
+        security_group_rule?: {
+          security_group_id?: string;
+          direction?: string;
+          ethertype?: string;
+          protocol?: string | null;
+          port_range_min?: number | null;
+          port_range_max?: number | null;
+          remote_ip_prefix?: string | null;
+          remote_group_id?: string | null;
+        };
       };
       const r = body.security_group_rule ?? {};
       const group = securityGroups.get(r.security_group_id ?? "");
       if (!group) throw new HttpError(404, `Security group ${r.security_group_id} does not exist`);
-      const rule = `${r.direction === "ingress" ? "" : `${r.direction}:`}${r.protocol}/${r.port_range_min}${r.port_range_max !== r.port_range_min ? `-${r.port_range_max}` : ""}`;
+      if (r.remote_ip_prefix && r.remote_group_id) throw new HttpError(400, "Only remote_ip_prefix or remote_group_id may be provided.");
+      if (r.remote_group_id && !securityGroups.has(r.remote_group_id)) throw new HttpError(404, `Security group ${r.remote_group_id} does not exist`);
+      if (!r.protocol && (r.port_range_min != null || r.port_range_max != null)) throw new HttpError(400, "Must also specify protocol if port range is given.");
+      const ethertype = r.ethertype ?? "IPv4";
+      // Neither remote: from anywhere.
+      const remote = r.remote_group_id ?? r.remote_ip_prefix ?? (ethertype === "IPv6" ? "::/0" : "0.0.0.0/0");
+      const min = r.port_range_min ?? undefined;
+      const max = r.port_range_max ?? min;
+      const ports = min === undefined ? "" : `/${min}${max !== min ? `-${max}` : ""}`;
+      const rule = `${r.direction === "ingress" ? "" : `${r.direction}:`}${ethertype === "IPv4" ? "" : `${ethertype} `}${r.protocol ?? "all"}${ports} from ${remote}`;
       if (group.rules.includes(rule)) throw new HttpError(409, "Security group rule already exists.");
       group.rules.push(rule);
-      return { status: 201, body: { security_group_rule: { id: randomUUID(), ...r } } };
+      return { status: 201, body: { security_group_rule: { id: randomUUID(), ethertype, ...r } } };
     }
     if (m === "GET" && path === "/v2.0/floatingips") {
       maybeFail("listFloatingIps");
@@ -551,6 +592,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
         network: networks.find((n) => n.id === s.networkId)!.name,
         // Nova puts a server asked for with no group in the project's default one.
         securityGroups: s.securityGroups.length > 0 ? s.securityGroups.map((ref) => groupNamed(ref)?.name ?? ref) : ["default"],
+        fixedIp: s.fixedIp,
       })),
       keyPairs: [...keypairs.values()].map((k) => (k.imported ? { name: k.name, publicKey: k.public_key } : { name: k.name })),
       securityGroups: [...securityGroups.values()]
@@ -558,7 +600,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
         .map(({ id, name, description, rules }) => ({ id, name, description, rules: [...rules] })),
       floatingIps: [...floatingIps.values()].map((f) => ({ id: f.id, address: f.floating_ip_address, portId: f.port_id, description: f.description })),
     }),
-    failNext(operation, error = {}) {
+    failNext(operation, error = {}, after = 0) {
       if (operation === "serverBuild") {
         const fault = error.message ?? "No valid host was found. There are not enough hosts available.";
         failNextBuild = error.echoCredentials ? `${fault} (${credentialEcho(username, password)})` : fault;
@@ -568,6 +610,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
         status: error.status ?? 500,
         message: error.message ?? `Injected failure of ${operation}`,
         echoCredentials: error.echoCredentials ?? false,
+        after,
       });
     },
     tokens: () => [...issued],

@@ -8,7 +8,10 @@
 export interface CloudKinds {
   machine: string;
   key: string;
-  /** The firewall letting SSH in (security group). */
+  /**
+   * The firewalls the session makes (security group): the one letting SSH in and, where the
+   * cloud keeps it apart (GCE, see `createPeerAccess`), the one letting the session's machines in.
+   */
   access: string;
   /** An address attached after launch (floating IP), for clouds that need one. */
   address?: string;
@@ -17,8 +20,12 @@ export interface CloudKinds {
 /** A machine as the cloud sees it now. */
 export type MachineView =
   | { state: "pending" }
-  /** `address` is absent when the machine has none reachable from here (yet): see `createAddress`. */
-  | { state: "running"; address?: string }
+  /**
+   * `address` is absent when the machine has none reachable from here (yet): see `createAddress`.
+   * `privateAddress` is its address inside the cloud's network (where the session's other
+   * machines reach it), when the cloud reports one.
+   */
+  | { state: "running"; address?: string; privateAddress?: string }
   /** Unusable and not on its way up (error, stopped, shutting down): replaced or torn down. */
   | { state: "failed"; reason: string }
   | { state: "gone"; reason?: string }
@@ -31,7 +38,11 @@ export interface LaunchSpec {
   keyName: string;
   /** The OpenSSH public key of the login key, for clouds that take it on the machine rather than as a key pair. */
   publicKey: string;
-  /** The session's own firewall, or what the configuration names (one or more, as the cloud spells them). */
+  /**
+   * The session's own firewall, or what the configuration names (one or more, as the cloud
+   * spells them): the user's, left as it is, which must let the session's machines reach each
+   * other for workloads with roles.
+   */
   access: { created: string } | { configured: string };
 }
 
@@ -52,8 +63,20 @@ export interface CloudDriver {
   createKey(spec: { name: string; sessionId: string; publicKey?: string }): Promise<{ id: string; privateKey?: string }>;
   /** Makes a firewall for the session (letting SSH in, where the cloud wants a rule at once); returns its id. */
   createAccess(spec: { name: string; sessionId: string; sshPort: number }): Promise<string>;
-  /** Lets SSH in through a firewall made by `createAccess`; a rule already there is fine. */
+  /**
+   * Lets SSH in from anywhere through a firewall made by `createAccess` and, where the same
+   * firewall can hold it (EC2, OpenStack), every protocol and port from the machines in that
+   * firewall (the session's own) and from nowhere else; a rule already there is fine.
+   */
   openAccess(id: string, sshPort: number): Promise<void>;
+  /**
+   * For a cloud whose firewall cannot let the session's machines in without letting the same
+   * in from everywhere SSH comes from (GCE: a firewall's sources are ORed and its `allowed`
+   * applies to each), makes a second firewall, tagged as `createAccess`'s, letting every
+   * protocol and port in from the machines behind `access` (the id `createAccess` returned) to
+   * them, and nothing else; returns its id, recorded as another resource of kind `access`.
+   */
+  createPeerAccess?(spec: { name: string; sessionId: string; access: string }): Promise<string>;
   /** Asks for one machine and returns its id without waiting for it. */
   launch(spec: LaunchSpec): Promise<string>;
   describe(machineId: string): Promise<MachineView>;

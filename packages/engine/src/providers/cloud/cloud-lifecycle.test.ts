@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { RunInstancesCommand } from "@aws-sdk/client-ec2";
+import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, RunInstancesCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
 import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
@@ -11,6 +11,7 @@ import type { CloudConfig } from "../../config/provider-config-types.js";
 import type { Machine, ProviderContext } from "../provider.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { createCloudProvider, type CloudProviderOptions } from "./index.js";
+import { OpenStackClient } from "./openstack-client.js";
 import { closedPort, cloudConfig, failureOf, leaks, TestSession } from "./testing-ledger.js";
 
 // The one lifecycle (CloudProvider) against each cloud's double: no cloud is reachable here, so
@@ -34,8 +35,22 @@ interface Cloud {
   seed(tags: Record<string, string>): Promise<string>;
   /** Credentials the double was given or handed out. */
   secrets(): string[];
+  /**
+   * What the firewalls of the session's machines let in, from the double's records, each
+   * `<what> from <source>` (`all`: every protocol and port; `the session's machines` for a
+   * source that is the session's own machines).
+   */
+  ingress(): string[];
+  /** Each machine's private address, as the double holds it. */
+  privateIps(): Record<string, string>;
+  /** Every firewall the double holds, ours or not, with its rules. */
+  firewalls(): unknown[];
+  /** Makes a firewall letting SSH in, as a user would have; returns what `security_group` names for it. */
+  seedFirewall(): Promise<string>;
   stop(): Promise<void>;
 }
+
+const SESSION = "the session's machines";
 
 let sshd: SshdHarness;
 const FAST = { pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
@@ -68,12 +83,29 @@ async function ec2(): Promise<Cloud> {
       return out.Instances![0].InstanceId!;
     },
     secrets: () => ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+    ingress: () => {
+      const inv = double.inventory();
+      const theirs = new Set(mine(inv.instances).flatMap((i) => i.groupIds));
+      return inv.securityGroups
+        .filter((g) => theirs.has(g.id))
+        .flatMap((g) => g.rules.map((r) => r.replace(/ from (sg-\S+)$/, (_, id: string) => ` from ${theirs.has(id) ? SESSION : id}`)));
+    },
+    privateIps: () => Object.fromEntries(double.inventory().instances.map((i) => [i.id, i.privateIp])),
+    firewalls: () => double.inventory().securityGroups,
+    seedFirewall: async () => {
+      const { GroupId } = await double.client.send(new CreateSecurityGroupCommand({ GroupName: "team-ssh", Description: "the team's" }));
+      const IpPermissions = [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "192.0.2.0/24" }] }];
+      await double.client.send(new AuthorizeSecurityGroupIngressCommand({ GroupId, IpPermissions }));
+      return "team-ssh";
+    },
     stop: async () => double.restore(),
   };
 }
 
 async function openstack(): Promise<Cloud> {
-  const double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2 });
+  // Each server a fixed address of its own (private: a floating IP is still made, at sshd's address).
+  const double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2, fixedIp: (n) => `10.0.0.${10 + n}` });
+  const managed = (x: { description: string }) => x.description.includes("benchwright:managed=true");
   return {
     config: (service = {}) => cloudConfig({
       name: "os-test",
@@ -85,7 +117,7 @@ async function openstack(): Promise<Cloud> {
     options: { sshPort: sshd.port, ...FAST },
     leftovers: () => {
       const inv = double.inventory();
-      return [...inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true"), ...inv.keyPairs, ...inv.securityGroups, ...inv.floatingIps];
+      return [...inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true"), ...inv.keyPairs, ...inv.securityGroups.filter(managed), ...inv.floatingIps];
     },
     machines: () => double.inventory().servers.length,
     importedKeys: () => double.inventory().keyPairs.filter((k) => k.publicKey),
@@ -93,6 +125,20 @@ async function openstack(): Promise<Cloud> {
     holdBoot: (hold) => double.holdBoot(hold),
     seed: async (tags) => double.seedServer(tags),
     secrets: () => [double.password, ...double.tokens()],
+    ingress: () => {
+      const inv = double.inventory();
+      const names = new Set(inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true").flatMap((sv) => sv.securityGroups));
+      const theirs = inv.securityGroups.filter((g) => names.has(g.name));
+      const ids = new Set(theirs.map((g) => g.id));
+      return theirs.flatMap((g) => g.rules.map((r) => r.replace(/ from (\S+)$/, (_, from: string) => ` from ${ids.has(from) ? SESSION : from}`)));
+    },
+    privateIps: () => Object.fromEntries(double.inventory().servers.map((sv) => [sv.id, sv.fixedIp])),
+    firewalls: () => double.inventory().securityGroups,
+    seedFirewall: async () => {
+      const client = new OpenStackClient({ authUrl: double.authUrl, username: double.username, password: double.password, project: double.project, domain: "Default" });
+      await client.allowTcpIn(await client.createSecurityGroup("team-ssh", "the team's"), 22);
+      return "team-ssh";
+    },
     stop: () => double.stop(),
   };
 }
@@ -110,7 +156,10 @@ async function gce(): Promise<Cloud> {
       service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, platform: "debian_12", ...service },
     }),
     options: { gceClient: double.clientOptions, sshPort: sshd.port, ...FAST },
-    leftovers: () => [...inv().instances.filter((i) => i.labels["benchwright-managed"] === "true"), ...inv().firewalls],
+    leftovers: () => [
+      ...inv().instances.filter((i) => i.labels["benchwright-managed"] === "true"),
+      ...inv().firewalls.filter((f) => f.description.includes("benchwright:managed=true")),
+    ],
     machines: () => inv().instances.length,
     // GCE has no key pairs: the key it holds for the session is in the instance's metadata.
     importedKeys: () => inv().instances.map((i) => ({ name: i.name, publicKey: i.sshKeys.split(":").slice(1).join(":").replace(/ \S+$/, "") })),
@@ -119,6 +168,25 @@ async function gce(): Promise<Cloud> {
     // Label keys and values allow no colon or space.
     seed: async (tags) => double.seedInstance(Object.fromEntries(Object.entries(tags).map(([k, v]) => [k.replace(":", "-"), v.replace(/ /g, "-")]))),
     secrets: () => [double.token, secretKey],
+    // A firewall applies to the instances with one of its target tags (all, with none), from its source ranges or tags.
+    ingress: () => {
+      const tags = new Set(inv().instances.filter((i) => i.labels["benchwright-managed"] === "true").flatMap((i) => i.tags));
+      return inv()
+        .firewalls.filter((f) => f.targetTags.length === 0 || f.targetTags.some((t) => tags.has(t)))
+        .flatMap((f) => [...f.sourceRanges, ...f.sourceTags.map((t) => (tags.has(t) ? SESSION : `tag ${t}`))].flatMap((from) => f.allowed.map((a) => `${a} from ${from}`)));
+    },
+    privateIps: () => Object.fromEntries(inv().instances.map((i) => [i.name, i.networkIP])),
+    firewalls: () => inv().firewalls,
+    seedFirewall: async () => {
+      const res = await fetch(`http://127.0.0.1:${double.clientOptions.port}/compute/v1/projects/${double.project}/global/firewalls`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${double.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "team-ssh", network: "global/networks/default", allowed: [{ IPProtocol: "tcp", ports: ["22"] }], sourceRanges: ["192.0.2.0/24"], targetTags: ["team"] }),
+      });
+      expect(res.status).toBe(200);
+      // GCE's security_group names the network tags firewalls target.
+      return "team";
+    },
     stop: () => double.stop(),
   };
 }
@@ -203,10 +271,13 @@ for (const make of [ec2, openstack, gce]) {
       expect(recorded.map((e) => e.id)).toEqual(ids);
       expect(recorded.every((e) => e.meta.post_created === true)).toBe(true);
       expect(new Set(recorded.map((e) => e.meta.key_name)).size).toBe(1);
-      // One key pair and one firewall (kinds other than machines and their addresses) for both.
+      // One key pair and one firewall (kinds other than machines and their addresses) for both,
+      // and at most one more firewall letting them reach each other (GCE's).
       const shared = (await current.ledger.live()).filter((e) => !MACHINE_KIND.test(e.kind) && !/floating_ip$/.test(e.kind));
+      const peers = shared.filter((e) => e.meta.peers === true);
       expect(shared.length).toBeGreaterThan(0);
-      expect(new Set(shared.map((e) => e.kind)).size).toBe(shared.length);
+      expect(peers.length).toBeLessThanOrEqual(1);
+      expect(new Set(shared.map((e) => e.kind)).size).toBe(shared.length - peers.length);
 
       // Asked again, by this provider or another, for as many or fewer: the same machines, nothing new.
       const entries = current.ledger.entries.length;
@@ -233,6 +304,40 @@ for (const make of [ec2, openstack, gce]) {
       const swept = await provider.sweep!({ isLive: async () => false, dryRun: false, log: (line) => said.push(line) });
       expect(swept.filter((r) => MACHINE_KIND.test(r.kind)).map((r) => r.id).sort()).toEqual(made.map((m) => m.id).sort());
       expect(swept.every((r) => r.destroyed)).toBe(true);
+      expect(cloud.leftovers()).toEqual([]);
+    });
+
+    it("lets the session's machines reach each other on every protocol and port, and the outside only in on SSH, and hands over their private addresses", async () => {
+      const cfg = cloud.config();
+      const provider = createCloudProvider(cfg, cloud.options);
+      const made = await provider.ensureMachines({ ...ctx(cfg), count: 2 });
+      expect(cloud.ingress().sort()).toEqual([`all from ${SESSION}`, `tcp/${sshd.port} from 0.0.0.0/0`]);
+      // SSH goes to the address reachable from here; the roles reach each other at the private one.
+      const privateIps = cloud.privateIps();
+      for (const m of made) {
+        expect(m.ip).toBe(sshd.host);
+        expect(m.privateIp).toBe(privateIps[m.id]);
+      }
+      expect(new Set(made.map((m) => m.privateIp)).size).toBe(2);
+      // Asked again (a later step): the same rules, none twice.
+      await createCloudProvider(cfg, cloud.options).ensureMachines({ ...ctx(cfg), count: 2 });
+      expect(cloud.ingress().sort()).toEqual([`all from ${SESSION}`, `tcp/${sshd.port} from 0.0.0.0/0`]);
+      await provider.destroy(ctx(cfg));
+      expect(cloud.leftovers()).toEqual([]);
+      expect(cloud.firewalls()).toEqual([]);
+    });
+
+    it("leaves a configured firewall as it is, and makes none", async () => {
+      const group = await cloud.seedFirewall();
+      const before = structuredClone(cloud.firewalls());
+      expect(before).toHaveLength(1);
+      const cfg = cloud.config({ security_group: group });
+      const provider = createCloudProvider(cfg, cloud.options);
+      const made = await provider.ensureMachines({ ...ctx(cfg), count: 2 });
+      expect(cloud.firewalls()).toEqual(before);
+      expect(made.every((m) => m.privateIp === cloud.privateIps()[m.id])).toBe(true);
+      await provider.destroy(ctx(cfg));
+      expect(cloud.firewalls()).toEqual(before);
       expect(cloud.leftovers()).toEqual([]);
     });
 
@@ -382,6 +487,7 @@ const EC2_FAILURES: Record<string, (d: Ec2Double) => void> = {
   "importing the key pair": (d) => d.failNext("ImportKeyPair", "InvalidKey.Format"),
   "creating the security group": (d) => d.failNext("CreateSecurityGroup", "SecurityGroupLimitExceeded"),
   "opening SSH": (d) => d.failNext("AuthorizeSecurityGroupIngress", "RulesPerSecurityGroupLimitExceeded"),
+  "letting the session's machines in": (d) => d.failNext("AuthorizeSecurityGroupIngress", "RulesPerSecurityGroupLimitExceeded", 1),
   "finding the image": (d) => d.failNext("DescribeImages", "RequestLimitExceeded"),
   launching: (d) => d.failNext("RunInstances", "InstanceLimitExceeded"),
   "waiting for the machine (API error)": (d) => d.failNext("DescribeInstances", "RequestLimitExceeded"),
@@ -395,6 +501,7 @@ const OPENSTACK_FAILURES: Record<string, (d: OpenStackDouble) => void> = {
   "importing the key pair": (d) => d.failNext("createKeypair", { status: 400, message: "Keypair data is invalid" }),
   "creating the security group": (d) => d.failNext("createSecurityGroup", { status: 409, message: "Quota exceeded for resources: ['security_group']" }),
   "opening SSH": (d) => d.failNext("createSecurityGroupRule"),
+  "letting the session's machines in": (d) => d.failNext("createSecurityGroupRule", { status: 409, message: "Quota exceeded for resources: ['security_group_rule']" }, 1),
   "finding the flavor": (d) => d.failNext("listFlavors"),
   "finding the image": (d) => d.failNext("listImages"),
   launching: (d) => d.failNext("createServer", { status: 413, message: "Quota exceeded for instances" }),
@@ -406,6 +513,8 @@ const OPENSTACK_FAILURES: Record<string, (d: OpenStackDouble) => void> = {
 /** Each step of the lifecycle where GCE can fail (keys are no call there), and how to make the double fail it. */
 const GCE_FAILURES: Record<string, (d: GceDouble) => void> = {
   "creating the firewall": (d) => d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }),
+  // The second firewall, letting the session's machines reach each other.
+  "creating the internal firewall": (d) => d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }, 1),
   launching: (d) => d.failNext("insertInstance", { status: 403, message: "Quota 'CPUS' exceeded. Limit: 8.0 in region europe-west1." }),
   // Not a 503: the client retries those itself.
   "waiting for the machine (API error)": (d) => d.failNext("getInstance", { status: 403, message: "Rate Limit Exceeded" }),

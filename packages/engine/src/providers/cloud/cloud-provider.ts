@@ -36,8 +36,9 @@ export function publicKeyOf(privateKey: string): string {
 /**
  * One cloud session's lifecycle, whatever the cloud: a key pair (the configured one, the
  * configured private key imported, or one made), a firewall letting SSH in (the configured
- * one, or one made), both shared by the session's machines (as many as the step needs, at
- * least one), an address for each when the cloud needs one; each recorded in the
+ * one, or one made, which also lets the session's machines reach each other on every protocol
+ * and port), both shared by the session's machines (as many as the step needs, at least one),
+ * an address for each when the cloud needs one; each recorded in the
  * ledger as soon as it exists and before anything waits on it. Waits end when the step is
  * aborted; any failure tears down what the session made; a sweep removes what sessions that
  * are gone left behind.
@@ -192,20 +193,45 @@ export class CloudProvider implements Provider {
     return { name: made.id, privateKey };
   }
 
-  /** The configured firewall, else the session's own (made once), with SSH let in. */
-  private async access(ctx: ProviderContext, live: Live, log: Log) {
+  /**
+   * The configured firewall, left as it is (the user's own: it must let the session's machines
+   * reach each other for workloads with roles, and SSH in), else the session's own, made once:
+   * SSH let in from anywhere, and every protocol and port from the session's own machines only
+   * (by `openAccess`, or a second firewall made by `createPeerAccess`, recorded like the first).
+   */
+  private async access(ctx: ProviderContext, live: Live, log: Log): Promise<LaunchSpec["access"]> {
     const configured = this.settings.securityGroup;
     if (configured) return { configured };
-    let id = live.find((r) => r.kind === this.driver.kinds.access)?.id;
-    if (!id) {
-      const name = resourceName(ctx.sessionId);
-      id = await this.call("creating the security group", () => this.driver.createAccess({ name, sessionId: ctx.sessionId, sshPort: this.settings.sshPort }));
-      await ctx.resources.record(this.driver.kinds.access, id, { name });
-      log(`created security group ${id}`);
+    const { kinds } = this.driver;
+    const made = live.filter((r) => r.kind === kinds.access);
+    const created =
+      made.find((r) => r.meta.peers !== true)?.id ??
+      (await this.createAccess(ctx, log, "creating the security group", {}, (name) =>
+        this.driver.createAccess({ name, sessionId: ctx.sessionId, sshPort: this.settings.sshPort }),
+      ));
+    await this.call("opening the security group to SSH and to the session's machines", () => this.driver.openAccess(created, this.settings.sshPort));
+    const createPeerAccess = this.driver.createPeerAccess?.bind(this.driver);
+    if (createPeerAccess && !made.some((r) => r.meta.peers === true)) {
+      await this.createAccess(ctx, log, "letting the session's machines reach each other", { peers: true }, (name) =>
+        createPeerAccess({ name, sessionId: ctx.sessionId, access: created }),
+      );
     }
-    const created = id;
-    await this.call("opening SSH in the security group", () => this.driver.openAccess(created, this.settings.sshPort));
     return { created };
+  }
+
+  /** Makes one firewall of the session (`meta` says which) and records it before anything waits on it. */
+  private async createAccess(
+    ctx: ProviderContext,
+    log: Log,
+    what: string,
+    meta: { peers?: true },
+    create: (name: string) => Promise<string>,
+  ): Promise<string> {
+    const name = resourceName(ctx.sessionId);
+    const id = await this.call(what, () => create(name));
+    await ctx.resources.record(this.driver.kinds.access, id, { name, ...meta });
+    log(`created security group ${id}${meta.peers ? " letting the session's machines reach each other" : ""}`);
+    return id;
   }
 
   /** Waits until the machine runs and SSH answers, then initializes it once (post_create_script). */
@@ -238,6 +264,7 @@ export class CloudProvider implements Provider {
     const machine: Machine = {
       id,
       ip,
+      ...(view.privateAddress ? { privateIp: view.privateAddress } : {}),
       platform: s.platform,
       workRoot: s.workRoot,
       allowInstall: true,

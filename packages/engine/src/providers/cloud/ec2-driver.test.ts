@@ -70,7 +70,7 @@ describe("ec2 provider", () => {
     const [m] = machines;
     const inv = double.inventory();
     expect(inv.instances).toHaveLength(1);
-    expect(m).toMatchObject({ id: inv.instances[0].id, ip: sshd.host, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
+    expect(m).toMatchObject({ id: inv.instances[0].id, ip: sshd.host, privateIp: inv.instances[0].privateIp, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
     expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
     expect(await loginWorks(m.ssh!)).toBe("ok");
     // The newest image of the name pattern.
@@ -78,6 +78,8 @@ describe("ec2 provider", () => {
     expect(inv.instances[0].tags).toMatchObject({ "benchwright:session": current.sessionId, "benchwright:managed": "true" });
     expect(inv.keyPairs[0].tags["benchwright:session"]).toBe(current.sessionId);
     expect(inv.securityGroups[0].tags["benchwright:session"]).toBe(current.sessionId);
+    // SSH from anywhere; every protocol and port from the group's own members (a self-referencing rule), and nothing else.
+    expect(inv.securityGroups[0].rules).toEqual([`tcp/${sshd.port} from 0.0.0.0/0`, `all from ${inv.securityGroups[0].id}`]);
     const kinds = current.ledger.entries.map((e) => e.kind);
     expect(kinds).toEqual([EC2_KINDS.keyPair, EC2_KINDS.securityGroup, EC2_KINDS.instance]);
     expect(current.ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
@@ -138,6 +140,8 @@ describe("ec2 provider", () => {
     expect(inv.instances).toEqual([]);
     expect(inv.keyPairs.map((k) => k.name)).toEqual(["team-key"]);
     expect(inv.securityGroups.map((g) => g.id)).toEqual([group.GroupId]);
+    // The team's group is theirs: not a rule added.
+    expect(inv.securityGroups[0].rules).toEqual([]);
   });
 
   // A failure at each step of the lifecycle, SSH that never answers, and the sweep: see cloud-lifecycle.test.ts.

@@ -14,6 +14,7 @@ import {
   RunInstancesCommand,
   TerminateInstancesCommand,
   type Instance,
+  type IpPermission,
   type Tag,
 } from "@aws-sdk/client-ec2";
 import { BenchwrightError } from "../../errors.js";
@@ -99,14 +100,16 @@ export class Ec2Driver implements CloudDriver {
     return out.GroupId;
   }
 
+  /** SSH from anywhere; everything from the group's own members (a self-referencing rule). */
   async openAccess(id: string, sshPort: number): Promise<void> {
+    // One rule a call: EC2 refuses a whole call when one of its rules is there already.
+    await this.allowIn(id, { IpProtocol: "tcp", FromPort: sshPort, ToPort: sshPort, IpRanges: [{ CidrIp: "0.0.0.0/0", Description: "SSH" }] });
+    await this.allowIn(id, { IpProtocol: "-1", UserIdGroupPairs: [{ GroupId: id, Description: "the session's machines" }] });
+  }
+
+  private async allowIn(id: string, permission: IpPermission): Promise<void> {
     try {
-      await this.client.send(
-        new AuthorizeSecurityGroupIngressCommand({
-          GroupId: id,
-          IpPermissions: [{ IpProtocol: "tcp", FromPort: sshPort, ToPort: sshPort, IpRanges: [{ CidrIp: "0.0.0.0/0", Description: "SSH" }] }],
-        }),
-      );
+      await this.client.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: id, IpPermissions: [permission] }));
     } catch (error) {
       // A group reused from an earlier attempt already has the rule.
       if (codeOf(error) !== "InvalidPermission.Duplicate") throw error;
@@ -172,7 +175,9 @@ export class Ec2Driver implements CloudDriver {
     const reason = instance?.StateReason?.Message;
     if (!instance) return { state: "unseen" };
     if (state === "pending") return { state: "pending" };
-    if (state === "running") return { state: "running", address: instance.PublicIpAddress ?? instance.PrivateIpAddress };
+    if (state === "running") {
+      return { state: "running", address: instance.PublicIpAddress ?? instance.PrivateIpAddress, privateAddress: instance.PrivateIpAddress };
+    }
     if (state === "terminated") return { state: "gone", reason };
     return { state: "failed", reason: `is ${state}${reason ? `: ${reason}` : ""}` };
   }

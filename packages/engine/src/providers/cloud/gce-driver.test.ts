@@ -40,25 +40,71 @@ describe("gce driver", () => {
   });
   afterEach(() => double.stop());
 
-  it("makes a key, a firewall for SSH tagged onto a labelled instance with an external address, and the key in its metadata", async () => {
+  it("makes a key, a firewall for SSH and one for the session's machines tagged onto a labelled instance with an external address, and the key in its metadata", async () => {
     const cfg = config();
     const [m] = await createCloudProvider(cfg, options()).ensureMachines(ctx(cfg));
-    expect(ledger.entries.map((e) => e.kind)).toEqual([GCE_KINDS.key, GCE_KINDS.firewall, GCE_KINDS.instance]);
+    // Both firewalls recorded before the instance was asked for.
+    expect(ledger.entries.map((e) => e.kind)).toEqual([GCE_KINDS.key, GCE_KINDS.firewall, GCE_KINDS.firewall, GCE_KINDS.instance]);
+    const [, ssh, peers] = ledger.entries;
+    expect(ssh.meta.peers).toBeUndefined();
+    expect(peers.meta.peers).toBe(true);
     const { instances, firewalls } = double.inventory();
-    expect(firewalls).toEqual([{ name: ledger.entries[1].id, description: `benchwright:session=${sessionId} benchwright:managed=true`, ports: [`tcp/${sshd.port}`], targetTags: [ledger.entries[1].id] }]);
+    const described = { description: `benchwright:session=${sessionId} benchwright:managed=true`, network: "global/networks/default" };
+    // Sources and `allowed` go together in a firewall: SSH from anywhere, everything only from the session's tag.
+    expect(firewalls).toEqual([
+      { name: ssh.id, ...described, allowed: [`tcp/${sshd.port}`], sourceRanges: ["0.0.0.0/0"], sourceTags: [], targetTags: [ssh.id] },
+      { name: peers.id, ...described, allowed: ["all"], sourceRanges: [], sourceTags: [ssh.id], targetTags: [ssh.id] },
+    ]);
     expect(instances).toEqual([
       {
         name: m.id,
         status: "RUNNING",
         labels: { "benchwright-session": sessionId, "benchwright-managed": "true" },
-        tags: [firewalls[0].name],
+        tags: [ssh.id],
         sshKeys: `${sshd.username}:${publicKeyOf(m.ssh!.privateKey!)} ${sshd.username}`,
         externalIp: true,
+        networkIP: m.privateIp,
       },
     ]);
+    expect(m.privateIp).toMatch(/^10\.128\.0\.\d+$/);
+    expect(m.ip).toBe(sshd.host);
     // The key made here is the one the machine takes (the double's guest agent authorized it).
     expect(ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
     expect(await loginWorks(m.ssh!)).toBe("ok");
+  });
+
+  it("deletes both firewalls with the session, and a sweep finds both when the session is gone", async () => {
+    const cfg = config();
+    const provider = createCloudProvider(cfg, options());
+    await provider.ensureMachines(ctx(cfg));
+    expect(double.inventory().firewalls).toHaveLength(2);
+    await provider.destroy(ctx(cfg));
+    expect(double.inventory()).toEqual({ instances: [], firewalls: [] });
+    expect(await ledger.live()).toEqual([]);
+
+    ledger = createMemoryLedger();
+    await provider.ensureMachines(ctx(cfg));
+    const firewalls = ledger.entries.filter((e) => e.kind === GCE_KINDS.firewall).map((e) => e.id);
+    const swept = await provider.sweep!({ isLive: async () => false, dryRun: false, log: (line) => logs.push(line) });
+    expect(swept.filter((r) => r.kind === GCE_KINDS.firewall).map((r) => r.id).sort()).toEqual(firewalls.sort());
+    expect(swept.every((r) => r.destroyed && r.session_id === sessionId)).toBe(true);
+    expect(double.inventory()).toEqual({ instances: [], firewalls: [] });
+  });
+
+  it("makes the firewall for the session's machines when a session made before it has only the SSH one", async () => {
+    const cfg = config();
+    const provider = createCloudProvider(cfg, options());
+    await provider.ensureMachines(ctx(cfg));
+    const peers = ledger.entries.find((e) => e.meta.peers === true)!;
+    const instance = ledger.entries.find((e) => e.kind === GCE_KINDS.instance)!;
+    // As if the earlier attempt had stopped before it: the peers firewall and the machine gone.
+    const gone = [peers.id, instance.id];
+    await provider.destroy({ ...ctx(cfg), resources: { ...ledger, live: async () => (await ledger.live()).filter((e) => gone.includes(e.id)) } });
+    expect(double.inventory().firewalls.map((f) => f.name)).not.toContain(peers.id);
+    await provider.ensureMachines(ctx(cfg));
+    const kinds = (await ledger.live()).map((e) => [e.kind, e.meta.peers === true]);
+    expect(kinds.filter(([k, p]) => k === GCE_KINDS.firewall && p)).toHaveLength(1);
+    expect(double.inventory().firewalls.map((f) => f.allowed)).toEqual([[`tcp/${sshd.port}`], ["all"]]);
   });
 
   it("puts the configured network tags on the instance and makes no firewall", async () => {

@@ -22,8 +22,9 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * Google Compute Engine: one instance with the session's labels and its SSH key in the
- * instance metadata (GCE has no key pairs: a key is made here when none is configured), and
- * a firewall rule letting SSH in to the instance's network tag.
+ * instance metadata (GCE has no key pairs: a key is made here when none is configured), a
+ * firewall rule letting SSH in to the instance's network tag, and another letting the
+ * session's instances (that tag) reach each other.
  */
 export class GceDriver implements CloudDriver {
   readonly name = "gce";
@@ -56,24 +57,41 @@ export class GceDriver implements CloudDriver {
     return { id: spec.name, privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString() };
   }
 
-  async createAccess(spec: { name: string; sessionId: string; sshPort: number }): Promise<string> {
-    await this.firewalls.insert({
-      project: this.where.project,
-      firewallResource: {
-        name: spec.name,
-        description: description(spec.sessionId),
-        network: this.network,
-        direction: "INGRESS",
-        allowed: [{ IPProtocol: "tcp", ports: [String(spec.sshPort)] }],
-        sourceRanges: ["0.0.0.0/0"],
-        targetTags: [spec.name],
-      },
+  /** The session's SSH firewall; its name is the network tag it lets SSH in to (the session's tag). */
+  createAccess(spec: { name: string; sessionId: string; sshPort: number }): Promise<string> {
+    return this.insertFirewall(spec, {
+      allowed: [{ IPProtocol: "tcp", ports: [String(spec.sshPort)] }],
+      sourceRanges: ["0.0.0.0/0"],
+      targetTags: [spec.name],
     });
-    return spec.name;
   }
 
   /** The rule came with the firewall. */
   async openAccess(): Promise<void> {}
+
+  /**
+   * A firewall's sourceRanges and sourceTags are ORed and its `allowed` goes for both: the SSH
+   * firewall cannot take the session's machines as a source without letting everything in from
+   * everywhere. So a second one, on the same network and described as the first, lets every
+   * protocol and port in from the instances tagged with the session's tag (`access`, the SSH
+   * firewall's name) to them, and from nowhere else (no sourceRanges: GCE would take a firewall
+   * with no source at all as open to every address, hence the tags are always given).
+   */
+  createPeerAccess(spec: { name: string; sessionId: string; access: string }): Promise<string> {
+    return this.insertFirewall(spec, { allowed: [{ IPProtocol: "all" }], sourceTags: [spec.access], targetTags: [spec.access] });
+  }
+
+  /** An ingress firewall of the session on its network, described as ours; returns its name. */
+  private async insertFirewall(
+    spec: { name: string; sessionId: string },
+    rule: { allowed: Array<{ IPProtocol: string; ports?: string[] }>; sourceRanges?: string[]; sourceTags?: string[]; targetTags: string[] },
+  ): Promise<string> {
+    await this.firewalls.insert({
+      project: this.where.project,
+      firewallResource: { name: spec.name, description: description(spec.sessionId), network: this.network, direction: "INGRESS", ...rule },
+    });
+    return spec.name;
+  }
 
   async launch(spec: LaunchSpec): Promise<string> {
     const s = this.settings;
@@ -108,7 +126,7 @@ export class GceDriver implements CloudDriver {
       case "STAGING":
         return { state: "pending" };
       case "RUNNING":
-        return { state: "running", address: nic?.accessConfigs?.[0]?.natIP ?? nic?.networkIP ?? undefined };
+        return { state: "running", address: nic?.accessConfigs?.[0]?.natIP ?? nic?.networkIP ?? undefined, privateAddress: nic?.networkIP ?? undefined };
       default:
         return { state: "failed", reason: `is ${instance.status}${instance.statusMessage ? `: ${instance.statusMessage}` : ""}` };
     }

@@ -1,7 +1,7 @@
 /**
  * The few OpenStack calls Benchwright needs, over fetch: Keystone v3 password auth,
  * Nova (flavors, key pairs, servers), Glance v2 (images), Neutron v2.0 (networks, ports,
- * floating IPs). Errors carry the service's status and message only, never a header.
+ * floating IPs, security groups and their rules). Errors carry the service's status and message only, never a header.
  */
 
 export interface OpenStackCredentials {
@@ -294,22 +294,29 @@ export class OpenStackClient {
     return out.security_group.id;
   }
 
-  /** Lets TCP in on `port` from anywhere; a rule already there (409) is fine. */
-  async allowTcpIn(groupId: string, port: number): Promise<void> {
+  /** Lets TCP in on `port` from anywhere; a rule already there is fine. */
+  allowTcpIn(groupId: string, port: number): Promise<void> {
+    return this.allowIn("opening SSH in the security group", groupId, {
+      protocol: "tcp",
+      port_range_min: port,
+      port_range_max: port,
+      remote_ip_prefix: "0.0.0.0/0",
+    });
+  }
+
+  /** Lets every protocol and port in from the ports in `remoteGroupId` (no protocol: any); a rule already there is fine. */
+  allowGroupIn(groupId: string, remoteGroupId: string): Promise<void> {
+    return this.allowIn("letting the security group's members in", groupId, { remote_group_id: remoteGroupId });
+  }
+
+  /** Adds an IPv4 ingress rule. A rule already there is fine; Neutron's other 409, a quota exceeded, is not. */
+  private async allowIn(what: string, groupId: string, rule: Record<string, unknown>): Promise<void> {
     try {
-      await this.call("opening SSH in the security group", "network", "POST", "/security-group-rules", {
-        security_group_rule: {
-          security_group_id: groupId,
-          direction: "ingress",
-          ethertype: "IPv4",
-          protocol: "tcp",
-          port_range_min: port,
-          port_range_max: port,
-          remote_ip_prefix: "0.0.0.0/0",
-        },
+      await this.call(what, "network", "POST", "/security-group-rules", {
+        security_group_rule: { security_group_id: groupId, direction: "ingress", ethertype: "IPv4", ...rule },
       });
     } catch (error) {
-      if (!(error instanceof OpenStackError && error.status === 409)) throw error;
+      if (!(error instanceof OpenStackError && error.status === 409 && /already exists/i.test(error.message))) throw error;
     }
   }
 

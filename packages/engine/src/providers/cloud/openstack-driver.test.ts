@@ -98,7 +98,7 @@ describe("openstack provider", () => {
     expect(inv.servers[0].metadata).toEqual({ "benchwright:session": current.sessionId, "benchwright:managed": "true" });
     expect(inv.floatingIps).toHaveLength(1);
     expect(inv.floatingIps[0].portId).toBe(`port-${inv.servers[0].id}`);
-    expect(m).toMatchObject({ id: inv.servers[0].id, ip: sshd.host, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
+    expect(m).toMatchObject({ id: inv.servers[0].id, ip: sshd.host, privateIp: inv.servers[0].fixedIp, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
     expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
     expect(await loginWorks(m.ssh!)).toBe("ok");
     expect(current.ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
@@ -206,7 +206,8 @@ describe("openstack provider", () => {
       const bare = config(ancestorService);
       await createCloudProvider(bare, options).ensureMachines(ctx(bare));
       const [group] = double.inventory().securityGroups;
-      expect(group).toMatchObject({ rules: [`tcp/${sshd.port}`], description: `benchwright:session=${current.sessionId} benchwright:managed=true` });
+      // SSH from anywhere; every protocol and port from the group's own members, and from nowhere else.
+      expect(group).toMatchObject({ rules: [`tcp/${sshd.port} from 0.0.0.0/0`, `all from ${group.id}`], description: `benchwright:session=${current.sessionId} benchwright:managed=true` });
       expect(double.inventory().servers[0]).toMatchObject({ network: "private", securityGroups: [group.name] });
       expect(current.ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.securityGroup, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
       await createCloudProvider(bare, options).destroy(ctx(bare));

@@ -20,17 +20,20 @@ function isPrivate(addr: string): boolean {
   return a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
 }
 
-/** A floating IP, else a public fixed one, else (told not to take a floating IP) any fixed one. */
-function addressOf(server: NovaServer, noFloatingIp: boolean): string | undefined {
+/**
+ * `address`: a floating IP, else a public fixed one, else (told not to take a floating IP) any
+ * fixed one. `privateAddress`: the first fixed one, its port's fixed IP (as Nova lists it).
+ */
+function addressesOf(server: NovaServer, noFloatingIp: boolean): { address?: string; privateAddress?: string } {
   const v4 = Object.values(server.addresses ?? {})
     .flat()
     .filter((a) => a.version !== 6 && !a.addr.includes(":"));
   const fixed = v4.filter((a) => a["OS-EXT-IPS:type"] !== "floating");
-  return (
+  const address =
     v4.find((a) => a["OS-EXT-IPS:type"] === "floating")?.addr ??
     fixed.find((a) => !isPrivate(a.addr))?.addr ??
-    (noFloatingIp ? fixed[0]?.addr : undefined)
-  );
+    (noFloatingIp ? fixed[0]?.addr : undefined);
+  return { address, privateAddress: fixed[0]?.addr };
 }
 
 /** Neutron floating IPs and security groups carry no tags we can rely on: their description says whose they are. */
@@ -76,8 +79,10 @@ export class OpenStackDriver implements CloudDriver {
     return this.client.createSecurityGroup(spec.name, description(spec.sessionId));
   }
 
-  openAccess(id: string, sshPort: number): Promise<void> {
-    return this.client.allowTcpIn(id, sshPort);
+  /** SSH from anywhere; everything from the group's own members (remote_group_id: the group itself). */
+  async openAccess(id: string, sshPort: number): Promise<void> {
+    await this.client.allowTcpIn(id, sshPort);
+    await this.client.allowGroupIn(id, id);
   }
 
   async launch(spec: LaunchSpec): Promise<string> {
@@ -108,7 +113,7 @@ export class OpenStackDriver implements CloudDriver {
     const server = await this.client.getServer(id);
     if (!server || server.status === "DELETED") return { state: "gone" };
     if (server.status === "BUILD") return { state: "pending" };
-    if (server.status === "ACTIVE") return { state: "running", address: addressOf(server, this.settings.noFloatingIp) };
+    if (server.status === "ACTIVE") return { state: "running", ...addressesOf(server, this.settings.noFloatingIp) };
     const fault = server.fault?.message ? ` (${server.fault.message})` : "";
     return { state: "failed", reason: `went into ${server.status}${fault}` };
   }
