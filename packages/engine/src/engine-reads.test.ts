@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "./engine.js";
+import { CommitProbe } from "./store/commit-probe.js";
 import { openDb, type Db } from "./store/db.js";
 import { createTestSchema } from "./testing/postgres.js";
 
@@ -97,17 +98,17 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await queriesFor(20)).toBe(2);
     });
 
-    if (kind === "pglite") {
-      // They are shared by every request until a write.
-      it("hand out frozen views, which no caller can change for the next", async () => {
-        const session = await engine.createSession(LOCAL);
-        await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
-        const view = await engine.getSession(session.id);
-        expect(() => ((view as { state: string }).state = "deleted")).toThrow(TypeError);
-        expect(() => (view.executions as unknown[]).push({})).toThrow(TypeError);
-        expect((await engine.getSession(session.id)).state).toBe("active");
-      });
+    // They are shared by every request until a write.
+    it("hand out frozen views, which no caller can change for the next", async () => {
+      const session = await engine.createSession(LOCAL);
+      await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
+      const view = await engine.getSession(session.id);
+      expect(() => ((view as { state: string }).state = "deleted")).toThrow(TypeError);
+      expect(() => (view.executions as unknown[]).push({})).toThrow(TypeError);
+      expect((await engine.getSession(session.id)).state).toBe("active");
+    });
 
+    if (kind === "pglite") {
       it("serve a read again from memory until a write changes its tables", async () => {
         const session = await engine.createSession(LOCAL);
         const execution = await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
@@ -123,7 +124,45 @@ for (const kind of ["pglite", "postgres"] as const) {
         expect(counter.count).toBeGreaterThan(afterWrite);
       });
     } else {
-      it("see what another process writes, with nothing kept in memory", async () => {
+      it("serve a read again from memory while the server says nothing committed", async () => {
+        // The real probe moves with every commit on the server, other tests' too: here it is held still.
+        let token = "held";
+        const db = engine.store.db as { commits?: CommitProbe };
+        const real = db.commits;
+        db.commits = new CommitProbe(async () => token);
+        try {
+          const session = await engine.createSession(LOCAL);
+          const execution = await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
+          const counter = countQueries(engine);
+          await engine.getExecution(execution.id);
+          const afterFirst = counter.count;
+          expect(afterFirst).toBeGreaterThan(0);
+          await Promise.all([engine.getExecution(execution.id), engine.getExecution(execution.id), engine.listSessions(), engine.listSessions()]);
+          const afterList = counter.count;
+          await Promise.all([engine.getExecution(execution.id), engine.listSessions()]);
+          expect(counter.count).toBe(afterList);
+          token = "moved";
+          await engine.getExecution(execution.id);
+          expect(counter.count).toBeGreaterThan(afterList);
+        } finally {
+          db.commits = real;
+        }
+      });
+
+      it("probe the server for commits: a token moves with a commit of any process", async () => {
+        const probe = engine.store.db.commits!;
+        const before = await probe.token();
+        const other: Db = await openDb({ databaseUrl });
+        try {
+          await other.query("CREATE TEMP TABLE probe_moved (x int)");
+          await other.query("INSERT INTO probe_moved VALUES (1)");
+        } finally {
+          await other.close();
+        }
+        expect(await probe.token()).not.toBe(before);
+      });
+
+      it("see what another process writes at once", async () => {
         const session = await engine.createSession(LOCAL);
         const execution = await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
         expect((await engine.getExecution(execution.id)).state).toBe("created");

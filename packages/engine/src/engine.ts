@@ -17,7 +17,7 @@ import { createProvider, type ProviderOptions } from "./providers/registry.js";
 import type { Machine, ProviderContext, ResolvedConfig } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets.js";
-import { scrubberOf } from "./secrets/scrub.js";
+import { scrubberOf, type Scrubber } from "./secrets/scrub.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
@@ -74,9 +74,13 @@ export class Engine {
   private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
-  /** The read views, kept while the tables they show are unchanged (the embedded database only). */
-  private readonly reads = new ReadCache(() => this.store.db.writes, ["sessions", "executions", "steps"]);
+  /** The read views, kept while the tables they show are unchanged (see ReadCache). */
+  private readonly reads = new ReadCache(() => this.store.db.writes ?? this.store.db.commits, ["sessions", "executions", "steps"]);
   private readonly stepEnds = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
+  /** Sessions' configurations as read from what they sealed (which never changes), with their scrubbers. */
+  private readonly configs = new Map<string, { sealed: string; config: ProviderConfig; scrubber: Scrubber }>();
+  /** The rows a step was begun with, for this process's worker to drive it with, once (see startStep). */
+  private readonly begun = new Map<string, { execution: ExecutionRow; session: SessionRow }>();
 
   private constructor(
     private readonly options: EngineOptions,
@@ -403,15 +407,21 @@ export class Engine {
   /** Begins a step and hands it to the workers; returns the attempt, which goes on whoever asked. */
   async startStep(kind: StepKind, execId: string): Promise<StepAttempt> {
     if (this.closing) throw new BenchwrightError("unavailable", "The server is stopping; send the request to another server or again shortly", { retry_after: 5 });
-    const execution = await this.executionRow(execId);
-    const session = (await this.store.getSession(execution.session_id))!;
+    const found = await this.store.getExecutionWithSession(execId);
+    if (!found) throw new BenchwrightError("not_found", `No execution ${execId}`);
+    const { execution, session } = found;
     if (session.state !== "active") {
       throw new BenchwrightError("session_deleted", `The session of execution ${execId} is ${session.state}`, { state: execution.state });
     }
     const step = await this.steps.begin(kind, execution);
     const key = { execution_id: execId, step: kind, attempt: step.attempt };
-    // A worker here takes it at once; the queue is for the others (and the sweep finds it if the send is lost).
-    if (!(await this.worker?.take(key).catch(() => false))) {
+    // A worker here takes it at once, with the rows just read (what a step uses of them never
+    // changes); the queue is for the others (and the sweep finds it if the send is lost).
+    const begunKey = stepId(key);
+    this.begun.set(begunKey, { execution, session });
+    const taken = await this.worker?.take(key).catch(() => false);
+    this.begun.delete(begunKey);
+    if (!taken) {
       await this.queue.send(key).catch((e: Error) => this.log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
         ...stepFields(key, session.id),
         level: "warn",
@@ -431,16 +441,19 @@ export class Engine {
   /** Waits until the attempt has ended (wherever it ran) and answers as the synchronous operation does. */
   async waitForStep(attempt: Pick<StepAttempt, "execution_id" | "step" | "attempt">): Promise<StepResult> {
     const key = { execution_id: attempt.execution_id, step: attempt.step, attempt: attempt.attempt };
-    for (;;) {
-      // The step goes on through a database outage, and so does the wait for it.
-      const step = await this.store.getStep(key).catch((e: unknown) => {
-        if (isBenchwrightError(e) && e.code === "unavailable" && !this.closing) return "unreachable" as const;
-        throw e;
-      });
-      if (!step) throw new BenchwrightError("not_found", `No ${key.step} attempt ${key.attempt} of execution ${key.execution_id}`);
-      if (step !== "unreachable" && step.state !== "running") return this.steps.answer(step);
-      if (this.closing) {
-        throw new BenchwrightError("unavailable", `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`, { retry_after: 5 });
+    for (let look = 0; ; look++) {
+      // A step this process follows runs until its worker says otherwise: the first look waits for that.
+      if (look > 0 || !this.worker?.follows(key)) {
+        // The step goes on through a database outage, and so does the wait for it.
+        const step = await this.store.getStep(key).catch((e: unknown) => {
+          if (isBenchwrightError(e) && e.code === "unavailable" && !this.closing) return "unreachable" as const;
+          throw e;
+        });
+        if (!step) throw new BenchwrightError("not_found", `No ${key.step} attempt ${key.attempt} of execution ${key.execution_id}`);
+        if (step !== "unreachable" && step.state !== "running") return this.steps.answer(step);
+        if (this.closing) {
+          throw new BenchwrightError("unavailable", `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`, { retry_after: 5 });
+        }
       }
       // Ended here: known at once. Ended elsewhere: seen at the next look.
       await new Promise<void>((resolve) => {
@@ -495,16 +508,18 @@ export class Engine {
 
   /** Follows a step this process's worker claimed, with its session's machines, to its end. */
   private async driveStep(step: StepRow, owner: string, signal: AbortSignal): Promise<void> {
-    const execution = await this.executionRow(step.execution_id);
-    const session = (await this.store.getSession(execution.session_id))!;
-    const config = this.configOf(session);
+    const begun = this.begun.get(stepId(step));
+    this.begun.delete(stepId(step));
+    const execution = begun?.execution ?? (await this.executionRow(step.execution_id));
+    const session = begun?.session ?? (await this.store.getSession(execution.session_id))!;
+    const { config, scrubber } = this.sessionConfig(session);
     await this.steps.drive(step, {
       execution,
       machines: (count) => this.sessionMachines(session, config, signal, stepFields(step, session.id), count),
       timeoutOverride: config.stepTimeoutS,
       signal,
       owner,
-      scrubber: scrubberOf(config),
+      scrubber,
     });
   }
 
@@ -543,7 +558,7 @@ export class Engine {
     return {
       sessionId: session.id,
       dataDir: this.options.dataDir,
-      log: scrubberOf(config).log((line, fields) => this.log(`session ${session.id}: ${line}`, { ...about, ...fields })),
+      log: this.sessionConfig(session).scrubber.log((line, fields) => this.log(`session ${session.id}: ${line}`, { ...about, ...fields })),
       exec: async (machine, command, options) => {
         const transport = this.access.transport(session.id, machine);
         try {
@@ -564,7 +579,18 @@ export class Engine {
 
   /** The session's configuration, read from what it sealed by the parser that read it at its creation. */
   private configOf(session: SessionRow): ProviderConfig {
-    return parseProviderConfig(this.secrets.open<ResolvedConfig>(session.config_sealed));
+    return this.sessionConfig(session).config;
+  }
+
+  /** configOf and the scrubber of its credentials, kept per session: reading them costs a step a millisecond or two. */
+  private sessionConfig(session: SessionRow): { config: ProviderConfig; scrubber: Scrubber } {
+    const kept = this.configs.get(session.id);
+    if (kept && kept.sealed === session.config_sealed) return kept;
+    const config = parseProviderConfig(this.secrets.open<ResolvedConfig>(session.config_sealed));
+    const entry = { sealed: session.config_sealed, config, scrubber: scrubberOf(config) };
+    if (this.configs.size >= MAX_KEPT_CONFIGS) this.configs.clear();
+    this.configs.set(session.id, entry);
+    return entry;
   }
 
   private async liveSession(id: string): Promise<SessionRow> {
@@ -631,6 +657,13 @@ function jsonPointerToken(name: string): string {
 
 /** How many executions' figures the metrics export reads at a time. */
 const EXPORT_BATCH = 200;
+
+/** Sessions whose parsed configuration is kept (see Engine.sessionConfig). */
+const MAX_KEPT_CONFIGS = 1_000;
+
+function stepId(key: { execution_id: string; step: StepKind; attempt: number }): string {
+  return `${key.execution_id}/${key.step}/${key.attempt}`;
+}
 
 /** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
 const STEP_POLL_MS = 200;

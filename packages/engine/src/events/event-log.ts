@@ -73,18 +73,20 @@ export class EventLog {
 
   async appendAll(events: readonly NewEvent[], tx?: Db): Promise<number[]> {
     if (!tx) return this.db.transaction((t) => this.appendAll(events, t));
-    await tx.query("SELECT pg_advisory_xact_lock($1)", [EVENTS_LOCK]);
-    const ids: number[] = [];
-    for (const e of events) {
-      const [row] = await tx.query<{ id: string | number }>(
-        "INSERT INTO events (type, session_id, execution_id, data) VALUES ($1, $2, $3, $4) RETURNING id",
-        [e.type, e.session_id, e.execution_id, JSON.stringify(e.data)],
-      );
-      ids.push(Number(row.id));
-    }
-    // Delivered when the transaction commits (on PostgreSQL and on PGlite alike).
-    await tx.query("SELECT pg_notify($1, '')", [EVENTS_CHANNEL]);
-    return ids;
+    // The lock, and the wake-up, which is delivered when the transaction commits (on PostgreSQL
+    // and on PGlite alike), in one statement; then every event in one more.
+    await tx.query("SELECT pg_advisory_xact_lock($1), pg_notify($2, '')", [EVENTS_LOCK, EVENTS_CHANNEL]);
+    if (events.length === 0) return [];
+    const params: unknown[] = [];
+    const rows = events.map(
+      (e) => `($${params.push(e.type)}, $${params.push(e.session_id)}, $${params.push(e.execution_id)}, $${params.push(JSON.stringify(e.data))})`,
+    );
+    const inserted = await tx.query<{ id: string | number }>(
+      `INSERT INTO events (type, session_id, execution_id, data) VALUES ${rows.join(", ")} RETURNING id`,
+      params,
+    );
+    // The rows take their ids from the sequence in the order of VALUES, which is the events' order.
+    return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 
   /** Events with an id above `afterId` that match `filter`, oldest first, at most `limit`. */

@@ -110,7 +110,7 @@ for (const kind of ["pglite", "postgres"] as const) {
             fn({
               ...tx,
               query: async (sql, params) => {
-                if (sql.startsWith("SELECT pg_notify")) throw new Error("the database went away");
+                if (sql.includes("pg_notify(")) throw new Error("the database went away");
                 return tx.query(sql, params);
               },
             } as Db),

@@ -96,6 +96,11 @@ export class StepWorker {
     for (const key of await this.#store.orphanedSteps(room)) await this.take(key);
   }
 
+  /** Whether this process follows the step now (onEnded then tells when it stops). */
+  follows(key: StepKey): boolean {
+    return this.#following.has(id(key));
+  }
+
   /** Resolves when this process stops following the step (it ended, or was handed back). */
   onEnded(key: StepKey, listener: () => void): () => void {
     this.#ended.on(id(key), listener);

@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { pgliteOptions } from "./pglite-settings.js";
 import { WriteClock } from "./write-clock.js";
+import type { CommitProbe } from "./commit-probe.js";
 
 /** The little the engine needs of a database: both PGlite and PostgreSQL give it. */
 export interface Db {
@@ -24,6 +25,8 @@ export interface Db {
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Counts this process's writes where it is the database's only writer (the embedded PGlite); absent elsewhere. */
   readonly writes?: WriteClock;
+  /** Tells whether any transaction committed between two calls, where other processes write too (PostgreSQL); absent elsewhere. */
+  readonly commits?: CommitProbe;
   readonly kind: "pglite" | "postgres";
 }
 

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { COMMIT_PROBE_SQL, CommitProbe } from "./commit-probe.js";
 import type { Db } from "./db.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { listenPostgres } from "./pg-listener.js";
@@ -34,11 +35,10 @@ export function openPostgres(url: string): Db {
         client.release(broken || undefined);
       }
     });
+  const query = <T>(sql: string, params?: unknown[]) => orUnavailable(async () => (await pool.query(sql, params)).rows as T[]);
   const db: Db = {
     kind: "postgres",
-    async query<T>(sql: string, params?: unknown[]) {
-      return orUnavailable(async () => (await pool.query(sql, params)).rows as T[]);
-    },
+    query,
     async transaction(fn) {
       const client = await orUnavailable(() => pool.connect());
       let broken = false;
@@ -67,6 +67,7 @@ export function openPostgres(url: string): Db {
       }
     },
     exclusive,
+    commits: new CommitProbe(async () => (await query<{ snapshot: string }>(COMMIT_PROBE_SQL))[0].snapshot),
     async listen(channel, onNotify) {
       const stop = listenPostgres(url, channel, onNotify);
       listeners.add(stop);

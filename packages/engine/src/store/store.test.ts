@@ -102,7 +102,7 @@ for (const kind of ["pglite", "postgres"] as const) {
             fn({
               ...tx,
               query: async (sql, params) => {
-                if (sql.startsWith("UPDATE executions SET state")) throw new Error("the database went away");
+                if (sql.startsWith("UPDATE executions")) throw new Error("the database went away");
                 return tx.query(sql, params);
               },
             } as Db),

@@ -213,6 +213,22 @@ export class Store {
     return (await this.db.query<ExecutionRow>(`SELECT ${EXECUTION_COLUMNS} FROM executions WHERE id = $1`, [id]))[0];
   }
 
+  /** An execution and its session, in one query. */
+  async getExecutionWithSession(id: string): Promise<{ execution: ExecutionRow; session: SessionRow } | undefined> {
+    const [row] = await this.db.query<ExecutionRow & { session: Omit<SessionRow, "created" | "deleted_at"> & { created: string; deleted_at: string | null } }>(
+      `SELECT ${EXECUTION_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")}, row_to_json(s.*) AS session
+         FROM executions e JOIN sessions s ON s.id = e.session_id WHERE e.id = $1`,
+      [id],
+    );
+    if (!row) return undefined;
+    const { session: s, ...execution } = row;
+    const session = typeof s === "string" ? JSON.parse(s) : s;
+    return {
+      execution,
+      session: { ...session, created: new Date(session.created), deleted_at: session.deleted_at === null ? null : new Date(session.deleted_at) },
+    };
+  }
+
   async listExecutions(sessionIds?: string[]): Promise<ExecutionRow[]> {
     if (sessionIds) {
       return this.db.query<ExecutionRow>(
@@ -258,16 +274,14 @@ export class Store {
     logFileOf: (attempt: number) => string,
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
-      // Locked first, so that the state it had is the one the update replaces (for the event).
+      // The row is locked by the subquery before it is updated, so that the state it had is the
+      // one the update replaces (for the event): both in one statement.
       const [before] = await tx.query<{ state: ExecutionState; session_id: string }>(
-        "SELECT state, session_id FROM executions WHERE id = $1 FOR UPDATE",
-        [executionId],
-      );
-      const moved = await tx.query(
-        "UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING id",
+        `UPDATE executions e SET state = $3 FROM (SELECT id, state FROM executions WHERE id = $1 FOR UPDATE) b
+         WHERE e.id = b.id AND b.state = ANY($2) RETURNING b.state, e.session_id`,
         [executionId, move.from, move.to],
       );
-      if (moved.length === 0) return null;
+      if (!before) return null;
       const [{ next }] = await tx.query<{ next: number }>(
         "SELECT COALESCE(MAX(attempt), 0) + 1 AS next FROM steps WHERE execution_id = $1 AND step = $2",
         [executionId, step],
@@ -315,17 +329,17 @@ export class Store {
         ],
       );
       if (finished.length === 0) return false;
-      if (step === "run" && result.state === "succeeded") {
-        await tx.query("UPDATE executions SET metrics = $2 WHERE id = $1", [executionId, JSON.stringify(result.metrics ?? [])]);
-      }
-      const moved = await tx.query<{ session_id: string }>(
-        "UPDATE executions SET state = $3 WHERE id = $1 AND state = $2 RETURNING session_id",
-        [executionId, move.from, move.to],
+      // The run's metrics (a successful run) and the state move (only from `move.from`) in one
+      // statement, which says whether the state moved; the row is locked before it is read.
+      const metrics = step === "run" && result.state === "succeeded" ? JSON.stringify(result.metrics ?? []) : null;
+      const [row] = await tx.query<{ session_id: string; moved: boolean }>(
+        `UPDATE executions e SET metrics = COALESCE($4::jsonb, e.metrics), state = CASE WHEN b.state = $2 THEN $3 ELSE e.state END
+           FROM (SELECT id, state FROM executions WHERE id = $1 FOR UPDATE) b
+          WHERE e.id = b.id RETURNING e.session_id, b.state = $2 AS moved`,
+        [executionId, move.from, move.to, metrics],
       );
-      const sessionId =
-        moved[0]?.session_id ??
-        (await tx.query<{ session_id: string }>("SELECT session_id FROM executions WHERE id = $1", [executionId]))[0].session_id;
-      const about = { session_id: sessionId, execution_id: executionId };
+      const moved = row.moved ? [row] : [];
+      const about = { session_id: row.session_id, execution_id: executionId };
       await this.events.appendAll(
         [
           { type: "step.finished", ...about, data: stepFinished(step, attempt, new Date((finished[0] as { started: Date }).started), result) },
