@@ -237,11 +237,11 @@ export class StepExecutor {
         ready.set(partLabel(part)!, await this.serve(part, servingDirs[i], specOf(part, servingDirs[i], 1, ready), ctx, log, timeoutS));
       }
       const work = await this.measure(step, ctx, log, measured, from, timeoutS, (part, dir, round) => specOf(part, dir, round, ready));
-      await this.stopServing(serving, servingDirs, ctx, log);
+      await this.stopServing(serving, servingDirs, step.attempt, ctx, log);
       return work;
     } catch (e) {
       // A hand-back leaves the step going on, servers included, for the next holder.
-      if (!isHandBack(e, signal)) await this.stopServing(serving, servingDirs, ctx, log);
+      if (!isHandBack(e, signal)) await this.stopServing(serving, servingDirs, step.attempt, ctx, log);
       throw e;
     }
   }
@@ -360,7 +360,7 @@ export class StepExecutor {
   }
 
   /** Stops the serving parts' processes (TERM, then KILL), however the step went: no server outlives its step. */
-  private async stopServing(serving: StepPart[], dirs: string[], ctx: StepContext, log: LogWriter): Promise<void> {
+  private async stopServing(serving: StepPart[], dirs: string[], attempt: number, ctx: StepContext, log: LogWriter): Promise<void> {
     for (const [i, part] of serving.entries()) {
       const transport = () => this.access.transport(ctx.execution.session_id, part.machine);
       try {
@@ -375,7 +375,7 @@ export class StepExecutor {
         log.write(Buffer.from(`=== run, role ${partLabel(part)} on ${part.machine.id} stopped ===\n`));
       } catch (e) {
         this.log(`cannot stop role ${partLabel(part)} of execution ${ctx.execution.id} on ${part.machine.id}: ${(e as Error).message}`, {
-          ...stepFields({ execution_id: ctx.execution.id, step: "run", attempt: 0 }, ctx.execution.session_id),
+          ...stepFields({ execution_id: ctx.execution.id, step: "run", attempt }, ctx.execution.session_id),
           level: "warn",
         });
       }

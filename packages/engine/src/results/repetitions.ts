@@ -42,13 +42,8 @@ export function repetitionPlanOf(request: RepetitionsRequest | undefined): Repet
 export function mainMetricSettled(metrics: StoredMetric[], cv: number): boolean {
   const main = metrics[0]?.name;
   if (main === undefined) return false;
-  const samples = new Map<string, number[]>();
-  for (const m of metrics) {
-    if (m.name !== main) continue;
-    const key = `${metricKey(m)}@${m.vm ?? ""}@${m.role ?? ""}`;
-    samples.set(key, [...(samples.get(key) ?? []), m.value]);
-  }
-  return [...samples.values()].every((values) => values.length > 1 && summarize(values).cv <= cv);
+  const samples = byFigure(metrics.filter((m) => m.name === main));
+  return [...samples.values()].every((group) => group.length > 1 && summarize(group.map((m) => m.value)).cv <= cv);
 }
 
 /**
@@ -59,15 +54,22 @@ export function mainMetricSettled(metrics: StoredMetric[], cv: number): boolean 
 export function metricsView(stored: readonly StoredMetric[] | null | undefined): Metric[] {
   if (!stored?.length) return [];
   if (!stored.some((m) => m.repetition !== undefined)) return stored as Metric[];
-  const groups = new Map<string, StoredMetric[]>();
-  for (const m of stored) {
-    const key = `${metricKey(m)}@${m.vm ?? ""}@${m.role ?? ""}`;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
-  }
-  return [...groups.values()].map((group) => {
+  return [...byFigure(stored).values()].map((group) => {
     const { repetition: _repetition, ...first } = group[0];
     const values = group.map((m) => m.value);
     const stats = summarize(values);
     return { ...first, value: stats.mean, stats, values };
   });
+}
+
+/** Each repetition's figures of one metric (name and tags) on one machine and role, in order. */
+function byFigure(metrics: readonly StoredMetric[]): Map<string, StoredMetric[]> {
+  const groups = new Map<string, StoredMetric[]>();
+  for (const m of metrics) {
+    const key = `${metricKey(m)}@${m.vm ?? ""}@${m.role ?? ""}`;
+    const group = groups.get(key);
+    if (group) group.push(m);
+    else groups.set(key, [m]);
+  }
+  return groups;
 }
