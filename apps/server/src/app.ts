@@ -10,7 +10,7 @@ import { emptyOptionalBody } from "./empty-body.js";
 import { healthRouter } from "./health.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
-import { silentLogger, withRequestId, type Logger } from "./logger.js";
+import { answerLogFields, requestLogFields, silentLogger, withRequestId, type Logger } from "./logger.js";
 import { Metrics, UNMATCHED } from "./metrics.js";
 import { problemOf, sendProblem } from "./problem.js";
 import { requestIdOf } from "./request-id.js";
@@ -77,6 +77,9 @@ export function createApp(options: AppOptions): Express {
       genReqId: requestIdOf,
       // req.log carries only the id; the line at the end of the request carries the request too.
       quietReqLogger: true,
+      // A request's line keeps a few of its headers, not pino's copy of all of them.
+      wrapSerializers: false,
+      serializers: { req: requestLogFields, res: answerLogFields },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
       customSuccessObject: (req, _res, fields) => ({ ...fields, operation: operationLabel(req as Request) }),
       customErrorObject: (req, _res, _err, fields) => ({ ...fields, operation: operationLabel(req as Request) }),

@@ -115,8 +115,12 @@ describe("a full flow, logged and counted", () => {
         if (given && given.length > 128) expect(id).not.toBe(given);
         const lines = ended.filter((e) => e.reqId === id);
         expect(lines, `the line of ${sent.get(res)!.url}`).toHaveLength(1);
-        const [line] = lines as Array<{ req: { url: string }; res: { statusCode: number }; operation: string; level: number }>;
+        const [line] = lines as Array<{ req: { url: string; method: string; headers: Record<string, unknown> }; res: { statusCode: number }; operation: string; level: number }>;
         expect(line.req.url).toBe(sent.get(res)!.url);
+        expect(line.req.method).toBe(sent.get(res)!.method.toUpperCase());
+        // A few headers, not every one the client sent (supertest sends accept-encoding).
+        expect(line.req.headers.host).toBeDefined();
+        expect(line.req.headers).not.toHaveProperty("accept-encoding");
         expect(line.res.statusCode).toBe(res.status);
         expect(line.level).toBe(res.status >= 500 ? 50 : res.status >= 400 ? 40 : 30);
       }
