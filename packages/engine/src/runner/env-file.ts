@@ -1,5 +1,5 @@
 import { BenchwrightError } from "../errors.js";
-import { shellQuote } from "./shell-quote.js";
+import { singleQuoted } from "./shell-quote.js";
 
 const NAME = /^[A-Z_][A-Z0-9_]*$/i;
 
@@ -16,7 +16,7 @@ export function envFileContent(env: Record<string, string> = {}): string {
     if (!NAME.test(name)) throw new BenchwrightError("internal", `Invalid environment variable name: ${JSON.stringify(name)}`);
     if (value.includes("\0")) throw new BenchwrightError("internal", `Environment variable ${name} holds a NUL byte`);
     // Always quoted, even for plain words, so the file reads uniformly.
-    lines.push(`export ${name}='${value.replace(/'/g, `'\\''`)}'`);
+    lines.push(`export ${name}=${singleQuoted(value)}`);
   }
   return lines.join("\n") + "\n";
 }

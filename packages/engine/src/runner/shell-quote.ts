@@ -5,8 +5,13 @@
  * @example shellQuote("it's") === `'it'\\''s'`
  */
 export function shellQuote(word: string): string {
-  if (word.includes("\0")) throw new Error("A shell word cannot hold a NUL byte");
   if (word !== "" && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return singleQuoted(word);
+}
+
+/** The word in single quotes, even a plain one. */
+export function singleQuoted(word: string): string {
+  if (word.includes("\0")) throw new Error("A shell word cannot hold a NUL byte");
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
