@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCatalog } from "../catalog.js";
 import { paramEnv } from "../params.js";
@@ -59,4 +60,24 @@ describe("OpenFOAM's run script, replayed on a recorded run", () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain("simpleFoam did not run to its end");
   });
+});
+
+describe("OpenFOAM's tutorials", () => {
+  // Minimal and cloud images keep dpkg from installing /usr/share/doc, where openfoam-examples
+  // puts them. This unpacks the real package (apt's cached copy, else one apt-get downloads).
+  it("are unpacked from the package into ~/.benchwright when dpkg left them out, and found there", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bw-foam-unpack-"));
+    dirs.push(dir);
+    const prelude = readFileSync(fileURLToPath(new URL("../../tools/lib.sh", import.meta.url)), "utf8");
+    const lib = catalog.tool("openfoam")!.scripts.lib!;
+    const script = [prelude, lib, "bw_foam_examples && exit 3", "bw_foam_unpack_examples", "bw_foam_examples"].join("\n");
+    const env = { ...process.env, HOME: dir, BW_FOAM_DOC: join(dir, "no-such-dir"), BW_ALLOW_INSTALL: "1" };
+    delete (env as Record<string, string | undefined>).BW_FOAM_EXAMPLES;
+    const r = spawnSync("bash", ["-c", script], { env, encoding: "utf8", timeout: 300_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const found = r.stdout.trim();
+    expect(found).toBe(join(dir, ".benchwright/openfoam-examples/usr/share/doc/openfoam-examples/examples"));
+    expect(existsSync(join(found, "incompressible/icoFoam/cavity/cavity/system/blockMeshDict"))).toBe(true);
+    expect(r.stderr).toContain("dpkg left them out");
+  }, 300_000);
 });
