@@ -65,6 +65,29 @@ describe("machine roles on two hosts over SSH", () => {
         "        sleep 0.2",
         "        exit 5",
         "      run@client: sleep 1; exit 6",
+        "  - id: slow_client",
+        "    categories: [test]",
+        "    scripts:",
+        "      run@server: |",
+        "        echo the server says hello",
+        "        bw_ready port=1",
+        "        sleep 1618",
+        "      run@client: |",
+        "        echo the client starts",
+        "        sleep 3",
+        "        echo the client ends",
+        "        bw_metric waited 3 s",
+        "  - id: slow_server",
+        "    categories: [test]",
+        "    scripts:",
+        "      run@server: |",
+        "        echo the server is starting",
+        "        sleep 3",
+        "        bw_ready port=1",
+        "        sleep 1619",
+        "      run@client: |",
+        "        echo the client starts",
+        "        bw_metric waited 0 s",
         "",
       ].join("\n"),
     );
@@ -147,6 +170,47 @@ describe("machine roles on two hosts over SSH", () => {
     expect(execution.state).toBe("run_failed");
     expect(processesWith("sleep 2718")).toEqual([]);
   }, 60_000);
+
+  // Stopped after the server part said it was ready, while the client part runs; or while the
+  // server part starts. The next server takes the step over, both parts still going on their hosts.
+  it.each([
+    { workload: "slow_client", during: "the client starts", lines: ["the server says hello", "BW_READY port=1", "the client starts", "the client ends"], waited: 3, server: "sleep 1618" },
+    { workload: "slow_server", during: "the server is starting", lines: ["the server is starting", "BW_READY port=1", "the client starts"], waited: 0, server: "sleep 1619" },
+  ])("hands $workload over to the next server when stopped once it logged $during: each part logged once, the figures recorded once, the server stopped", async ({ workload, during, lines, waited, server }) => {
+    let next = await openFixture({ persistent: true, configDir: fx.configDir });
+    let sid: string | undefined;
+    try {
+      const hosts = [serverHost, clientHost].map((h, i) => ({ name: ["server-host", "client-host"][i], host: h.host, port: h.port, vm_user: h.username, ssh_private_key: h.privateKey }));
+      let napi = request(next.app);
+      sid = (await napi.post("/api/v1/sessions/").send({ config: { provider: { class: "existing-vm", name: "pair" }, vms: { hosts } } }).expect(200)).body.id as string;
+      const id = (await napi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "pair", workload }).expect(200)).body.id;
+      await napi.post(`/api/v1/executions/${id}/prepare`).expect(200);
+      const interrupted = next.engine.run(id).catch((e: Error) => e);
+      const logOf = async () => (await napi.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+      for (let i = 0; i < 100 && !(await logOf()).includes(during); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await logOf()).toContain(during);
+      next = await next.reopen();
+      expect(await interrupted).toMatchObject({ code: "unavailable" });
+      napi = request(next.app);
+      let execution = (await napi.get(`/api/v1/executions/${id}`).expect(200)).body;
+      for (let i = 0; i < 80 && execution.state === "running"; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        execution = (await napi.get(`/api/v1/executions/${id}`).expect(200)).body;
+      }
+      expect(execution.state).toBe("completed");
+      expect(execution.steps.filter((s: { step: string }) => s.step === "run")).toHaveLength(1);
+      expect(execution.metrics).toEqual([expect.objectContaining({ name: "waited", value: waited, unit: "s", vm: "client-host", role: "client" })]);
+      const log = await logOf();
+      const parts = ["=== run, role server on server-host ===", "=== run, role client on client-host ===", "=== run, role server on server-host stopped ==="];
+      for (const line of [...parts, ...lines]) expect(log.split(line).length - 1, `${JSON.stringify(line)} in\n${log}`).toBe(1);
+      const at = [...parts.slice(0, 2), ...lines.slice(-1), parts[2]].map((line) => log.indexOf(line));
+      expect(at).toEqual([...at].sort((a, b) => a - b));
+      expect(processesWith(server)).toEqual([]);
+    } finally {
+      if (sid) await request(next.app).delete(`/api/v1/sessions/${sid}`);
+      await next.close();
+    }
+  }, 90_000);
 
   it("runs every role on the one host of a session that has one", async () => {
     const one = await api

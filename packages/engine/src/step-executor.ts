@@ -232,9 +232,15 @@ export class StepExecutor {
 
     const ready = new Map<string, Record<string, string>>();
     const servingDirs = serving.map((part) => this.stepDir(part.machine, execution.id, kind, step.attempt, 1, partLabel(part)));
+    // Taken over once a measured part had begun (the row names it): every serving part was
+    // ready, and its output is in the log; it is re-attached only to learn what it said. Taken
+    // over while they started: they are re-read from the start, and so is the log.
+    const servedBefore = serving.length > 0 && !!step.machine_id;
+    if (serving.length > 0 && !servedBefore && log.bytes > 0) await log.truncate(0);
     try {
       for (const [i, part] of serving.entries()) {
-        ready.set(partLabel(part)!, await this.serve(part, servingDirs[i], specOf(part, servingDirs[i], 1, ready), ctx, log, timeoutS));
+        const spec = specOf(part, servingDirs[i], 1, ready);
+        ready.set(partLabel(part)!, await this.serve(part, servingDirs[i], spec, ctx, servedBefore ? undefined : log, timeoutS));
       }
       const work = await this.measure(step, ctx, log, measured, from, timeoutS, (part, dir, round) => specOf(part, dir, round, ready));
       await this.stopServing(serving, servingDirs, step.attempt, ctx, log);
@@ -328,17 +334,17 @@ export class StepExecutor {
   /**
    * Starts a serving role's part (or finds it started, after a takeover: the host launches a
    * dir once) and follows it until it says it is ready, keeping what it prints in the step's
-   * log. What it said (`bw_ready port=5201`) the other parts get. A part that ends first, or
+   * log (when given one: a part re-attached to learn what it said was logged before). What it said (`bw_ready port=5201`) the other parts get. A part that ends first, or
    * passes the step's time limit, fails the step.
    */
-  private async serve(part: StepPart, dir: string, spec: () => StepSpec, ctx: StepContext, log: LogWriter, timeoutS: number): Promise<Record<string, string>> {
+  private async serve(part: StepPart, dir: string, spec: () => StepSpec, ctx: StepContext, log: LogWriter | undefined, timeoutS: number): Promise<Record<string, string>> {
     const { execution } = ctx;
-    log.write(Buffer.from(`=== run, role ${partLabel(part)} on ${part.machine.id} ===\n`));
+    log?.write(Buffer.from(`=== run, role ${partLabel(part)} on ${part.machine.id} ===\n`));
     const isReady = new AbortController();
     let said: Record<string, string> | undefined;
     let seen = "";
     const onData = (chunk: Buffer) => {
-      log.write(chunk);
+      log?.write(chunk);
       if (said) return;
       seen = (seen + chunk.toString("utf8")).slice(-READY_WINDOW);
       said = readyLine(seen);
