@@ -40,6 +40,13 @@ describe("steps at their edges", () => {
     expect(alive(runPgid(fx.dataDir, id))).toBe(false);
   });
 
+  it("lets a step run under a time limit longer than a timer holds (24.8 days)", async () => {
+    const id = await prepared(await session({ step_timeout: 3_000_000 }), "idle", "idle0");
+    const res = await api.post(`/api/v1/executions/${id}/run`);
+    expect(res.status, res.text).toBe(200);
+    expect(Number(res.body.duration)).toBeGreaterThanOrEqual(0);
+  });
+
   it("fails a run that exits 0 without metrics, and stores none", async () => {
     const id = await prepared(await session(), "silent", "quiet");
     const res = await api.post(`/api/v1/executions/${id}/run`).expect(502);

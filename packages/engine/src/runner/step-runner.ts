@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { BenchwrightError } from "../errors.js";
+import { timerDelay } from "../time.js";
 import { sleep } from "../transport/backoff.js";
 import type { Transport } from "../transport/transport.js";
 import { isRetryableTransportError, TransportError } from "../transport/transport-error.js";
@@ -197,7 +198,8 @@ export class StepRunner {
       }
 
       const deadline = new AbortController();
-      let timer = setTimeout(() => deadline.abort(new DeadlineReached()), remaining);
+      // A time limit past what a timer holds is armed again here, after each follow command (at most MAX_FOLLOW_SECONDS).
+      let timer = setTimeout(() => deadline.abort(new DeadlineReached()), timerDelay(remaining));
       const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
       const follow = { offset, maxSeconds: Math.min(MAX_FOLLOW_SECONDS, Math.ceil(remaining / 1000) + 5), pollMs: this.#pollMs };
       let stderr = "";
@@ -232,7 +234,7 @@ export class StepRunner {
             handle = { dir: spec!.dir, pgid };
             deadlineAt = Date.now() + spec!.timeoutMs;
             clearTimeout(timer);
-            timer = setTimeout(() => deadline.abort(new DeadlineReached()), spec!.timeoutMs);
+            timer = setTimeout(() => deadline.abort(new DeadlineReached()), timerDelay(spec!.timeoutMs));
           },
         });
         exit = r.code;

@@ -1,5 +1,6 @@
 import { BenchwrightError } from "../../errors.js";
 import type { Machine, ProviderContext } from "../provider.js";
+import { timerDelay } from "../../time.js";
 
 /** How much of the script's output a failure quotes: enough to see why, bounded whatever the script prints. */
 const TAIL_CHARS = 1000;
@@ -31,7 +32,7 @@ export async function runPostCreate(
   const what = `post_create_script on ${machine.id}`;
   if (!ctx.exec) throw new BenchwrightError("internal", `${what} cannot run: this engine gives providers no way to run commands`);
   log(`running ${what}`);
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(timerDelay(timeoutMs));
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
   const output = tailKeeper(TAIL_CHARS);
   let result;
