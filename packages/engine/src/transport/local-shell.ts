@@ -1,33 +1,18 @@
-import { spawn } from "node:child_process";
 import { chmod, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { LocalSpawner } from "./local-spawner.js";
 import type { ExecOptions, ExecResult, Transport } from "./transport.js";
+
+/** One helper for the process: see LocalSpawner. */
+const spawner = new LocalSpawner();
 
 /** The server's own host as a target: steps for `local` machines run here. */
 export class LocalShell implements Transport {
   readonly description = "local";
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    return new Promise((resolve, reject) => {
-      if (options.signal?.aborted) return reject(options.signal.reason);
-      const child = spawn("bash", ["-c", unwrapBashC(command)], { stdio: ["ignore", "pipe", "pipe"], env: shellEnv(), signal: options.signal });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on("data", (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : out.push(chunk)));
-      child.stderr.on("data", (chunk: Buffer) => (options.onStderr ? options.onStderr(chunk) : err.push(chunk)));
-      child.on("error", (e) => reject(options.signal?.aborted ? options.signal.reason : e));
-      // 'close' (not 'exit') so that every byte of both pipes has been seen.
-      child.on("close", (code, signal) => {
-        if (options.signal?.aborted) return reject(options.signal.reason);
-        resolve({
-          code,
-          signal,
-          stdout: Buffer.concat(out).toString("utf8"),
-          stderr: Buffer.concat(err).toString("utf8"),
-        });
-      });
-    });
+    return spawner.exec(unwrapBashC(command), shellEnv(), options);
   }
 
   async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
