@@ -235,7 +235,7 @@ export class StepExecutor {
     // Taken over once a measured part had begun (the row names it): every serving part was
     // ready, and its output is in the log; it is re-attached only to learn what it said. Taken
     // over while they started: they are re-read from the start, and so is the log.
-    const servedBefore = serving.length > 0 && !!step.machine_id;
+    const servedBefore = !!step.machine_id;
     if (serving.length > 0 && !servedBefore && log.bytes > 0) await log.truncate(0);
     try {
       for (const [i, part] of serving.entries()) {
@@ -334,8 +334,9 @@ export class StepExecutor {
   /**
    * Starts a serving role's part (or finds it started, after a takeover: the host launches a
    * dir once) and follows it until it says it is ready, keeping what it prints in the step's
-   * log (when given one: a part re-attached to learn what it said was logged before). What it said (`bw_ready port=5201`) the other parts get. A part that ends first, or
-   * passes the step's time limit, fails the step.
+   * log when given one (a part re-attached only to learn what it said was logged before). What
+   * it said (`bw_ready port=5201`) the other parts get. A part that ends first, or passes the
+   * step's time limit, fails the step.
    */
   private async serve(part: StepPart, dir: string, spec: () => StepSpec, ctx: StepContext, log: LogWriter | undefined, timeoutS: number): Promise<Record<string, string>> {
     const { execution } = ctx;

@@ -75,18 +75,16 @@ export class LocalSpawner {
       clearTimeout(this.#idle);
       const helper = this.#started();
       const id = this.#next++;
-      const call: Call = { options, out: [], err: [], resolve, reject };
-      this.#calls.set(id, call);
-      helper.channel?.ref();
       const onAbort = () => {
         if (!this.#settle(id)) return;
         helper.send({ kill: id }, () => {});
         reject(options.signal!.reason);
       };
+      const done = () => options.signal?.removeEventListener("abort", onAbort);
+      const call: Call = { options, out: [], err: [], resolve: (r) => (done(), resolve(r)), reject: (e) => (done(), reject(e)) };
+      this.#calls.set(id, call);
+      helper.channel?.ref();
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      const settled = (): void => options.signal?.removeEventListener("abort", onAbort);
-      call.resolve = (r) => (settled(), resolve(r));
-      call.reject = (e) => (settled(), reject(e));
       helper.send({ id, script, env }, (e: Error | null) => {
         if (e && this.#settle(id)) call.reject(new TransportError(`cannot start a local command: ${e.message}`, { retryable: true, cause: e }));
       });
