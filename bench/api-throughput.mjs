@@ -8,7 +8,7 @@
 // Each body is captured from the real server once, then served by bench/bare-express.mjs;
 // both are child processes, loaded from this one in turn.
 //
-// Usage: node bench/api-throughput.mjs [--seconds=3] [--concurrency=16] [--sizes=10,50,100]
+// Usage: node bench/api-throughput.mjs [--seconds=3] [--warmup=2] [--concurrency=16] [--sizes=10,50,100]
 //        [--per-session=5] [--run-per-session=0] [--database=pglite|postgres]
 //   --run-per-session=N prepares and runs N executions of each session (bodies with steps
 //   and metrics; slower to set up).
@@ -16,7 +16,7 @@ import {
   LOCAL_SESSION, benchConfigDir, figure, flags, httpRequest, loadTest, main, mapLimit, postgresSchema, startBare, startServer, tempDir,
 } from "./harness.mjs";
 
-const opts = flags({ seconds: 3, concurrency: 16, sizes: "10,50,100", perSession: 5, runPerSession: 0, database: "pglite" });
+const opts = flags({ seconds: 3, warmup: 2, concurrency: 16, sizes: "10,50,100", perSession: 5, runPerSession: 0, database: "pglite" });
 const sizes = opts.sizes.split(",").map(Number);
 const REPORTED_SIZE = 50;
 
@@ -25,7 +25,9 @@ await main(async (defer) => {
   const db = databaseUrl ? "PostgreSQL" : "PGlite";
   const server = await startServer(defer, { dataDir: tempDir(defer, "data"), configDir: benchConfigDir(defer), databaseUrl });
   const { call } = server;
-  const load = { seconds: opts.seconds, concurrency: opts.concurrency };
+  // The warm-up lets V8 compile both servers' request paths (ours runs far more code than the
+  // bare route, so half a second measured part of its start) before anything is counted.
+  const load = { seconds: opts.seconds, warmupSeconds: opts.warmup, concurrency: opts.concurrency };
 
   /** Loads the real path, then a bare Express route serving its bytes; returns both results. */
   const versusBare = async (path) => {

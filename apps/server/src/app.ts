@@ -1,6 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
-import { pinoHttp } from "pino-http";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
@@ -10,13 +9,12 @@ import { emptyOptionalBody } from "./empty-body.js";
 import { healthRouter } from "./health.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
-import { answerLogFields, requestLogFields, silentLogger, withRequestId, type Logger } from "./logger.js";
+import { requestLogger, silentLogger, withRequestId, type Logger } from "./logger.js";
 import { Metrics, UNMATCHED } from "./metrics.js";
 import { problemOf, sendProblem } from "./problem.js";
-import { requestIdOf } from "./request-id.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
 import { cacheValidatorRouteRegexps } from "./route-regexp-cache.js";
-import { apiRouter } from "./routes.js";
+import { apiOperations, dispatch, type OpenApiRequest } from "./routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
 import { isWebUiPath, webUiRouter } from "./web-ui.js";
 
@@ -71,27 +69,17 @@ export function createApp(options: AppOptions): Express {
   };
   app.use(metrics.requests(operationLabel));
   // Every request gets an id (the caller's X-Request-Id or a new one) that its lines and its answer carry.
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: requestIdOf,
-      // req.log carries only the id; the line at the end of the request carries the request too.
-      quietReqLogger: true,
-      // A request's line keeps a few of its headers, not pino's copy of all of them.
-      wrapSerializers: false,
-      serializers: { req: requestLogFields, res: answerLogFields },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
-      customSuccessObject: (req, _res, fields) => ({ ...fields, operation: operationLabel(req as Request) }),
-      customErrorObject: (req, _res, _err, fields) => ({ ...fields, operation: operationLabel(req as Request) }),
-    }),
-  );
+  app.use(requestLogger(log, operationLabel));
   // First after those: a preflight is answered before any redirect, token check or validation.
   app.use(cors(options.corsOrigins ?? [], contractResponseHeaders(spec)));
   app.use(normalizeTrailingSlash("/api/v1", templateOf));
-  app.use(docsRouter(spec, loadSwagger()));
-  app.use(webUiRouter(options.webUiDir));
-  app.use(healthRouter(engine));
-  app.use(metrics.router(options.token && !options.metricsPublic ? requireBearerToken(options.token) : undefined));
+  // The pages and probes beside the API: an operation's request passes them with one look at its path.
+  const outside = express.Router();
+  outside.use(docsRouter(spec, loadSwagger()));
+  outside.use(webUiRouter(options.webUiDir));
+  outside.use(healthRouter(engine));
+  outside.use(metrics.router(options.token && !options.metricsPublic ? requireBearerToken(options.token) : undefined));
+  app.use((req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()));
   if (options.token) app.use("/api/v1", requireBearerToken(options.token));
   app.use((req, _res, next) => (operationOf(req) ? next() : next(notFound(req))));
   // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
@@ -114,7 +102,9 @@ export function createApp(options: AppOptions): Express {
       fileUploader: false,
     }),
   );
-  app.use("/api/v1", validatedOnly, withRequestId, apiRouter(engine));
+  // Every request here is an operation (the gate above): served without a mount, which would cut
+  // and restore its path for nothing.
+  app.use(validatedOnly, withRequestId, dispatch(apiOperations(engine)));
   app.use((req, _res, next) => next(notFound(req)));
   app.use(errorHandler(log));
   return app;
@@ -129,13 +119,22 @@ interface Operation {
 const OUTSIDE_API: Record<string, string> = { "/healthz": "healthz", "/readyz": "readyz", "/metrics": "metrics" };
 
 /**
+ * Whether a path may be one of the pages or probes beside the API. Their routers match any
+ * case: under /api/v1/ only the docs' paths, in any case, go to them.
+ */
+function outsideApi(path: string): boolean {
+  const lower = path.toLowerCase();
+  return !lower.startsWith("/api/v1/") || isDocsPath(lower) || lower === "/api/v1/docs";
+}
+
+/**
  * The routes' own router matches loosely (any case, either slash), the validator exactly: a
  * request the validator did not match to an operation would reach a handler unchecked.
  * And the validator lets a parameter `1e309` through as an integer (coerced from the string to
  * Infinity, on which ajv checks no limit; a JSON body cannot hold one): refused here.
  */
 const validatedOnly: express.RequestHandler = (req, _res, next) => {
-  const openapi = (req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi;
+  const openapi = (req as OpenApiRequest).openapi;
   if (!openapi) return next(notFound(req));
   const errors = [
     ...nonFinite(openapi.pathParams, "/params"),

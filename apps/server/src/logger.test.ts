@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
+import { connect } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadSpec } from "@benchwright/contract";
 import { contractResponseHeaders } from "./cors.js";
-import { engineLogOf } from "./logger.js";
+import { engineLogOf, requestLogger } from "./logger.js";
 import { captureLog } from "./test-support/captured-log.js";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
 
@@ -97,5 +99,49 @@ describe("X-Request-Id", () => {
     expect((await request(fx.app).get("/api/v1/sessions/nope").expect(400)).headers["x-request-id"]).toBeTruthy();
     expect((await request(fx.app).get("/healthz").expect(200)).headers["x-request-id"]).toBeTruthy();
     expect((await request(fx.app).get("/metrics").expect(200)).headers["x-request-id"]).toBeTruthy();
+  });
+});
+
+describe("a request's line", () => {
+  /** An app with only the request logger and routes that answer as `status` says, or never. */
+  function loggedApp() {
+    const captured = captureLog();
+    const app = express();
+    app.use(requestLogger(captured.log, (req) => `op:${req.path}`));
+    app.get("/status/:code", (req, res) => {
+      req.log!.info({ detail: 1 }, "served");
+      res.status(Number(req.params.code)).json({});
+    });
+    app.get("/hang", () => {});
+    return { app, ...captured };
+  }
+
+  it("is one line at the end, at the level its status calls for, with the request's id on every line written for it", async () => {
+    const { app, entries } = loggedApp();
+    for (const code of [200, 404, 503]) await request(app).get(`/status/${code}`).set("X-Request-Id", `id-${code}`).set("Authorization", "Bearer tok-secret-1");
+    const ended = entries().filter((e) => e.msg === "request completed" || e.msg === "request errored");
+    expect(ended.map((e) => [e.reqId, e.level, e.msg, (e.res as { statusCode: number }).statusCode, e.operation])).toEqual([
+      ["id-200", 30, "request completed", 200, "op:/status/200"],
+      ["id-404", 40, "request completed", 404, "op:/status/404"],
+      ["id-503", 50, "request errored", 503, "op:/status/503"],
+    ]);
+    expect(ended[0]).toMatchObject({ req: { method: "GET", url: "/status/200", headers: { authorization: "***" } } });
+    expect(typeof ended[0].responseTime).toBe("number");
+    expect(entries().filter((e) => e.msg === "served").map((e) => e.reqId)).toEqual(["id-200", "id-404", "id-503"]);
+    expect(JSON.stringify(entries())).not.toContain("tok-secret-1");
+  });
+
+  it("says so when the client went away before the answer, once", async () => {
+    const { app, entries } = loggedApp();
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const { port } = server.address() as { port: number };
+    const socket = connect(port, "127.0.0.1");
+    socket.write("GET /hang HTTP/1.1\r\nHost: x\r\nX-Request-Id: gone-1\r\n\r\n");
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+    await vi.waitFor(() => expect(entries().filter((e) => e.reqId === "gone-1")).toHaveLength(1));
+    expect(entries().find((e) => e.reqId === "gone-1")).toMatchObject({ aborted: true, msg: "request completed" });
+    server.close();
   });
 });

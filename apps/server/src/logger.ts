@@ -1,8 +1,18 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
 import { CREDENTIAL_KEYS, MASK, type EngineLog } from "@benchwright/engine";
+import { requestIdOf } from "./request-id.js";
+
+declare module "node:http" {
+  interface IncomingMessage {
+    /** The request's id (see requestIdOf), set first thing by requestLogger. */
+    id?: string;
+    /** Lines written for this request, each with its `reqId`. */
+    log?: PinoLogger;
+  }
+}
 
 /** pino: one JSON line per event, with a numeric `level`, `time` and `msg`. */
 export type Logger = PinoLogger;
@@ -27,11 +37,10 @@ export function logLevelOf(env: NodeJS.ProcessEnv = process.env): LogLevelName {
  * line 15 times slower, whereas these cost only when such an object is logged. Free text is the
  * engine's scrubber's: it masks every form of a session's secrets in its lines.
  */
+const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-authorization"]', "req.headers.cookie", 'res.headers["set-cookie"]'];
+
 export const REDACTED_PATHS: readonly string[] = [
-  "req.headers.authorization",
-  'req.headers["proxy-authorization"]',
-  "req.headers.cookie",
-  'res.headers["set-cookie"]',
+  ...REQUEST_LINE_REDACTED,
   ...CREDENTIAL_KEYS.flatMap((key) => [
     key,
     `body.${key}`,
@@ -65,9 +74,12 @@ export function answerLogFields(res: ServerResponse): Record<string, unknown> {
 export interface LoggerOptions {
   /** Default `info`. */
   level?: LogLevelName;
-  /** Default: stderr, written synchronously (a line logged just before an exit is not lost). */
+  /** Default: stderr, in writes of up to 4 KiB at least every {@link FLUSH_MS} (see createLogger). */
   destination?: DestinationStream;
 }
+
+/** The longest a line waits in the default destination's buffer before it is written. */
+export const FLUSH_MS = 100;
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
@@ -76,8 +88,62 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       redact: { paths: [...REDACTED_PATHS], censor: MASK },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination ?? pino.destination({ dest: 2, sync: true }),
+    options.destination ?? bufferedStderr(),
   );
+}
+
+/**
+ * stderr, with the lines of a busy moment gathered into one write: one write per line (a
+ * system call, and a wake-up of whoever reads the pipe) cost a small read more than the line
+ * itself. A quiet server's lines wait FLUSH_MS at most. pino writes what is left synchronously
+ * when the process exits, process.exit and a fatal error included; only a SIGKILL can lose
+ * the last FLUSH_MS of lines.
+ */
+function bufferedStderr(): DestinationStream {
+  const stream = pino.destination({ dest: 2, sync: false, minLength: 4096 });
+  setInterval(() => stream.flush(), FLUSH_MS).unref();
+  return stream;
+}
+
+/**
+ * One line per request, at its end: its id (sent back as X-Request-Id), method, path,
+ * caller, status, time and `operation(req)`; at `warn` for a 4xx, `error` for a 5xx. Lines
+ * written while serving it (`req.log`) carry its `reqId`. In place of pino-http, whose two
+ * child loggers per request, made whether anything logs through them or not, cost more than
+ * the line.
+ */
+export function requestLogger(log: Logger, operation: (req: Request) => string): RequestHandler {
+  // These lines hold only what requestLogFields and answerLogFields pick: only their
+  // credential headers can need masking, and checking every path the logger knows of cost
+  // as much as writing the line.
+  const lines = log.child({}, { redact: { paths: [...REQUEST_LINE_REDACTED], censor: MASK } });
+  return (req, res, next) => {
+    const start = performance.now();
+    const reqId = requestIdOf(req, res);
+    req.id = reqId;
+    let child: Logger | undefined;
+    Object.defineProperty(req, "log", { get: () => (child ??= log.child({ reqId })), configurable: true });
+    const done = () => {
+      res.off("finish", done);
+      res.off("close", done);
+      const status = res.statusCode;
+      const level = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
+      if (!lines.isLevelEnabled(level)) return;
+      const line = {
+        reqId,
+        req: requestLogFields(req),
+        res: answerLogFields(res),
+        responseTime: Math.round(performance.now() - start),
+        operation: operation(req),
+        // The client went away before the whole answer was sent.
+        ...(res.writableFinished ? {} : { aborted: true }),
+      };
+      lines[level](line, status >= 500 ? "request errored" : "request completed");
+    };
+    res.on("finish", done);
+    res.on("close", done);
+    next();
+  };
 }
 
 /** For tests and embedders that want no output. */
@@ -87,7 +153,7 @@ export const silentLogger: Logger = pino({ level: "silent" });
 const servedRequest = new AsyncLocalStorage<string>();
 
 /**
- * Serves the rest of a request with its id (pino-http's `req.id`) at hand, so that the engine's
+ * Serves the rest of a request with its id (`req.id`) at hand, so that the engine's
  * lines written for it (a synchronous prepare's provider and step lines among them) carry its
  * `reqId` like the request's own. Entered after the body is read: the body's stream events run
  * outside any context entered before them.

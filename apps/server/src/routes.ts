@@ -1,70 +1,92 @@
-import { Router, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
+import type { operations } from "@benchwright/contract";
 import type { Engine, MetricsExportQuery } from "@benchwright/engine";
 import { streamEvents } from "./event-stream.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
 import { sendMetricsExport, type ExportFormat } from "./metrics-export.js";
 
-/** One line per operation: HTTP in, one engine call, HTTP out. */
-export function apiRouter(engine: Engine): Router {
-  const r = Router();
+/** Where the contract's paths are served. */
+export const API_BASE = "/api/v1";
+
+/** What serves one operation; the validator has checked the request and set its path parameters. */
+export type OperationHandler = (req: Request<Record<string, string>>, res: Response) => unknown;
+
+/**
+ * One line per operation of the contract, by its operationId: HTTP in, one engine call, HTTP
+ * out. The request reaches its line through the operation the validator matched it to
+ * (see dispatch), not through a second router matching the path again.
+ */
+export function apiOperations(engine: Engine): Record<keyof operations, OperationHandler> {
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
-
-  r.get("/benchmarks/", (_req, res) => ok(res, 200, engine.listBenchmarks()));
-  r.get("/benchmarks/:benchmark_id", (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)));
-  r.get("/providers/", (_req, res) => ok(res, 200, engine.listProviders()));
-
-  // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
-  r.post("/sessions/", async (req, res) => ok(res, 200, await engine.createSession(req.body)));
-  r.get("/sessions/", async (req, res) => sendPage(req, res, await engine.listSessions(listQueryOf(req))));
-  r.get("/sessions/:session_id", async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)));
-  r.delete("/sessions/:session_id", async (req, res) => {
-    await engine.deleteSession(req.params.session_id);
-    res.status(204).end();
-  });
-  r.post("/sessions/:session_id/executions/", async (req, res) =>
-    ok(res, 200, await engine.createExecution(req.params.session_id, req.body)),
-  );
-  r.get("/sessions/:session_id/executions/", async (req, res) =>
-    sendPage(req, res, await engine.listExecutions(req.params.session_id, listQueryOf(req))),
-  );
-
-  r.get("/executions/", async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, listQueryOf(req))));
-  // Before /executions/:exec_id, which would take `metrics` for an id.
-  r.get("/executions/metrics", async (req, res) => {
-    const { format = "csv", ...filters } = listQueryOf<MetricsExportQuery & { format?: ExportFormat }>(req);
-    await sendMetricsExport(res, engine.exportMetrics(filters), format);
-  });
-  r.get("/executions/compare", async (req, res) => {
-    const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number };
-    const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
-    ok(res, 200, await engine.compareExecutions({ ids, baseline: q.baseline, confidence: q.confidence === undefined ? undefined : Number(q.confidence) }));
-  });
-  r.get("/executions/:exec_id", async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)));
-  // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
-  for (const kind of ["prepare", "run"] as const) {
-    r.post(`/executions/:exec_id/${kind}`, async (req, res) => {
-      const attempt = await engine.startStep(kind, req.params.exec_id);
-      if (!prefersAsync(req.get("prefer"))) return ok(res, 200, await engine.waitForStep(attempt));
-      res.set("Location", `${req.baseUrl}/executions/${attempt.execution_id}/steps/${attempt.step}/${attempt.attempt}`);
-      res.set("Preference-Applied", "respond-async");
-      ok(res, 202, attempt);
-    });
-  }
-  r.get("/executions/:exec_id/steps/:step/:attempt", async (req, res) =>
-    ok(res, 200, await engine.getStep(req.params.exec_id, req.params.step as "prepare" | "run", Number(req.params.attempt))),
-  );
-  r.get("/executions/:exec_id/logs", async (req, res) => {
-    const { step, attempt, follow } = req.query as { step?: "prepare" | "run"; attempt?: string; follow?: string | boolean };
-    const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
-    await sendLog(req, res, log, String(follow) === "true");
-  });
-
-  r.get("/events", (req, res) => streamEvents(engine.store.events, req, res));
-
-  r.post("/admin/sweep", async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})));
-  return r;
+  const step = (kind: "prepare" | "run"): OperationHandler => async (req, res) => {
+    const attempt = await engine.startStep(kind, req.params.exec_id);
+    // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
+    if (!prefersAsync(req.get("prefer"))) return ok(res, 200, await engine.waitForStep(attempt));
+    res.set("Location", `${API_BASE}/executions/${attempt.execution_id}/steps/${attempt.step}/${attempt.attempt}`);
+    res.set("Preference-Applied", "respond-async");
+    ok(res, 202, attempt);
+  };
+  return {
+    listBenchmarks: (_req, res) => ok(res, 200, engine.listBenchmarks()),
+    getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
+    listProviders: (_req, res) => ok(res, 200, engine.listProviders()),
+    // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
+    createSession: async (req, res) => ok(res, 200, await engine.createSession(req.body)),
+    listSessions: async (req, res) => sendPage(req, res, await engine.listSessions(listQueryOf(req))),
+    getSession: async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)),
+    deleteSession: async (req, res) => {
+      await engine.deleteSession(req.params.session_id);
+      res.status(204).end();
+    },
+    createExecution: async (req, res) => ok(res, 200, await engine.createExecution(req.params.session_id, req.body)),
+    listSessionExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(req.params.session_id, listQueryOf(req))),
+    listExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, listQueryOf(req))),
+    exportMetrics: async (req, res) => {
+      const { format = "csv", ...filters } = listQueryOf<MetricsExportQuery & { format?: ExportFormat }>(req);
+      await sendMetricsExport(res, engine.exportMetrics(filters), format);
+    },
+    compareExecutions: async (req, res) => {
+      const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number };
+      const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
+      ok(res, 200, await engine.compareExecutions({ ids, baseline: q.baseline, confidence: q.confidence === undefined ? undefined : Number(q.confidence) }));
+    },
+    getExecution: async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)),
+    prepareExecution: step("prepare"),
+    runExecution: step("run"),
+    getStepAttempt: async (req, res) =>
+      ok(res, 200, await engine.getStep(req.params.exec_id, req.params.step as "prepare" | "run", Number(req.params.attempt))),
+    getExecutionLog: async (req, res) => {
+      const { step, attempt, follow } = req.query as { step?: "prepare" | "run"; attempt?: string; follow?: string | boolean };
+      const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
+      await sendLog(req, res, log, String(follow) === "true");
+    },
+    streamEvents: (req, res) => streamEvents(engine.store.events, req, res),
+    sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
+  };
 }
+
+/**
+ * Serves a request by the handler of the operation the validator matched it to, with that
+ * match's path parameters (the router had reset req.params for this middleware).
+ */
+export function dispatch(handlers: Record<string, OperationHandler | undefined>): RequestHandler {
+  return (req, res, next) => {
+    const openapi = (req as OpenApiRequest).openapi;
+    const handler = openapi && handlers[openapi.schema.operationId ?? ""];
+    if (!handler) return next();
+    req.params = openapi.pathParams as Request["params"];
+    try {
+      const served = handler(req as unknown as Parameters<OperationHandler>[0], res);
+      if (served instanceof Promise) served.catch(next);
+    } catch (e) {
+      next(e);
+    }
+  };
+}
+
+/** What express-openapi-validator sets on a request it matched to an operation. */
+export type OpenApiRequest = Request & { openapi?: { pathParams: Record<string, unknown>; schema: { operationId?: string } } };
 
 /** Whether a Prefer header asks for `respond-async`, among other preferences or not. */
 export function prefersAsync(prefer: string | undefined): boolean {
