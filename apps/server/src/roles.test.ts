@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { loadCatalog } from "@benchwright/catalog";
 import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
@@ -170,6 +171,52 @@ describe("machine roles on two hosts over SSH", () => {
     expect(execution.state).toBe("run_failed");
     expect(processesWith("sleep 2718")).toEqual([]);
   }, 60_000);
+
+  it("lets nobody into the OLTP run's MariaDB without the run's secret, which is in no answer, log line or command line", async () => {
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "sysbench", workload: "oltp_point_select", params: { duration: 8, tables: 1, table_size: 100 } }).expect(200)).body.id;
+    await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+    await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
+    const logOf = async () => (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+    let log = await logOf();
+    for (let i = 0; i < 300 && !log.includes("role client on client-host"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      log = await logOf();
+    }
+    const port = /^BW_READY port=(\d+)$/m.exec(log)?.[1];
+    expect(port, log).toBeDefined();
+
+    // Both parts hold the secret in their env.sh, which only the login user may read.
+    const envFiles = ["run-1-server", "run-1-client"].map((part) => join(homedir(), ".benchwright", id, part, "env.sh"));
+    const secrets = envFiles.map((file) => /^export BW_STEP_SECRET='?([0-9a-f]{32})'?$/m.exec(readFileSync(file, "utf8"))?.[1]);
+    expect(secrets[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(secrets[1]).toBe(secrets[0]);
+    for (const file of envFiles) expect(statSync(file).mode & 0o077).toBe(0);
+    const secret = secrets[0]!;
+
+    // While the server runs: root, the client's account without its password or with another, no user.
+    const mariadb = (...args: string[]) => {
+      try {
+        return execFileSync("mariadb", ["--no-defaults", "-h", serverHost.host, "-P", port!, "--connect-timeout=5", ...args, "-e", "SELECT 1"], { encoding: "utf8", stdio: "pipe" });
+      } catch (e) {
+        return String((e as { stderr?: string }).stderr);
+      }
+    };
+    for (const who of [["-u", "root"], ["-u", "root", "-proot"], ["-u", "bw"], ["-u", "bw", "-pwrong"], ["-u", "bw", `-p${secret.slice(0, 31)}`], ["-u", "mysql"]]) {
+      expect(mariadb(...who), who.join(" ")).toMatch(/Access denied/);
+    }
+    expect(processesWith(secret)).toEqual([]);
+
+    let execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
+    for (let i = 0; i < 240 && execution.state === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
+    }
+    // The client, with the secret, got in and measured.
+    expect(execution.state, JSON.stringify(execution)).toBe("completed");
+    expect((execution.metrics as Metric[]).find((m) => m.name === "transactions_per_second")!.value).toBeGreaterThan(0);
+    const answers = [JSON.stringify(execution), await logOf(), (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
+    for (const text of [...answers, ...fx.log.raw]) expect(text).not.toContain(secret);
+  }, 180_000);
 
   // Stopped after the server part said it was ready, while the client part runs; or while the
   // server part starts. The next server takes the step over, both parts still going on their hosts.

@@ -92,8 +92,16 @@ export class Engine {
     private readonly log: EngineLog,
   ) {
     this.logs = logStoreFor(store.db, options.dataDir);
-    this.steps = new StepExecutor(store, () => catalogs.current(), new StepRunner(), access, options.dataDir, this.logs, log, (ended) =>
-      this.stepEnds.emit("ended", ended),
+    this.steps = new StepExecutor(
+      store,
+      () => catalogs.current(),
+      new StepRunner(),
+      access,
+      options.dataDir,
+      this.logs,
+      log,
+      (ended) => this.stepEnds.emit("ended", ended),
+      (purpose) => secrets.derive(purpose),
     );
     if (options.work !== false) {
       this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });

@@ -26,4 +26,16 @@ describe("SecretBox", () => {
     expect(statSync(join(dir, "secret.key")).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(dir, "secret.key"), "utf8").trim()).toHaveLength(44);
   });
+
+  it("derives one secret per purpose, the same from the same key on any server, and nothing of the key in it", () => {
+    const key = Buffer.alloc(32, 7).toString("base64");
+    const one = SecretBox.fromEnvironment(mkdtempSync(join(tmpdir(), "bw-")), key);
+    const other = SecretBox.fromEnvironment(mkdtempSync(join(tmpdir(), "bw-")), key);
+    const secret = one.derive("step e1 run 1");
+    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    expect(other.derive("step e1 run 1")).toBe(secret);
+    expect(one.derive("step e1 run 2")).not.toBe(secret);
+    expect(SecretBox.fromEnvironment(mkdtempSync(join(tmpdir(), "bw-")), Buffer.alloc(32, 8).toString("base64")).derive("step e1 run 1")).not.toBe(secret);
+    expect(secret).not.toContain(Buffer.alloc(32, 7).toString("hex").slice(0, 8));
+  });
 });

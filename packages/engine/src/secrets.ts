@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -20,6 +20,15 @@ export class SecretBox {
       writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
     }
     return new SecretBox(Buffer.from(readFileSync(file, "utf8").trim(), "base64"));
+  }
+
+  /**
+   * A secret for `purpose`, the same every time and on every server that shares the key (a
+   * step taken over by another server gets the one its parts started with), and unrelated to
+   * the key or to any other purpose's: 32 hex digits.
+   */
+  derive(purpose: string): string {
+    return createHmac("sha256", this.key).update(`benchwright derived secret\0${purpose}`).digest("hex").slice(0, 32);
   }
 
   seal(value: unknown): string {

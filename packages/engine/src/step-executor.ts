@@ -69,6 +69,8 @@ export class StepExecutor {
     private readonly log: EngineLog = () => {},
     /** Told of each step's end once its outcome is known, before it is recorded (a waiting answer may go out right after). */
     private readonly onEnd: (ended: StepEnded) => void = () => {},
+    /** A secret per purpose, the same on every server (SecretBox.derive). */
+    private readonly derive: (purpose: string) => string,
   ) {}
 
   #running = 0;
@@ -220,6 +222,9 @@ export class StepExecutor {
           // Parameter values travel as data in env.sh, never inside the script's text.
           ...paramEnv(this.paramsOf(execution)),
           ...roleEnv(part, parts, ready),
+          // What a serving role guards itself with (a database's password), shared by the
+          // parts of this attempt alone: in env.sh, which only the login user reads.
+          ...(part.role === undefined ? {} : { BW_STEP_SECRET: this.derive(`step ${execution.id} ${kind} ${step.attempt}`) }),
           BW_EXECUTION_ID: execution.id,
           BW_STEP: kind,
           BW_ATTEMPT: String(step.attempt),
