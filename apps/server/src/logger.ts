@@ -29,6 +29,9 @@ export function logLevelOf(env: NodeJS.ProcessEnv = process.env): LogLevelName {
   return value as LogLevelName;
 }
 
+/** The credential headers of a request's line (requestLogFields, answerLogFields). */
+const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-authorization"]', "req.headers.cookie", 'res.headers["set-cookie"]'];
+
 /**
  * Where a credential could sit in a logged object: the request's credential headers (logged
  * with every request), and credential-named fields at the top, in a body and in a session's
@@ -37,8 +40,6 @@ export function logLevelOf(env: NodeJS.ProcessEnv = process.env): LogLevelName {
  * line 15 times slower, whereas these cost only when such an object is logged. Free text is the
  * engine's scrubber's: it masks every form of a session's secrets in its lines.
  */
-const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-authorization"]', "req.headers.cookie", 'res.headers["set-cookie"]'];
-
 export const REDACTED_PATHS: readonly string[] = [
   ...REQUEST_LINE_REDACTED,
   ...CREDENTIAL_KEYS.flatMap((key) => [

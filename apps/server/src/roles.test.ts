@@ -177,8 +177,9 @@ describe("machine roles on two hosts over SSH", () => {
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
     const logOf = async () => (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+    // The client has filled the database and begun its measured part: both parts' files are written.
     let log = await logOf();
-    for (let i = 0; i < 300 && !log.includes("role client on client-host"); i++) {
+    for (let i = 0; i < 300 && !log.includes("BW_SECTION threads="); i++) {
       await new Promise((r) => setTimeout(r, 100));
       log = await logOf();
     }
