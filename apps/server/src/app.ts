@@ -14,7 +14,7 @@ import { Metrics, UNMATCHED } from "./metrics.js";
 import { problemOf, sendProblem } from "./problem.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
 import { cacheValidatorRouteRegexps } from "./route-regexp-cache.js";
-import { apiOperations, dispatch, type OpenApiRequest } from "./routes.js";
+import { API_BASE, apiOperations, dispatch, type OpenApiRequest } from "./routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
 import { isWebUiPath, webUiRouter } from "./web-ui.js";
 
@@ -48,7 +48,7 @@ export function createApp(options: AppOptions): Express {
   // contract spells it (the operation gate below makes the rest of the path exact).
   app.set("case sensitive routing", true);
 
-  const templateOf = operationPathMatcher("/api/v1", Object.keys(spec.paths));
+  const templateOf = operationPathMatcher(API_BASE, Object.keys(spec.paths));
   // Past the docs, a request is an operation of the contract, spelled as the contract spells
   // it, or a 404 before anything else reads it: Express and the validator differ on case,
   // `//` or `/./`, and what one of them lets through the other must not see unchecked.
@@ -72,7 +72,7 @@ export function createApp(options: AppOptions): Express {
   app.use(requestLogger(log, operationLabel));
   // First after those: a preflight is answered before any redirect, token check or validation.
   app.use(cors(options.corsOrigins ?? [], contractResponseHeaders(spec)));
-  app.use(normalizeTrailingSlash("/api/v1", templateOf));
+  app.use(normalizeTrailingSlash(API_BASE, templateOf));
   // The pages and probes beside the API: an operation's request passes them with one look at its path.
   const outside = express.Router();
   outside.use(docsRouter(spec, loadSwagger()));
@@ -80,7 +80,7 @@ export function createApp(options: AppOptions): Express {
   outside.use(healthRouter(engine));
   outside.use(metrics.router(options.token && !options.metricsPublic ? requireBearerToken(options.token) : undefined));
   app.use((req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()));
-  if (options.token) app.use("/api/v1", requireBearerToken(options.token));
+  if (options.token) app.use(API_BASE, requireBearerToken(options.token));
   app.use((req, _res, next) => (operationOf(req) ? next() : next(notFound(req))));
   // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
   // means nothing, and its charset or syntax cannot make that operation fail.
@@ -124,7 +124,7 @@ const OUTSIDE_API: Record<string, string> = { "/healthz": "healthz", "/readyz": 
  */
 function outsideApi(path: string): boolean {
   const lower = path.toLowerCase();
-  return !lower.startsWith("/api/v1/") || isDocsPath(lower) || lower === "/api/v1/docs";
+  return !lower.startsWith(`${API_BASE}/`) || isDocsPath(lower) || lower === `${API_BASE}/docs`;
 }
 
 /**

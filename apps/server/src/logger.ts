@@ -29,8 +29,8 @@ export function logLevelOf(env: NodeJS.ProcessEnv = process.env): LogLevelName {
   return value as LogLevelName;
 }
 
-/** The credential headers of a request's line (requestLogFields, answerLogFields). */
-const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-authorization"]', "req.headers.cookie", 'res.headers["set-cookie"]'];
+/** The credential headers a request's line can hold (requestLogFields picks them; answerLogFields picks no header). */
+const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-authorization"]', "req.headers.cookie"];
 
 /**
  * Where a credential could sit in a logged object: the request's credential headers (logged
@@ -42,6 +42,7 @@ const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-
  */
 export const REDACTED_PATHS: readonly string[] = [
   ...REQUEST_LINE_REDACTED,
+  'res.headers["set-cookie"]',
   ...CREDENTIAL_KEYS.flatMap((key) => [
     key,
     `body.${key}`,

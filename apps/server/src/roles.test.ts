@@ -25,6 +25,31 @@ function processesWith(text: string): string[] {
   }
 }
 
+/** The run's log as the API serves it. */
+async function runLog(api: ReturnType<typeof request>, id: string): Promise<string> {
+  return (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+}
+
+/** The run's log once it holds `text`, or as it is after `looks` looks 100 ms apart. */
+async function runLogWith(api: ReturnType<typeof request>, id: string, text: string, looks: number): Promise<string> {
+  let log = await runLog(api, id);
+  for (let i = 0; i < looks && !log.includes(text); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    log = await runLog(api, id);
+  }
+  return log;
+}
+
+/** The execution once it no longer runs, or as it is after `looks` looks 250 ms apart. */
+async function settledExecution(api: ReturnType<typeof request>, id: string, looks: number) {
+  let execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
+  for (let i = 0; i < looks && execution.state === "running"; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
+  }
+  return execution;
+}
+
 // Workloads with a server role and a client role, on two hosts: two private sshds on loopback,
 // each its own existing host. The server is started by the run and stopped by it.
 describe("machine roles on two hosts over SSH", () => {
@@ -109,7 +134,7 @@ describe("machine roles on two hosts over SSH", () => {
     const prepared = await api.post(`/api/v1/executions/${id}/prepare`);
     expect(prepared.status, prepared.text).toBe(200);
     const ran = await api.post(`/api/v1/executions/${id}/run`);
-    const log = (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+    const log = await runLog(api, id);
     const execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
     return { id, ran, log, execution };
   }
@@ -176,13 +201,8 @@ describe("machine roles on two hosts over SSH", () => {
     const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "sysbench", workload: "oltp_point_select", params: { duration: 8, tables: 1, table_size: 100 } }).expect(200)).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
-    const logOf = async () => (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
     // The client has filled the database and begun its measured part: both parts' files are written.
-    let log = await logOf();
-    for (let i = 0; i < 300 && !log.includes("BW_SECTION threads="); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      log = await logOf();
-    }
+    const log = await runLogWith(api, id, "BW_SECTION threads=", 300);
     const port = /^BW_READY port=(\d+)$/m.exec(log)?.[1];
     expect(port, log).toBeDefined();
 
@@ -207,15 +227,11 @@ describe("machine roles on two hosts over SSH", () => {
     }
     expect(processesWith(secret)).toEqual([]);
 
-    let execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
-    for (let i = 0; i < 240 && execution.state === "running"; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      execution = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
-    }
+    const execution = await settledExecution(api, id, 240);
     // The client, with the secret, got in and measured.
     expect(execution.state, JSON.stringify(execution)).toBe("completed");
     expect((execution.metrics as Metric[]).find((m) => m.name === "transactions_per_second")!.value).toBeGreaterThan(0);
-    const answers = [JSON.stringify(execution), await logOf(), (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
+    const answers = [JSON.stringify(execution), await runLog(api, id), (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
     for (const text of [...answers, ...fx.log.raw]) expect(text).not.toContain(secret);
   }, 180_000);
 
@@ -234,21 +250,15 @@ describe("machine roles on two hosts over SSH", () => {
       const id = (await napi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "pair", workload }).expect(200)).body.id;
       await napi.post(`/api/v1/executions/${id}/prepare`).expect(200);
       const interrupted = next.engine.run(id).catch((e: Error) => e);
-      const logOf = async () => (await napi.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
-      for (let i = 0; i < 100 && !(await logOf()).includes(during); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await logOf()).toContain(during);
+      expect(await runLogWith(napi, id, during, 100)).toContain(during);
       next = await next.reopen();
       expect(await interrupted).toMatchObject({ code: "unavailable" });
       napi = request(next.app);
-      let execution = (await napi.get(`/api/v1/executions/${id}`).expect(200)).body;
-      for (let i = 0; i < 80 && execution.state === "running"; i++) {
-        await new Promise((r) => setTimeout(r, 250));
-        execution = (await napi.get(`/api/v1/executions/${id}`).expect(200)).body;
-      }
+      const execution = await settledExecution(napi, id, 80);
       expect(execution.state).toBe("completed");
       expect(execution.steps.filter((s: { step: string }) => s.step === "run")).toHaveLength(1);
       expect(execution.metrics).toEqual([expect.objectContaining({ name: "waited", value: waited, unit: "s", vm: "client-host", role: "client" })]);
-      const log = await logOf();
+      const log = await runLog(napi, id);
       const parts = ["=== run, role server on server-host ===", "=== run, role client on client-host ===", "=== run, role server on server-host stopped ==="];
       for (const line of [...parts, ...lines]) expect(log.split(line).length - 1, `${JSON.stringify(line)} in\n${log}`).toBe(1);
       const at = [...parts.slice(0, 2), ...lines.slice(-1), parts[2]].map((line) => log.indexOf(line));
