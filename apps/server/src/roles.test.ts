@@ -114,6 +114,19 @@ describe("machine roles on two hosts over SSH", () => {
         "      run@client: |",
         "        echo the client starts",
         "        bw_metric waited 0 s",
+        // Scripts that print the step's secret every way they can, then fail.
+        "  - id: telling",
+        "    categories: [test]",
+        "    scripts:",
+        "      run@server: |",
+        '        echo "server has $BW_STEP_SECRET"',
+        "        bw_ready port=1",
+        "        sleep 1621",
+        "      run@client: |",
+        "        printf 'client has %s' \"${BW_STEP_SECRET:0:9}\"; sleep 0.5; printf '%s\\n' \"${BW_STEP_SECRET:9}\"",
+        "        cat env.sh",
+        '        echo "stderr has $BW_STEP_SECRET" >&2',
+        "        exit 7",
         "",
       ].join("\n"),
     );
@@ -234,6 +247,22 @@ describe("machine roles on two hosts over SSH", () => {
     const answers = [JSON.stringify(execution), await runLog(api, id), (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
     for (const text of [...answers, ...fx.log.raw]) expect(text).not.toContain(secret);
   }, 180_000);
+
+  it("never shows the secret a script prints, whole or cut across its output, in the log, the answers or the server's log", async () => {
+    const { id, ran, log, execution } = await run("pair", "telling");
+    expect(ran.status, ran.text).toBe(502);
+    expect(ran.body.detail).toBe("run of pair/telling on client-host (role client) exited with code 7");
+    const secret = /^export BW_STEP_SECRET='?([0-9a-f]{32})'?$/m.exec(readFileSync(join(homedir(), ".benchwright", id, "run-1-server", "env.sh"), "utf8"))?.[1];
+    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    // Where the scripts printed it, the log has as many stars; the stderr tail has the mask.
+    const stars = "*".repeat(32);
+    for (const line of [`server has ${stars}`, `client has ${stars}`, `stderr has ${stars}`]) expect(log).toContain(line);
+    expect(log).toMatch(new RegExp(`^export BW_STEP_SECRET='?\\*{32}'?$`, "m"));
+    expect(ran.body.stderr).toContain("stderr has ***");
+    const answers = [ran.text, JSON.stringify(execution), log, (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
+    for (const text of [...answers, ...fx.log.raw]) expect(text).not.toContain(secret);
+    expect(processesWith("sleep 1621")).toEqual([]);
+  }, 60_000);
 
   // Stopped after the server part said it was ready, while the client part runs; or while the
   // server part starts. The next server takes the step over, both parts still going on their hosts.

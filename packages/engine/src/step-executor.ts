@@ -4,7 +4,7 @@ import { paramEnv, type Catalog, type ParamValue } from "@benchwright/catalog";
 import type { StepResult } from "@benchwright/contract";
 import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
-import { followIntoLog, logFilePath, type LogStore, type LogWriter } from "./logs/index.js";
+import { followIntoLog, logFilePath, maskingSecret, type LogStore, type LogWriter } from "./logs/index.js";
 import { readMachineFacts } from "./machines/facts.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { Machine } from "./providers/provider.js";
@@ -12,7 +12,7 @@ import { shellPath } from "./runner/shell-quote.js";
 import type { StepHandle, StepOutcome, StepSpec } from "./runner/step.js";
 import { attachStep, stopExecutionSteps } from "./runner/step-control.js";
 import type { StepRunner } from "./runner/step-runner.js";
-import type { Scrubber } from "./secrets/scrub.js";
+import { Scrubber } from "./secrets/scrub.js";
 import { mainMetricSettled } from "./results/repetitions.js";
 import { isHandBack } from "./steps/hand-back.js";
 import { machinesNeeded, partLabel, readyLine, roleEnv, stepParts, type StepPart } from "./steps/role-parts.js";
@@ -111,6 +111,7 @@ export class StepExecutor {
     const started = new Date(step.started);
     const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
     const about = stepFields(key, execution.session_id);
+    const secret = this.stepSecret(execution, step);
     let log: LogWriter | undefined;
     let work: StepWork | undefined;
     let failure: BenchwrightError | undefined;
@@ -122,22 +123,24 @@ export class StepExecutor {
     };
     try {
       try {
-        log = await this.logs.open(key, step.log_file, {
+        log = maskingSecret(await this.logs.open(key, step.log_file, {
           // Followers of the log (and of /events) learn that it grew; losing one of these is harmless.
           onProgress: (bytes) =>
             void this.store.events
               .append({ type: "step.log", session_id: execution.session_id, execution_id: execution.id, data: { step: kind, attempt: step.attempt, bytes } })
               .catch(() => {}),
           onError: (e) => this.log(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, { ...about, level: "warn" }),
-        });
-        work = await this.work(step, ctx, log);
+        }), secret);
+        work = await this.work(step, ctx, log, secret);
       } catch (e) {
         if (isHandBack(e, ctx.signal)) {
           await log?.close(ctx.signal).catch(() => {});
           throw ctx.signal.reason ?? e;
         }
         const error = asStepError(e, kind, execution, step.attempt, log);
-        failure = ctx.scrubber ? ctx.scrubber.error(error) : error;
+        const scrubbed = ctx.scrubber ? ctx.scrubber.error(error) : error;
+        // The output tails in it come from the host's files, past the log's masking.
+        failure = secret ? new Scrubber().add(secret).error(scrubbed) : scrubbed;
       }
       // Every byte is stored before the step's end is: a follower of the log ends once the step has.
       await log?.close(ctx.signal).catch((e: Error) =>
@@ -171,6 +174,15 @@ export class StepExecutor {
     }
   }
 
+  /**
+   * What the parts of a step attempt with roles share to guard a server (a database's
+   * password): the same on every server, so a takeover derives it again. None without roles.
+   */
+  private stepSecret(execution: ExecutionRow, step: StepRow): string | undefined {
+    const roles = this.catalog().workload(execution.tool_id, execution.workload_id)?.roles;
+    return roles ? this.derive(`step ${execution.id} ${step.step} ${step.attempt}`) : undefined;
+  }
+
   /** The answer to a finished step: its start and duration, or the problem it ended with. */
   answer(step: StepRow): StepResult {
     const t = TRANSITIONS[step.step];
@@ -191,7 +203,7 @@ export class StepExecutor {
    * re-attached where its row says one is under way. A run's serving roles are started first
    * and stopped once the other parts have ended, however they ended.
    */
-  private async work(step: StepRow, ctx: StepContext, log: LogWriter): Promise<StepWork> {
+  private async work(step: StepRow, ctx: StepContext, log: LogWriter, secret: string | undefined): Promise<StepWork> {
     const { execution, signal } = ctx;
     const kind = step.step;
     const roles = this.catalog().workload(execution.tool_id, execution.workload_id)?.roles;
@@ -223,8 +235,9 @@ export class StepExecutor {
           ...paramEnv(this.paramsOf(execution)),
           ...roleEnv(part, parts, ready),
           // What a serving role guards itself with (a database's password), shared by the
-          // parts of this attempt alone: in env.sh, which only the login user reads.
-          ...(part.role === undefined ? {} : { BW_STEP_SECRET: this.derive(`step ${execution.id} ${kind} ${step.attempt}`) }),
+          // parts of this attempt alone: in env.sh, which only the login user reads; a script
+          // that prints it prints stars to the log (maskingSecret).
+          ...(part.role !== undefined && secret ? { BW_STEP_SECRET: secret } : {}),
           BW_EXECUTION_ID: execution.id,
           BW_STEP: kind,
           BW_ATTEMPT: String(step.attempt),
