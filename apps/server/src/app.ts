@@ -12,6 +12,7 @@ import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask
 import { requestLogger, silentLogger, withRequestId, type Logger } from "./logger.js";
 import { Metrics, UNMATCHED } from "./metrics.js";
 import { problemOf, sendProblem } from "./problem.js";
+import { headerParametersByOperation, rememberedValidation } from "./remembered-validation.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
 import { cacheValidatorRouteRegexps } from "./route-regexp-cache.js";
 import { API_BASE, apiOperations, dispatch, type OpenApiRequest } from "./routes.js";
@@ -89,18 +90,21 @@ export function createApp(options: AppOptions): Express {
   app.use((req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()));
   app.use(fieldsMask);
   const responses = options.validateResponses ? "fail" : responseValidationOf();
+  const validator = OpenApiValidator.middleware({
+    // The validator sees an answer before its mask is applied (see fieldsMask): it checks the
+    // whole record, required fields and all, not the contract's `anyOf [Whole, Masked]`.
+    apiSpec: (responses === "off" ? withoutResponses(loadSpec()) : wholeAnswers(loadSpec())) as never,
+    validateRequests: { allowUnknownQueryParameters: false },
+    validateResponses: validateResponsesOption(responses, log),
+    validateSecurity: false,
+    validateApiSpec: false,
+    // No operation takes multipart bodies: one middleware less on every request.
+    fileUploader: false,
+  });
   app.use(
-    OpenApiValidator.middleware({
-      // The validator sees an answer before its mask is applied (see fieldsMask): it checks the
-      // whole record, required fields and all, not the contract's `anyOf [Whole, Masked]`.
-      apiSpec: (responses === "off" ? withoutResponses(loadSpec()) : wholeAnswers(loadSpec())) as never,
-      validateRequests: { allowUnknownQueryParameters: false },
-      validateResponses: validateResponsesOption(responses, log),
-      validateSecurity: false,
-      validateApiSpec: false,
-      // No operation takes multipart bodies: one middleware less on every request.
-      fileUploader: false,
-    }),
+    responses === "off"
+      ? rememberedValidation(express.Router().use(validator), (req) => operationOf(req)?.operationId, headerParametersByOperation(spec))
+      : validator,
   );
   // Every request here is an operation (the gate above): served without a mount, which would cut
   // and restore its path for nothing.

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { loadSpec } from "@benchwright/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
+import { responseValidationOf } from "./response-validation.js";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "./test-support/raw-http.js";
 import { mutated, schemaArbitrary, type Schema } from "./test-support/schema-arbitrary.js";
@@ -320,6 +322,9 @@ function check(req: Generated, res: RawResponse): void {
 describe("requests generated from the contract", () => {
   let fx: Fixture;
   let http: Listening;
+  // The same engine behind an app as a server runs it, answers unchecked: it remembers the
+  // validator's verdicts on plain reads, and must answer every read as the checked one does.
+  let unchecked: Listening;
   const pool: Pool = { sessions: [], doomed: [], executions: [] };
 
   const call = async (method: string, path: string, body?: unknown) => {
@@ -331,6 +336,8 @@ describe("requests generated from the contract", () => {
   beforeAll(async () => {
     fx = await openFixture();
     http = await listen(fx.app);
+    expect(responseValidationOf(), "BENCHWRIGHT_VALIDATE_RESPONSES must be unset for this test").toBe("off");
+    unchecked = await listen(createApp({ engine: fx.engine, validateResponses: false }));
     // Sessions on `local` running `idle0` (instant) or `failing`: a generated prepare or run
     // does real work, quickly, and its only 5xx can be the step's own 502.
     const local = { provider: "local", service: "default" };
@@ -358,11 +365,13 @@ describe("requests generated from the contract", () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     await http?.close();
+    await unchecked?.close();
     await fx?.close();
   });
 
   it(`answers ${RUNS} of them within the contract, never 5xx`, async () => {
     let sent = 0;
+    let reads = 0;
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(requestArbitrary(pool), async (req) => {
@@ -370,12 +379,18 @@ describe("requests generated from the contract", () => {
         sent++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         check(req, res);
+        if (req.method === "GET" || req.method === "HEAD") {
+          const again = await unchecked.send(req.method, req.path, { headers: req.headers, body: req.body });
+          expect(again.status, `${req.method} ${req.path} ${JSON.stringify(req.headers)} unchecked: ${again.text}`).toBe(res.status);
+          reads++;
+        }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
     const summary = [...statuses].sort(([x], [y]) => x - y).map(([s, n]) => `${s}×${n}`).join(" ");
-    console.log(`generated requests: ${sent} sent (seed ${SEED}; set FC_SEED to vary): ${summary}`);
+    console.log(`generated requests: ${sent} sent (seed ${SEED}; set FC_SEED to vary): ${summary}; ${reads} reads answered alike unchecked`);
     expect(sent).toBeGreaterThanOrEqual(2_000);
+    expect(reads).toBeGreaterThan(500);
     // The mix reached past validation too: some requests succeeded, some were refused by the engine.
     expect([...statuses.keys()].some((s) => s >= 200 && s < 300)).toBe(true);
   }, 180_000);

@@ -1,9 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Request, RequestHandler } from "express";
+import express, { type Request, type RequestHandler } from "express";
 import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
 import { CREDENTIAL_KEYS, MASK, type EngineLog } from "@benchwright/engine";
 import { requestIdOf } from "./request-id.js";
+
+/** The server's logger, and the request's own child of it once made (see definedRequestLog). */
+const BASE_LOG = Symbol("baseLog");
+const REQUEST_LOG = Symbol("requestLog");
 
 declare module "node:http" {
   interface IncomingMessage {
@@ -11,6 +15,8 @@ declare module "node:http" {
     id?: string;
     /** Lines written for this request, each with its `reqId`. */
     log?: PinoLogger;
+    [BASE_LOG]?: PinoLogger;
+    [REQUEST_LOG]?: PinoLogger;
   }
 }
 
@@ -29,8 +35,8 @@ export function logLevelOf(env: NodeJS.ProcessEnv = process.env): LogLevelName {
   return value as LogLevelName;
 }
 
-/** The credential headers a request's line can hold (requestLogFields picks them; answerLogFields picks no header). */
-const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-authorization"]', "req.headers.cookie"];
+/** The credential headers a request's line can hold: requestLogFields masks them itself. */
+const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"] as const;
 
 /**
  * Where a credential could sit in a logged object: the request's credential headers (logged
@@ -41,7 +47,10 @@ const REQUEST_LINE_REDACTED = ["req.headers.authorization", 'req.headers["proxy-
  * engine's scrubber's: it masks every form of a session's secrets in its lines.
  */
 export const REDACTED_PATHS: readonly string[] = [
-  ...REQUEST_LINE_REDACTED,
+  // Any line that logs a request the way a request's line does.
+  "req.headers.authorization",
+  'req.headers["proxy-authorization"]',
+  "req.headers.cookie",
   'res.headers["set-cookie"]',
   ...CREDENTIAL_KEYS.flatMap((key) => [
     key,
@@ -55,7 +64,8 @@ export const REDACTED_PATHS: readonly string[] = [
 ];
 
 /** The request headers a request's line keeps: enough to tell who called and with what, credentials masked. */
-const LOGGED_HEADERS = ["host", "user-agent", "content-type", "content-length", "x-forwarded-for", "authorization", "proxy-authorization", "cookie"] as const;
+const LOGGED_HEADERS = ["host", "user-agent", "content-type", "content-length", "x-forwarded-for", ...CREDENTIAL_HEADERS] as const;
+const MASKED_HEADERS: ReadonlySet<string> = new Set(CREDENTIAL_HEADERS);
 
 /**
  * What a request's line says of the request: its method, whole path, caller and a few headers.
@@ -64,7 +74,7 @@ const LOGGED_HEADERS = ["host", "user-agent", "content-type", "content-length", 
  */
 export function requestLogFields(req: IncomingMessage & { originalUrl?: string; id?: unknown }): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
-  for (const name of LOGGED_HEADERS) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
+  for (const name of LOGGED_HEADERS) if (req.headers[name] !== undefined) headers[name] = MASKED_HEADERS.has(name) ? MASK : req.headers[name];
   return { id: req.id, method: req.method, url: req.originalUrl ?? req.url, headers, remoteAddress: req.socket?.remoteAddress, remotePort: req.socket?.remotePort };
 }
 
@@ -115,19 +125,17 @@ function bufferedStderr(): DestinationStream {
  * the line.
  */
 export function requestLogger(log: Logger, operation: (req: Request) => string): RequestHandler {
-  // These lines hold only what requestLogFields and answerLogFields pick: only their
-  // credential headers can need masking, and checking every path the logger knows of cost
-  // as much as writing the line.
-  const lines = log.child({}, { redact: { paths: [...REQUEST_LINE_REDACTED], censor: MASK } });
+  definedRequestLog();
+  // These lines hold only what requestLogFields and answerLogFields pick, and the first masks
+  // its credential headers: checking the paths the logger knows of cost as much as writing the line.
+  const lines = log.child({}, { redact: { paths: [], censor: MASK } });
   return (req, res, next) => {
     const start = performance.now();
     const reqId = requestIdOf(req, res);
     req.id = reqId;
-    let child: Logger | undefined;
-    Object.defineProperty(req, "log", { get: () => (child ??= log.child({ reqId })), configurable: true });
-    const done = () => {
-      res.off("finish", done);
-      res.off("close", done);
+    req[BASE_LOG] = log;
+    // An answer's "close" comes once it is sent (after "finish"), or when its client went away.
+    res.on("close", () => {
       const status = res.statusCode;
       const level = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
       if (!lines.isLevelEnabled(level)) return;
@@ -141,11 +149,25 @@ export function requestLogger(log: Logger, operation: (req: Request) => string):
         ...(res.writableFinished ? {} : { aborted: true }),
       };
       lines[level](line, status >= 500 ? "request errored" : "request completed");
-    };
-    res.on("finish", done);
-    res.on("close", done);
+    });
     next();
   };
+}
+
+/**
+ * `req.log`, made when first asked for, on the prototype of every Express request: a getter
+ * defined on each request gave each its own hidden class, and every read of any of a
+ * request's properties, in Express and here, had to tell them apart.
+ */
+function definedRequestLog(): void {
+  if (Object.prototype.hasOwnProperty.call(express.request, "log")) return;
+  Object.defineProperty(express.request, "log", {
+    configurable: true,
+    get(this: IncomingMessage) {
+      const base = this[BASE_LOG];
+      return base && (this[REQUEST_LOG] ??= base.child({ reqId: this.id }));
+    },
+  });
 }
 
 /** For tests and embedders that want no output. */
