@@ -449,7 +449,10 @@ export class Engine {
   /** Waits until the attempt has ended (wherever it ran) and answers as the synchronous operation does. */
   async waitForStep(attempt: Pick<StepAttempt, "execution_id" | "step" | "attempt">): Promise<StepResult> {
     const key = { execution_id: attempt.execution_id, step: attempt.step, attempt: attempt.attempt };
+    // The row this process recorded the end with, when it did: no need to read it back.
+    let ended: StepRow | undefined;
     for (let look = 0; ; look++) {
+      if (ended) return this.steps.answer(ended);
       // A step this process follows runs until its worker says otherwise: the first look waits for that.
       if (look > 0 || !this.worker?.follows(key)) {
         // The step goes on through a database outage, and so does the wait for it.
@@ -466,7 +469,10 @@ export class Engine {
       // Ended here: known at once. Ended elsewhere: seen at the next look.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, STEP_POLL_MS);
-        const off = this.worker?.onEnded(key, done);
+        const off = this.worker?.onEnded(key, (row) => {
+          ended = row;
+          done();
+        });
         function done() {
           clearTimeout(timer);
           off?.();
@@ -515,13 +521,13 @@ export class Engine {
   // ---- internals
 
   /** Follows a step this process's worker claimed, with its session's machines, to its end. */
-  private async driveStep(step: StepRow, owner: string, signal: AbortSignal): Promise<void> {
+  private async driveStep(step: StepRow, owner: string, signal: AbortSignal): Promise<StepRow | null> {
     const begun = this.begun.get(stepId(step));
     this.begun.delete(stepId(step));
     const execution = begun?.execution ?? (await this.executionRow(step.execution_id));
     const session = begun?.session ?? (await this.store.getSession(execution.session_id))!;
     const { config, scrubber } = this.sessionConfig(session);
-    await this.steps.drive(step, {
+    return this.steps.drive(step, {
       execution,
       machines: (count) => this.sessionMachines(session, config, signal, stepFields(step, session.id), count),
       timeoutOverride: config.stepTimeoutS,

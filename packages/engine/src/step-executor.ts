@@ -102,9 +102,10 @@ export class StepExecutor {
   /**
    * Follows a claimed step to its end and records the outcome. Every way out records one,
    * except a hand-back (the process stops, or lost the lease): then the step stays `running`,
-   * goes on detached, and its next holder re-attaches.
+   * goes on detached, and its next holder re-attaches. The step's row as it ended, when this
+   * holder recorded the end.
    */
-  async drive(step: StepRow, ctx: StepContext): Promise<void> {
+  async drive(step: StepRow, ctx: StepContext): Promise<StepRow | null> {
     const { execution } = ctx;
     const kind = step.step;
     const t = TRANSITIONS[kind];
@@ -166,7 +167,7 @@ export class StepExecutor {
         `${kind} ${step.attempt} of execution ${execution.id} ${end.state} in ${formatDuration(duration)} s${failure ? `: ${failure.detail}` : ""}`,
         { ...about, level: failure ? "warn" : "info" },
       );
-      await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
+      return await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
         this.store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
       );
     } finally {
@@ -219,7 +220,8 @@ export class StepExecutor {
     } else if (kind === "prepare") {
       await this.recordFacts(execution, machines);
     }
-    const vms = (await this.store.getExecution(execution.id))!.exec_env.vms;
+    // Only a prepare changes the machines' facts (recordFacts, just above): a run has them in its row.
+    const vms = kind === "prepare" ? (await this.store.getExecution(execution.id))!.exec_env.vms : execution.exec_env.vms;
     const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => () => {
       const platform = vms.find((v) => v.id === part.machine.id)?.platform || part.machine.platform;
       const opts = { platform, allowInstall: part.machine.allowInstall, ...(part.role === undefined ? {} : { role: part.role }) };
@@ -451,11 +453,10 @@ export class StepExecutor {
    * and must not be lost to an outage. Only a hand-back gives up, leaving the step `running`
    * for its next holder.
    */
-  private async record(ctx: StepContext, what: string, about: LogFields, write: () => Promise<unknown>): Promise<void> {
+  private async record<T>(ctx: StepContext, what: string, about: LogFields, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await write();
-        return;
+        return await write();
       } catch (e) {
         if (isHandBack(e, ctx.signal)) throw ctx.signal.reason ?? e;
         this.log(`cannot record the outcome of ${what} yet (try ${attempt}): ${(e as Error).message}`, { ...about, level: "warn" });

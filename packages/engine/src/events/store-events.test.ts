@@ -96,7 +96,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await store.beginStep(eid, "run", { from: ["prepared"], to: "running" }, new Date(), () => "/x")).toBeNull();
       expect(await store.transitionExecution(eid, ["completed"], "running")).toBeNull();
       expect(await store.setSessionState(sid, ["deleting"], "deleted")).toBe(false);
-      expect(await store.endStep(eid, "prepare", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" })).toBe(false);
+      expect(await store.endStep(eid, "prepare", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" })).toBeNull();
       const begun = await Promise.all([1, 2, 3].map(() => store.beginStep(eid, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => "/x")));
       expect(begun.filter(Boolean)).toHaveLength(1);
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);

@@ -18,7 +18,8 @@ export interface StepWorkerOptions {
 }
 
 /** Follows one claimed step to its end; aborting `signal` with a HandBack leaves it running. */
-export type DriveStep = (step: StepRow, owner: string, signal: AbortSignal) => Promise<void>;
+/** Follows a claimed step to its end: its row as it ended, when this owner recorded the end. */
+export type DriveStep = (step: StepRow, owner: string, signal: AbortSignal) => Promise<StepRow | null | undefined>;
 
 /**
  * The steps this process follows. A step is taken by claiming its lease in the store, kept
@@ -76,14 +77,16 @@ export class StepWorker {
     if (!step || this.#stopped || this.#following.has(id(key))) return false;
     const abort = new AbortController();
     const renewal = setInterval(() => void this.#renew(key, abort), this.#renewMs);
+    let ended: StepRow | null | undefined;
     const done = this.#drive(step, this.owner, abort.signal)
+      .then((row) => void (ended = row))
       .catch((e: Error) => {
         if (!abort.signal.aborted) this.#log(`step ${id(key)} ended in error: ${e.message}`, { ...stepFields(key), level: "error" });
       })
       .finally(() => {
         clearInterval(renewal);
         this.#following.delete(id(key));
-        this.#ended.emit(id(key));
+        this.#ended.emit(id(key), ended ?? undefined);
       });
     this.#following.set(id(key), { key, abort, done });
     return true;
@@ -101,8 +104,11 @@ export class StepWorker {
     return this.#following.has(id(key));
   }
 
-  /** Resolves when this process stops following the step (it ended, or was handed back). */
-  onEnded(key: StepKey, listener: () => void): () => void {
+  /**
+   * Tells when this process stops following the step (it ended, or was handed back): with
+   * the step's row as it ended when this process recorded the end.
+   */
+  onEnded(key: StepKey, listener: (ended?: StepRow) => void): () => void {
     this.#ended.on(id(key), listener);
     return () => this.#ended.off(id(key), listener);
   }

@@ -70,9 +70,9 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(begun.filter(Boolean)).toHaveLength(1);
       const first = begun.find(Boolean)!;
       expect(first.attempt).toBe(1);
-      expect(await store.endStep(id, "prepare", 1, { state: "failed", duration: 1, exit_code: 3, error: "no", metrics: null }, { from: "preparing", to: "prepare_failed" })).toBe(true);
+      expect(await store.endStep(id, "prepare", 1, { state: "failed", duration: 1, exit_code: 3, error: "no", metrics: null }, { from: "preparing", to: "prepare_failed" })).toMatchObject({ state: "failed", attempt: 1, exit_code: 3, error: "no" });
       // Ending an attempt twice changes nothing the second time.
-      expect(await store.endStep(id, "prepare", 1, { state: "succeeded", duration: 9, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" })).toBe(false);
+      expect(await store.endStep(id, "prepare", 1, { state: "succeeded", duration: 9, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" })).toBeNull();
       const second = await store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`);
       expect(second?.attempt).toBe(2);
       expect(second?.log_file).toBe("/logs/prepare-2.log");
@@ -117,7 +117,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(execution?.metrics).toEqual([]);
       expect((await store.listSteps([id])).map((s) => s.state)).toEqual(["running"]);
       // Recorded again once the database is back, the whole outcome lands.
-      expect(await store.endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" })).toBe(true);
+      expect(await store.endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" })).toMatchObject({ state: "succeeded", step: "run", attempt: 1 });
       expect(await store.getExecution(id)).toMatchObject({ state: "completed", metrics });
     });
 

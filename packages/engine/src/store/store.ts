@@ -307,6 +307,7 @@ export class Store {
    * Records how a step attempt ended and moves the execution on, in one transaction: the
    * step's row, the execution's state and (for a successful run) its metrics change together
    * or not at all. Only a step still `running` is finished, so recording twice is harmless.
+   * The step's row as it ended; null when it had ended already (or another owner holds it).
    */
   async endStep(
     executionId: string,
@@ -316,19 +317,19 @@ export class Store {
     move: { from: ExecutionState; to: ExecutionState },
     /** When set, only this lease holder may end the step: a follower that lost its lease records nothing. */
     owner?: string,
-  ): Promise<boolean> {
+  ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
-      const finished = await tx.query(
+      const finished = await tx.query<StepRow>(
         `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8, error_code = $9, error_extras = $10,
            owner = NULL, lease_until = NULL
-         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' AND ($11::text IS NULL OR owner = $11) RETURNING attempt, started`,
+         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' AND ($11::text IS NULL OR owner = $11) RETURNING *`,
         [
           executionId, step, attempt, result.state, result.duration, result.exit_code, result.error,
           result.metrics && JSON.stringify(result.metrics), result.error_code ?? null,
           result.error_extras ? JSON.stringify(result.error_extras) : null, owner ?? null,
         ],
       );
-      if (finished.length === 0) return false;
+      if (finished.length === 0) return null;
       // The run's metrics (a successful run) and the state move (only from `move.from`) in one
       // statement, which says whether the state moved; the row is locked before it is read.
       const metrics = step === "run" && result.state === "succeeded" ? JSON.stringify(result.metrics ?? []) : null;
@@ -342,12 +343,12 @@ export class Store {
       const about = { session_id: row.session_id, execution_id: executionId };
       await this.events.appendAll(
         [
-          { type: "step.finished", ...about, data: stepFinished(step, attempt, new Date((finished[0] as { started: Date }).started), result) },
+          { type: "step.finished", ...about, data: stepFinished(step, attempt, new Date(finished[0].started), result) },
           ...(moved.length ? [{ type: "execution.state" as const, ...about, data: { state: move.to, previous: move.from } }] : []),
         ],
         tx,
       );
-      return true;
+      return finished[0];
     });
   }
 
