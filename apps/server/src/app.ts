@@ -7,6 +7,7 @@ import { contractResponseHeaders, cors } from "./cors.js";
 import { docsRouter, isDocsPath } from "./docs.js";
 import { emptyOptionalBody } from "./empty-body.js";
 import { healthRouter } from "./health.js";
+import { inSeries } from "./in-series.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
 import { requestLogger, silentLogger, withRequestId, type Logger } from "./logger.js";
@@ -68,27 +69,25 @@ export function createApp(options: AppOptions): Express {
     const operation = operations.get(req) ?? spec.paths[templateOf(path) ?? ""]?.[req.method.toLowerCase()];
     return operation?.operationId ?? OUTSIDE_API[path] ?? (isDocsPath(path) ? "docs" : isWebUiPath(path) ? "ui" : UNMATCHED);
   };
-  app.use(metrics.requests(operationLabel));
-  // Every request gets an id (the caller's X-Request-Id or a new one) that its lines and its answer carry.
-  app.use(requestLogger(log, operationLabel));
-  // First after those: a preflight is answered before any redirect, token check or validation.
-  app.use(cors(options.corsOrigins ?? [], contractResponseHeaders(spec)));
-  app.use(normalizeTrailingSlash(API_BASE, templateOf));
   // The pages and probes beside the API: an operation's request passes them with one look at its path.
   const outside = express.Router();
   outside.use(docsRouter(spec, loadSwagger()));
   outside.use(webUiRouter(options.webUiDir));
   outside.use(healthRouter(engine));
   outside.use(metrics.router(options.token && !options.metricsPublic ? requireBearerToken(options.token) : undefined));
-  app.use((req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()));
+  app.use(
+    inSeries(
+      metrics.requests(operationLabel),
+      // Every request gets an id (the caller's X-Request-Id or a new one) that its lines and its answer carry.
+      requestLogger(log, operationLabel),
+      // First after those: a preflight is answered before any redirect, token check or validation.
+      cors(options.corsOrigins ?? [], contractResponseHeaders(spec)),
+      normalizeTrailingSlash(API_BASE, templateOf),
+      (req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()),
+    ),
+  );
   if (options.token) app.use(API_BASE, requireBearerToken(options.token));
-  app.use((req, _res, next) => (operationOf(req) ? next() : next(notFound(req))));
-  // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
-  // means nothing, and its charset or syntax cannot make that operation fail.
-  app.use(emptyOptionalBody(spec, operationOf));
   const json = express.json({ limit: "1mb", type: "application/json" });
-  app.use((req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()));
-  app.use(fieldsMask);
   const responses = options.validateResponses ? "fail" : responseValidationOf();
   const validator = OpenApiValidator.middleware({
     // The validator sees an answer before its mask is applied (see fieldsMask): it checks the
@@ -102,13 +101,23 @@ export function createApp(options: AppOptions): Express {
     fileUploader: false,
   });
   app.use(
-    responses === "off"
-      ? rememberedValidation(express.Router().use(validator), (req) => operationOf(req)?.operationId, headerParametersByOperation(spec))
-      : validator,
+    inSeries(
+      (req, _res, next) => (operationOf(req) ? next() : next(notFound(req))),
+      // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
+      // means nothing, and its charset or syntax cannot make that operation fail.
+      emptyOptionalBody(spec, operationOf),
+      (req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()),
+      fieldsMask,
+      responses === "off"
+        ? rememberedValidation(express.Router().use(validator), (req) => operationOf(req)?.operationId, headerParametersByOperation(spec))
+        : express.Router().use(validator),
+      // Every request here is an operation (the gate above): served without a mount, which would cut
+      // and restore its path for nothing.
+      validatedOnly,
+      withRequestId,
+      dispatch(apiOperations(engine)),
+    ),
   );
-  // Every request here is an operation (the gate above): served without a mount, which would cut
-  // and restore its path for nothing.
-  app.use(validatedOnly, withRequestId, dispatch(apiOperations(engine)));
   app.use((req, _res, next) => next(notFound(req)));
   app.use(errorHandler(log));
   return app;
@@ -149,10 +158,14 @@ const validatedOnly: express.RequestHandler = (req, _res, next) => {
 };
 
 /** Where a value holds ±Infinity or NaN: parameters are flat, or arrays of flat values. */
-function nonFinite(value: unknown, at: string): string[] {
-  if (typeof value === "number") return Number.isFinite(value) ? [] : [at];
-  if (!value || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([k, v]) => nonFinite(v, `${at}/${k}`));
+function nonFinite(value: unknown, at: string, found: string[] = []): string[] {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) found.push(at);
+  } else if (value && typeof value === "object") {
+    // Every request passes here: no copies of its parameters on the way.
+    for (const k in value) if (Object.prototype.hasOwnProperty.call(value, k)) nonFinite((value as Record<string, unknown>)[k], `${at}/${k}`, found);
+  }
+  return found;
 }
 
 function notFound(req: Request): BenchwrightError {
