@@ -1,4 +1,5 @@
-import { Client, type ClientChannel, type ConnectConfig, type SFTPWrapper } from "ssh2";
+import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
+import { loadSsh2 } from "./ssh2-module.js";
 import { backoffDelay, sleep, type BackoffOptions } from "./backoff.js";
 import { checkHostKey } from "./host-key.js";
 import type { ExecOptions, ExecResult, HostKeyStore, SshTarget } from "./transport.js";
@@ -187,7 +188,8 @@ export class SshConnection {
     });
   }
 
-  #connectOnce(): Promise<Client> {
+  async #connectOnce(): Promise<Client> {
+    const { Client } = await loadSsh2();
     return new Promise((resolve, reject) => {
       const client = new Client();
       let ready = false;

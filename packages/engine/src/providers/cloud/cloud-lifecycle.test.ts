@@ -445,7 +445,7 @@ for (const make of [ec2, openstack, gce]) {
       const provider = createCloudProvider(cfg, cloud.options);
       const [m] = await provider.ensureMachines(ctx(cfg));
       const [imported] = cloud.importedKeys();
-      expect(imported.publicKey).toBe(publicKeyOf(sshd.privateKey));
+      expect(imported.publicKey).toBe(await publicKeyOf(sshd.privateKey));
       expect(m.ssh!.privateKey!.trim()).toBe(sshd.privateKey.trim());
       expect((await ctx(cfg).exec!(m, "true")).code).toBe(0);
       // The private key stays in the configuration: the ledger holds none of it.

@@ -1,6 +1,6 @@
-import ssh2 from "ssh2";
 import { BenchwrightError } from "../../errors.js";
 import type { Scrubber } from "../../secrets/scrub.js";
+import { loadSsh2 } from "../../transport/ssh2-module.js";
 import type { Machine, Provider, ProviderContext, SweptResource } from "../provider.js";
 import { resourceName, type CloudSettings } from "./cloud-config.js";
 import type { CloudDriver, LaunchSpec, MachineView } from "./cloud-driver.js";
@@ -23,9 +23,8 @@ function machineCount(ctx: ProviderContext): number {
 }
 
 /** The OpenSSH public key line of a configured private key, to import it as the session's key pair. */
-export function publicKeyOf(privateKey: string): string {
-  // ssh2 is CommonJS and its `utils` is not a named export Node can see.
-  const parsed = ssh2.utils.parseKey(privateKey);
+export async function publicKeyOf(privateKey: string): Promise<string> {
+  const parsed = (await loadSsh2()).utils.parseKey(privateKey);
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!key || key instanceof Error) {
     throw new BenchwrightError("provider_failed", `ssh_private_key cannot be read${key instanceof Error ? `: ${key.message}` : ""}`);
@@ -130,9 +129,8 @@ export class CloudProvider implements Provider {
   /** Asks for one machine and records it before anything waits on it. */
   private async launch(ctx: ProviderContext, key: Key, access: LaunchSpec["access"], log: Log): Promise<Launched> {
     const name = resourceName(ctx.sessionId);
-    const id = await this.call("launching the machine", () =>
-      this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey: publicKeyOf(key.privateKey), access }),
-    );
+    const publicKey = await publicKeyOf(key.privateKey);
+    const id = await this.call("launching the machine", () => this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access }));
     const meta = { ssh_port: this.settings.sshPort, key_name: key.name, name };
     await ctx.resources.record(this.driver.kinds.machine, id, meta);
     log(`launched machine ${id} (${this.settings.size}, ${this.settings.image})`);
@@ -175,7 +173,7 @@ export class CloudProvider implements Provider {
   private async createKey(ctx: ProviderContext, log: Log): Promise<Key> {
     const name = resourceName(ctx.sessionId);
     const configured = this.settings.sshPrivateKey;
-    const publicKey = configured ? publicKeyOf(configured) : undefined;
+    const publicKey = configured ? await publicKeyOf(configured) : undefined;
     const made = await this.call(publicKey ? "importing the key pair" : "creating the key pair", () =>
       this.driver.createKey({ name, sessionId: ctx.sessionId, publicKey }),
     );

@@ -61,7 +61,7 @@ describe("gce driver", () => {
         status: "RUNNING",
         labels: { "benchwright-session": sessionId, "benchwright-managed": "true" },
         tags: [ssh.id],
-        sshKeys: `${sshd.username}:${publicKeyOf(m.ssh!.privateKey!)} ${sshd.username}`,
+        sshKeys: `${sshd.username}:${await publicKeyOf(m.ssh!.privateKey!)} ${sshd.username}`,
         externalIp: true,
         networkIP: m.privateIp,
       },
