@@ -100,6 +100,7 @@ export function createApp(options: AppOptions): Express {
     // No operation takes multipart bodies: one middleware less on every request.
     fileUploader: false,
   });
+  const validate = express.Router().use(validator);
   app.use(
     inSeries(
       (req, _res, next) => (operationOf(req) ? next() : next(notFound(req))),
@@ -108,9 +109,7 @@ export function createApp(options: AppOptions): Express {
       emptyOptionalBody(spec, operationOf),
       (req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()),
       fieldsMask,
-      responses === "off"
-        ? rememberedValidation(express.Router().use(validator), (req) => operationOf(req)?.operationId, headerParametersByOperation(spec))
-        : express.Router().use(validator),
+      responses === "off" ? rememberedValidation(validate, (req) => operationOf(req)?.operationId, headerParametersByOperation(spec)) : validate,
       // Every request here is an operation (the gate above): served without a mount, which would cut
       // and restore its path for nothing.
       validatedOnly,

@@ -124,14 +124,15 @@ export class StepExecutor {
     };
     try {
       try {
-        log = maskingSecret(await this.logs.open(key, step.log_file, {
+        const opened = await this.logs.open(key, step.log_file, {
           // Followers of the log (and of /events) learn that it grew; losing one of these is harmless.
           onProgress: (bytes) =>
             void this.store.events
               .append({ type: "step.log", session_id: execution.session_id, execution_id: execution.id, data: { step: kind, attempt: step.attempt, bytes } })
               .catch(() => {}),
           onError: (e) => this.log(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, { ...about, level: "warn" }),
-        }), secret);
+        });
+        log = maskingSecret(opened, secret);
         work = await this.work(step, ctx, log, secret);
       } catch (e) {
         if (isHandBack(e, ctx.signal)) {
