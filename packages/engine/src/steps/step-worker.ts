@@ -17,8 +17,10 @@ export interface StepWorkerOptions {
   log?: EngineLog;
 }
 
-/** Follows one claimed step to its end; aborting `signal` with a HandBack leaves it running. */
-/** Follows a claimed step to its end: its row as it ended, when this owner recorded the end. */
+/**
+ * Follows one claimed step to its end; aborting `signal` with a HandBack leaves it running.
+ * Resolves with the step's row as it ended, when this owner recorded the end.
+ */
 export type DriveStep = (step: StepRow, owner: string, signal: AbortSignal) => Promise<StepRow | null | undefined>;
 
 /**
