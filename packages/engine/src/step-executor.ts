@@ -140,9 +140,9 @@ export class StepExecutor {
           throw ctx.signal.reason ?? e;
         }
         const error = asStepError(e, kind, execution, step.attempt, log);
-        const scrubbed = ctx.scrubber ? ctx.scrubber.error(error) : error;
-        // The output tails in it come from the host's files, past the log's masking.
-        failure = secret ? new Scrubber().add(secret).error(scrubbed) : scrubbed;
+        // The output tails in it come from the host's files, past the log's masking of the step's secret.
+        const scrubber = secret ? (ctx.scrubber ?? new Scrubber()).with(secret) : ctx.scrubber;
+        failure = scrubber ? scrubber.error(error) : error;
       }
       // Every byte is stored before the step's end is: a follower of the log ends once the step has.
       await log?.close(ctx.signal).catch((e: Error) =>

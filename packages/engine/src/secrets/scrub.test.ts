@@ -62,6 +62,13 @@ function fragments(secret: string): string[] {
 describe("secretForms and Scrubber", () => {
   const scrubber = new Scrubber().add(PASSWORD);
 
+  it("gives a scrubber that knows one more secret, and leaves the first as it was", () => {
+    const step = "0123456789abcdef0123456789abcdef";
+    const both = scrubber.with(step);
+    expect(both.scrub(`${PASSWORD} and ${step}`)).toBe(`${MASK} and ${MASK}`);
+    expect(scrubber.scrub(step)).toBe(step);
+  });
+
   for (const [origin, echoes] of [
     ["python", pythonEchoes(PASSWORD)],
     ["javascript", javascriptEchoes(PASSWORD)],

@@ -137,6 +137,11 @@ export class Scrubber {
     return this;
   }
 
+  /** A scrubber that knows this one's credentials and `values` too; this one stays as it was. */
+  with(...values: Array<string | undefined>): Scrubber {
+    return new Scrubber().add(...this.secrets, ...values);
+  }
+
   scrub(text: string): string {
     let out = text;
     for (const form of this.forms) {
