@@ -8,23 +8,36 @@
 //    moment the step's process ended (the mtime of its step.rc on the host, which is this
 //    machine), target <= 100 ms; also the step's reported duration minus its idle_seconds.
 //    Reference: a warm ssh2 exec (local: bash -c) of `sleep 5`, minus 5 s.
+// 3. What no step can do without, against the same reference as 1: the idle0 run script alone
+//    (`bash -c <its text>`, through the same warm connection, or spawned), and the store's own
+//    writes for one step attempt (begin, claim, handle, end: each a durable write that the
+//    protocol needs before the launch or before the answer) on the server's kind of database.
+//    Their sum is the least a no-op step can take, whatever the step protocol.
 //
 // Usage: node bench/step-overhead.mjs [--runs=20] [--reference-runs=50] [--fresh-ssh-runs=10] [--notice-runs=1]
+//        [--database=pglite|postgres]
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadCatalog } from "@benchwright/catalog";
 import {
-  LOCAL_SESSION, bash, benchConfigDir, benchSshd, figure, flags, main, median, sshSessionBody, ssh2Connection, startServer, tempDir, timeEach,
+  LOCAL_SESSION, bash, benchConfigDir, benchSshd, figure, flags, main, median, postgresSchema, sshSessionBody, ssh2Connection, startServer, tempDir, timeEach,
 } from "./harness.mjs";
 
-const opts = flags({ runs: 20, referenceRuns: 50, freshSshRuns: 10, noticeRuns: 1 });
+const opts = flags({ runs: 20, referenceRuns: 50, freshSshRuns: 10, noticeRuns: 1, database: "pglite" });
+if (!["pglite", "postgres"].includes(opts.database)) throw new Error(`--database is pglite or postgres, not ${opts.database}`);
 
 await main(async (defer) => {
   const sshd = await benchSshd(defer);
   const dataDir = tempDir(defer, "data");
-  const server = await startServer(defer, { dataDir, configDir: benchConfigDir(defer) });
+  const databaseUrl = opts.database === "postgres" ? await postgresSchema(defer) : undefined;
+  const server = await startServer(defer, { dataDir, configDir: benchConfigDir(defer), ...(databaseUrl ? { databaseUrl } : {}) });
   const { call } = server;
+  const onDb = opts.database === "postgres" ? " (PostgreSQL)" : "";
+  const idle0Script = loadCatalog().runScript("idle", "idle0", { platform: "debian" });
+  const storeWrites = await storeWritesPerStep(databaseUrl && (await postgresSchema(defer)), opts.runs);
 
   const ssh = await ssh2Connection(sshd);
   defer(() => ssh.end());
@@ -37,6 +50,7 @@ await main(async (defer) => {
       workRoot: () => join(homedir(), ".benchwright"),
       noop: () => ssh.exec("true"),
       noopLabel: "warm ssh2 exec true",
+      script: () => ssh.exec(`bash -c ${shellQuote(idle0Script)}`),
       sleep5: () => ssh.exec("sleep 5"),
       sleepLabel: "warm ssh2 exec sleep 5, minus 5 s",
       target: { text: "<= 2x", ok: (r) => r <= 2 },
@@ -47,6 +61,7 @@ await main(async (defer) => {
       workRoot: (session) => join(dataDir, "work", session),
       noop: () => bash("true"),
       noopLabel: "spawn bash -c true",
+      script: () => bash(idle0Script),
       sleep5: () => bash("sleep 5"),
       sleepLabel: "spawn bash -c 'sleep 5', minus 5 s",
       target: { text: "<= 10x", ok: (r) => r <= 10 },
@@ -67,7 +82,7 @@ await main(async (defer) => {
     const reference = median(await timeEach(opts.referenceRuns, t.noop));
     console.log(`no-op step p50 ${api.toFixed(1)} ms over ${opts.runs} runs; ${t.noopLabel} p50 ${reference.toFixed(2)} ms over ${opts.referenceRuns}`);
     figure({
-      measure: `no-op step (idle0) API wall p50, ${t.name}`,
+      measure: `no-op step (idle0) API wall p50, ${t.name}${onDb}`,
       now: api,
       ref: reference,
       unit: "ms",
@@ -75,6 +90,12 @@ await main(async (defer) => {
       target: t.target.text,
       ok: t.target.ok,
     });
+    // The floor: the workload's own script, and the store's writes, each against the same reference.
+    await timeEach(3, t.script);
+    const script = median(await timeEach(opts.referenceRuns, t.script));
+    figure({ measure: `floor: idle0's run script alone, ${t.name}`, now: script, ref: reference, unit: "ms", refLabel: t.noopLabel });
+    figure({ measure: `floor: the store's writes of one step${onDb}`, now: storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
+    figure({ measure: `floor: their sum, ${t.name}${onDb}`, now: script + storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
     if (t.name === "SSH") {
       const fresh = median(await timeEach(opts.freshSshRuns, () => opensshTrue(sshd)));
       figure({ measure: "no-op step (idle0) API wall p50, SSH vs fresh ssh", now: api, ref: fresh, unit: "ms", refLabel: "fresh `ssh host true`" });
@@ -115,6 +136,30 @@ await main(async (defer) => {
     });
   }
 });
+
+/**
+ * The store's writes for one step, p50 over `runs` (store-writes.mjs), in a process of its own:
+ * a database loaded here would make this process's own forks, the local reference, slower.
+ */
+function storeWritesPerStep(databaseUrl, runs) {
+  return new Promise((resolve, reject) => {
+    const args = [fileURLToPath(new URL("./store-writes.mjs", import.meta.url)), `--runs=${runs}`, ...(databaseUrl ? [`--database-url=${databaseUrl}`] : [])];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const ms = Number(/^p50 ([\d.]+) ms$/m.exec(out)?.[1]);
+      if (code === 0 && Number.isFinite(ms)) resolve(ms);
+      else reject(new Error(`store-writes.mjs exited ${code}: ${out.trim()}`));
+    });
+  });
+}
+
+/** One word for a POSIX shell, single-quoted. */
+function shellQuote(text) {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
 
 /** A fresh OpenSSH client connection running `true`, as an operator would type it. */
 function opensshTrue(sshd) {
