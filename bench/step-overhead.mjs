@@ -10,8 +10,8 @@
 //    Reference: a warm ssh2 exec (local: bash -c) of `sleep 5`, minus 5 s.
 // 3. What no step can do without, against the same reference as 1: the idle0 run script alone
 //    (`bash -c <its text>`, through the same warm connection, or spawned), and the store's own
-//    writes for one step attempt (begin, claim, handle, end: each a durable write that the
-//    protocol needs before the launch or before the answer) on the server's kind of database.
+//    writes for one step attempt (begin, handle, end: each a durable write that the protocol
+//    needs before the launch or before the answer) on the server's kind of database.
 //    Their sum is the least a no-op step can take, whatever the step protocol.
 //
 // Usage: node bench/step-overhead.mjs [--runs=20] [--reference-runs=50] [--fresh-ssh-runs=10] [--notice-runs=1]

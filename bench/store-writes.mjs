@@ -1,6 +1,6 @@
-// The store's writes for one step attempt, as a no-op run makes them: beginStep, claimStep,
-// recordStepHandle and endStep, each a durable write the step protocol needs before the launch
-// or before the answer. Prints their p50 over --runs steps of one prepared execution, on a PGlite
+// The store's writes for one step attempt, as a no-op run makes them on a server whose worker
+// takes it: beginStep (leased to that worker), recordStepHandle and endStep, each a durable
+// write the step protocol needs before the launch or before the answer. Prints their p50 over --runs steps of one prepared execution, on a PGlite
 // data dir of its own, or on --database-url (a schema step-overhead.mjs made for it).
 //
 // Usage: node bench/store-writes.mjs [--runs=20] [--database-url=postgres://...]
@@ -23,9 +23,9 @@ await main(async (defer) => {
   const test = { tool_id: "idle", workload_id: "idle0", tool_name: "Idle", workload_name: "Idle 0 s" };
   await store.insertExecution({ id: executionId, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created });
   const oneStep = async () => {
-    const step = await store.beginStep(executionId, "run", { from: ["prepared", "completed", "run_failed"], to: "running" }, new Date(), (a) => `run-${a}.log`);
+    const run = { from: ["prepared", "completed", "run_failed"], to: "running" };
+    const step = await store.beginStep(executionId, "run", run, new Date(), (a) => `run-${a}.log`, { owner: "bench", leaseMs: 15_000 });
     const key = { execution_id: executionId, step: "run", attempt: step.attempt };
-    await store.claimStep(key, "bench", 30_000);
     await store.recordStepHandle(key, "bench", { machine_id: "local", pgid: null, machine_log_start: 0, metrics: [] });
     const end = { state: "succeeded", duration: 0, exit_code: 0, error: null, metrics: [{ name: "idle_seconds", value: 0, unit: "s" }] };
     await store.endStep(executionId, "run", step.attempt, end, { from: "running", to: "completed" }, "bench");

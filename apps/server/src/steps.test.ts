@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,6 +54,30 @@ describe("steps at their edges", () => {
     expect(res.body).toMatchObject({ code: "step_failed", exit_code: 0 });
     expect(res.body.detail).toMatch(/no metrics/);
     expect((await api.get(`/api/v1/executions/${id}`)).body).toMatchObject({ state: "run_failed", metrics: [] });
+  });
+
+  it("has a step begun here followed by this server's worker on the lease it was begun with: no claim after", async () => {
+    const id = await prepared(await session(), "idle", "idle5");
+    const store = fx.engine.store;
+    const claim = store.claimStep;
+    let claims = 0;
+    store.claimStep = (...args) => (claims++, claim.apply(store, args));
+    try {
+      const answer = api.post(`/api/v1/executions/${id}/run`).then((res) => res);
+      // While it runs, it is held: by this server's worker, on a lease.
+      let running;
+      for (let i = 0; i < 100 && !running; i++) {
+        running = (await store.runningSteps([id]))[0];
+        if (!running) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(running?.owner?.startsWith(`${hostname()}:${process.pid}:`)).toBe(true);
+      expect(new Date(running!.lease_until!).getTime()).toBeGreaterThan(Date.now());
+      const res = await answer;
+      expect(res.status, res.text).toBe(200);
+      expect(claims).toBe(0);
+    } finally {
+      store.claimStep = claim;
+    }
   });
 
   it("refuses a second prepare while one is running, with 409", async () => {

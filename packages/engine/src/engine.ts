@@ -421,13 +421,15 @@ export class Engine {
     if (session.state !== "active") {
       throw new BenchwrightError("session_deleted", `The session of execution ${execId} is ${session.state}`, { state: execution.state });
     }
-    const step = await this.steps.begin(kind, execution);
+    // A worker here with room takes it at once: begun leased to it (one write less than a claim
+    // after), and driven with the rows just read (what a step uses of them never changes). The
+    // queue is for the others (and the sweep finds the step if the send is lost).
+    const worker = this.worker?.hasRoom ? this.worker : undefined;
+    const step = await this.steps.begin(kind, execution, worker && { owner: worker.owner, leaseMs: worker.leaseMs });
     const key = { execution_id: execId, step: kind, attempt: step.attempt };
-    // A worker here takes it at once, with the rows just read (what a step uses of them never
-    // changes); the queue is for the others (and the sweep finds it if the send is lost).
     const begunKey = stepId(key);
     this.begun.set(begunKey, { execution, session });
-    const taken = await this.worker?.take(key).catch(() => false);
+    const taken = worker ? worker.adopt(step) : await this.worker?.take(key).catch(() => false);
     this.begun.delete(begunKey);
     if (!taken) {
       await this.queue.send(key).catch((e: Error) => this.log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {

@@ -84,10 +84,13 @@ export class StepExecutor {
     return logFilePath(this.dataDir, { execution_id: executionId, step, attempt });
   }
 
-  /** Moves the execution into the step and opens its next attempt; 409 when its state does not allow the step. */
-  async begin(kind: StepKind, execution: ExecutionRow): Promise<StepRow> {
+  /**
+   * Moves the execution into the step and opens its next attempt, leased to `claim`'s owner
+   * when given; 409 when its state does not allow the step.
+   */
+  async begin(kind: StepKind, execution: ExecutionRow, claim?: { owner: string; leaseMs: number }): Promise<StepRow> {
     const t = TRANSITIONS[kind];
-    const step = await this.store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a));
+    const step = await this.store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);
     if (!step) {
       const now = await this.store.getExecution(execution.id);
       throw new BenchwrightError(

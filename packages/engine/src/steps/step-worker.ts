@@ -72,11 +72,38 @@ export class StepWorker {
     this.#sweeper = setTimeout(sweep, 0);
   }
 
+  /** How long a lease of this worker holds without renewal. */
+  get leaseMs(): number {
+    return this.#leaseMs;
+  }
+
+  /** Whether this worker would take one more step now. */
+  get hasRoom(): boolean {
+    return !this.#stopped && this.#following.size < this.#capacity;
+  }
+
   /** Claims the step and follows it in the background; false when someone else holds it, it ended, or this worker is full. */
   async take(key: StepKey): Promise<boolean> {
-    if (this.#stopped || this.#following.has(id(key)) || this.#following.size >= this.#capacity) return false;
+    if (!this.hasRoom || this.#following.has(id(key))) return false;
     const step = await this.#store.claimStep(key, this.owner, this.#leaseMs);
     if (!step || this.#stopped || this.#following.has(id(key))) return false;
+    this.#follow(step);
+    return true;
+  }
+
+  /**
+   * Follows a step that was begun leased to this worker (Store.beginStep's claim): no claim
+   * needed. False when this worker stopped meanwhile: then the lease runs out unrenewed, unless
+   * the stop hands it back first, and another worker takes the step over.
+   */
+  adopt(step: StepRow): boolean {
+    if (this.#stopped || step.owner !== this.owner || this.#following.has(id(step))) return false;
+    this.#follow(step);
+    return true;
+  }
+
+  #follow(step: StepRow): void {
+    const key: StepKey = { execution_id: step.execution_id, step: step.step, attempt: step.attempt };
     const abort = new AbortController();
     const renewal = setInterval(() => void this.#renew(key, abort), this.#renewMs);
     let ended: StepRow | null | undefined;
@@ -91,7 +118,6 @@ export class StepWorker {
         this.#ended.emit(id(key), ended ?? undefined);
       });
     this.#following.set(id(key), { key, abort, done });
-    return true;
   }
 
   /** Takes every running step whose lease is free or ran out. */

@@ -83,6 +83,31 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await store.getExecution(id))?.state).toBe("prepared");
     });
 
+    it("begins a step leased to the process that begins it: nobody else claims it until the lease runs out", async () => {
+      const sessionId = crypto.randomUUID();
+      await store.insertSession({
+        id: sessionId, provider_name: "local", service_type: "default", provider_class: "local",
+        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+      });
+      const [leased, free] = [crypto.randomUUID(), crypto.randomUUID()];
+      const test = { tool_id: "idle", workload_id: "idle0", tool_name: "idle", workload_name: "n", workload_description: "d" };
+      for (const id of [leased, free]) await store.insertExecution({ id, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created: new Date() });
+      const run = { from: ["prepared" as const], to: "running" as const };
+      const step = await store.beginStep(leased, "run", run, new Date(), () => "/x", { owner: "a", leaseMs: 400 });
+      expect(step).toMatchObject({ owner: "a", state: "running" });
+      expect(new Date(step!.lease_until!).getTime()).toBeGreaterThan(Date.now());
+      const key = { execution_id: leased, step: "run" as const, attempt: 1 };
+      expect(await store.claimStep(key, "b", 10_000)).toBeNull();
+      expect((await store.orphanedSteps(1000)).some((k) => k.execution_id === leased)).toBe(false);
+      // Begun without a lease: anyone's at once.
+      expect(await store.beginStep(free, "run", run, new Date(), () => "/x")).toMatchObject({ owner: null, lease_until: null });
+      expect((await store.orphanedSteps(1000)).some((k) => k.execution_id === free)).toBe(true);
+      // Its owner renews it; past its end another worker takes it over.
+      expect(await store.renewLease(key, "a", 400)).toEqual({ sessionActive: true });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await store.claimStep(key, "b", 10_000)).toMatchObject({ owner: "b" });
+    });
+
     it("ends a step in one transaction: when the execution's write fails, the step stays running", async () => {
       const sessionId = crypto.randomUUID();
       await store.insertSession({

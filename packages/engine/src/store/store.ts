@@ -272,6 +272,8 @@ export class Store {
     move: { from: ExecutionState[]; to: ExecutionState },
     started: Date,
     logFileOf: (attempt: number) => string,
+    /** The lease to begin it with: a worker of the process that begins it follows it at once, without claiming it after. */
+    claim?: { owner: string; leaseMs: number },
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
       // The row is locked by the subquery before it is updated, so that the state it had is the
@@ -288,8 +290,9 @@ export class Store {
       );
       const attempt = Number(next);
       const rows = await tx.query<StepRow>(
-        `INSERT INTO steps (execution_id, step, attempt, state, started, log_file) VALUES ($1, $2, $3, 'running', $4, $5) RETURNING *`,
-        [executionId, step, attempt, started, logFileOf(attempt)],
+        `INSERT INTO steps (execution_id, step, attempt, state, started, log_file, owner, lease_until)
+         VALUES ($1, $2, $3, 'running', $4, $5, $6, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7 * interval '1 millisecond' END) RETURNING *`,
+        [executionId, step, attempt, started, logFileOf(attempt), claim?.owner ?? null, claim?.leaseMs ?? null],
       );
       const about = { session_id: before.session_id, execution_id: executionId };
       await this.events.appendAll(
