@@ -19,6 +19,26 @@ describe("the prelude's timing functions", () => {
     expect(Number(elapsed)).toBeLessThan(1);
   });
 
+  it("puts the readings and the seconds between them in the caller's variables with -v, its locals included", () => {
+    const out = bash('f() { local s e d; bw_now -v s; bw_now -v e; bw_elapsed -v d "$s" "$e"; echo "$s $e $d"; }; f; echo "[${s:-} ${d:-}]"', "");
+    const [start, end, elapsed, outside] = out.split(/ |\n/);
+    expect(start).toMatch(/^\d{10}\.\d{6}$/);
+    expect(Number(end)).toBeGreaterThanOrEqual(Number(start));
+    expect(elapsed).toMatch(/^\d+\.\d{3}$/);
+    expect(outside).toBe("[");
+    // Names such a function would use for itself, and the awk fallback.
+    expect(bash('bw_elapsed -v a 1700000000.5 1700000002.25; bw_elapsed -v d 1 1.5; bw_elapsed -v re 2.000000 1.000000; echo "$a $d $re"')).toBe("1.750 0.500 -1.000");
+  });
+
+  it("starts no process with -v, where a command substitution starts one", () => {
+    // The last process id the kernel gave out (/proc/loadavg), before and after: unchanged when
+    // nothing forked. Others on the machine may fork meanwhile, so once in 50 tries suffices.
+    const tries = (timing: string) =>
+      bash(`n=0; for i in {1..50}; do read -r _ _ _ _ a < /proc/loadavg; ${timing}; read -r _ _ _ _ b < /proc/loadavg; [ "$a" = "$b" ] && n=$((n + 1)); done; echo $n`);
+    expect(Number(tries('bw_now -v s; bw_now -v e; bw_elapsed -v d "$s" "$e"'))).toBeGreaterThan(0);
+    expect(Number(tries('s=$(bw_now); e=$(bw_now); d=$(bw_elapsed "$s" "$e")'))).toBe(0);
+  });
+
   it.each([
     ["100.000000", "101.234567", "1.235"],
     ["1700000000.999999", "1700000001.000000", "0.000"],

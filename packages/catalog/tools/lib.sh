@@ -17,29 +17,34 @@ bw_metric() {
   printf '\n'
 }
 
-# Seconds since the epoch with microseconds, for timing a workload from inside the script:
-# bash 5's $EPOCHREALTIME where there is one (no process to start: a step's own overhead is
-# measured with these), `date` elsewhere.
+# bw_now [-v <name>]: seconds since the epoch with microseconds, for timing a workload from
+# inside the script: printed, or put in the variable <name>. bash 5's $EPOCHREALTIME where there
+# is one, `date` elsewhere. With -v no process is started where there is one ("$(bw_now)" is a
+# subshell, a fork: a millisecond in a step's own overhead).
 bw_now() {
-  if [ -n "${EPOCHREALTIME:-}" ]; then printf '%s\n' "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
+  if [ "${1:-}" = -v ]; then
+    if [ -n "${EPOCHREALTIME:-}" ]; then printf -v "$2" '%s' "${EPOCHREALTIME/,/.}"; else printf -v "$2" '%s' "$(date +%s.%N)"; fi
+  elif [ -n "${EPOCHREALTIME:-}" ]; then printf '%s\n' "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
 }
 
-# bw_elapsed <start> <end>: seconds between two bw_now readings, millisecond precision; in
-# the shell's own arithmetic when both are seconds with at least 6 decimals, else awk.
+# bw_elapsed [-v <name>] <start> <end>: seconds between two bw_now readings, millisecond
+# precision, printed or put in <name>; in the shell's own arithmetic when both are seconds with
+# at least 6 decimals, else awk. Its own variables begin with __bw_, which <name> must not.
 bw_elapsed() {
-  local re='^([0-9]+)\.([0-9]{6})[0-9]*$' a d
-  if [[ $1 =~ $re ]]; then
-    a=$(( ${BASH_REMATCH[1]} * 1000000 + 10#${BASH_REMATCH[2]} ))
-    if [[ $2 =~ $re ]]; then
-      d=$(( ${BASH_REMATCH[1]} * 1000000 + 10#${BASH_REMATCH[2]} - a ))
-      if (( d >= 0 )); then
-        d=$(( (d + 500) / 1000 ))
-        printf '%d.%03d\n' $(( d / 1000 )) $(( d % 1000 ))
-        return
+  local __bw_into= __bw_re='^([0-9]+)\.([0-9]{6})[0-9]*$' __bw_a __bw_d __bw_out=
+  if [ "${1:-}" = -v ]; then __bw_into=$2; shift 2; fi
+  if [[ $1 =~ $__bw_re ]]; then
+    __bw_a=$(( ${BASH_REMATCH[1]} * 1000000 + 10#${BASH_REMATCH[2]} ))
+    if [[ $2 =~ $__bw_re ]]; then
+      __bw_d=$(( ${BASH_REMATCH[1]} * 1000000 + 10#${BASH_REMATCH[2]} - __bw_a ))
+      if (( __bw_d >= 0 )); then
+        __bw_d=$(( (__bw_d + 500) / 1000 ))
+        printf -v __bw_out '%d.%03d' $(( __bw_d / 1000 )) $(( __bw_d % 1000 ))
       fi
     fi
   fi
-  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'
+  [ -n "$__bw_out" ] || __bw_out=$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }')
+  if [ -n "$__bw_into" ]; then printf -v "$__bw_into" '%s' "$__bw_out"; else printf '%s\n' "$__bw_out"; fi
 }
 
 # Package installs need root; a non-interactive sudo fails fast instead of hanging on a password.
