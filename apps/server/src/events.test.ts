@@ -181,6 +181,20 @@ describe("GET /api/v1/events", () => {
     expect(events.map((e) => e.id)).toEqual(await everything({}, before + 1));
   });
 
+  it("tells what an execution was created with: its parameters, defaults included, and how its runs repeat", async () => {
+    const start = await fx.engine.store.events.lastId();
+    const sid = await newSession();
+    const stream = await openStream(http.port, `/api/v1/events?session_id=${sid}&types=execution.created&last_event_id=${start}`);
+    const repeated = (await call("POST", `/sessions/${sid}/executions/`, { tool: "idle", workload: "idle5", params: { seconds: 1 }, repetitions: { count: 3 } })).id;
+    const plain = await newExecution(sid);
+    await stream.until((b) => eventsOf(b).length >= 2);
+    stream.drop();
+    expect(eventsOf(stream.blocks).map((e) => [e.execution_id, e.data])).toEqual([
+      [repeated, { tool: "idle", workload: "idle5", params: { seconds: 1 }, repetitions: { count: 3 } }],
+      [plain, { tool: "idle", workload: "idle0", params: {} }],
+    ]);
+  });
+
   it("filters by session, by execution and by type", async () => {
     const start = await fx.engine.store.events.lastId();
     const [s1, s2] = [await newSession(), await newSession()];

@@ -63,7 +63,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const about = { session_id: sid, execution_id: eid, at: TIMESTAMP };
       expect(events.map(({ id: _id, ...rest }) => rest)).toEqual([
         { type: "session.created", session_id: sid, execution_id: null, at: TIMESTAMP, data: { provider: "local", service_type: "default" } },
-        { type: "execution.created", ...about, data: { tool: "idle", workload: "idle0" } },
+        { type: "execution.created", ...about, data: { tool: "idle", workload: "idle0", params: {} } },
         { type: "execution.state", ...about, data: { state: "preparing", previous: "created" } },
         { type: "step.started", ...about, data: { step: "prepare", attempt: 1, started: TIMESTAMP } },
         {

@@ -203,7 +203,12 @@ export class Store {
         ],
       );
       await this.events.append(
-        { type: "execution.created", session_id: row.session_id, execution_id: row.id, data: { tool: row.tool_id, workload: row.workload_id } },
+        {
+          type: "execution.created",
+          session_id: row.session_id,
+          execution_id: row.id,
+          data: { tool: row.tool_id, workload: row.workload_id, params: row.params ?? {}, ...(row.repetitions ? { repetitions: row.repetitions } : {}) },
+        },
         tx,
       );
     });
