@@ -59,7 +59,9 @@ await main(async (defer) => {
     target: ">= 0.5x",
     ok: (r) => r >= 0.5,
   });
-  figure({ measure: `GET /executions/{id} p50, ${db}`, now: one.now.p50, ref: one.ref.p50, unit: "ms", refLabel: "bare Express", target: "<= 2x", ok: (r) => r <= 2 });
+  // With 16 clients at once, p50 is about 16 / throughput: its ratio is the inverse of the one
+  // above, so it carries no target of its own (the issue sets one on throughput).
+  figure({ measure: `GET /executions/{id} p50, ${db}`, now: one.now.p50, ref: one.ref.p50, unit: "ms", refLabel: "bare Express" });
   // A deleted session leaves GET /sessions/, so the lists below hold only their own sessions.
   await call("DELETE", `/sessions/${first.id}`);
 
