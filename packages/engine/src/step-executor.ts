@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { dirname } from "node:path";
-import { paramEnv, type Catalog, type ParamValue } from "@benchwright/catalog";
+import { paramEnv, type Catalog, type ParamValue, type RoleDefinition } from "@benchwright/catalog";
 import type { StepResult } from "@benchwright/contract";
 import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
@@ -115,7 +115,9 @@ export class StepExecutor {
     const started = new Date(step.started);
     const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
     const about = stepFields(key, execution.session_id);
-    const secret = this.stepSecret(execution, step);
+    // Read once: the catalog may change while the step runs (dropped-in definitions).
+    const roles = this.catalog().workload(execution.tool_id, execution.workload_id)?.roles;
+    const secret = roles ? this.stepSecret(execution, step) : undefined;
     let log: LogWriter | undefined;
     let work: StepWork | undefined;
     let failure: BenchwrightError | undefined;
@@ -136,7 +138,7 @@ export class StepExecutor {
           onError: (e) => this.log(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, { ...about, level: "warn" }),
         });
         log = maskingSecret(opened, secret);
-        work = await this.work(step, ctx, log, secret);
+        work = await this.work(step, ctx, log, roles, secret);
       } catch (e) {
         if (isHandBack(e, ctx.signal)) {
           await log?.close(ctx.signal).catch(() => {});
@@ -181,11 +183,10 @@ export class StepExecutor {
 
   /**
    * What the parts of a step attempt with roles share to guard a server (a database's
-   * password): the same on every server, so a takeover derives it again. None without roles.
+   * password): the same on every server, so a takeover derives it again.
    */
-  private stepSecret(execution: ExecutionRow, step: StepRow): string | undefined {
-    const roles = this.catalog().workload(execution.tool_id, execution.workload_id)?.roles;
-    return roles ? this.derive(`step ${execution.id} ${step.step} ${step.attempt}`) : undefined;
+  private stepSecret(execution: ExecutionRow, step: StepRow): string {
+    return this.derive(`step ${execution.id} ${step.step} ${step.attempt}`);
   }
 
   /** The answer to a finished step: its start and duration, or the problem it ended with. */
@@ -208,10 +209,9 @@ export class StepExecutor {
    * re-attached where its row says one is under way. A run's serving roles are started first
    * and stopped once the other parts have ended, however they ended.
    */
-  private async work(step: StepRow, ctx: StepContext, log: LogWriter, secret: string | undefined): Promise<StepWork> {
+  private async work(step: StepRow, ctx: StepContext, log: LogWriter, roles: Record<string, RoleDefinition> | undefined, secret: string | undefined): Promise<StepWork> {
     const { execution, signal } = ctx;
     const kind = step.step;
-    const roles = this.catalog().workload(execution.tool_id, execution.workload_id)?.roles;
     const machines = await ctx.machines(machinesNeeded(roles));
     const parts = stepParts(roles, machines);
     const timeoutS = this.timeoutOf(kind, ctx);
