@@ -167,6 +167,11 @@ describe("filters, pages and the metrics export", () => {
     expect(rows.map((r) => `${r.attempt}:${r.metric}=${r.value}`)).toEqual(["1:first=1.5", "1:second=42", "2:first=1.5", "2:second=42"]);
     const csv = await sdk.exportMetrics({ format: "csv", state: ["completed"], workload: "idle0" });
     expect((parse(csv, { columns: true }) as Array<Record<string, string>>).map((r) => r.execution_id)).toEqual([ex.a_idle_done, ex.c_testing]);
+    // As a stream of bytes: the same text.
+    const stream = await sdk.exportMetricsStream({ format: "csv", state: ["completed"], workload: "idle0" });
+    expect(await new Response(stream).text()).toBe(csv);
+    // An error answer throws before any byte.
+    await expect(sdk.exportMetricsStream({ format: "csv", state: ["nonsense" as "completed"] })).rejects.toMatchObject({ status: 400 });
   });
 
   it("gives the SDK's lists the same filters, and its iterators every page", async () => {

@@ -14,7 +14,7 @@ import {
   type SessionExecutionFilters,
   type SessionFilters,
 } from "./lists.js";
-import { exportMetricsText, streamMetricRows, type MetricsExportOptions } from "./metric-rows.js";
+import { exportMetricsStream, exportMetricsText, streamMetricRows, type MetricsExportOptions } from "./metric-rows.js";
 import type { paths } from "./generated/schema.js";
 import type {
   Benchmark,
@@ -129,6 +129,14 @@ export interface BenchwrightClient {
   executions(options?: ListExecutionsOptions & FollowOptions): AsyncIterable<Execution>;
   /** The metric figures of the executions that match the filters, as CSV (RFC 4180) or JSON Lines text. */
   exportMetrics(options: MetricsExportOptions & { format: "csv" | "jsonl" }): Promise<string>;
+  /**
+   * The same text as it streams in, for a file or a pipe without holding it all: bytes of CSV
+   * or JSON Lines. Cancel the stream (or abort `signal`) to stop; an error answer throws first.
+   *
+   * @example
+   * await pipeline(Readable.fromWeb(await bw.exportMetricsStream({ format: "csv" })), createWriteStream("metrics.csv"));
+   */
+  exportMetricsStream(options: MetricsExportOptions & { format: "csv" | "jsonl" }): Promise<ReadableStream<Uint8Array>>;
   /**
    * The same figures, one `MetricRow` at a time as they stream in.
    *
@@ -286,6 +294,7 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     listExecutionsPage: executionsPage,
     executions: (o) => followPages((cursor) => executionsPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
     exportMetrics: (o) => exportMetricsText(raw, o.format, o),
+    exportMetricsStream: (o) => exportMetricsStream(raw, o.format, o),
     metricRows: (o) => streamMetricRows(raw, o),
     compareExecutions: (ids, o) =>
       unwrap(

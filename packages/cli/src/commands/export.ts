@@ -3,7 +3,6 @@ import { rm } from "node:fs/promises";
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { BenchwrightProblemError } from "@benchwright/sdk";
 import { note, type Context } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import { executionFilters, type FilterOptions } from "../filters.js";
@@ -13,31 +12,11 @@ export interface ExportOptions extends FilterOptions {
   output?: string;
 }
 
-/**
- * `benchwright export`: the server's metrics export, streamed as it comes to stdout or a
- * file. The SDK's `exportMetrics` would hold the whole text in memory first, so this takes
- * the raw stream (same query, same serialisation of the state list).
- */
+/** `benchwright export`: the server's metrics export, streamed as it comes to stdout or a file. */
 export async function exportCommand(options: ExportOptions, ctx: Context): Promise<number> {
   const format = options.format;
   if (format !== "csv" && format !== "jsonl") throw new UsageError(`--format is csv or jsonl, not '${format}'`);
-  const f = executionFilters(options);
-  const { data, error, response } = await ctx.bw.raw.GET("/executions/metrics", {
-    params: {
-      query: {
-        format,
-        tool: f.tool,
-        workload: f.workload,
-        provider: f.provider,
-        session_id: f.sessionId,
-        state: f.state,
-        created_since: f.createdSince as string | undefined,
-      },
-    },
-    querySerializer: { array: { style: "form", explode: false } },
-    parseAs: "stream",
-  });
-  if (!response.ok) throw BenchwrightProblemError.from(error, response);
+  const data = await ctx.bw.exportMetricsStream({ format, ...executionFilters(options) });
   const body = Readable.fromWeb(data as unknown as WebReadableStream<Uint8Array>);
   if (!options.output) {
     // stdout is not ours to close.
