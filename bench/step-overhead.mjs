@@ -2,7 +2,9 @@
 //
 // 1. No-op step: API wall time (p50) of POST /executions/{id}/run of idle/idle0,
 //    - over SSH (existing-vm session on a private sshd) vs one exec of `true` on a warm ssh2
-//      connection (target <= 2x), and vs a fresh `ssh host true` (OpenSSH client);
+//      connection with Nagle's algorithm off, the best a client can do (target <= 2x); vs the
+//      same on a client as ssh2 makes it (Nagle on: how the issue measured its 48 ms reference);
+//      and vs a fresh `ssh host true` (OpenSSH client);
 //    - on `local` (Form A local/default) vs spawning `bash -c true` (target <= 10x).
 // 2. Notice latency: idle/idle5 over SSH and on local; the API answer's arrival minus the
 //    moment the step's process ended (the mtime of its step.rc on the host, which is this
@@ -97,6 +99,20 @@ await main(async (defer) => {
     figure({ measure: `floor: the store's writes of one step${onDb}`, now: storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
     figure({ measure: `floor: their sum, ${t.name}${onDb}`, now: script + storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
     if (t.name === "SSH") {
+      // The issue's reference, 48 ms on its machine, is an exec on a client as ssh2 makes it.
+      const plain = await ssh2Connection(sshd, { ssh2Defaults: true });
+      defer(() => plain.end());
+      await timeEach(2, () => plain.exec("true"));
+      const asMeasured = median(await timeEach(10, () => plain.exec("true")));
+      figure({
+        measure: "no-op step (idle0) API wall p50, SSH vs ssh2 as it comes",
+        now: api,
+        ref: asMeasured,
+        unit: "ms",
+        refLabel: "warm ssh2 exec true, ssh2's defaults (Nagle on), as the issue measured",
+        target: "<= 2x (issue's reference)",
+        ok: (r) => r <= 2,
+      });
       const fresh = median(await timeEach(opts.freshSshRuns, () => opensshTrue(sshd)));
       figure({ measure: "no-op step (idle0) API wall p50, SSH vs fresh ssh", now: api, ref: fresh, unit: "ms", refLabel: "fresh `ssh host true`" });
     }
