@@ -1,7 +1,5 @@
 import type { Request, RequestHandler } from "express";
-
-type BodySpec = { $ref?: string; required?: boolean };
-type Spec = { components?: { requestBodies?: Record<string, BodySpec> } };
+import { dereferenced } from "./contract-ref.js";
 
 /**
  * A request with no bytes of body (`Content-Length: 0`) to an operation whose body is
@@ -12,10 +10,8 @@ type Spec = { components?: { requestBodies?: Record<string, BodySpec> } };
  * bytes is checked as it came.
  */
 export function emptyOptionalBody(contract: object, operationOf: (req: Request) => { requestBody?: unknown } | undefined): RequestHandler {
-  const spec = contract as Spec;
   const optional = (body: unknown): boolean => {
-    let b = body as BodySpec | undefined;
-    if (b?.$ref) b = spec.components?.requestBodies?.[b.$ref.split("/").pop()!];
+    const b = dereferenced(contract, body as { required?: boolean } | undefined);
     return !!b && !b.required;
   };
   return (req, _res, next) => {

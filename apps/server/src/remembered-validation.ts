@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from "express";
+import { dereferenced } from "./contract-ref.js";
 import type { OpenApiRequest } from "./routes.js";
 
 /** The verdicts kept: a client polling each of this many executions is answered from them. */
@@ -13,7 +14,6 @@ interface Parameter {
 
 interface Spec {
   paths: Record<string, Record<string, unknown> | undefined>;
-  components?: { parameters?: Record<string, Parameter> };
 }
 
 /**
@@ -21,7 +21,7 @@ interface Spec {
  * path item's and the operation's own, references resolved.
  */
 export function headerParametersByOperation(spec: Spec): Map<string, readonly string[]> {
-  const resolve = (p: Parameter) => (p.$ref ? (spec.components?.parameters?.[p.$ref.split("/").pop() ?? ""] ?? {}) : p);
+  const resolve = (p: Parameter): Parameter => dereferenced(spec, p) ?? {};
   const headers = new Map<string, readonly string[]>();
   for (const item of Object.values(spec.paths)) {
     const shared = (item?.parameters as Parameter[] | undefined) ?? [];
