@@ -14,7 +14,8 @@
 //    (`bash -c <its text>`, through the same warm connection, or spawned), and the store's own
 //    writes for one step attempt (begin, handle, end: each a durable write that the protocol
 //    needs before the launch or before the answer) on the server's kind of database.
-//    Their sum is the least a no-op step can take, whatever the step protocol.
+//    Their sum is the least a no-op step can take with the store's writes as they are,
+//    whatever the step protocol.
 //
 // Usage: node bench/step-overhead.mjs [--runs=20] [--reference-runs=50] [--fresh-ssh-runs=10] [--notice-runs=1]
 //        [--database=pglite|postgres]
@@ -24,6 +25,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalog } from "@benchwright/catalog";
+import { bashC } from "@benchwright/engine/testing";
 import {
   LOCAL_SESSION, bash, benchConfigDir, benchSshd, figure, flags, main, median, postgresSchema, sshSessionBody, ssh2Connection, startServer, tempDir, timeEach,
 } from "./harness.mjs";
@@ -52,7 +54,7 @@ await main(async (defer) => {
       workRoot: () => join(homedir(), ".benchwright"),
       noop: () => ssh.exec("true"),
       noopLabel: "warm ssh2 exec true",
-      script: () => ssh.exec(`bash -c ${shellQuote(idle0Script)}`),
+      script: () => ssh.exec(bashC(idle0Script)),
       sleep5: () => ssh.exec("sleep 5"),
       sleepLabel: "warm ssh2 exec sleep 5, minus 5 s",
       target: { text: "<= 2x", ok: (r) => r <= 2 },
@@ -170,11 +172,6 @@ function storeWritesPerStep(databaseUrl, runs) {
       else reject(new Error(`store-writes.mjs exited ${code}: ${out.trim()}`));
     });
   });
-}
-
-/** One word for a POSIX shell, single-quoted. */
-function shellQuote(text) {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A fresh OpenSSH client connection running `true`, as an operator would type it. */

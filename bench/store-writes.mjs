@@ -1,7 +1,8 @@
 // The store's writes for one step attempt, as a no-op run makes them on a server whose worker
 // takes it: beginStep (leased to that worker), recordStepHandle and endStep, each a durable
-// write the step protocol needs before the launch or before the answer. Prints their p50 over --runs steps of one prepared execution, on a PGlite
-// data dir of its own, or on --database-url (a schema step-overhead.mjs made for it).
+// write the step protocol needs before the launch or before the answer. Prints their p50 over
+// --runs steps of one prepared execution, on a PGlite data dir of its own, or on
+// --database-url (a schema step-overhead.mjs made for it).
 //
 // Usage: node bench/store-writes.mjs [--runs=20] [--database-url=postgres://...]
 import { randomUUID } from "node:crypto";
