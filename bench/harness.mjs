@@ -289,7 +289,7 @@ export function benchConfigDir(defer, benchmarks = {}) {
   return dir;
 }
 
-/** The environment `main.js` reads (README's configuration table), nothing inherited that could change it. */
+/** The environment `main.js` reads (docs/configuration.md), nothing inherited that could change it. */
 export function serverEnv({ dataDir, configDir, databaseUrl, port = 0 }) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BENCHWRIGHT_") && k !== "DATABASE_URL"));
   // The harness waits for the "listening" line, which an inherited LOG_LEVEL above info would hide.

@@ -13,7 +13,7 @@ const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--se
            unknown, for every stored cloud configuration (or the one named), and prints
            what it found
 
-Each reads the environment (see the README); SIGTERM stops serve and worker within
+Each reads the environment (see docs/configuration.md); SIGTERM stops serve and worker within
 BENCHWRIGHT_STOP_TIMEOUT seconds (default 10), handing running steps back.`;
 
 /** The operator's commands; reads the same environment as the server. Returns the exit code. */

@@ -25,7 +25,7 @@ export interface ServerConfig {
   metricsPublic?: boolean;
 }
 
-/** Reads the environment (see the README's configuration table); `--insecure` is the only flag. */
+/** Reads the environment (see docs/configuration.md); `--insecure` is the only flag. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
   const port = Number(env.PORT ?? 5000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not '${env.PORT}'`);

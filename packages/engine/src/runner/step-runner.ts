@@ -69,7 +69,7 @@ const INLINE_LIMIT_BYTES = 64 * 1024;
 class DeadlineReached extends Error {}
 
 /**
- * Runs steps on a target with the detached step protocol (ARCHITECTURE.md): the script runs
+ * Runs steps on a target with the detached step protocol: the script runs
  * in its own session under `<dir>`, writes `step.log` and finally `step.rc`; the runner
  * follows the log by byte offset, so it can lose the connection, or be restarted, and
  * pick up where it was. One command writes the step's files, launches it and follows it to
