@@ -33,6 +33,8 @@ export interface AppOptions {
   metricsPublic?: boolean;
   /** Node's process metrics beside the server's: one set per process, so only the process's own server asks. */
   processMetrics?: boolean;
+  /** Event streams held open at once (BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS); more are refused with `too_many_subscribers`. Default 1000. */
+  maxEventSubscribers?: number;
   /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
   webUiDir?: string;
 }
@@ -114,7 +116,7 @@ export function createApp(options: AppOptions): Express {
       // and restore its path for nothing.
       validatedOnly,
       withRequestId,
-      dispatch(apiOperations(engine)),
+      dispatch(apiOperations(engine, { maxEventSubscribers: options.maxEventSubscribers })),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));
