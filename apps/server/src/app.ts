@@ -3,9 +3,11 @@ import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
+import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "./config.js";
 import { contractResponseHeaders, cors } from "./cors.js";
 import { docsRouter, isDocsPath } from "./docs.js";
 import { emptyOptionalBody } from "./empty-body.js";
+import { SubscriberCap } from "./event-stream.js";
 import { healthRouter } from "./health.js";
 import { inSeries } from "./in-series.js";
 import { serializeFrozenOnce } from "./json-once.js";
@@ -64,7 +66,8 @@ export function createApp(options: AppOptions): Express {
     operations.set(req, operation);
     return operation;
   };
-  const metrics = new Metrics(engine, { processMetrics: options.processMetrics });
+  const eventStreams = new SubscriberCap(options.maxEventSubscribers ?? DEFAULT_MAX_EVENT_SUBSCRIBERS);
+  const metrics = new Metrics(engine, { processMetrics: options.processMetrics, eventStreams });
   // Once the answer has ended the path may have been cut to the router's part: the label is read from originalUrl.
   const operationLabel = (req: Request) => {
     const path = pathOf(req.originalUrl);
@@ -116,7 +119,7 @@ export function createApp(options: AppOptions): Express {
       // and restore its path for nothing.
       validatedOnly,
       withRequestId,
-      dispatch(apiOperations(engine, { maxEventSubscribers: options.maxEventSubscribers })),
+      dispatch(apiOperations(engine, { eventStreams })),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));

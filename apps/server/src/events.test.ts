@@ -330,8 +330,10 @@ describe("GET /api/v1/events", () => {
       expect(refused.headers["retry-after"]).toBe("5");
       expect(refused.json).toMatchObject({ status: 429, code: "too_many_subscribers", retry_after: 5, title: "Too many event subscribers" });
       expect((refused.json as { detail: string }).detail).toContain("2 subscribers");
-      // Only the streams are counted.
+      // Only the streams are counted, and /metrics tells how many are open.
       expect((await capped.send("GET", "/api/v1/sessions/", { headers: AUTH })).status).toBe(200);
+      const metrics = await capped.send("GET", "/metrics", { headers: AUTH });
+      expect(metrics.text).toMatch(/^benchwright_event_streams_open 2$/m);
 
       // The open streams still stream.
       const sid = await newSession();
