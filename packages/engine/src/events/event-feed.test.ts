@@ -134,6 +134,21 @@ describe("the event log's subscribers in one process", () => {
     await Promise.all([first, fromStart, fromInside, fromEnd].map((s) => s.close()));
   });
 
+  it("match ids as the database does: a filter's uuid in capitals finds its events, read or handed", async () => {
+    const { log } = logOf(NO_POLL);
+    const session = crypto.randomUUID();
+    const start = await log.lastId();
+    const before = await log.append(stateEvent(session, 0));
+    const sub = pulled(log, start, { session_id: session.toUpperCase() });
+    await sub.take(1);
+    const taking = sub.take(1);
+    await log.append(stateEvent(crypto.randomUUID(), 1));
+    const after = await log.append(stateEvent(session, 2));
+    await taking;
+    expect(sub.seen.map((e) => e.id)).toEqual([before, after]);
+    await sub.close();
+  });
+
   it("end every subscription with the error of a failed shared read, and follow afresh for the next", async () => {
     let failing = false;
     const flaky = {

@@ -158,8 +158,8 @@ export class EventFeed {
         sub.offer(batch, this.options.buffer);
         if (sub.live) sub.seen = Math.max(sub.seen, this.#head);
       }
-      // Those catching up look again whether they can join.
-      sub.poke();
+      // Woken when handed something; those catching up, to look again whether they can join.
+      if (!sub.live || sub.queue.length > 0) sub.poke();
     }
   }
 
@@ -183,12 +183,17 @@ class Subscriber {
   error: unknown;
   #pending = false;
   #wake: (() => void) | undefined;
+  /** The filter's ids as the database writes them (a uuid column reads `3F1C…` as `3f1c…`). */
+  readonly #session: string | undefined;
+  readonly #execution: string | undefined;
 
   constructor(
     readonly filter: EventFilter,
     afterId: number,
   ) {
     this.seen = afterId;
+    this.#session = filter.session_id?.toLowerCase();
+    this.#execution = filter.execution_id?.toLowerCase();
   }
 
   /** Queues the events of `events` it has not seen and wants, until it holds `limit`: then it is no longer fed. */
@@ -207,10 +212,10 @@ class Subscriber {
   }
 
   #wants(event: BwEvent): boolean {
-    const { session_id, execution_id, types } = this.filter;
+    const types = this.filter.types;
     return (
-      (!session_id || event.session_id === session_id) &&
-      (!execution_id || event.execution_id === execution_id) &&
+      (!this.#session || event.session_id === this.#session) &&
+      (!this.#execution || event.execution_id === this.#execution) &&
       (!types?.length || types.includes(event.type))
     );
   }
