@@ -174,6 +174,35 @@ describe("the event log's subscribers in one process", () => {
     await Promise.all([...subs, again].map((s) => s.close()));
   });
 
+  it("do not read again for subscribers already ended by a failed read, while their clients have yet to see it", async () => {
+    let failing = false;
+    let failed = 0;
+    const flaky = {
+      ...db,
+      query: ((sql, params) => {
+        if (failing && sql.includes("FROM events")) {
+          failed++;
+          return Promise.reject(new Error("the database went away"));
+        }
+        return db.query(sql, params);
+      }) as Db["query"],
+    } as Db;
+    const log = new EventLog(flaky, NO_POLL);
+    const session = crypto.randomUUID();
+    // It takes one event, then nothing for a while (its client is slow): it will see the error when it asks.
+    const slow = pulled(log, await log.lastId(), { session_id: session });
+    const taking = slow.take(1);
+    await log.append(stateEvent(session, 0));
+    await taking;
+    failing = true;
+    await db.transaction((tx) => log.append(stateEvent(session, 1), tx));
+    while (failed === 0) await sleep(5);
+    await sleep(200);
+    expect(failed).toBe(1);
+    await expect(slow.take(1)).rejects.toThrow("the database went away");
+    await slow.close();
+  });
+
   it("stop reading when the last subscriber goes, and read again for the next", async () => {
     const { log, counted } = logOf({ pollMs: 20 });
     const session = crypto.randomUUID();

@@ -142,6 +142,9 @@ export class EventFeed {
         sub.error = e;
         sub.poke();
       }
+      // They are no longer followed (one whose client is slow may see its error much later):
+      // the loop starts again for new subscribers only, not at once for these.
+      this.#subscribers.clear();
       this.#forget();
     } finally {
       waiter.close();
