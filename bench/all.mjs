@@ -15,6 +15,7 @@ const SCRIPTS = [
   { name: "api-throughput" },
   { name: "concurrency" },
   { name: "memory-startup" },
+  { name: "event-subscribers" },
   // --expose-gc lets it collect its own garbage before measuring the reference's growth.
   { name: "log-memory", node: ["--expose-gc"] },
 ];

@@ -3,9 +3,11 @@ import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
+import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "./config.js";
 import { contractResponseHeaders, cors } from "./cors.js";
 import { docsRouter, isDocsPath } from "./docs.js";
 import { emptyOptionalBody } from "./empty-body.js";
+import { SubscriberCap } from "./event-stream.js";
 import { healthRouter } from "./health.js";
 import { inSeries } from "./in-series.js";
 import { serializeFrozenOnce } from "./json-once.js";
@@ -33,6 +35,8 @@ export interface AppOptions {
   metricsPublic?: boolean;
   /** Node's process metrics beside the server's: one set per process, so only the process's own server asks. */
   processMetrics?: boolean;
+  /** Event streams held open at once (BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS); more are refused with `too_many_subscribers`. Default 1000. */
+  maxEventSubscribers?: number;
   /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
   webUiDir?: string;
 }
@@ -62,7 +66,8 @@ export function createApp(options: AppOptions): Express {
     operations.set(req, operation);
     return operation;
   };
-  const metrics = new Metrics(engine, { processMetrics: options.processMetrics });
+  const eventStreams = new SubscriberCap(options.maxEventSubscribers ?? DEFAULT_MAX_EVENT_SUBSCRIBERS);
+  const metrics = new Metrics(engine, { processMetrics: options.processMetrics, eventStreams });
   // Once the answer has ended the path may have been cut to the router's part: the label is read from originalUrl.
   const operationLabel = (req: Request) => {
     const path = pathOf(req.originalUrl);
@@ -114,7 +119,7 @@ export function createApp(options: AppOptions): Express {
       // and restore its path for nothing.
       validatedOnly,
       withRequestId,
-      dispatch(apiOperations(engine)),
+      dispatch(apiOperations(engine, { eventStreams })),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));

@@ -37,4 +37,13 @@ describe("server configuration", () => {
     expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "true" }, []).metricsPublic).toBe(true);
     expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "no" }, []).metricsPublic).toBe(false);
   });
+
+  it("holds BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS event streams open at once, 1000 by default, and refuses a count that is none", () => {
+    expect(readConfig({}, []).maxEventSubscribers).toBe(1000);
+    expect(readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: "" }, []).maxEventSubscribers).toBe(1000);
+    expect(readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: "50" }, []).maxEventSubscribers).toBe(50);
+    for (const bad of ["0", "-3", "2.5", "many", "1e309"]) {
+      expect(() => readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: bad }, []), bad).toThrow(`BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS must be a whole number of subscribers, at least 1, not '${bad}'`);
+    }
+  });
 });

@@ -23,7 +23,12 @@ export interface ServerConfig {
   logLevel?: LogLevelName;
   /** `BENCHWRIGHT_METRICS_PUBLIC=true`: `GET /metrics` needs no token. */
   metricsPublic?: boolean;
+  /** `BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS`: event streams this process holds open at once; more are refused (429). */
+  maxEventSubscribers?: number;
 }
+
+/** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
+export const DEFAULT_MAX_EVENT_SUBSCRIBERS = 1000;
 
 /** Reads the environment (see docs/configuration.md); `--insecure` is the only flag. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
@@ -31,6 +36,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
   const stopSeconds = Number(env.BENCHWRIGHT_STOP_TIMEOUT ?? 10);
   if (!(stopSeconds > 0)) throw new Error(`BENCHWRIGHT_STOP_TIMEOUT must be a number of seconds, not '${env.BENCHWRIGHT_STOP_TIMEOUT}'`);
+  const maxEventSubscribers = Number(env.BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS || DEFAULT_MAX_EVENT_SUBSCRIBERS);
+  if (!Number.isSafeInteger(maxEventSubscribers) || maxEventSubscribers < 1) {
+    throw new Error(`BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS must be a whole number of subscribers, at least 1, not '${env.BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS}'`);
+  }
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
@@ -45,6 +54,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     stopTimeoutMs: stopSeconds * 1000,
     logLevel: logLevelOf(env),
     metricsPublic: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_METRICS_PUBLIC ?? ""),
+    maxEventSubscribers,
   };
 }
 

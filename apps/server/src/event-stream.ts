@@ -1,17 +1,65 @@
 import type { Request, Response } from "express";
-import type { BwEvent, EventFilter, EventLog, EventType } from "@benchwright/engine";
+import { BenchwrightError, type BwEvent, type EventFilter, type EventLog, type EventType } from "@benchwright/engine";
 
 export interface EventStreamOptions {
   /** How often a comment line keeps idle proxies and clients from closing the stream. */
   keepaliveMs?: number;
   /** What clients wait before reconnecting, sent as the stream's `retry:`. */
   retryMs?: number;
+  /** The streams this one counts among: past its maximum, the request is refused. */
+  cap?: SubscriberCap;
 }
+
+/** What a refused subscriber is told to wait, in seconds: places free up as other clients go, at no known time. */
+const REFUSED_RETRY_AFTER = 5;
+
+/**
+ * How many event streams a server holds open at once. Each costs a connection, its buffers
+ * and a subscription's share of the event fan-out: past `max`, a subscriber is refused
+ * before anything is read for it.
+ */
+export class SubscriberCap {
+  #open = 0;
+
+  constructor(readonly max: number) {}
+
+  get open(): number {
+    return this.#open;
+  }
+
+  /** Takes a place, or throws `too_many_subscribers`; the function returned gives it back (once). */
+  take(): () => void {
+    if (this.#open >= this.max) {
+      throw new BenchwrightError(
+        "too_many_subscribers",
+        `This server streams events to ${this.max} subscribers already, as many as it takes; try again later`,
+        { retry_after: REFUSED_RETRY_AFTER },
+      );
+    }
+    this.#open++;
+    let given = false;
+    return () => {
+      if (!given) this.#open--;
+      given = true;
+    };
+  }
+}
+
+/**
+ * The SSE messages of the events every stream of the process shares (the event log hands
+ * the same objects to each subscriber): each is written once, whatever the number of streams.
+ */
+const messages = new WeakMap<BwEvent, string>();
 
 /** One event as an SSE message: its id (what a client resumes from), its type, and the whole event as data. */
 export function sseMessage(event: BwEvent): string {
-  // JSON.stringify never writes a raw line break, so the data is one line.
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  let message = messages.get(event);
+  if (message === undefined) {
+    // JSON.stringify never writes a raw line break, so the data is one line.
+    message = `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    messages.set(event, message);
+  }
+  return message;
 }
 
 /**
@@ -26,9 +74,18 @@ export async function streamEvents(log: EventLog, req: Request, res: Response, o
     types: typeof query.types === "string" ? (query.types.split(",") as EventType[]) : query.types,
   };
   const resumeFrom = req.get("last-event-id") ?? query.last_event_id;
-  // Read before the answer starts, so that a database that is down answers 503, not a dead stream.
-  const after = resumeFrom === undefined ? await log.lastId() : Number(resumeFrom);
+  const release = options.cap?.take() ?? (() => {});
+  try {
+    // Read before the answer starts, so that a database that is down answers 503, not a dead stream.
+    const after = resumeFrom === undefined ? await log.lastId() : Number(resumeFrom);
+    await follow(log, filter, after, res, options);
+  } finally {
+    release();
+  }
+}
 
+/** Answers with the stream of `filter`'s events from after `after`, until the client goes away or the database does. */
+async function follow(log: EventLog, filter: EventFilter, after: number, res: Response, options: EventStreamOptions): Promise<void> {
   res.status(200).set({
     "Content-Type": "text/event-stream; charset=utf-8",
     // Neither cached nor held back by a proxy (nginx reads X-Accel-Buffering), nor compressed.
@@ -55,7 +112,10 @@ export async function streamEvents(log: EventLog, req: Request, res: Response, o
   }
 }
 
-/** A slow reader holds the subscription back instead of piling events up in memory. */
+/**
+ * A slow reader holds back its own subscription instead of piling events up in memory (the
+ * log then stops handing it events, and it reads them itself when it gets there).
+ */
 function drained(res: Response, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

@@ -5,6 +5,7 @@ import { startTcpProxy } from "@benchwright/engine/testing";
 import { createClient, type BenchwrightEvent } from "@benchwright/sdk";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
 import { streamEvents } from "./event-stream.js";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
 import { listen, type Listening } from "./test-support/raw-http.js";
@@ -315,6 +316,48 @@ describe("GET /api/v1/events", () => {
     expect(requests).toBeGreaterThanOrEqual(2);
     expect(received.map((e) => e.id)).toEqual(await everything({}, start));
   }, 60_000);
+
+  it("refuses a subscriber past the cap with a 429 problem and Retry-After, and takes one again once a stream ends", async () => {
+    // The fixture's engine behind an app of its own, which takes two subscribers.
+    const capped = await listen(createApp({ engine: fx.engine, token: TOKEN, validateResponses: true, maxEventSubscribers: 2 }));
+    const streams: RawStream[] = [];
+    try {
+      streams.push(await openStream(capped.port, "/api/v1/events"), await openStream(capped.port, "/api/v1/events"));
+      expect(streams.map((s) => s.res.statusCode)).toEqual([200, 200]);
+      const refused = await capped.send("GET", "/api/v1/events?last_event_id=0", { headers: AUTH });
+      expect(refused.status).toBe(429);
+      expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(refused.headers["retry-after"]).toBe("5");
+      expect(refused.json).toMatchObject({ status: 429, code: "too_many_subscribers", retry_after: 5, title: "Too many event subscribers" });
+      expect((refused.json as { detail: string }).detail).toContain("2 subscribers");
+      // Only the streams are counted, and /metrics tells how many are open.
+      expect((await capped.send("GET", "/api/v1/sessions/", { headers: AUTH })).status).toBe(200);
+      const metrics = await capped.send("GET", "/metrics", { headers: AUTH });
+      expect(metrics.text).toMatch(/^benchwright_event_streams_open 2$/m);
+
+      // The open streams still stream.
+      const sid = await newSession();
+      await Promise.all(streams.map((s) => s.until((b) => eventsOf(b).some((e) => e.session_id === sid))));
+
+      streams.shift()!.drop();
+      // Its place is free once the server has seen it go.
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const again = await openStream(capped.port, "/api/v1/events");
+        if (again.res.statusCode === 200) {
+          streams.push(again);
+          break;
+        }
+        again.drop();
+        if (Date.now() > deadline) throw new Error(`still refused: ${again.res.statusCode}`);
+        await sleep(20);
+      }
+      expect((await capped.send("GET", "/api/v1/events", { headers: AUTH })).status).toBe(429);
+    } finally {
+      for (const s of streams) s.drop();
+      await capped.close();
+    }
+  });
 
   it("writes keepalive comments, and lets go of the log when the client goes away", async () => {
     const app = express();

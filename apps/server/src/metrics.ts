@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Engine } from "@benchwright/engine";
+import type { SubscriberCap } from "./event-stream.js";
 
 /** Requests no operation of the contract matched share this label: a scanner cannot make a series per path it tries. */
 export const UNMATCHED = "unmatched";
@@ -56,10 +57,17 @@ export class Metrics {
     labelNames: ["provider", "driver", "kind"],
     registers: [this.registry],
   });
+  readonly #eventStreams = new Gauge({
+    name: "benchwright_event_streams_open",
+    help: "GET /api/v1/events streams this process holds open; past BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS more are refused",
+    registers: [this.registry],
+  });
+  readonly #streams: SubscriberCap | undefined;
   constructor(
     private readonly engine: Engine,
-    options: { processMetrics?: boolean } = {},
+    options: { processMetrics?: boolean; eventStreams?: SubscriberCap } = {},
   ) {
+    this.#streams = options.eventStreams;
     engine.onStepEnded(({ step, outcome, duration }) => {
       this.#steps.inc({ step, outcome });
       this.#stepDuration.observe({ step, outcome }, duration);
@@ -86,6 +94,7 @@ export class Metrics {
     const stats = await this.engine.stats();
     this.#running.set(stats.stepsRunning);
     this.#ssh.set(stats.sshConnectionsOpen);
+    this.#eventStreams.set(this.#streams?.open ?? 0);
     // Reset first: a kind whose last resource was destroyed goes, rather than staying at its last count.
     this.#queueDepth.reset();
     this.#resources.reset();

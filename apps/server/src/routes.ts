@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
 import type { Engine, MetricsExportQuery } from "@benchwright/engine";
-import { streamEvents } from "./event-stream.js";
+import { streamEvents, type SubscriberCap } from "./event-stream.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
 import { sendMetricsExport, type ExportFormat } from "./metrics-export.js";
@@ -17,7 +17,7 @@ export type OperationHandler = (req: Request<Record<string, string>>, res: Respo
  * out. The request reaches its line through the operation the validator matched it to
  * (see dispatch), not through a second router matching the path again.
  */
-export function apiOperations(engine: Engine): Record<keyof operations, OperationHandler> {
+export function apiOperations(engine: Engine, options: { eventStreams?: SubscriberCap } = {}): Record<keyof operations, OperationHandler> {
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
   const step = (kind: "prepare" | "run"): OperationHandler => async (req, res) => {
     const attempt = await engine.startStep(kind, req.params.exec_id);
@@ -61,7 +61,7 @@ export function apiOperations(engine: Engine): Record<keyof operations, Operatio
       const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
       await sendLog(req, res, log, String(follow) === "true");
     },
-    streamEvents: (req, res) => streamEvents(engine.store.events, req, res),
+    streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
   };
 }

@@ -33,6 +33,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     log,
     validateResponses: extra.validateResponses,
     metricsPublic: config.metricsPublic,
+    maxEventSubscribers: config.maxEventSubscribers,
     processMetrics: true,
   });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import type { components } from "@benchwright/contract";
 import type { Db } from "../store/db.js";
 import { formatTimestamp } from "../time.js";
+import { EventFeed } from "./event-feed.js";
 import { WakeUps } from "./wake-ups.js";
 
 /** One entry of the log, as the contract describes it (and `/events` sends it). */
@@ -19,13 +20,17 @@ export interface EventFilter {
 }
 
 export interface EventLogOptions {
-  /** How often a subscriber looks even without a wake-up (a notification lost with a dropped connection). */
+  /** How often the subscribers' shared reads look even without a wake-up (a notification lost with a dropped connection). */
   pollMs?: number;
-  /** Events read at once by a subscriber. */
+  /** Events read at once. */
   batch?: number;
+  /** Events a subscriber may hold that it has not taken; past them it reads the log itself, at its own pace. */
+  buffer?: number;
+  /** The newest events kept in memory, which a subscriber starting (or resuming) near the end joins without a read of its own. */
+  recent?: number;
 }
 
-/** The channel of the wake-ups; its payload is empty: a subscriber reads what is new itself. */
+/** The channel of the wake-ups; its payload is empty: the reader reads what is new itself. */
 export const EVENTS_CHANNEL = "bw_events";
 /**
  * The advisory lock every append takes until its transaction ends. Ids come from a sequence
@@ -49,17 +54,24 @@ interface EventRow {
  * it, and readers follow the log by id, from any point, each event once and in order.
  */
 export class EventLog {
-  readonly #wakeUps: WakeUps;
-  readonly #pollMs: number;
-  readonly #batch: number;
+  readonly #feed: EventFeed;
 
   constructor(
     readonly db: Db,
     options: EventLogOptions = {},
   ) {
-    this.#wakeUps = new WakeUps(db, EVENTS_CHANNEL);
-    this.#pollMs = options.pollMs ?? 2_000;
-    this.#batch = options.batch ?? 500;
+    const batch = options.batch ?? 500;
+    this.#feed = new EventFeed(this, new WakeUps(db, EVENTS_CHANNEL), {
+      pollMs: options.pollMs ?? 2_000,
+      batch,
+      buffer: options.buffer ?? 1_000,
+      recent: options.recent ?? 2 * batch,
+    });
+  }
+
+  /** The subscriptions open in this process. */
+  get subscribers(): number {
+    return this.#feed.size;
   }
 
   /**
@@ -111,24 +123,12 @@ export class EventLog {
 
   /**
    * Every event matching `filter` with an id above `afterId`, in id order, each once, as they
-   * are committed, until `signal` aborts. A failed read ends it with that error.
+   * are committed, until `signal` aborts. A failed read ends it with that error. The
+   * subscriptions of a process share one following of the log (see EventFeed): N of them
+   * cost one read per batch of new events, not N.
    */
-  async *subscribe(filter: EventFilter, afterId: number, signal: AbortSignal): AsyncGenerator<BwEvent, void, undefined> {
-    const waiter = this.#wakeUps.waiter();
-    let last = afterId;
-    try {
-      while (!signal.aborted) {
-        const batch = await this.read(filter, last, this.#batch);
-        for (const event of batch) {
-          if (signal.aborted) return;
-          last = event.id;
-          yield event;
-        }
-        if (batch.length < this.#batch) await waiter.wait(this.#pollMs, signal);
-      }
-    } finally {
-      waiter.close();
-    }
+  subscribe(filter: EventFilter, afterId: number, signal: AbortSignal): AsyncGenerator<BwEvent, void, undefined> {
+    return this.#feed.subscribe(filter, afterId, signal);
   }
 }
 
