@@ -222,6 +222,24 @@ describe("the dashboard served by the real server", () => {
     await screenshot(page, SUITE, "7-repeated");
   });
 
+  it("cancels a running step from its page, which deletes its session (the API's only way to stop one)", async () => {
+    const other = await bw.createSession({ provider: "local", service: "default" });
+    const long = await bw.createExecution(other.id, { tool: "idle", workload: "idle5", params: { seconds: 30 } });
+    await bw.prepare(long.id);
+    await page.goto(`${url}/ui/#/executions/${long.id}`);
+    await view("executions-one");
+    await bw.run(long.id, { async: true });
+    await stateIs("running");
+    await page.click('[data-testid="execution-actions"] [data-testid="delete-session"]');
+    await page.click('[data-testid="execution-actions"] [data-testid="confirm-delete-session"]');
+    await stateIs("run_failed");
+    const record = await bw.getExecution(long.id);
+    expect(record.steps.map((st) => `${st.step} ${st.state}`)).toEqual(["prepare succeeded", "run failed"]);
+    expect(Number(record.steps[1]!.duration)).toBeLessThan(30);
+    await page.waitForSelector('[data-testid="execution-session-state"]', WAIT);
+    expect(await page.isHidden('[data-testid="run"]')).toBe(true);
+  });
+
   it("deletes the session from its page: it stays, greyed, and its executions still open", async () => {
     await page.goto(`${url}/ui/#/sessions/${opened}`);
     await view("sessions-one");
