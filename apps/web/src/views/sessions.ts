@@ -1,5 +1,5 @@
 import type { Session } from "@benchwright/sdk";
-import { api } from "../api.js";
+import { api, isUnauthorized } from "../api.js";
 import { h } from "../dom.js";
 import { shortId } from "../format.js";
 import { onChanges } from "../live.js";
@@ -35,7 +35,16 @@ export async function sessionsView(root: HTMLElement, route: Route, signal: Abor
     },
     SHOWN.map(([value, label]) => h("option", { value, selected: value === shown }, label)),
   );
-  const providers = await api().listProviders({ signal });
+  // A 401 answers for the page (it asks for the token); other problems show in place.
+  const unlessUnauthorized = <T>(fallback: (error: unknown) => T) => (error: unknown): T => {
+    if (isUnauthorized(error)) throw error;
+    return fallback(error);
+  };
+  const [first, providers] = await Promise.all([
+    listSessions(shown, signal).catch(unlessUnauthorized((error) => ({ error }))),
+    // No stored configuration to offer: a pasted one still opens a session.
+    api().listProviders({ signal }).catch(unlessUnauthorized(() => [])),
+  ]);
   root.replaceChildren(
     h("div", { class: "heading" }, h("h1", {}, "Sessions"), h("label", { class: "filter" }, "Show ", filter)),
     h(
@@ -47,16 +56,19 @@ export async function sessionsView(root: HTMLElement, route: Route, signal: Abor
     status,
     newSessionForm(providers),
   );
+  const show = (sessions: Session[]) => {
+    status.replaceChildren();
+    table.replaceChildren(...(sessions.length ? sessions.map(row) : [h("tr", {}, h("td", { colspan: 5, class: "empty" }, shown === "deleted" ? "No deleted session" : "No session yet"))]));
+  };
   const load = async () => {
     try {
-      const sessions = await listSessions(shown, signal);
-      status.replaceChildren();
-      table.replaceChildren(...(sessions.length ? sessions.map(row) : [h("tr", {}, h("td", { colspan: 5, class: "empty" }, shown === "deleted" ? "No deleted session" : "No session yet"))]));
+      show(await listSessions(shown, signal));
     } catch (error) {
       if (!signal.aborted) status.replaceChildren(problemBox(error));
     }
   };
-  await load();
+  if (Array.isArray(first)) show(first);
+  else status.replaceChildren(problemBox(first.error));
   onChanges({ types: ["session.created", "session.state", "execution.created", "execution.state"] }, signal, () => void load());
 }
 
