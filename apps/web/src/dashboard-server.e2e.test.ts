@@ -222,13 +222,16 @@ describe("the dashboard served by the real server", () => {
     await screenshot(page, SUITE, "7-repeated");
   });
 
-  it("cancels a running step from its page, which deletes its session (the API's only way to stop one)", async () => {
+  it("creates, prepares and runs in one go, and cancels the running step from its page, which deletes its session (the API's only way to stop one)", async () => {
     const other = await bw.createSession({ provider: "local", service: "default" });
-    const long = await bw.createExecution(other.id, { tool: "idle", workload: "idle5", params: { seconds: 30 } });
-    await bw.prepare(long.id);
-    await page.goto(`${url}/ui/#/executions/${long.id}`);
+    await page.goto(`${url}/ui/#/sessions/${other.id}`);
+    await view("sessions-one");
+    await page.selectOption('[data-testid="tool"]', "idle");
+    await page.selectOption('[data-testid="workload"]', "idle5");
+    await page.fill('[data-testid="new-execution"] #param-seconds', "30");
+    await page.click('[data-testid="create-and-run"]');
     await view("executions-one");
-    await bw.run(long.id, { async: true });
+    const long = { id: await idInHash("executions") };
     await stateIs("running");
     await page.click('[data-testid="execution-actions"] [data-testid="delete-session"]');
     await page.click('[data-testid="execution-actions"] [data-testid="confirm-delete-session"]');

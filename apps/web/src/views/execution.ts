@@ -95,7 +95,10 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
     render(execution);
   };
   await load();
-  onChanges({ executionId: execId, types: ["execution.state", "step.started", "step.finished"] }, signal, () => void load().catch(() => {}));
+  // From the execution's first event (a few per step), not from when the stream happens to open:
+  // a step that moved on between the read above and the stream's start (a prepare and run begun
+  // just before the page opened) would otherwise go unseen until its next change.
+  onChanges({ executionId: execId, types: ["execution.state", "step.started", "step.finished"], lastEventId: 0 }, signal, () => void load().catch(() => {}));
 }
 
 /** The session's record; none for a deleted session on a server that forgets them (404). */

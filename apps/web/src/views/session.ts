@@ -43,7 +43,8 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
     }
   };
   render(seen);
-  onChanges({ sessionId, types: ["session.state", "execution.created", "execution.state"] }, signal, () => void load());
+  // From the session's first event, as the execution page does: nothing between the read and the stream's start is missed.
+  onChanges({ sessionId, types: ["session.state", "execution.created", "execution.state"], lastEventId: 0 }, signal, () => void load());
 }
 
 function sessionFacts(id: string, session: Session | undefined): HTMLElement {
