@@ -121,7 +121,7 @@ describe("the dashboard served by the real server", () => {
   let created: string;
   let repeated: string;
 
-  it("shows the API's 400 for a pasted configuration it refuses, then opens a session on the stored local one", async () => {
+  it("shows the API's 400 for a pasted configuration it refuses, then opens sessions on a pasted (JSON) and on the stored local configuration", async () => {
     await page.goto(`${url}/ui/#/sessions`);
     await view("sessions");
     await page.check('[data-testid="new-session"] input[name=form][value=inline]');
@@ -133,6 +133,13 @@ describe("the dashboard served by the real server", () => {
     expect(await problem.getAttribute("data-code")).toBe("unknown_provider_class");
     await screenshot(page, SUITE, "4-new-session-refused");
 
+    // The same form takes JSON, and the text does not stay in the page once sent.
+    await page.fill('[data-testid="inline-config"]', JSON.stringify({ provider: { class: "local", name: "pasted" }, default: {} }));
+    await page.click('[data-testid="open-session"]');
+    await view("sessions-one");
+    expect((await bw.getSession(await idInHash("sessions"))).provider).toMatchObject({ id: "pasted", class: "local" });
+    await page.goto(`${url}/ui/#/sessions`);
+    await view("sessions");
     await page.check('[data-testid="new-session"] input[name=form][value=stored]');
     await page.selectOption('[data-testid="stored-provider"]', JSON.stringify(["local", "default"]));
     await page.click('[data-testid="open-session"]');
