@@ -36,6 +36,15 @@ describe("layoutBars", () => {
     expect(g.errorX0!).toBeGreaterThanOrEqual(layout.plotLeft);
   });
 
+  it("keeps the axis and the error bars of a figure that cannot be negative at zero or above", () => {
+    const wide = [{ key: "a", label: "a", value: 0.4, low: -0.35, high: 1.15 }];
+    expect(layoutBars(wide).domain[0]).toBeLessThan(0);
+    const layout = layoutBars(wide, 800, { nonNegative: true });
+    expect(layout.domain[0]).toBe(0);
+    expect(layout.ticks.every((t) => t >= 0)).toBe(true);
+    expect(layout.bars[0]!.errorX0).toBe(layout.x(0));
+  });
+
   it("draws a zero-length interval (one value) as a point, and all-zero values on a unit scale", () => {
     const layout = layoutBars([{ key: "a", label: "a", value: 0, low: 0, high: 0 }]);
     expect(layout.domain).toEqual([0, 1]);

@@ -44,11 +44,20 @@ const NOTE_WIDTH = 240;
 const ROW = 30;
 const AXIS = 24;
 
+export interface LayoutOptions {
+  /**
+   * The figure cannot be negative (a time, a rate): an interval that reaches below zero (a
+   * t-interval of few, spread values) is drawn from zero, and the axis starts there.
+   */
+  nonNegative?: boolean;
+}
+
 /**
  * Where everything goes, as numbers only (tested without a DOM): horizontal bars from zero,
  * one row each, on a scale that holds every value and every interval end.
  */
-export function layoutBars(bars: readonly Bar[], width = 800): Layout {
+export function layoutBars(input: readonly Bar[], width = 800, options: LayoutOptions = {}): Layout {
+  const bars = options.nonNegative ? input.map(clampedAtZero) : input;
   const ends = bars.flatMap((b) => [b.value, b.low ?? b.value, b.high ?? b.value]).filter(Number.isFinite);
   const lo = Math.min(0, ...ends);
   const hi = Math.max(0, ...ends);
@@ -71,13 +80,22 @@ export function layoutBars(bars: readonly Bar[], width = 800): Layout {
       const at = x(bar.value);
       const interval = bar.low !== undefined && bar.high !== undefined && Number.isFinite(bar.low) && Number.isFinite(bar.high);
       return {
-        bar,
+        // As given: the error bar's data and tooltip say the interval as computed, even where it is drawn from zero.
+        bar: input[i]!,
         y: 4 + i * ROW,
         x0: Math.min(zero, at),
         x1: Math.max(zero, at),
         ...(interval ? { errorX0: x(Math.min(bar.low!, bar.high!)), errorX1: x(Math.max(bar.low!, bar.high!)) } : {}),
       };
     }),
+  };
+}
+
+function clampedAtZero(bar: Bar): Bar {
+  return {
+    ...bar,
+    ...(bar.low !== undefined ? { low: Math.max(0, bar.low) } : {}),
+    ...(bar.high !== undefined ? { high: Math.max(0, bar.high) } : {}),
   };
 }
 
@@ -98,11 +116,12 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
  * (`data-value`) and, when it has an interval, a `g.error-bar` (`data-low`, `data-high`): a line
  * across the interval and a cap at each end.
  */
-export function barChart(bars: readonly Bar[], options: { title: string; kind: string; unit?: string }): SVGSVGElement {
-  const layout = layoutBars(bars);
+export function barChart(bars: readonly Bar[], options: { title: string; kind: string; unit?: string } & LayoutOptions): SVGSVGElement {
+  const layout = layoutBars(bars, undefined, options);
   const { x, plotLeft, plotRight, rowHeight, height, width } = layout;
   const axisY = height - AXIS;
   const barHeight = rowHeight - 12;
+  const unit = options.unit ? ` ${options.unit}` : "";
   return s(
     "svg",
     {
@@ -129,6 +148,7 @@ export function barChart(bars: readonly Bar[], options: { title: string; kind: s
       return s(
         "g",
         { class: `bar ${bar.tone ?? ""}`.trim(), "data-key": bar.key },
+        s("title", {}, `${bar.label}: ${figure(bar.value)}${unit}${bar.low !== undefined && bar.high !== undefined ? ` [${figure(bar.low)}, ${figure(bar.high)}]` : ""}`),
         s("text", { x: plotLeft - 8, y: mid + 4, "text-anchor": "end", class: "label" }, bar.label),
         s("rect", { class: "bar-rect", x: x0, y: mid - barHeight / 2, width: Math.max(1, x1 - x0), height: barHeight, "data-value": bar.value }),
         errorX0 !== undefined && errorX1 !== undefined
@@ -143,7 +163,7 @@ export function barChart(bars: readonly Bar[], options: { title: string; kind: s
         s(
           "text",
           { x: plotRight + 8, y: mid + 4, class: "value" },
-          `${figure(bar.value)}${options.unit ? ` ${options.unit}` : ""}${bar.note ? `  ${bar.note}` : ""}`,
+          `${figure(bar.value)}${unit}${bar.note ? `  ${bar.note}` : ""}`,
         ),
       );
     }),

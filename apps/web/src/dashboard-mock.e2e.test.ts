@@ -1,5 +1,6 @@
 // The dashboard against the Prism mock, as it is developed: the contract's examples are its data.
 import { startPrism, type RunningPrism } from "@benchwright/contract/prism";
+import type { Comparison } from "@benchwright/sdk";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_DIR, launchChromium, pageErrors, screenshot } from "../test/browser.js";
@@ -92,6 +93,51 @@ describe("the dashboard against the Prism mock", () => {
     expect(verdicts).toEqual(["baseline", "worse", "better", "baseline", "worse", "better"]);
     expect(await page.locator('[data-testid="compared-executions"]').innerText()).toContain("AMD EPYC 7R13 Processor");
     await screenshot(page, SUITE, "4-comparison");
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps a comparison of fourteen metrics readable: an overview, charts grouped by unit and folded, axes from zero", async () => {
+    // The contract's comparison, widened to fourteen metrics of four units as a tool like fio reports them.
+    const example = (await (await fetch(`${prism.url}/api/v1/executions/compare?ids=${SYSBENCH_RUNS.join(",")}`)).json()) as Comparison;
+    const units = ["events/s", "ms", "MiB/s", "%"];
+    const wide: Comparison = {
+      ...example,
+      metrics: Array.from({ length: 14 }, (_, i) => ({
+        ...example.metrics[i % 2]!,
+        name: `metric_${String(i).padStart(2, "0")}`,
+        unit: units[i % 4]!,
+        // The last: two spread values, never negative, whose interval reaches below zero.
+        ...(i === 13 ? { figures: example.metrics[0]!.figures.map((f) => ({ ...f, values: [0.1, 0.9], min: 0.1, max: 0.9, mean: 0.5, ci_low: -4.58, ci_high: 5.58 })) } : {}),
+      })),
+    };
+    await page.route("**/api/v1/executions/compare?*", (route) => route.fulfill({ json: wide }));
+    await page.goto(`${base}#/compare?ids=${SYSBENCH_RUNS.join(",")}`);
+    await view("compare");
+    expect(await page.locator('[data-testid="metrics-overview"] tr[data-metric]').count()).toBe(14);
+    const groups = page.locator('[data-testid="metric-group"]');
+    expect(await groups.evaluateAll((ds) => ds.map((d) => [d.getAttribute("data-unit"), d.querySelectorAll("figure.metric").length, (d as HTMLDetailsElement).open]))).toEqual([
+      ["events/s", 4, false],
+      ["ms", 4, false],
+      ["MiB/s", 3, false],
+      ["%", 3, false],
+    ]);
+    await screenshot(page, SUITE, "5-comparison-folded");
+
+    // A name in the overview opens its group at its chart.
+    await page.locator('[data-testid="metrics-overview"] tr[data-metric="metric_13"] button').click();
+    expect(await page.locator('[data-testid="metric-group"][data-unit="ms"]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    const ticks = await page.locator('figure.metric[data-metric="metric_13"] g.tick text').allTextContents();
+    expect(ticks[0]).toBe("0");
+    expect(ticks.every((t) => !t.startsWith("-"))).toBe(true);
+    // Drawn from zero, the interval is still told as computed.
+    expect(await page.locator('figure.metric[data-metric="metric_13"] g.error-bar').first().getAttribute("data-low")).toBe("-4.58");
+
+    await page.locator('[data-testid="expand-all"]').click();
+    expect(await groups.evaluateAll((ds) => ds.every((d) => (d as HTMLDetailsElement).open))).toBe(true);
+    await screenshot(page, SUITE, "6-comparison-expanded");
+    await page.locator('[data-testid="collapse-all"]').click();
+    expect(await groups.evaluateAll((ds) => ds.some((d) => (d as HTMLDetailsElement).open))).toBe(false);
+    await page.unroute("**/api/v1/executions/compare?*");
     expect(errors).toEqual([]);
   });
 });

@@ -67,6 +67,7 @@ describe("the dashboard served by the real server", () => {
 
   const view = (name: string) => page.waitForSelector(`main[data-view="${name}"]`, WAIT);
   const stateIs = (state: string) => page.waitForSelector(`[data-testid="execution-state"][data-state="${state}"]`, WAIT);
+  const idInHash = (kind: string) => page.evaluate((k) => location.hash.match(new RegExp(`^#/${k}/([0-9a-f-]{36})`))?.[1] ?? "", kind);
 
   it("asks for the API token, then lists the sessions", async () => {
     await page.goto(`${url}/ui/#/sessions`);
@@ -112,6 +113,180 @@ describe("the dashboard served by the real server", () => {
     const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
     expect(verdicts[0]).toBe("baseline");
     await screenshot(page, SUITE, "3-comparison");
+    expect(errors).toEqual([]);
+  });
+
+  // The whole flow through the page's own forms and buttons, as a user drives it.
+  let opened: string;
+  let created: string;
+  let repeated: string;
+
+  it("shows the API's 400 for a pasted configuration it refuses, then opens sessions on a pasted (JSON) and on the stored local configuration", async () => {
+    await page.goto(`${url}/ui/#/sessions`);
+    await view("sessions");
+    await page.check('[data-testid="new-session"] input[name=form][value=inline]');
+    await page.fill('[data-testid="inline-config"]', "provider:\n  class: no-such-class\n  name: pasted\ndefault: {}\n");
+    await page.click('[data-testid="open-session"]');
+    const problem = page.locator('[data-testid="new-session"] [data-testid="problem"]');
+    await problem.waitFor(WAIT);
+    expect(await problem.getAttribute("data-status")).toBe("400");
+    expect(await problem.getAttribute("data-code")).toBe("unknown_provider_class");
+    await screenshot(page, SUITE, "4-new-session-refused");
+
+    // The same form takes JSON, and the text does not stay in the page once sent.
+    await page.fill('[data-testid="inline-config"]', JSON.stringify({ provider: { class: "local", name: "pasted" }, default: {} }));
+    await page.click('[data-testid="open-session"]');
+    await view("sessions-one");
+    expect((await bw.getSession(await idInHash("sessions"))).provider).toMatchObject({ id: "pasted", class: "local" });
+    await page.goto(`${url}/ui/#/sessions`);
+    await view("sessions");
+    await page.check('[data-testid="new-session"] input[name=form][value=stored]');
+    await page.selectOption('[data-testid="stored-provider"]', JSON.stringify(["local", "default"]));
+    await page.click('[data-testid="open-session"]');
+    await view("sessions-one");
+    opened = await idInHash("sessions");
+    expect(await page.getAttribute('[data-testid="session-state"]', "data-state")).toBe("active");
+    expect((await bw.getSession(opened)).provider).toMatchObject({ id: "local", type: "default" });
+  });
+
+  it("creates an execution from the catalogue with parameters from the workload's declarations; the API's 400 shows at the field", async () => {
+    await page.selectOption('[data-testid="tool"]', "idle");
+    await page.selectOption('[data-testid="workload"]', "idle5");
+    const seconds = page.locator('[data-testid="new-execution"] #param-seconds');
+    expect(await seconds.inputValue()).toBe("5");
+    expect([await seconds.getAttribute("min"), await seconds.getAttribute("max")]).toEqual(["0", "100"]);
+    // Past the browser's own check of the bounds, as a value it cannot check would be: the API's problem shows.
+    await page.$eval('[data-testid="new-execution"]', (form) => ((form as HTMLFormElement).noValidate = true));
+    await seconds.fill("500");
+    await page.click('[data-testid="create-execution"]');
+    await page.waitForSelector('[data-testid="param-error-seconds"]:not(:empty)', WAIT);
+    expect(await page.getAttribute('[data-testid="new-execution"] [data-testid="problem"]', "data-code")).toBe("validation_failed");
+    expect(await page.innerText('[data-testid="param-error-seconds"]')).toContain("100");
+    await screenshot(page, SUITE, "5-new-execution-refused");
+    expect((await bw.getSession(opened)).executions).toHaveLength(0);
+
+    await seconds.fill("1");
+    await page.click('[data-testid="create-execution"]');
+    await view("executions-one");
+    created = await idInHash("executions");
+    expect((await bw.getExecution(created)).params).toEqual({ seconds: 1 });
+    await stateIs("created");
+    // The workload's name and description speak of its default (5 s): the page says what this one uses.
+    const title = await page.innerText('[data-testid="execution-title"]');
+    expect(title).toContain("seconds = 1 s");
+    expect(title).not.toContain("Idle 5 s");
+    expect(await page.innerText('[data-testid="execution-description"]')).toContain("Ran with seconds = 1 s (default 5 s)");
+  });
+
+  it("prepares, runs and runs it again from its page, which follows each state live without a reload", async () => {
+    // Every state the page shows, as it shows it; and a mark that a reload would wipe.
+    await page.evaluate(() => {
+      const w = window as unknown as { seen: string[]; sameDocument: boolean };
+      w.seen = [];
+      w.sameDocument = true;
+      new MutationObserver(() => {
+        const state = document.querySelector('[data-testid="execution-state"]')?.getAttribute("data-state");
+        if (state && w.seen[w.seen.length - 1] !== state) w.seen.push(state);
+      }).observe(document.getElementById("view")!, { subtree: true, childList: true, attributes: true });
+    });
+    await page.click('[data-testid="prepare"]');
+    await stateIs("prepared");
+    await page.click('[data-testid="run"]');
+    await stateIs("completed");
+    await page.waitForSelector('svg[data-chart="metrics"] rect.bar-rect', WAIT);
+    expect(await page.locator('svg[data-chart="metrics"] g.error-bar').count()).toBe(0);
+    await screenshot(page, SUITE, "6-executed");
+
+    expect(await page.textContent('[data-testid="run"]')).toBe("Run again");
+    await page.click('[data-testid="run"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="steps"] tbody tr').length === 3, undefined, WAIT);
+    await stateIs("completed");
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen.indexOf("prepared")).toBeGreaterThanOrEqual(0);
+    expect(seen.indexOf("completed")).toBeGreaterThan(seen.indexOf("prepared"));
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect((await bw.getExecution(created)).steps.map((st) => `${st.step}#${st.attempt} ${st.state}`)).toEqual(["prepare#1 succeeded", "run#1 succeeded", "run#2 succeeded"]);
+  });
+
+  it("repeats it three times: a new execution of the same parameters, whose page draws each mean's error bar", async () => {
+    await page.fill('[data-testid="repeat-count"]', "3");
+    await page.click('[data-testid="repeat"]');
+    await page.waitForFunction((id) => /^#\/executions\//.test(location.hash) && !location.hash.includes(id), created, WAIT);
+    await view("executions-one");
+    repeated = await idInHash("executions");
+    await stateIs("completed");
+    const record = await bw.getExecution(repeated);
+    expect(record.params).toEqual({ seconds: 1 });
+    expect(record.repetitions).toEqual({ count: 3 });
+    expect(record.metrics[0]!.stats!.n).toBe(3);
+
+    await page.waitForSelector('svg[data-chart="metrics"] g.error-bar', WAIT);
+    const error = page.locator('svg[data-chart="metrics"] g.error-bar');
+    expect(await error.count()).toBe(1);
+    expect(Number(await error.getAttribute("data-low"))).toBe(record.metrics[0]!.stats!.ci_low);
+    expect(Number(await error.getAttribute("data-high"))).toBe(record.metrics[0]!.stats!.ci_high);
+    expect(await page.innerText('[data-testid="execution-title"]')).toContain("seconds = 1 s, ×3");
+    await screenshot(page, SUITE, "7-repeated");
+  });
+
+  it("creates, prepares and runs in one go, and cancels the running step from its page, which deletes its session (the API's only way to stop one)", async () => {
+    const other = await bw.createSession({ provider: "local", service: "default" });
+    await page.goto(`${url}/ui/#/sessions/${other.id}`);
+    await view("sessions-one");
+    await page.selectOption('[data-testid="tool"]', "idle");
+    await page.selectOption('[data-testid="workload"]', "idle5");
+    await page.fill('[data-testid="new-execution"] #param-seconds', "30");
+    await page.click('[data-testid="create-and-run"]');
+    await view("executions-one");
+    const long = { id: await idInHash("executions") };
+    await stateIs("running");
+    await page.click('[data-testid="execution-actions"] [data-testid="delete-session"]');
+    await page.click('[data-testid="execution-actions"] [data-testid="confirm-delete-session"]');
+    await stateIs("run_failed");
+    const record = await bw.getExecution(long.id);
+    expect(record.steps.map((st) => `${st.step} ${st.state}`)).toEqual(["prepare succeeded", "run failed"]);
+    expect(Number(record.steps[1]!.duration)).toBeLessThan(30);
+    await page.waitForSelector('[data-testid="execution-session-state"]', WAIT);
+    expect(await page.isHidden('[data-testid="run"]')).toBe(true);
+  });
+
+  it("deletes the session from its page: it stays, greyed, and its executions still open", async () => {
+    await page.goto(`${url}/ui/#/sessions/${opened}`);
+    await view("sessions-one");
+    await page.click('[data-testid="delete-session"]');
+    await page.click('[data-testid="confirm-delete-session"]');
+    await page.waitForSelector('[data-testid="session-state"][data-state="deleted"]', WAIT);
+    expect(await page.locator("main.deleted").count()).toBe(1);
+    expect(await page.locator('[data-testid="new-execution"]').count()).toBe(0);
+    const rows = page.locator('[data-testid="execution-row"]');
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")))).toEqual([created, repeated]);
+    await screenshot(page, SUITE, "8-deleted-session");
+
+    await page.click(`[data-testid="execution-row"][data-id="${repeated}"] a`);
+    await view("executions-one");
+    await stateIs("completed");
+    expect(await page.getAttribute('[data-testid="execution-session-state"]', "data-state")).toBe("deleted");
+    expect(await page.locator('svg[data-chart="metrics"] g.error-bar').count()).toBe(1);
+    expect(await page.isHidden('[data-testid="run"]')).toBe(true);
+    expect(await page.innerText('[data-testid="execution-actions"]')).toContain("Its session is deleted");
+    await screenshot(page, SUITE, "9-execution-of-deleted-session");
+    expect(errors).toEqual([]);
+  });
+
+  // Needs the API's deleted sessions (GET /sessions/{id} answers them, `?state=deleted` lists them).
+  it("lists the deleted session greyed under its filter only, with its record", async () => {
+    await page.goto(`${url}/ui/#/sessions`);
+    await view("sessions");
+    expect(await page.locator(`[data-testid="session-row"][data-id="${opened}"]`).count()).toBe(0);
+    await page.selectOption('[data-testid="sessions-filter"]', "deleted");
+    const row = page.locator(`[data-testid="session-row"][data-id="${opened}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.getAttribute("class")).toContain("deleted");
+    expect(await row.getAttribute("data-state")).toBe("deleted");
+    await screenshot(page, SUITE, "10-deleted-sessions");
+    await row.locator("a").first().click();
+    await view("sessions-one");
+    expect(await page.innerText("dl.facts")).toContain("Provider");
     expect(errors).toEqual([]);
   });
 });

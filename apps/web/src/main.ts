@@ -21,13 +21,14 @@ async function show(): Promise<void> {
   const route = parseRoute(location.hash);
   const [page = "sessions", id] = route.path;
   root.dataset.view = "loading";
+  root.className = ""; // a view's marks (a deleted session's grey) are its own
   root.replaceChildren(h("p", { class: "muted" }, "Loading…"));
   try {
     if (page === "sessions" && id) await sessionView(root, id, signal);
     else if (page === "executions" && id) await executionView(root, id, signal);
     else if (page === "executions") await executionsView(root, signal);
     else if (page === "compare") await compareView(root, route, signal);
-    else await sessionsView(root, signal);
+    else await sessionsView(root, route, signal);
     if (!signal.aborted) root.dataset.view = id ? `${page}-one` : page;
   } catch (error) {
     if (signal.aborted) return;

@@ -5,12 +5,15 @@ import { api } from "../api.js";
 import { barChart, type Bar } from "../bar-chart.js";
 import { h } from "../dom.js";
 import { bytes, figure, shortId, tagsText } from "../format.js";
+import { cannotBeNegative, FOLD_ABOVE, groupByUnit } from "../metric-groups.js";
 import { href, type Route } from "../router.js";
 
 /**
- * The server's comparison of executions (`compareExecutions`): their machines side by side, then
- * per metric one bar per execution at its mean, with the mean's confidence interval as an
- * error bar, and the ratio to the baseline with the verdict.
+ * The server's comparison of executions (`compareExecutions`): their machines side by side, an
+ * overview of every metric's ratio and verdict, then per metric one bar per execution at its
+ * mean, with the mean's confidence interval as an error bar, and the ratio to the baseline with
+ * the verdict. The charts are grouped by unit in sections that fold (folded at first when there
+ * are many), so that a tool reporting a dozen figures stays readable.
  */
 export async function compareView(root: HTMLElement, route: Route, signal: AbortSignal): Promise<void> {
   const ids = (route.query.get("ids") ?? "").split(",").filter(Boolean);
@@ -29,9 +32,97 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
     executionsTable(comparison),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
-      ? comparison.metrics.map((m) => metricChart(comparison, m))
+      ? [...(comparison.metrics.length > 1 ? [overview(comparison)] : []), ...metricGroups(comparison)]
       : [h("p", { class: "muted" }, "No metric is common to these executions' successful runs.")]),
   );
+}
+
+const metricKey = (m: ComparedMetric) => `${m.name}|${tagsText(m.tags)}`;
+
+/** One row per metric, one column per execution: its ratio to the baseline and the verdict. A name opens its chart. */
+function overview(c: Comparison): HTMLElement {
+  const byId = new Map(c.executions.map((e) => [e.id, e]));
+  const show = (m: ComparedMetric) => {
+    const chart = document.querySelector<HTMLElement>(`figure.metric[data-key="${CSS.escape(metricKey(m))}"]`);
+    const group = chart?.closest("details");
+    if (group) group.open = true;
+    chart?.scrollIntoView({ behavior: "smooth", block: "start" });
+  };
+  return h(
+    "table",
+    { class: "list overview", "data-testid": "metrics-overview" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, "Metric"), h("th", {}, "Unit"), c.executions.map((e) => h("th", { title: e.id }, label(byId.get(e.id), e.id), e.id === c.baseline ? " (baseline)" : ""))),
+    ),
+    // In the groups' order (by unit), as the charts below.
+    groupByUnit(c.metrics).map((g) =>
+      h(
+        "tbody",
+        { "data-unit": g.unit },
+        h("tr", { class: "group" }, h("th", { colspan: 2 + c.executions.length }, g.unit || "(no unit)")),
+        g.metrics.map((m) => {
+          const byExecution = new Map(m.figures.map((f) => [f.execution_id, f]));
+          const tags = tagsText(m.tags);
+          return h(
+            "tr",
+            { "data-metric": m.name },
+            h("td", {}, h("button", { type: "button", class: "link", onclick: () => show(m) }, m.name), tags ? h("span", { class: "muted" }, ` ${tags}`) : null),
+            h("td", {}, m.unit, m.better ? h("span", { class: "muted" }, `, ${m.better} better`) : null),
+            c.executions.map((e) => {
+              const f = byExecution.get(e.id);
+              if (!f) return h("td", { class: "muted" }, "—");
+              return h(
+                "td",
+                { class: `cell verdict-${f.verdict}`, title: `mean ${figure(f.mean)} ${m.unit} [${figure(f.ci_low)}, ${figure(f.ci_high)}], n=${f.n}` },
+                f.verdict === "baseline" ? `${figure(f.mean)}` : `${f.ratio === null ? "" : `×${figure(f.ratio)} `}${f.verdict.replace("_", " ")}`,
+              );
+            }),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** The charts by unit, each group a section that folds; all folded at first past FOLD_ABOVE metrics. */
+function metricGroups(c: Comparison): HTMLElement[] {
+  const fold = c.metrics.length > FOLD_ABOVE;
+  const groups = groupByUnit(c.metrics);
+  const all = (open: boolean) => () => {
+    for (const d of document.querySelectorAll<HTMLDetailsElement>("details.metric-group")) d.open = open;
+  };
+  return [
+    ...(groups.length > 1
+      ? [
+          h(
+            "p",
+            { class: "row" },
+            h("button", { type: "button", "data-testid": "expand-all", onclick: all(true) }, "Expand all"),
+            h("button", { type: "button", "data-testid": "collapse-all", onclick: all(false) }, "Collapse all"),
+          ),
+        ]
+      : []),
+    ...groups.map((g) =>
+      h(
+        "details",
+        { class: "metric-group", "data-testid": "metric-group", "data-unit": g.unit, open: !fold },
+        h(
+          "summary",
+          {},
+          h("strong", {}, g.unit || "(no unit)"),
+          ` · ${g.metrics.length} metric${g.metrics.length > 1 ? "s" : ""}: ${g.metrics.map((m) => m.name).filter((n, i, a) => a.indexOf(n) === i).join(", ")}`,
+          h(
+            "span",
+            { class: "tally" },
+            Object.entries(g.verdicts).map(([verdict, n]) => h("span", { class: `verdict verdict-${verdict}` }, ` ${n} ${verdict.replace("_", " ")}`)),
+          ),
+        ),
+        g.metrics.map((m) => metricChart(c, m)),
+      ),
+    ),
+  ];
 }
 
 function label(e: ComparedExecution | undefined, id: string): string {
@@ -93,11 +184,11 @@ function metricChart(c: Comparison, m: ComparedMetric): HTMLElement {
     tone: `verdict-${f.verdict}`,
   }));
   const title = `${m.name}${tags ? ` (${tags})` : ""}`;
-  const chart = barChart(bars, { title: `${title}, ${m.unit}`, kind: "comparison", unit: m.unit });
+  const chart = barChart(bars, { title: `${title}, ${m.unit}`, kind: "comparison", unit: m.unit, nonNegative: cannotBeNegative(m) });
   chart.dataset.metric = m.name;
   return h(
     "figure",
-    { class: "metric", "data-metric": m.name, "data-tags": tags },
+    { class: "metric", "data-metric": m.name, "data-tags": tags, "data-key": metricKey(m) },
     h("figcaption", {}, title, h("span", { class: "muted" }, ` ${m.unit}${m.better ? `, ${m.better} is better` : ""}`)),
     chart,
     h(

@@ -1,22 +1,27 @@
-import type { Execution, Metric, StepName, StepRecord, Vm } from "@benchwright/sdk";
+import { BenchwrightProblemError, type Execution, type Metric, type Session, type StepName, type StepRecord, type Vm, type Workload } from "@benchwright/sdk";
 import { api, describeError } from "../api.js";
-import { barChart, type Bar } from "../bar-chart.js";
+import { barChart } from "../bar-chart.js";
 import { h } from "../dom.js";
-import { bytes, shortId, tagsText } from "../format.js";
+import { bytes, shortId } from "../format.js";
 import { onChanges } from "../live.js";
+import { executionMetricGroups } from "../metric-bars.js";
 import { href } from "../router.js";
+import { runWords } from "../run-title.js";
 import { stateBadge } from "./badges.js";
+import { executionActions } from "./execution-actions.js";
 
 /**
  * One execution: its state, steps, machines' facts and metrics, reloaded on each of its events,
  * and a step's log: followed live while the step runs, else read whole.
  */
 export async function executionView(root: HTMLElement, execId: string, signal: AbortSignal): Promise<void> {
+  const head = h("div");
+  const actions = executionActions();
   const details = h("div");
   const logTabs = h("div", { class: "tabs", "data-testid": "log-steps" });
   const logText = h("pre", { class: "log", "data-testid": "log" });
   const logTitle = h("h2", {}, "Log");
-  root.replaceChildren(details, logTitle, logTabs, logText);
+  root.replaceChildren(head, actions.element, details, logTitle, logTabs, logText);
 
   let shown: { step: StepName; attempt: number; running: boolean } | undefined;
   let pinned = false; // the user picked a step: live reloads leave the log alone
@@ -46,8 +51,12 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
     })();
   };
 
+  let workload: Workload | undefined;
+  let session: Session | undefined;
   const render = (execution: Execution) => {
-    details.replaceChildren(...summary(execution), ...steps(execution), ...machines(execution.exec_env.vms), ...metrics(execution.metrics));
+    head.replaceChildren(...summary(execution, workload, session));
+    actions.update(execution, session);
+    details.replaceChildren(...steps(execution), ...machines(execution.exec_env.vms), ...metrics(execution.metrics));
     logTabs.replaceChildren(
       ...execution.steps.map((record) =>
         h(
@@ -80,28 +89,64 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
     }
   };
 
-  const load = async () => render(await api().getExecution(execId, { signal }));
+  const load = async () => {
+    const execution = await api().getExecution(execId, { signal });
+    [session, workload] = await Promise.all([sessionOf(execution.session_id, signal), workload ?? workloadOf(execution, signal)]);
+    render(execution);
+  };
   await load();
-  onChanges({ executionId: execId, types: ["execution.state", "step.started", "step.finished"] }, signal, () => void load().catch(() => {}));
+  // From the execution's first event (a few per step), not from when the stream happens to open:
+  // a step that moved on between the read above and the stream's start (a prepare and run begun
+  // just before the page opened) would otherwise go unseen until its next change.
+  onChanges({ executionId: execId, types: ["execution.state", "step.started", "step.finished"], lastEventId: 0 }, signal, () => void load().catch(() => {}));
 }
 
-function summary(e: Execution): HTMLElement[] {
+/** The session's record; none for a deleted session on a server that forgets them (404). */
+async function sessionOf(id: string, signal: AbortSignal): Promise<Session | undefined> {
+  try {
+    return await api().getSession(id, { signal });
+  } catch (error) {
+    if (error instanceof BenchwrightProblemError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** The workload's declarations (its parameters' defaults), when the catalogue still has it. */
+async function workloadOf(e: Execution, signal: AbortSignal): Promise<Workload | undefined> {
+  try {
+    return (await api().getBenchmark(e.test.tool_id, { signal })).workloads.find((w) => w.id === e.test.workload_id);
+  } catch {
+    return undefined;
+  }
+}
+
+function summary(e: Execution, workload: Workload | undefined, session: Session | undefined): HTMLElement[] {
   const params = Object.entries(e.params ?? {});
+  const words = runWords(e, workload);
+  const unit = (name: string) => (workload?.params ?? []).find((p) => p.name === name)?.unit;
+  const sessionState = session?.state ?? "deleted";
   return [
-    h("h1", {}, `${e.test.tool_name} / ${e.test.workload_name} `, h("code", { title: e.id }, shortId(e.id))),
+    h("h1", { "data-testid": "execution-title" }, `${words.title} `, h("code", { title: e.id }, shortId(e.id))),
     h(
       "dl",
       { class: "facts" },
       h("dt", {}, "State"),
       h("dd", {}, stateBadge(e.state, "execution-state")),
       h("dt", {}, "Session"),
-      h("dd", {}, h("a", { href: href(["sessions", e.session_id]) }, e.session_id)),
+      h(
+        "dd",
+        {},
+        h("a", { href: href(["sessions", e.session_id]) }, e.session_id),
+        sessionState !== "active" ? [" ", stateBadge(sessionState, "execution-session-state")] : null,
+      ),
       h("dt", {}, "Created"),
       h("dd", {}, e.created),
       h("dt", {}, "Workload"),
-      h("dd", {}, e.test.workload_description),
+      h("dd", { "data-testid": "execution-description" }, words.description),
       h("dt", {}, "Parameters"),
-      h("dd", {}, params.length ? params.map(([k, v]) => `${k}=${String(v)}`).join(", ") : "none"),
+      h("dd", { "data-testid": "execution-params" }, params.length ? params.map(([k, v]) => `${k} = ${String(v)}${unit(k) ? ` ${unit(k)}` : ""}`).join(", ") : "none"),
+      h("dt", {}, "Each run measures"),
+      h("dd", {}, e.repetitions ? ("count" in e.repetitions ? `${e.repetitions.count} times` : `until CV ≤ ${e.repetitions.until_cv}, ${e.repetitions.min} to ${e.repetitions.max} times`) : "once"),
     ),
   ];
 }
@@ -165,27 +210,20 @@ function machines(vms: Vm[]): HTMLElement[] {
   ];
 }
 
-/** One chart per metric name (its figures share a unit), one bar per figure (tags, machine). */
+/** One chart per metric name, one bar per figure (tags, machine); a repeated run's with its confidence interval. */
 function metrics(list: Metric[]): Element[] {
   if (!list.length) return [h("h2", {}, "Metrics"), h("p", { class: "muted", "data-testid": "no-metrics" }, "No metrics yet: they come with a successful run.")];
-  const byName = new Map<string, Metric[]>();
-  for (const m of list) byName.set(m.name, [...(byName.get(m.name) ?? []), m]);
+  const repeated = list.some((m) => m.stats);
   return [
     h("h2", {}, "Metrics"),
-    ...[...byName].map(([name, figures]) => {
-      const unit = figures[0]!.unit;
-      const better = figures[0]!.better;
-      const bars: Bar[] = figures.map((m, i) => ({
-        key: `${name}#${i}`,
-        label: [tagsText(m.tags), figures.length > 1 && !tagsText(m.tags) ? m.vm : ""].filter(Boolean).join(" ") || name,
-        value: m.value,
-      }));
-      return h(
+    repeated ? h("p", { class: "muted" }, "Bars are the means of the run's repetitions; error bars their 95% confidence interval.") : null,
+    ...executionMetricGroups(list).map(({ name, unit, better, bars, nonNegative }) =>
+      h(
         "figure",
         { class: "metric", "data-metric": name },
         h("figcaption", {}, name, h("span", { class: "muted" }, ` ${unit}${better ? `, ${better} is better` : ""}`)),
-        barChart(bars, { title: `${name} (${unit})`, kind: "metrics", unit }),
-      );
-    }),
-  ];
+        barChart(bars, { title: `${name} (${unit})`, kind: "metrics", unit, nonNegative }),
+      ),
+    ),
+  ].filter((x): x is HTMLElement => x !== null);
 }

@@ -1,30 +1,76 @@
+import type { Session } from "@benchwright/sdk";
 import { api } from "../api.js";
 import { h } from "../dom.js";
 import { onChanges } from "../live.js";
+import { problemBox } from "../problem.js";
+import { findSession, type SessionSeen } from "../session-record.js";
 import { stateBadge } from "./badges.js";
 import { executionsTable } from "./executions-table.js";
+import { newExecutionForm } from "./new-execution.js";
+import { deleteSessionButton } from "./delete-session.js";
 
-/** One session and its executions, reloaded as they change. */
+/**
+ * One session and its executions, reloaded as they change; while it is open, the form that
+ * creates executions in it and the button that deletes it. A deleted session is shown greyed,
+ * its executions still there to open.
+ */
 export async function sessionView(root: HTMLElement, sessionId: string, signal: AbortSignal): Promise<void> {
-  const session = await api().getSession(sessionId, { signal });
+  const [seen, catalogue] = await Promise.all([findSession(sessionId, signal), api().listBenchmarks({ signal })]);
   const table = executionsTable();
-  const p = session.provider;
-  root.replaceChildren(
-    h("h1", {}, "Session ", h("code", {}, session.id)),
-    h(
+  const facts = h("div");
+  const actions = h("div");
+  root.replaceChildren(h("h1", {}, "Session ", h("code", {}, sessionId)), facts, h("h2", {}, "Executions"), table.element, actions);
+
+  let formShown = false;
+  const render = ({ session, executions }: SessionSeen) => {
+    const deleted = session?.state === "deleted" || !session;
+    root.classList.toggle("deleted", deleted);
+    facts.replaceChildren(sessionFacts(sessionId, session));
+    table.replace(executions);
+    if (session?.state === "active" && !formShown) {
+      formShown = true;
+      actions.replaceChildren(newExecutionForm(sessionId, catalogue), deleteSessionButton(sessionId, () => void load()));
+    } else if (session?.state !== "active") {
+      formShown = false;
+      actions.replaceChildren();
+    }
+  };
+  const load = async () => {
+    try {
+      render(await findSession(sessionId, signal));
+    } catch (error) {
+      if (!signal.aborted) actions.replaceChildren(problemBox(error));
+    }
+  };
+  render(seen);
+  // From the session's first event, as the execution page does: nothing between the read and the stream's start is missed.
+  onChanges({ sessionId, types: ["session.state", "execution.created", "execution.state"], lastEventId: 0 }, signal, () => void load());
+}
+
+function sessionFacts(id: string, session: Session | undefined): HTMLElement {
+  if (!session) {
+    // An older server forgets a deleted session's record; its executions are still listed by its id.
+    return h(
       "dl",
       { class: "facts" },
-      h("dt", {}, "Provider"),
-      h("dd", {}, `${p.id} (${[p.class, p.type, p.driver, p.region].filter(Boolean).join(", ")})`),
-      h("dt", {}, "Created"),
-      h("dd", {}, session.created),
       h("dt", {}, "State"),
-      h("dd", {}, stateBadge(session.state, "session-state")),
+      h("dd", {}, stateBadge("deleted", "session-state"), h("span", { class: "muted" }, ` (this server keeps no record of deleted session ${id}; its executions stay)`)),
+    );
+  }
+  const p = session.provider;
+  return h(
+    "dl",
+    { class: "facts" },
+    h("dt", {}, "Provider"),
+    h("dd", {}, `${p.id} (${[p.class, p.type, p.driver, p.region].filter(Boolean).join(", ")})`),
+    h("dt", {}, "Created"),
+    h("dd", {}, session.created),
+    h("dt", {}, "State"),
+    h(
+      "dd",
+      {},
+      stateBadge(session.state, "session-state"),
+      session.state === "deleted" ? h("span", { class: "muted" }, ` ${session.deleted ?? ""}: its machines are gone; its executions, logs and metrics stay`) : null,
     ),
-    h("h2", {}, "Executions"),
-    table.element,
   );
-  const load = async () => table.replace(await api().listSessionExecutions(sessionId, { signal }));
-  await load();
-  onChanges({ sessionId, types: ["execution.created", "execution.state"] }, signal, () => void load().catch(() => {}));
 }
