@@ -117,7 +117,7 @@ export function secretForms(secret: string): string[] {
  */
 export class Scrubber {
   private readonly secrets = new Set<string>();
-  private forms: string[] = [];
+  #forms: string[] = [];
 
   add(...values: Array<string | undefined>): this {
     const before = this.secrets.size;
@@ -132,9 +132,14 @@ export class Scrubber {
     }
     if (this.secrets.size !== before) {
       const all = new Set([...this.secrets].flatMap(secretForms));
-      this.forms = [...all].sort((a, b) => b.length - a.length);
+      this.#forms = [...all].sort((a, b) => b.length - a.length);
     }
     return this;
+  }
+
+  /** Every form of every credential it knows (see secretForms), longest first. */
+  get forms(): readonly string[] {
+    return this.#forms;
   }
 
   /** A scrubber that knows this one's credentials and `values` too; this one stays as it was. */
@@ -144,7 +149,7 @@ export class Scrubber {
 
   scrub(text: string): string {
     let out = text;
-    for (const form of this.forms) {
+    for (const form of this.#forms) {
       if (out.includes(form)) out = out.split(form).join(MASK);
     }
     return out;
