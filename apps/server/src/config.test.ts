@@ -37,4 +37,12 @@ describe("server configuration", () => {
     expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "true" }, []).metricsPublic).toBe(true);
     expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "no" }, []).metricsPublic).toBe(false);
   });
+
+  it("bounds a session's step_timeout by BENCHWRIGHT_MAX_STEP_TIMEOUT seconds, 24 h by default", () => {
+    expect(readConfig({}, []).maxStepTimeoutS).toBe(86_400);
+    expect(readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: "3600" }, []).maxStepTimeoutS).toBe(3600);
+    for (const wrong of ["0", "-1", "1.5", "a day"]) {
+      expect(() => readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: wrong }, []), wrong).toThrow(`BENCHWRIGHT_MAX_STEP_TIMEOUT must be a whole number of seconds, not '${wrong}'`);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { DEFAULT_MAX_STEP_TIMEOUT_S } from "@benchwright/engine";
 import { parseCorsOrigins } from "./cors.js";
 import { logLevelOf, type LogLevelName } from "./logger.js";
 
@@ -23,6 +24,8 @@ export interface ServerConfig {
   logLevel?: LogLevelName;
   /** `BENCHWRIGHT_METRICS_PUBLIC=true`: `GET /metrics` needs no token. */
   metricsPublic?: boolean;
+  /** The most seconds a session's `step_timeout` may be; `BENCHWRIGHT_MAX_STEP_TIMEOUT`, default a day. */
+  maxStepTimeoutS?: number;
 }
 
 /** Reads the environment (see the README's configuration table); `--insecure` is the only flag. */
@@ -31,6 +34,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
   const stopSeconds = Number(env.BENCHWRIGHT_STOP_TIMEOUT ?? 10);
   if (!(stopSeconds > 0)) throw new Error(`BENCHWRIGHT_STOP_TIMEOUT must be a number of seconds, not '${env.BENCHWRIGHT_STOP_TIMEOUT}'`);
+  const maxStepTimeout = env.BENCHWRIGHT_MAX_STEP_TIMEOUT?.trim() || String(DEFAULT_MAX_STEP_TIMEOUT_S);
+  if (!/^\d+$/.test(maxStepTimeout) || Number(maxStepTimeout) < 1) {
+    throw new Error(`BENCHWRIGHT_MAX_STEP_TIMEOUT must be a whole number of seconds, not '${env.BENCHWRIGHT_MAX_STEP_TIMEOUT}'`);
+  }
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
@@ -45,6 +52,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     stopTimeoutMs: stopSeconds * 1000,
     logLevel: logLevelOf(env),
     metricsPublic: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_METRICS_PUBLIC ?? ""),
+    maxStepTimeoutS: Number(maxStepTimeout),
   };
 }
 

@@ -54,7 +54,12 @@ export interface EngineOptions {
   queueSchema?: string;
   /** Lease, renewal and sweep timings of the step worker (tests shorten them). */
   worker?: StepWorkerOptions;
+  /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
+  maxStepTimeoutS?: number;
 }
+
+/** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */
+export const DEFAULT_MAX_STEP_TIMEOUT_S = 86_400;
 
 /** See Engine.stats. */
 export interface EngineStats {
@@ -211,13 +216,12 @@ export class Engine {
         : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, formAService(body as FormAServices));
     const config = parseProviderConfig(resolved);
     // Refused here, not where a session's configuration is read again: sessions made before stay usable.
-    const short = credentialsTooShort(resolved);
-    if (short.length) {
-      throw configError(
-        `The ${config.class} configuration '${config.name}' cannot be used`,
-        short.map((at) => problem(at, "is too short to be masked in logs", `must be at least ${MIN_SECRET_LENGTH} characters`)),
-      );
+    const problems = credentialsTooShort(resolved).map((at) => problem(at, "is too short to be masked in logs", `must be at least ${MIN_SECRET_LENGTH} characters`));
+    const maxStepTimeoutS = this.options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
+    if (config.stepTimeoutS !== undefined && config.stepTimeoutS > maxStepTimeoutS) {
+      problems.push(problem([config.serviceType, "step_timeout"], `is ${config.stepTimeoutS}`, `must be at most ${maxStepTimeoutS} seconds, this server's bound`));
     }
+    if (problems.length) throw configError(`The ${config.class} configuration '${config.name}' cannot be used`, problems);
     const row: Omit<SessionRow, "deleted_at"> = {
       id: randomUUID(),
       provider_name: config.name,
