@@ -46,4 +46,12 @@ describe("server configuration", () => {
       expect(() => readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: bad }, []), bad).toThrow(`BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS must be a whole number of subscribers, at least 1, not '${bad}'`);
     }
   });
+
+  it("bounds a session's step_timeout by BENCHWRIGHT_MAX_STEP_TIMEOUT seconds, 24 h by default", () => {
+    expect(readConfig({}, []).maxStepTimeoutS).toBe(86_400);
+    expect(readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: "3600" }, []).maxStepTimeoutS).toBe(3600);
+    for (const wrong of ["0", "-1", "1.5", "a day"]) {
+      expect(() => readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: wrong }, []), wrong).toThrow(`BENCHWRIGHT_MAX_STEP_TIMEOUT must be a whole number of seconds, at least 1, not '${wrong}'`);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { DEFAULT_MAX_STEP_TIMEOUT_S } from "@benchwright/engine";
 import { parseCorsOrigins } from "./cors.js";
 import { logLevelOf, type LogLevelName } from "./logger.js";
 
@@ -25,6 +26,8 @@ export interface ServerConfig {
   metricsPublic?: boolean;
   /** `BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS`: event streams this process holds open at once; more are refused (429). */
   maxEventSubscribers?: number;
+  /** The most seconds a session's `step_timeout` may be; `BENCHWRIGHT_MAX_STEP_TIMEOUT`, default a day. */
+  maxStepTimeoutS?: number;
 }
 
 /** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
@@ -36,10 +39,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
   const stopSeconds = Number(env.BENCHWRIGHT_STOP_TIMEOUT ?? 10);
   if (!(stopSeconds > 0)) throw new Error(`BENCHWRIGHT_STOP_TIMEOUT must be a number of seconds, not '${env.BENCHWRIGHT_STOP_TIMEOUT}'`);
-  const maxEventSubscribers = Number(env.BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS || DEFAULT_MAX_EVENT_SUBSCRIBERS);
-  if (!Number.isSafeInteger(maxEventSubscribers) || maxEventSubscribers < 1) {
-    throw new Error(`BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS must be a whole number of subscribers, at least 1, not '${env.BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS}'`);
-  }
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
@@ -54,7 +53,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     stopTimeoutMs: stopSeconds * 1000,
     logLevel: logLevelOf(env),
     metricsPublic: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_METRICS_PUBLIC ?? ""),
-    maxEventSubscribers,
+    maxEventSubscribers: wholeNumberSetting(env, "BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS", DEFAULT_MAX_EVENT_SUBSCRIBERS, "subscribers"),
+    maxStepTimeoutS: wholeNumberSetting(env, "BENCHWRIGHT_MAX_STEP_TIMEOUT", DEFAULT_MAX_STEP_TIMEOUT_S, "seconds"),
   };
 }
 
@@ -71,4 +71,14 @@ export function assertSafeToListen(config: ServerConfig): void {
       `Refusing to listen on ${config.host} without BENCHWRIGHT_API_TOKEN: set a token, or pass --insecure if the network is trusted`,
     );
   }
+}
+
+/** A count of at least 1 (unset or empty: the default); anything else keeps the process from starting. */
+function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, unit: string): number {
+  const raw = env[name]?.trim() || String(fallback);
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of ${unit}, at least 1, not '${env[name]}'`);
+  }
+  return value;
 }

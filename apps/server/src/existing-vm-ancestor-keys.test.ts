@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createPasswordUser, startSshd, type PasswordUser, type SshdHarness } from "@benchwright/engine/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import { dropDefinition, openFixture, type Fixture } from "./test-support/fixture.js";
 
 const ANCESTOR_CLASS = "benchsuite.stdlib.provider.existing_vm.ExistingVMProvider";
 
@@ -121,6 +121,26 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     expect(existsSync(join(`/home/${user.username}`, ".benchwright", id))).toBe(false);
     // The right one still runs.
     expect((await prepareAndRun(right)).state).toBe("completed");
+  }, 60_000);
+
+  it("masks the session's password in a step's log, as printed and in base64, with as many stars", async () => {
+    const basic = Buffer.from(`${user.username}:${user.password}`).toString("base64");
+    dropDefinition(fx.configDir, {
+      id: "telltale",
+      workload: "password",
+      run: [`echo "plain ${user.password}"`, `echo "base64 $(printf %s '${user.password}' | base64 -w0)"`, `echo "basic ${basic}"`, "echo 'BW_METRIC told 1 count'"].join("\n"),
+    });
+    const sessionId = await session({ provider: "vm_password", service: "my_vm1" });
+    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "telltale", workload: "password" }).expect(200)).body.id;
+    see(await api.post(`/api/v1/executions/${id}/prepare`).expect(200));
+    see(await api.post(`/api/v1/executions/${id}/run`).expect(200));
+    const log = see(await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
+    const b64 = Buffer.from(user.password).toString("base64");
+    expect(log).toContain(`plain ${"*".repeat(user.password.length)}\n`);
+    expect(log).toContain(`base64 ${"*".repeat(b64.length)}\n`);
+    expect(log).toMatch(new RegExp(`^basic ${basic.slice(0, 4)}.*\\*{16,}`, "m"));
+    expect(log.split("\n").find((l) => l.startsWith("basic "))).toHaveLength(`basic ${basic}`.length);
+    for (const form of [user.password, b64, basic]) expect(log).not.toContain(form);
   }, 60_000);
 
   it("never shows a password in an answer, a log line or the database", async () => {

@@ -125,6 +125,7 @@ describe("machine roles on two hosts over SSH", () => {
         "      run@client: |",
         "        printf 'client has %s' \"${BW_STEP_SECRET:0:9}\"; sleep 0.5; printf '%s\\n' \"${BW_STEP_SECRET:9}\"",
         "        cat env.sh",
+        '        echo "b64 has $(printf %s "$BW_STEP_SECRET" | base64 -w0)"',
         '        echo "stderr has $BW_STEP_SECRET" >&2',
         "        exit 7",
         "",
@@ -258,6 +259,9 @@ describe("machine roles on two hosts over SSH", () => {
     const stars = "*".repeat(32);
     for (const line of [`server has ${stars}`, `client has ${stars}`, `stderr has ${stars}`]) expect(log).toContain(line);
     expect(log).toMatch(new RegExp(`^export BW_STEP_SECRET='?\\*{32}'?$`, "m"));
+    // In base64 too, as the failure's tails mask it: 44 stars where the script printed 44 characters.
+    expect(log).toContain(`b64 has ${"*".repeat(44)}\n`);
+    expect(log).not.toContain(Buffer.from(secret!).toString("base64").slice(0, 40));
     expect(ran.body.stderr).toContain("stderr has ***");
     const answers = [ran.text, JSON.stringify(execution), log, (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
     for (const text of [...answers, ...fx.log.raw]) expect(text).not.toContain(secret);

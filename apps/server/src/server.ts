@@ -24,6 +24,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     databaseUrl: config.databaseUrl,
     work: config.work,
     queueSchema: config.queueSchema,
+    maxStepTimeoutS: config.maxStepTimeoutS,
     log: engineLogOf(log),
   });
   const app = createApp({

@@ -43,11 +43,13 @@ describe("a failing step that prints the session's credential", () => {
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     const failed = await api.post(`/api/v1/executions/${id}/run`).expect(502);
     expect(failed.body).toMatchObject({ code: "step_failed", exit_code: 7 });
-    // The tool really printed the credential (so the test can fail): the log holds it, masked nowhere else.
+    // The tool really printed the credential (so the test can fail): the log has stars of the same length in its place.
     const keyLine = sshd.privateKey.split("\n")[1];
     const printedB64 = execFileSync("bash", ["-c", `printf '%s\\n' '${keyLine}' | base64 -w0`], { encoding: "utf8" });
     const log = (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;
-    expect(log).toContain(printedB64);
+    expect(log.split("\n")[0]).toMatch(new RegExp(`^\\*{${printedB64.length - 4},}.{0,4}$`));
+    expect(log.split("\n")[0]).toHaveLength(printedB64.length);
+    expect(log).toMatch(/^'\*{100,}\\n'$/m);
     expect(failed.body.output_tail).toContain("***");
     // It printed them on stdout: that stream's own tail is masked too.
     expect(failed.body.stdout).toContain("***");
@@ -57,6 +59,7 @@ describe("a failing step that prints the session's credential", () => {
       JSON.stringify((await api.get(`/api/v1/executions/${id}`).expect(200)).body),
       JSON.stringify((await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).body),
       JSON.stringify(await fx.engine.store.snapshot()),
+      log,
     ];
     const forms = [...secretForms(sshd.privateKey), ...sshd.privateKey.split("\n").filter((l) => l.length >= 16 && !l.startsWith("-----")).flatMap(secretForms), printedB64.trim()];
     for (const text of answers) for (const form of forms) expect(text).not.toContain(form);

@@ -6,6 +6,7 @@ import { CatalogSource } from "./catalog-source.js";
 import type {
   Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
+import { configError, problem } from "./config/config-problem.js";
 import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
 import { parseProviderConfig } from "./config/parse-provider-config.js";
 import type { ProviderConfig } from "./config/provider-config-types.js";
@@ -17,7 +18,7 @@ import { createProvider, type ProviderOptions } from "./providers/registry.js";
 import type { Machine, ProviderContext, ResolvedConfig } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets.js";
-import { scrubberOf, type Scrubber } from "./secrets/scrub.js";
+import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf, type Scrubber } from "./secrets/scrub.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
@@ -53,7 +54,12 @@ export interface EngineOptions {
   queueSchema?: string;
   /** Lease, renewal and sweep timings of the step worker (tests shorten them). */
   worker?: StepWorkerOptions;
+  /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
+  maxStepTimeoutS?: number;
 }
+
+/** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */
+export const DEFAULT_MAX_STEP_TIMEOUT_S = 86_400;
 
 /** See Engine.stats. */
 export interface EngineStats {
@@ -209,6 +215,13 @@ export class Engine {
         ? resolveInline(body.config as Record<string, unknown>)
         : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, formAService(body as FormAServices));
     const config = parseProviderConfig(resolved);
+    // Refused here, not where a session's configuration is read again: sessions made before stay usable.
+    const problems = credentialsTooShort(resolved).map((at) => problem(at, "is too short to be masked in logs", `must be at least ${MIN_SECRET_LENGTH} characters`));
+    const maxStepTimeoutS = this.options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
+    if (config.stepTimeoutS !== undefined && config.stepTimeoutS > maxStepTimeoutS) {
+      problems.push(problem([config.serviceType, "step_timeout"], `is ${config.stepTimeoutS}`, `must be at most ${maxStepTimeoutS} seconds, this server's bound`));
+    }
+    if (problems.length) throw configError(`The ${config.class} configuration '${config.name}' cannot be used`, problems);
     const row: Omit<SessionRow, "deleted_at"> = {
       id: randomUUID(),
       provider_name: config.name,

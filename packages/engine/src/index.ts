@@ -1,4 +1,4 @@
-export { Engine, type EngineOptions, type EngineStats } from "./engine.js";
+export { DEFAULT_MAX_STEP_TIMEOUT_S, Engine, type EngineOptions, type EngineStats } from "./engine.js";
 export type { StepEnded } from "./step-executor.js";
 export type { ExecutionListQuery, MetricsExportQuery, Page, SessionListQuery } from "./lists/list-query.js";
 export type { MetricRow } from "./lists/metric-rows.js";

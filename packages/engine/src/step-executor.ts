@@ -4,7 +4,7 @@ import { paramEnv, type Catalog, type ParamValue, type RoleDefinition } from "@b
 import type { StepResult } from "@benchwright/contract";
 import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
-import { followIntoLog, logFilePath, maskingSecret, type LogStore, type LogWriter } from "./logs/index.js";
+import { followIntoLog, logFilePath, maskingSecrets, type LogStore, type LogWriter } from "./logs/index.js";
 import { readMachineFacts } from "./machines/facts.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { Machine } from "./providers/provider.js";
@@ -118,6 +118,8 @@ export class StepExecutor {
     // Read once: the catalog may change while the step runs (dropped-in definitions).
     const roles = this.catalog().workload(execution.tool_id, execution.workload_id)?.roles;
     const secret = roles ? this.stepSecret(execution, step) : undefined;
+    // What a failure says masks the session's credentials and the step's secret, as the log does.
+    const scrubber = secret ? (ctx.scrubber ?? new Scrubber()).with(secret) : ctx.scrubber;
     let log: LogWriter | undefined;
     let work: StepWork | undefined;
     let failure: BenchwrightError | undefined;
@@ -137,7 +139,8 @@ export class StepExecutor {
               .catch(() => {}),
           onError: (e) => this.log(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, { ...about, level: "warn" }),
         });
-        log = maskingSecret(opened, secret);
+        // The session's masking is made once per session; the step's secret, new each attempt, on its own.
+        log = maskingSecrets(maskingSecrets(opened, ctx.scrubber), secret ? new Scrubber().add(secret) : undefined);
         work = await this.work(step, ctx, log, roles, secret);
       } catch (e) {
         if (isHandBack(e, ctx.signal)) {
@@ -145,8 +148,7 @@ export class StepExecutor {
           throw ctx.signal.reason ?? e;
         }
         const error = asStepError(e, kind, execution, step.attempt, log);
-        // The output tails in it come from the host's files, past the log's masking of the step's secret.
-        const scrubber = secret ? (ctx.scrubber ?? new Scrubber()).with(secret) : ctx.scrubber;
+        // The output tails in it come from the host's files, past the log's masking.
         failure = scrubber ? scrubber.error(error) : error;
       }
       // Every byte is stored before the step's end is: a follower of the log ends once the step has.
@@ -242,7 +244,7 @@ export class StepExecutor {
           ...roleEnv(part, parts, ready),
           // What a serving role guards itself with (a database's password), shared by the
           // parts of this attempt alone: in env.sh, which only the login user reads; a script
-          // that prints it prints stars to the log (maskingSecret).
+          // that prints it prints stars to the log (maskingSecrets).
           ...(part.role !== undefined && secret ? { BW_STEP_SECRET: secret } : {}),
           BW_EXECUTION_ID: execution.id,
           BW_STEP: kind,

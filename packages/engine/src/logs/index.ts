@@ -5,4 +5,4 @@ export { LogBackpressure, logFilePath, TAIL_CAPACITY, type ByteRange, type LogSt
 export { logStoreFor } from "./log-store-for.js";
 export { followIntoLog } from "./follow-into-log.js";
 export { FOLLOW_POLL_MS, openStepLog, type LogFollowOptions, type StepLogView } from "./step-log-view.js";
-export { maskingSecret } from "./secret-masking-writer.js";
+export { maskingSecrets } from "./secret-masking-writer.js";

@@ -7,10 +7,19 @@ import { openDb, type Db } from "../store/db.js";
 import { migrate } from "../store/migrations.js";
 import { FileLogStore } from "./file-log-store.js";
 import { logFilePath, type LogWriter } from "./log-store.js";
-import { maskingSecret } from "./secret-masking-writer.js";
+import { Scrubber } from "../secrets/scrub.js";
+import { maskingSecrets } from "./secret-masking-writer.js";
 
 const SECRET = "5e3c0ffee5e3c0ffee1234567890abcd";
 const STARS = "*".repeat(SECRET.length);
+/** A session's credentials: an SSH password with characters that escape, and a private key. */
+const PASSWORD = 'pa$s "wörd"/+';
+const PRIVATE_KEY = [
+  "-----BEGIN OPENSSH PRIVATE KEY-----",
+  "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW",
+  "QyNTUxOQAAACBqVxkXbT3sRpmmdwVJmOTsnQSxq/w7qJ2D3k5yjdd1VwAAAJgVjE3aFYxN",
+  "-----END OPENSSH PRIVATE KEY-----",
+].join("\n");
 
 describe("a step's log that masks the step's secret", () => {
   let db: Db;
@@ -30,10 +39,10 @@ describe("a step's log that masks the step's secret", () => {
   });
 
   /** A fresh attempt's log, and how to read back what it stored. */
-  async function open() {
+  async function open(scrubber = new Scrubber().add(SECRET)) {
     const key = { execution_id: randomUUID(), step: "run" as const, attempt: 1 };
     const file = logFilePath(dataDir, key);
-    const reopen = async () => maskingSecret(await store.open(key, file), SECRET);
+    const reopen = async () => maskingSecrets(await store.open(key, file), scrubber);
     const stored = async () => {
       const chunks: Buffer[] = [];
       for await (const c of store.read(key, undefined, file)) chunks.push(c as Buffer);
@@ -122,7 +131,36 @@ describe("a step's log that masks the step's secret", () => {
   it("is the log itself when the step has no secret", async () => {
     const key = { execution_id: randomUUID(), step: "run" as const, attempt: 1 };
     const inner = await store.open(key, logFilePath(dataDir, key));
-    expect(maskingSecret(inner, undefined)).toBe(inner);
+    expect(maskingSecrets(inner, undefined)).toBe(inner);
+    expect(maskingSecrets(inner, new Scrubber())).toBe(inner);
     await inner.close();
   });
+
+  it("masks every form the scrubber knows, with stars in place of its bytes, wherever it is cut", async () => {
+    const scrubber = new Scrubber().add(SECRET, PASSWORD, PRIVATE_KEY);
+    const forms = [
+      Buffer.from(SECRET).toString("base64"),
+      JSON.stringify(PASSWORD).slice(1, -1),
+      encodeURIComponent(PASSWORD),
+      PRIVATE_KEY,
+      JSON.stringify(PRIVATE_KEY),
+      PRIVATE_KEY.split("\n")[2],
+    ];
+    const text = forms.map((f, i) => `line ${i}: ${f} end\n`).join("") + `basic ${Buffer.from(`user:${PASSWORD}`).toString("base64")}\n`;
+    const bytes = Buffer.from(text);
+    for (const step of [1, 7, 64, bytes.length]) {
+      const { log, stored } = await open(scrubber);
+      for (let at = 0; at < bytes.length; at += step) log.write(bytes.subarray(at, at + step));
+      expect(log.bytes).toBe(bytes.length);
+      await log.flush();
+      await log.close();
+      const got = Buffer.from(await stored(), "utf8");
+      const seen = got.toString("utf8");
+      // The same bytes where it is not a star: every offset stays the host's.
+      expect(got.length, `cut every ${step}`).toBe(bytes.length);
+      for (let i = 0; i < got.length; i++) if (got[i] !== 0x2a) expect(got[i], `byte ${i}, cut every ${step}`).toBe(bytes[i]);
+      for (const f of [SECRET, PASSWORD, ...forms]) expect(seen, `cut every ${step}`).not.toContain(f);
+      expect(seen).toMatch(/^line 0: \*+ end\nline 1: \*+ end\nline 2: \*+ end\nline 3: \*+ end\nline 4: "\*+" end\nline 5: \*+ end\nbasic dXNlcj.\*{16,}[^*]{0,4}\n$/);
+    }
+  }, 60_000);
 });

@@ -1,38 +1,57 @@
+import type { Scrubber } from "../secrets/scrub.js";
+import { BytePatterns } from "./byte-patterns.js";
 import type { LogWriter } from "./log-store.js";
 
 /**
- * A prefix of the secret at least this long, left at the very end of a part's output, is
+ * A start of a secret's form at least this long, left at the very end of a part's output, is
  * masked too: the step died printing it. A shorter one stays (4 hex digits tell little, and
  * masking every stray `a` at an output's end would garble it).
  */
 const MASKED_PREFIX = 8;
 
+const STAR = "*".charCodeAt(0);
+
 /**
- * A step's log that never stores `secret` (BW_STEP_SECRET, which a role part's script can
- * read, and so print): each occurrence is written as as many `*`, also when it arrives cut
- * across chunks. Masking keeps the length, so every offset stays the host's (a re-follow,
- * `Range`, `machine_log_start`).
+ * A step's log that never stores what `scrubber` masks (the session's credentials, and
+ * BW_STEP_SECRET, which a role part's script can read, and so print), in any form it knows
+ * (as is, escaped, URL-encoded, base64): each occurrence is written as as many `*`, also when
+ * it arrives cut across chunks. Masking keeps the length, so every offset stays the host's (a
+ * re-follow, `Range`, `machine_log_start`).
  *
- * The end of a chunk that may begin the secret is held back until the next chunk tells.
+ * The end of a chunk that may begin a form is held back until the next chunk tells.
  * `bytes` counts it: a follow stopped for backpressure goes on after it, the same stream.
  * `tail` and `flush` come once the output before them has ended, and write it. `close`
  * without them is a hand-back: the held bytes are not stored, and the next holder, which
  * follows on from the stored size, reads them again from the host with what comes after.
  */
-export function maskingSecret(inner: LogWriter, secret: string | undefined): LogWriter {
-  return secret ? new SecretMaskingWriter(inner, Buffer.from(secret)) : inner;
+export function maskingSecrets(inner: LogWriter, scrubber: Scrubber | undefined): LogWriter {
+  if (!scrubber?.forms.length) return inner;
+  return new SecretMaskingWriter(inner, patternsOf(scrubber));
+}
+
+/**
+ * The search for a scrubber's forms, made once per scrubber (the engine keeps one per
+ * session): a 4096-bit private key makes hundreds of forms, whose search takes some 100 ms to build.
+ */
+const searches = new WeakMap<Scrubber, BytePatterns>();
+function patternsOf(scrubber: Scrubber): BytePatterns {
+  let patterns = searches.get(scrubber);
+  if (!patterns) searches.set(scrubber, (patterns = new BytePatterns(scrubber.forms.map((f) => Buffer.from(f, "utf8")))));
+  return patterns;
 }
 
 class SecretMaskingWriter implements LogWriter {
+  /** The last bytes seen, not written yet: they may begin a form. */
   private held = Buffer.alloc(0);
-  private readonly stars: Buffer;
+  /** Which of the held bytes are part of a form seen whole already (1), to be written as stars. */
+  private heldMask = new Uint8Array(0);
+  /** Where the search stands after the held bytes. */
+  private state = 0;
 
   constructor(
     private readonly inner: LogWriter,
-    private readonly secret: Buffer,
-  ) {
-    this.stars = Buffer.alloc(secret.length, "*");
-  }
+    private readonly patterns: BytePatterns,
+  ) {}
 
   get bytes(): number {
     return this.inner.bytes + this.held.length;
@@ -43,13 +62,25 @@ class SecretMaskingWriter implements LogWriter {
   }
 
   write(chunk: Buffer): void {
-    let data = this.held.length ? Buffer.concat([this.held, chunk]) : chunk;
-    let at = data.indexOf(this.secret);
-    if (at >= 0 && data === chunk) data = Buffer.from(chunk); // the caller's buffer stays as it was
-    for (; at >= 0; at = data.indexOf(this.secret, at + this.secret.length)) this.stars.copy(data, at);
-    const keep = this.prefixAtEnd(data);
-    this.inner.write(keep ? data.subarray(0, data.length - keep) : data);
-    this.held = keep ? Buffer.from(data.subarray(data.length - keep)) : Buffer.alloc(0);
+    const start = this.held.length;
+    // A new buffer: the caller's chunk stays as it was.
+    const data = Buffer.concat([this.held, chunk]);
+    const mask = new Uint8Array(data.length);
+    mask.set(this.heldMask);
+    let state = this.state;
+    for (let i = start; i < data.length; i++) {
+      state = this.patterns.step(state, data[i]);
+      const length = this.patterns.matched(state);
+      // Every byte of a match is in `data`: it is no longer than the state's depth, which the held bytes cover.
+      if (length) mask.fill(1, i + 1 - length, i + 1);
+    }
+    this.state = state;
+    const keep = this.patterns.depth(state);
+    const out = data.length - keep;
+    starred(data, mask, 0, out);
+    this.inner.write(data.subarray(0, out));
+    this.held = data.subarray(out);
+    this.heldMask = mask.subarray(out);
   }
 
   drain(signal?: AbortSignal): Promise<void> {
@@ -68,33 +99,39 @@ class SecretMaskingWriter implements LogWriter {
 
   async truncate(size: number): Promise<void> {
     if (size >= this.inner.bytes) {
-      this.held = this.held.subarray(0, size - this.inner.bytes);
+      const held = this.held.subarray(0, size - this.inner.bytes);
+      this.forget();
+      // What is kept is looked at anew, as if it had just come.
+      if (held.length) this.write(held);
       return;
     }
-    this.held = Buffer.alloc(0);
+    this.forget();
     await this.inner.truncate(size);
   }
 
   close(signal?: AbortSignal): Promise<void> {
-    this.held = Buffer.alloc(0);
+    this.forget();
     return this.inner.close(signal);
   }
 
-  /** How many bytes at the end of `data` begin the secret (fewer than all of it). */
-  private prefixAtEnd(data: Buffer): number {
-    const first = this.secret[0];
-    for (let n = Math.min(this.secret.length - 1, data.length); n > 0; n--) {
-      const start = data.length - n;
-      if (data[start] === first && data.compare(this.secret, 0, n, start) === 0) return n;
-    }
-    return 0;
+  private forget(): void {
+    this.held = Buffer.alloc(0);
+    this.heldMask = new Uint8Array(0);
+    this.state = 0;
   }
 
   /** Writes what was held back: the output it might have continued has ended. */
   private release(): void {
     if (!this.held.length) return;
-    const held = this.held.length >= MASKED_PREFIX ? this.stars.subarray(0, this.held.length) : this.held;
-    this.held = Buffer.alloc(0);
+    const held = this.held;
+    if (held.length >= MASKED_PREFIX) held.fill(STAR);
+    else starred(held, this.heldMask, 0, held.length);
+    this.forget();
     this.inner.write(held);
   }
+}
+
+/** Replaces the bytes of `data` from `from` to `to` that `mask` marks with stars. */
+function starred(data: Buffer, mask: Uint8Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) if (mask[i]) data[i] = STAR;
 }

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from "../providers/provider.js";
 export const MASK = "***";
 
 /** Shorter values are not masked: hiding every "ab" would garble text and protect nothing. */
-const MIN_SECRET_LENGTH = 4;
+export const MIN_SECRET_LENGTH = 4;
 /** Lines of a key this long are secrets on their own: a key may come back re-wrapped or cut. */
 const MIN_KEY_LINE_LENGTH = 16;
 /** A base64 run cut out of a longer encoding shorter than this would match ordinary text by chance. */
@@ -117,7 +117,7 @@ export function secretForms(secret: string): string[] {
  */
 export class Scrubber {
   private readonly secrets = new Set<string>();
-  private forms: string[] = [];
+  #forms: string[] = [];
 
   add(...values: Array<string | undefined>): this {
     const before = this.secrets.size;
@@ -132,9 +132,14 @@ export class Scrubber {
     }
     if (this.secrets.size !== before) {
       const all = new Set([...this.secrets].flatMap(secretForms));
-      this.forms = [...all].sort((a, b) => b.length - a.length);
+      this.#forms = [...all].sort((a, b) => b.length - a.length);
     }
     return this;
+  }
+
+  /** Every form of every credential it knows (see secretForms), longest first. */
+  get forms(): readonly string[] {
+    return this.#forms;
   }
 
   /** A scrubber that knows this one's credentials and `values` too; this one stays as it was. */
@@ -144,7 +149,7 @@ export class Scrubber {
 
   scrub(text: string): string {
     let out = text;
-    for (const form of this.forms) {
+    for (const form of this.#forms) {
       if (out.includes(form)) out = out.split(form).join(MASK);
     }
     return out;
@@ -206,38 +211,68 @@ export function isCredentialKey(key: string): boolean {
 const PRIVATE_KEY_TEXT = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**
- * Every credential of a resolved provider configuration: values of credential-named keys
- * (`access_id`, `secret_key`, passwords, tokens, `ssh_private_key`, in the provider section,
- * the service section and its `hosts`), any private key text whatever its key, the text of
- * the key files `key_path` names, and the password of a URL with user info.
+ * Calls `found` with every credential given in a resolved provider configuration and where it
+ * is (`["vms", "hosts", 1, "password"]`): values of credential-named keys (`access_id`,
+ * `secret_key`, passwords, tokens, `ssh_private_key`, in the provider section, the service
+ * section and its `hosts`), any private key text whatever its key, and the password of a URL
+ * with user info; and with the path of every `key_path`, whose file holds one.
  */
-export function secretsOfConfig(config: ResolvedConfig): string[] {
-  const found = new Set<string>();
-  const visit = (value: unknown, key: string) => {
+function visitCredentials(config: ResolvedConfig, found: (text: string, at: Array<string | number>) => void, keyPath: (path: string) => void): void {
+  const visit = (value: unknown, key: string, at: Array<string | number>) => {
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, key);
+      value.forEach((item, i) => visit(item, key, [...at, i]));
       return;
     }
     if (value && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) visit(v, k);
+      for (const [k, v] of Object.entries(value)) visit(v, k, [...at, k]);
       return;
     }
     if (typeof value !== "string" && typeof value !== "number") return;
     const text = String(value);
-    if (CREDENTIAL_KEY.test(key) || PRIVATE_KEY_TEXT.test(text)) found.add(text);
-    if (key === "key_path" && text) {
+    if (CREDENTIAL_KEY.test(key) || PRIVATE_KEY_TEXT.test(text)) found(text, at);
+    if (key === "key_path" && text) keyPath(text);
+    const password = urlPassword(text);
+    if (password) found(password, at);
+  };
+  visit(config.provider, "", ["provider"]);
+  visit(config.service, "", [config.serviceType]);
+}
+
+/**
+ * Every credential of a resolved provider configuration (see visitCredentials), with the
+ * text of the key files `key_path` names.
+ */
+export function secretsOfConfig(config: ResolvedConfig): string[] {
+  const found = new Set<string>();
+  visitCredentials(
+    config,
+    (text) => found.add(text),
+    (path) => {
       try {
-        found.add(readFileSync(text, "utf8"));
+        found.add(readFileSync(path, "utf8"));
       } catch {
         // A key file that cannot be read cannot leak either.
       }
-    }
-    const password = urlPassword(text);
-    if (password) found.add(password);
-  };
-  visit(config.provider, "");
-  visit(config.service, "");
+    },
+  );
   return [...found].filter((s) => s.trim().length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * Where a configuration gives a credential too short for the scrubber to mask (blank ones
+ * are left to the fields' own checks): shown as is wherever a step or a service printed it.
+ */
+export function credentialsTooShort(config: ResolvedConfig): Array<Array<string | number>> {
+  const short: Array<Array<string | number>> = [];
+  visitCredentials(
+    config,
+    (text, at) => {
+      const length = text.trim().length;
+      if (length > 0 && length < MIN_SECRET_LENGTH) short.push(at);
+    },
+    () => {},
+  );
+  return short;
 }
 
 function urlPassword(text: string): string | undefined {

@@ -12,7 +12,7 @@ export class LocalShell implements Transport {
   readonly description = "local";
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    return spawner.exec(unwrapBashC(command), shellEnv(), options);
+    return spawner.exec(unwrapBashC(command), options);
   }
 
   async writeFile(path: string, data: string | Buffer, mode?: number): Promise<void> {
@@ -38,13 +38,4 @@ export function unwrapBashC(command: string): string {
   if (word.length < 2 || !word.startsWith("'") || !word.endsWith("'")) return command;
   const parts = word.slice(1, -1).split("'\\''");
   return parts.some((p) => p.includes("'")) ? command : parts.join("'");
-}
-
-/**
- * Bash sources ~/.bashrc when it sees SSH_CLIENT, as when the server itself was started
- * from an ssh session; an rc file's output would mix into step logs.
- */
-function shellEnv(): NodeJS.ProcessEnv {
-  const { SSH_CLIENT: _a, SSH2_CLIENT: _b, ...env } = process.env;
-  return env;
 }

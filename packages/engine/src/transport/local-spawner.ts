@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { ExecOptions, ExecResult } from "./transport.js";
+import { stepEnvironment } from "./step-environment.js";
 import { TransportError } from "./transport-error.js";
 
 /**
- * The helper's program: it runs each command it is sent under `bash -c` and sends back its
- * output and its end, in order. It stops reading a command's output while more than
+ * The helper's program: it runs each command it is sent under `bash -c`, with the helper's
+ * own environment (the step environment it was started with), and sends back its output
+ * and its end, in order. It stops reading a command's output while more than
  * HIGH_WATER messages wait to be written to the server, so that a fast command does not grow
  * its memory, and exits when the server goes.
  */
@@ -25,7 +27,7 @@ function send(message, stream) {
 process.on("message", (m) => {
   if (m.kill !== undefined) { running.get(m.kill)?.kill(); return; }
   let ended = false;
-  const child = spawn("bash", ["-c", m.script], { stdio: ["ignore", "pipe", "pipe"], env: m.env });
+  const child = spawn("bash", ["-c", m.script], { stdio: ["ignore", "pipe", "pipe"] });
   running.set(m.id, child);
   child.stdout.on("data", (chunk) => send({ id: m.id, out: chunk }, child.stdout));
   child.stderr.on("data", (chunk) => send({ id: m.id, err: chunk }, child.stderr));
@@ -51,7 +53,8 @@ interface Call {
  * fork(), whose cost grows with the parent's resident memory and which blocks the event loop
  * while it lasts: 1.8 ms from a 50 MiB process, 7.6 ms from the server at its idle 178 MiB,
  * 20 ms at 500 MiB, for every step on `local`. The helper stays small, and its forks block
- * nothing of the server's. Started at the first command and let go after `idleMs` without one;
+ * nothing of the server's. Neither the helper nor its commands see the server's environment:
+ * they get stepEnvironment's part of it. Started at the first command and let go after `idleMs` without one;
  * a helper that dies fails the commands it ran with a retryable error (the runner re-attaches
  * to their steps) and is started again.
  */
@@ -69,7 +72,7 @@ export class LocalSpawner {
     return this.#helper?.pid;
   }
 
-  exec(script: string, env: NodeJS.ProcessEnv, options: ExecOptions = {}): Promise<ExecResult> {
+  exec(script: string, options: ExecOptions = {}): Promise<ExecResult> {
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) return reject(options.signal.reason);
       clearTimeout(this.#idle);
@@ -85,7 +88,7 @@ export class LocalSpawner {
       this.#calls.set(id, call);
       helper.channel?.ref();
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      helper.send({ id, script, env }, (e: Error | null) => {
+      helper.send({ id, script }, (e: Error | null) => {
         if (e && this.#settle(id)) call.reject(new TransportError(`cannot start a local command: ${e.message}`, { retryable: true, cause: e }));
       });
     });
@@ -112,8 +115,8 @@ export class LocalSpawner {
 
   #started(): ChildProcess {
     if (this.#helper) return this.#helper;
-    // Without the server's NODE_OPTIONS: an --inspect or --import there is not the helper's.
-    const env = { ...process.env, NODE_OPTIONS: "" };
+    // Also without the server's NODE_OPTIONS: an --inspect or --import there is not the helper's.
+    const env = stepEnvironment(process.env);
     const helper = spawn(process.execPath, ["-e", HELPER], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "advanced", env });
     this.#helper = helper;
     helper.unref();
