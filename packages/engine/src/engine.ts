@@ -226,7 +226,7 @@ export class Engine {
     return sessionView({ ...row, deleted_at: null }, []);
   }
 
-  /** The sessions that are not deleted (those that match the query's filters; a page of them with its `limit`), oldest first. */
+  /** The sessions that match the query's filters, the live ones unless its `state` says otherwise (a page of them with its `limit`), oldest first. */
   async listSessions(query: SessionListQuery = {}): Promise<Page<Session>> {
     return this.reads.get(`sessions:${JSON.stringify(query)}`, async () => {
       const where = sessionWhereOf(query);
@@ -239,9 +239,10 @@ export class Engine {
     });
   }
 
+  /** A session in any state: a deleted one's record outlives it, as its executions' results do. */
   async getSession(id: string): Promise<Session> {
     return this.reads.get(`session:${id}`, async () => {
-      const [row] = await this.store.sessionSummaries(["active", "deleting"], id);
+      const [row] = await this.store.sessionSummaries(["active", "deleting", "deleted"], id);
       if (!row) throw new BenchwrightError("not_found", `No session ${id}`);
       return sessionView(row, executionViews(await this.store.executionsWithSteps({ sessionIds: [id] })));
     });
@@ -334,12 +335,12 @@ export class Engine {
   }
 
   /**
-   * Every execution, or those of a session that is not deleted (those that match the query's
+   * Every execution, or those of a session, deleted or not (those that match the query's
    * filters; a page of them with its `limit`), in creation order.
    */
   async listExecutions(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
     return this.reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
-      if (sessionId) await this.liveSession(sessionId);
+      if (sessionId && !(await this.store.getSession(sessionId))) throw new BenchwrightError("not_found", `No session ${sessionId}`);
       const where = this.executionWhere(sessionId === undefined ? query : { ...query, session_id: sessionId });
       const page = pageOf(await this.store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
       return { items: executionViews(page.items), next: page.next };
