@@ -263,13 +263,15 @@ export class Engine {
     const ctx = this.providerContext(row, config);
     try {
       const machines = await this.knownMachines(config, ctx);
-      await this.removeWorkDirs(row, config, machines, ids);
+      const failed = (machine: Machine, e: Error) =>
+        this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, { session_id: id, level: "warn" });
+      await this.steps.removeWorkDirs(id, machines, ids, failed);
       await this.stepsEnded(ids, STEP_END_WAIT_MS);
       // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.
       await this.steps.abandon(ids, SESSION_DELETED);
       // Again, now that no step of the session can begin or launch (Store.beginStep, StepExecutor.measure):
       // a step begun just before the session became `deleting` may have launched after the first pass.
-      await this.removeWorkDirs(row, config, machines, ids);
+      await this.steps.removeWorkDirs(id, machines, ids, failed);
       // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
       await this.store.db.exclusive(`machines:${id}`, () => createProvider(config, this.options.providers).destroy(ctx));
     } catch (e) {
@@ -540,23 +542,6 @@ export class Engine {
         throw providerFailure(e, `The ${config.class} provider could not make the machines ready`, config);
       }
     });
-  }
-
-  /** Kills the steps of these executions on the session's machines and removes their work dirs there. */
-  private async removeWorkDirs(session: SessionRow, config: ProviderConfig, machines: Machine[], executionIds: string[]): Promise<void> {
-    for (const machine of machines) {
-      const transport = this.access.transport(session.id, machine);
-      try {
-        for (const id of executionIds) await this.steps.removeWorkDir(transport, machine, id);
-      } catch (e) {
-        this.log(`session ${session.id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub((e as Error).message)}`, {
-          session_id: session.id,
-          level: "warn",
-        });
-      } finally {
-        transport.release();
-      }
-    }
   }
 
   /** Waits (a bounded time) until no live owner follows a step of these executions. */

@@ -206,16 +206,9 @@ export class StepExecutor {
       // The database is out: the DELETE (finished again on restart) cleans it.
       return;
     }
-    for (const machine of machines) {
-      const transport = this.access.transport(execution.session_id, machine);
-      try {
-        await this.removeWorkDir(transport, machine, execution.id);
-      } catch (e) {
-        this.log(`cannot remove the work dir of execution ${execution.id} on ${machine.id}: ${(e as Error).message}`, { ...about, level: "warn" });
-      } finally {
-        transport.release();
-      }
-    }
+    await this.removeWorkDirs(execution.session_id, machines, [execution.id], (machine, e) =>
+      this.log(`cannot remove the work dir of execution ${execution.id} on ${machine.id}: ${e.message}`, { ...about, level: "warn" }),
+    );
   }
 
   /**
@@ -577,6 +570,20 @@ export class StepExecutor {
         { state: "failed", duration, exit_code: null, error: reason, metrics: null, error_code: "step_failed" },
         { from: t.during, to: t.failed },
       );
+    }
+  }
+
+  /** removeWorkDir of each execution on each machine; a machine that fails is told to `failed`, and the others go on. */
+  async removeWorkDirs(sessionId: string, machines: Machine[], executionIds: string[], failed: (machine: Machine, e: Error) => void): Promise<void> {
+    for (const machine of machines) {
+      const transport = this.access.transport(sessionId, machine);
+      try {
+        for (const id of executionIds) await this.removeWorkDir(transport, machine, id);
+      } catch (e) {
+        failed(machine, e as Error);
+      } finally {
+        transport.release();
+      }
     }
   }
 
