@@ -112,7 +112,8 @@ describe("a client written for the Benchmarking Suite's REST server", () => {
     expect((await client.get(`/executions/${execId}`, "id")).id).toBe(execId);
 
     await client.delete(`/sessions/${id}`);
-    await expect(client.get(`/sessions/${id}`)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
+    expect(await client.get(`/sessions/${id}`)).toMatchObject({ id, state: "deleted" });
+    await expect(client.delete(`/sessions/${id}`)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
   }, 900_000);
 
   it("creates a session from an inline configuration with the ancestor's keys, and reads a failed run's message, stdout and stderr", async () => {

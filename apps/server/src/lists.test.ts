@@ -186,4 +186,41 @@ describe("filters, pages and the metrics export", () => {
     for await (const s of sdk.sessions({ pageSize: 2, provider: "alpha" })) live.push(s.id);
     expect(live).toEqual([sessions.a, sessions.b]);
   });
+
+  // Last: the session it deletes would otherwise change what the lists above hold.
+  it("keeps a deleted session's record: readable with its executions, listed only when its state is asked for", async () => {
+    const doomed = await session("gamma");
+    await execution("d_done", doomed, "idle", "idle0", ["prepare", "run"]);
+    const before = (await api.get(`/api/v1/sessions/${doomed}`).expect(200)).body;
+    expect(before.deleted).toBeUndefined();
+    await api.delete(`/api/v1/sessions/${doomed}`).expect(204);
+
+    const record = (await api.get(`/api/v1/sessions/${doomed}`).expect(200)).body;
+    expect(record).toMatchObject({ id: doomed, state: "deleted", provider: { id: "gamma" }, created: before.created });
+    expect(record.deleted).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(record.deleted >= record.created).toBe(true);
+    expect(record.executions.map((e: { id: string; state: string }) => [e.id, e.state])).toEqual([[ex.d_done, "completed"]]);
+    expect(ids((await api.get(`/api/v1/sessions/${doomed}/executions/`).expect(200)).body)).toEqual([ex.d_done]);
+
+    // The live ones by default, as the Benchmarking Suite's clients expect.
+    expect(ids((await api.get("/api/v1/sessions/").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c]);
+    expect(ids((await api.get("/api/v1/sessions/?state=active,deleting").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c]);
+    expect(ids((await api.get("/api/v1/sessions/?state=deleted").expect(200)).body)).toEqual([doomed]);
+    expect(ids((await api.get("/api/v1/sessions/?state=active,deleting,deleted").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c, doomed]);
+    expect(ids((await api.get("/api/v1/sessions/?state=deleted&provider=alpha").expect(200)).body)).toEqual([]);
+    expect((await api.get("/api/v1/sessions/?state=gone").expect(400)).body.code).toBe("validation_failed");
+    expect((await sdk.listSessions({ state: ["deleted"] })).map((s) => [s.id, s.state])).toEqual([[doomed, "deleted"]]);
+    const all: string[] = [];
+    for await (const s of sdk.sessions({ pageSize: 1, state: ["active", "deleting", "deleted"] })) all.push(s.id);
+    expect(all).toEqual([sessions.a, sessions.b, sessions.c, doomed]);
+    expect((await sdk.getSession(doomed)).state).toBe("deleted");
+
+    // What would change it answers as it did: nothing to create, prepare, run or delete.
+    const unchanged = await fx.engine.store.snapshot();
+    expect((await api.post(`/api/v1/sessions/${doomed}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(404)).body.code).toBe("not_found");
+    expect((await api.post(`/api/v1/executions/${ex.d_done}/prepare`).expect(409)).body.code).toBe("session_deleted");
+    expect((await api.post(`/api/v1/executions/${ex.d_done}/run`).expect(409)).body.code).toBe("session_deleted");
+    expect((await api.delete(`/api/v1/sessions/${doomed}`).expect(404)).body.code).toBe("not_found");
+    expect(await fx.engine.store.snapshot()).toBe(unchanged);
+  });
 });

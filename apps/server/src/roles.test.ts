@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { connect, createServer, type AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { loadCatalog } from "@benchwright/catalog";
@@ -23,6 +25,58 @@ function processesWith(text: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * A machine that is not the session's: a network namespace with a veth pair to this host
+ * (10.231.N.2 there, 10.231.N.1 here). Needs root, as the SSH tests do.
+ */
+async function otherMachine(): Promise<{ connects(port: number): boolean; remove(): void }> {
+  const n = process.pid % 250;
+  const [ns, here, there] = [`bwguard${process.pid}`, `bwg${process.pid}a`, `bwg${process.pid}b`];
+  const ip = (...args: string[]) => execFileSync("ip", args, { stdio: "pipe" });
+  const remove = () => {
+    for (const args of [["netns", "del", ns], ["link", "del", here]]) {
+      try {
+        ip(...args);
+      } catch {
+        // Gone already (the pair goes with the namespace).
+      }
+    }
+  };
+  try {
+    ip("netns", "add", ns);
+    ip("link", "add", here, "type", "veth", "peer", "name", there);
+    ip("link", "set", there, "netns", ns);
+    ip("addr", "add", `10.231.${n}.1/30`, "dev", here);
+    ip("link", "set", here, "up");
+    ip("netns", "exec", ns, "ip", "addr", "add", `10.231.${n}.2/30`, "dev", there);
+    ip("netns", "exec", ns, "ip", "link", "set", there, "up");
+  } catch (e) {
+    remove();
+    throw e;
+  }
+  return {
+    connects(port) {
+      try {
+        ip("netns", "exec", ns, "timeout", "2", "bash", "-c", `exec 3<>/dev/tcp/10.231.${n}.1/${port}`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    remove,
+  };
+}
+
+/** Whether a TCP connection to 127.0.0.1:port is accepted. */
+function connectsLocally(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.setTimeout(2000, () => (socket.destroy(), resolve(false)));
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
 }
 
 /** The run's log as the API serves it. */
@@ -128,6 +182,15 @@ describe("machine roles on two hosts over SSH", () => {
         '        echo "b64 has $(printf %s "$BW_STEP_SECRET" | base64 -w0)"',
         '        echo "stderr has $BW_STEP_SECRET" >&2',
         "        exit 7",
+        // A server role behind the guard, for as long as the client waits.
+        "  - id: guarded",
+        "    categories: [test]",
+        "    scripts:",
+        "      run@server: bw_serve_role tcp iperf3 -s -B 0.0.0.0 -p '{port}'",
+        "      run@client: |",
+        "        echo the client waits",
+        "        sleep 6",
+        "        bw_metric waited 6 s",
         "",
       ].join("\n"),
     );
@@ -170,6 +233,8 @@ describe("machine roles on two hosts over SSH", () => {
     expect(log).toMatch(/^=== run, role server on server-host ===$/m);
     const port = /^BW_READY port=(\d+)$/m.exec(log)?.[1];
     expect(port).toBeDefined();
+    // While it ran, its port answered only the session's machines (see the guarded workload below).
+    expect(log).toContain(`bw: port ${port} answers only loopback and 127.0.0.1\n`);
     expect(log).toMatch(/^=== run, role client on client-host ===$/m);
     expect(log).toMatch(/^=== run, role server on server-host stopped ===$/m);
     expect(log.indexOf("role client on client-host")).toBeGreaterThan(log.indexOf("BW_READY"));
@@ -300,6 +365,38 @@ describe("machine roles on two hosts over SSH", () => {
     } finally {
       if (sid) await request(next.app).delete(`/api/v1/sessions/${sid}`);
       await next.close();
+    }
+  }, 90_000);
+
+  // Another machine, on a network of its own: a namespace joined to this host by a veth pair.
+  it("keeps a serving role's port to the session's machines while it runs, and opens it again after", async () => {
+    const net = await otherMachine();
+    try {
+      // The other machine reaches this host's listeners on every address: a port anyone may use answers it.
+      const open = createServer((socket) => socket.end()).listen(0, "0.0.0.0");
+      await once(open, "listening");
+      expect(net.connects((open.address() as AddressInfo).port)).toBe(true);
+      open.close();
+
+      const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "pair", workload: "guarded" }).expect(200)).body.id;
+      await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+      await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
+      const log = await runLogWith(api, id, "the client waits", 300);
+      const port = Number(/^BW_READY port=(\d+)$/m.exec(log)?.[1]);
+      expect(port, log).toBeGreaterThan(0);
+      // The session's machines are both at 127.0.0.1 (their sshds' address).
+      expect(log).toContain(`bw: port ${port} answers only loopback and 127.0.0.1\n`);
+      const rules = () => execFileSync("nft", ["list", "ruleset"], { encoding: "utf8" });
+      expect(rules()).toMatch(new RegExp(`ip saddr 127\\.0\\.0\\.1 meta l4proto \\{ tcp, udp \\} th dport ${port} accept`));
+      expect(net.connects(port)).toBe(false);
+      expect(await connectsLocally(port)).toBe(true);
+
+      const execution = await settledExecution(api, id, 120);
+      expect(execution.state, JSON.stringify(execution)).toBe("completed");
+      expect(rules()).not.toMatch(new RegExp(`dport ${port}\\b`));
+      expect(existsSync(join(homedir(), ".benchwright", id, "run-1-server", "firewall.undo"))).toBe(false);
+    } finally {
+      net.remove();
     }
   }, 90_000);
 

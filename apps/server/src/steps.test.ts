@@ -166,12 +166,13 @@ describe("steps at their edges", () => {
       persistent = await persistent.reopen();
       await interrupted;
       const rapi = request(persistent.app);
-      let status = 200;
-      for (let i = 0; i < 60 && status !== 404; i++) {
+      // A deleted session's record stays: its state says the DELETE finished.
+      let state = "deleting";
+      for (let i = 0; i < 60 && state !== "deleted"; i++) {
         await new Promise((r) => setTimeout(r, 250));
-        status = (await rapi.get(`/api/v1/sessions/${sid}`)).status;
+        state = (await rapi.get(`/api/v1/sessions/${sid}`).expect(200)).body.state;
       }
-      expect(status).toBe(404);
+      expect(state).toBe("deleted");
       expect(alive(pgid)).toBe(false);
       const exec = (await rapi.get(`/api/v1/executions/${id}`).expect(200)).body;
       expect(exec.state).toBe("run_failed");

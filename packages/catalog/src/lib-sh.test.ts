@@ -1,4 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -69,5 +72,54 @@ describe("the prelude's cleanups and servers", () => {
     }
     expect(pid).toMatch(/^\d+$/);
     expect(() => process.kill(Number(pid), 0)).toThrow();
+  });
+});
+
+describe("the prelude's guard of a serving role's port (bw_guard_port)", () => {
+  // Stand-ins for the commands it runs, in a PATH of their own: `id` says who runs the step,
+  // `nft` logs what it is given; the other commands are the real ones.
+  function guarded(uid: number, commands: Record<string, string>, peers: string): string {
+    const bin = mkdtempSync(join(tmpdir(), "bw-guard-"));
+    try {
+      for (const real of ["md5sum", "cut", "getent", "sort", "cat", "bash", "rm"]) symlinkSync(execFileSync("/bin/sh", ["-c", `command -v ${real}`], { encoding: "utf8" }).trim(), join(bin, real));
+      for (const [name, body] of Object.entries({ id: `echo ${uid}`, ...commands })) writeFileSync(join(bin, name), `#!/bin/bash\n${body}\n`, { mode: 0o755 });
+      const work = mkdtempSync(join(tmpdir(), "bw-guard-part-"));
+      try {
+        return bash(`cd ${work}; BW_PEERS=${peers} bw_guard_port 5201; echo "undo: $(cat firewall.undo 2>/dev/null)"; exit 0`, bin);
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  }
+
+  it("drops the port's packets from anything but loopback and the step's machines, and removes its table when the part ends", () => {
+    const out = guarded(0, { nft: 'echo "nft $*"; [ "$1" = -f ] && cat "$2"; true' }, "10.0.0.7,fd00::7,localhost");
+    const table = /^nft -f firewall\.nft\ntable inet (bw_[0-9a-f]{16}) \{$/m.exec(out)?.[1];
+    expect(table, out).toBeDefined();
+    expect(out).toContain("iif lo meta l4proto { tcp, udp } th dport 5201 accept");
+    // A host name becomes its addresses.
+    expect(out).toMatch(/ip saddr \{ 10\.0\.0\.7,127\.0\.0\.1(,[0-9.]+)* \} meta l4proto \{ tcp, udp \} th dport 5201 accept/);
+    expect(out).toMatch(/ip6 saddr \{ fd00::7(,[0-9a-f:]+)* \} meta l4proto \{ tcp, udp \} th dport 5201 accept/);
+    expect(out).toContain("meta l4proto { tcp, udp } th dport 5201 drop");
+    expect(out).toContain("bw: port 5201 answers only loopback and 10.0.0.7,fd00::7,localhost");
+    // The part's end (the script's exit) deletes the table.
+    expect(out.trim().endsWith(`nft delete table inet ${table}`)).toBe(true);
+  });
+
+  it("says in the log that the port is open to every address without root or passwordless sudo, and touches no firewall", () => {
+    const out = guarded(1000, { nft: "echo nft-ran", sudo: "exit 1" }, "10.0.0.7");
+    expect(out).toBe("bw: port 5201 is open to every address: this step has neither root nor passwordless sudo to keep it to the session's machines\nundo:");
+  });
+
+  it("uses passwordless sudo when the step is not root", () => {
+    const out = guarded(1000, { nft: 'echo "nft $*"', sudo: '[ "$1" = -n ] && shift; [ "$1" = true ] && exit 0; echo "sudo $*"; "$@"' }, "10.0.0.7");
+    expect(out).toMatch(/^sudo nft -f firewall\.nft$/m);
+    expect(out).toMatch(/^undo: sudo -n nft delete table inet bw_[0-9a-f]{16} 2> \/dev\/null$/m);
+  });
+
+  it("says that the port is open to every address where neither nft nor iptables is", () => {
+    expect(guarded(0, {}, "10.0.0.7")).toBe("bw: port 5201 is open to every address: neither nft nor iptables is on this host\nundo:");
   });
 });

@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDefinition } from "./definition.js";
 import { loadCatalog } from "./catalog.js";
@@ -92,9 +95,17 @@ describe("bw_serve_role and bw_ready", () => {
     const script = catalog
       .runScript("iperf3", "tcp_10_1", { ...debian, role: "server" })
       .replace(/bw_serve_role tcp iperf3 .*$/m, "bw_serve_role tcp python3 -m http.server --bind 0.0.0.0 '{port}'");
-    const r = spawnSync("bash", ["-c", `${script}`], { encoding: "utf8", timeout: 3_000, killSignal: "SIGKILL" });
-    // Still serving when the timeout killed it; it had said it was ready, with its port.
-    expect(r.signal).toBe("SIGKILL");
-    expect(r.stdout).toMatch(/^BW_READY port=\d{5}$/m);
+    // In a part's dir of its own: the port's guard (bw_guard_port) leaves its undo there.
+    const dir = mkdtempSync(join(tmpdir(), "bw-serve-role-"));
+    try {
+      const r = spawnSync("bash", ["-c", `${script}`], { encoding: "utf8", timeout: 3_000, killSignal: "SIGKILL", cwd: dir });
+      // Still serving when the timeout killed it; it had said it was ready, with its port.
+      expect(r.signal).toBe("SIGKILL");
+      expect(r.stdout).toMatch(/^BW_READY port=\d{5}$/m);
+    } finally {
+      // A KILL runs no exit command: the runner undoes the guard's rule then, as here.
+      spawnSync("bash", ["-c", '[ -f firewall.undo ] && bash firewall.undo'], { cwd: dir });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

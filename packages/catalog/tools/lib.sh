@@ -186,14 +186,95 @@ bw_serve() {
 }
 
 # bw_serve_role <tcp|udp> <command> [args...]: a serving role's whole run script. Starts the
-# server as bw_serve does (listening on every address: give it 0.0.0.0), says it is ready with
-# its port (the other roles read BW_ROLE_<NAME>_PORT and BW_ROLE_<NAME>_HOST), then waits for
-# it: the runner stops the part once the other roles have run, and a server that dies early
-# ends the part with its code.
+# server as bw_serve does (listening on every address: give it 0.0.0.0), keeps its port to the
+# session's machines (bw_guard_port), says it is ready with its port (the other roles read
+# BW_ROLE_<NAME>_PORT and BW_ROLE_<NAME>_HOST), then waits for it: the runner stops the part
+# once the other roles have run, and a server that dies early ends the part with its code.
 bw_serve_role() {
   bw_serve "$@"
+  bw_guard_port "$BW_SERVER_PORT"
   bw_ready port="$BW_SERVER_PORT"
   wait "$BW_SERVER_PID"
+}
+
+# bw_guard_port <port>: while this part runs, the port (TCP and UDP: iperf3 measures UDP on
+# its control port's number) answers only this host's loopback and the step's machines
+# (BW_PEERS, the addresses the engine knows them by, comma separated); others are dropped.
+# It takes root or passwordless sudo, and nft or iptables; without them the log says that the
+# port is open to every address, and the part goes on. The rule goes when the part ends: here
+# on exit (TERM included), and by the runner from firewall.undo when it kills the part.
+bw_guard_port() {
+  local port="$1" sudo="" peer addr a v4=() v6=() name
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo > /dev/null && sudo -n true 2> /dev/null; then sudo="sudo -n"; else
+      echo "bw: port $port is open to every address: this step has neither root nor passwordless sudo to keep it to the session's machines"
+      return 0
+    fi
+  fi
+  IFS=, read -ra peer <<< "${BW_PEERS:-}"
+  for addr in "${peer[@]}"; do
+    # A host name becomes its addresses; anything that is not an address is left out.
+    [[ $addr =~ ^[0-9.]+$|: ]] || addr=$(getent ahosts "$addr" 2> /dev/null | while read -r a _; do echo "$a"; done | sort -u)
+    for a in $addr; do
+      if [[ $a =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]]; then v4+=("$a"); elif [[ $a =~ ^[0-9A-Fa-f:.]+$ && $a == *:* ]]; then v6+=("$a"); fi
+    done
+  done
+  # One table (or chain) per part, named after its dir.
+  name="bw_$(printf %s "$PWD" | md5sum | cut -c1-16)"
+  if command -v nft > /dev/null; then
+    printf '%s nft delete table inet %s 2> /dev/null\n' "$sudo" "$name" > firewall.undo
+    bw_guard_nft "$name" "$port" "$(IFS=,; echo "${v4[*]}")" "$(IFS=,; echo "${v6[*]}")" > firewall.nft
+    if ! $sudo nft -f firewall.nft; then
+      bash firewall.undo; rm -f firewall.undo
+      echo "bw: port $port is open to every address: nft refused the rule"
+      return 0
+    fi
+  elif command -v iptables > /dev/null; then
+    local chain="BW-${name:3:16}" tool
+    : > firewall.undo
+    for tool in iptables ip6tables; do
+      command -v "$tool" > /dev/null || continue
+      echo "$sudo $tool -D INPUT -j $chain 2> /dev/null; $sudo $tool -F $chain 2> /dev/null; $sudo $tool -X $chain 2> /dev/null" >> firewall.undo
+      if [ "$tool" = iptables ]; then a=("${v4[@]}"); else a=("${v6[@]}"); fi
+      if ! bw_guard_iptables "$sudo" "$tool" "$chain" "$port" "${a[@]}"; then
+        bash firewall.undo; rm -f firewall.undo
+        echo "bw: port $port is open to every address: $tool refused the rule"
+        return 0
+      fi
+    done
+  else
+    echo "bw: port $port is open to every address: neither nft nor iptables is on this host"
+    return 0
+  fi
+  bw_on_exit "bash firewall.undo; rm -f firewall.undo"
+  # An end by TERM (the runner's stop) runs the exit commands too; a KILL leaves them to the runner.
+  trap 'exit 143' TERM
+  echo "bw: port $port answers only loopback and ${BW_PEERS:-no other machine}"
+}
+
+# bw_guard_nft <table> <port> <v4,...> <v6,...>: bw_guard_port's nftables table. Its own table,
+# so that it adds a drop to whatever the host's firewall does and accepts nothing on its behalf.
+bw_guard_nft() {
+  echo "table inet $1 {"
+  echo "  chain input {"
+  echo "    type filter hook input priority -1; policy accept;"
+  echo "    iif lo meta l4proto { tcp, udp } th dport $2 accept"
+  [ -n "$3" ] && echo "    ip saddr { $3 } meta l4proto { tcp, udp } th dport $2 accept"
+  [ -n "$4" ] && echo "    ip6 saddr { $4 } meta l4proto { tcp, udp } th dport $2 accept"
+  echo "    meta l4proto { tcp, udp } th dport $2 drop"
+  echo "  }"
+  echo "}"
+}
+
+# bw_guard_iptables <sudo> <iptables|ip6tables> <chain> <port> [address...]: bw_guard_port's chain,
+# jumped to from INPUT: loopback and the addresses go on through INPUT, the port's others are dropped.
+bw_guard_iptables() {
+  local sudo="$1" tool="$2" chain="$3" port="$4" a proto
+  shift 4
+  $sudo "$tool" -N "$chain" && $sudo "$tool" -A "$chain" -i lo -j RETURN || return 1
+  for a in "$@"; do $sudo "$tool" -A "$chain" -s "$a" -j RETURN || return 1; done
+  for proto in tcp udp; do $sudo "$tool" -A "$chain" -p "$proto" --dport "$port" -j DROP || return 1; done
+  $sudo "$tool" -I INPUT -j "$chain"
 }
 
 # bw_ready [key=value...]: tells the runner this serving role answers; the pairs reach the

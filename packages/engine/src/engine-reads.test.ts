@@ -78,7 +78,8 @@ for (const kind of ["pglite", "postgres"] as const) {
 
       await engine.deleteSession(session.id);
       expect((await engine.listSessions()).items.map((s) => s.id)).not.toContain(session.id);
-      await expect(engine.getSession(session.id)).rejects.toMatchObject({ code: "not_found" });
+      // Its record stays, as its executions do.
+      expect(await engine.getSession(session.id)).toMatchObject({ id: session.id, state: "deleted", deleted: expect.any(String), executions: [{ id: execution.id }] });
       // A deleted session's executions stay readable.
       expect((await engine.getExecution(execution.id)).id).toBe(execution.id);
       expect((await engine.listExecutions()).items.map((e) => e.id)).toContain(execution.id);

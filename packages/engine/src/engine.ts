@@ -23,7 +23,7 @@ import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import { Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
+import { SESSION_DELETED, Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
 import { StepExecutor, type StepEnded } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
 import { formatDuration, formatTimestamp } from "./time.js";
@@ -239,7 +239,7 @@ export class Engine {
     return sessionView({ ...row, deleted_at: null }, []);
   }
 
-  /** The sessions that are not deleted (those that match the query's filters; a page of them with its `limit`), oldest first. */
+  /** The sessions that match the query's filters, the live ones unless its `state` says otherwise (a page of them with its `limit`), oldest first. */
   async listSessions(query: SessionListQuery = {}): Promise<Page<Session>> {
     return this.reads.get(`sessions:${JSON.stringify(query)}`, async () => {
       const where = sessionWhereOf(query);
@@ -252,9 +252,10 @@ export class Engine {
     });
   }
 
+  /** A session in any state: a deleted one's record outlives it, as its executions' results do. */
   async getSession(id: string): Promise<Session> {
     return this.reads.get(`session:${id}`, async () => {
-      const [row] = await this.store.sessionSummaries(["active", "deleting"], id);
+      const [row] = await this.store.sessionSummaries(["active", "deleting", "deleted"], id);
       if (!row) throw new BenchwrightError("not_found", `No session ${id}`);
       return sessionView(row, executionViews(await this.store.executionsWithSteps({ sessionIds: [id] })));
     });
@@ -275,22 +276,15 @@ export class Engine {
     const ctx = this.providerContext(row, config);
     try {
       const machines = await this.knownMachines(config, ctx);
-      for (const machine of machines) {
-        const transport = this.access.transport(id, machine);
-        try {
-          for (const e of executions) await this.steps.removeWorkDir(transport, machine, e.id);
-        } catch (e) {
-          this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub((e as Error).message)}`, {
-            session_id: id,
-            level: "warn",
-          });
-        } finally {
-          transport.release();
-        }
-      }
+      const failed = (machine: Machine, e: Error) =>
+        this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, { session_id: id, level: "warn" });
+      await this.steps.removeWorkDirs(id, machines, ids, failed);
       await this.stepsEnded(ids, STEP_END_WAIT_MS);
       // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.
-      await this.steps.abandon(ids, "the session was deleted while the step ran");
+      await this.steps.abandon(ids, SESSION_DELETED);
+      // Again, now that no step of the session can begin or launch (Store.beginStep, StepExecutor.measure):
+      // a step begun just before the session became `deleting` may have launched after the first pass.
+      await this.steps.removeWorkDirs(id, machines, ids, failed);
       // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
       await this.store.db.exclusive(`machines:${id}`, () => createProvider(config, this.options.providers).destroy(ctx));
     } catch (e) {
@@ -347,12 +341,12 @@ export class Engine {
   }
 
   /**
-   * Every execution, or those of a session that is not deleted (those that match the query's
+   * Every execution, or those of a session, deleted or not (those that match the query's
    * filters; a page of them with its `limit`), in creation order.
    */
   async listExecutions(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
     return this.reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
-      if (sessionId) await this.liveSession(sessionId);
+      if (sessionId && !(await this.store.getSession(sessionId))) throw new BenchwrightError("not_found", `No session ${sessionId}`);
       const where = this.executionWhere(sessionId === undefined ? query : { ...query, session_id: sessionId });
       const page = pageOf(await this.store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
       return { items: executionViews(page.items), next: page.next };

@@ -14,7 +14,7 @@ import { attachStep, stopExecutionSteps } from "./runner/step-control.js";
 import type { StepRunner } from "./runner/step-runner.js";
 import { Scrubber } from "./secrets/scrub.js";
 import { mainMetricSettled } from "./results/repetitions.js";
-import { isHandBack } from "./steps/hand-back.js";
+import { isHandBack, LeaseLost, SessionDeleted } from "./steps/hand-back.js";
 import { machinesNeeded, partLabel, readyLine, roleEnv, stepParts, type StepPart } from "./steps/role-parts.js";
 import type { Transport } from "./transport/transport.js";
 import type { ExecutionRow, ExecutionState, StepEnd, StepKey, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
@@ -93,6 +93,9 @@ export class StepExecutor {
     const step = await this.store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);
     if (!step) {
       const now = await this.store.getExecution(execution.id);
+      if (!(await this.store.sessionActive(execution.session_id))) {
+        throw new BenchwrightError("session_deleted", `The session of execution ${execution.id} is being deleted or deleted`, { state: now?.state });
+      }
       throw new BenchwrightError(
         "wrong_state",
         `Execution ${execution.id} is ${now?.state}; ${kind} needs ${t.from.join(" or ")}`,
@@ -123,6 +126,9 @@ export class StepExecutor {
     let log: LogWriter | undefined;
     let work: StepWork | undefined;
     let failure: BenchwrightError | undefined;
+    // The machines the step reached: where its work dir is, when its session's DELETE began meanwhile.
+    let reached: Machine[] = [];
+    const resolving: StepContext = { ...ctx, machines: async (count) => (reached = await ctx.machines(count)) };
     this.#running++;
     let following = true;
     const stopFollowing = () => {
@@ -141,10 +147,12 @@ export class StepExecutor {
         });
         // The session's masking is made once per session; the step's secret, new each attempt, on its own.
         log = maskingSecrets(maskingSecrets(opened, ctx.scrubber), secret ? new Scrubber().add(secret) : undefined);
-        work = await this.work(step, ctx, log, roles, secret);
+        work = await this.work(step, resolving, log, roles, secret);
       } catch (e) {
         if (isHandBack(e, ctx.signal)) {
           await log?.close(ctx.signal).catch(() => {});
+          // Lost to a DELETE that ended the step (it waits a bounded time for its owner): nobody else cleans what it started since.
+          if (ctx.signal.reason instanceof LeaseLost) await this.removeIfSessionGone(execution, reached, about);
           throw ctx.signal.reason ?? e;
         }
         const error = asStepError(e, kind, execution, step.attempt, log);
@@ -175,12 +183,34 @@ export class StepExecutor {
         `${kind} ${step.attempt} of execution ${execution.id} ${end.state} in ${formatDuration(duration)} s${failure ? `: ${failure.detail}` : ""}`,
         { ...about, level: failure ? "warn" : "info" },
       );
-      return await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
+      const recorded = await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
         this.store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
       );
+      // Its session's DELETE began while it ran: what the step launched since the DELETE cleaned the host goes too.
+      if (!recorded?.session_active) await this.removeIfSessionGone(execution, reached, about);
+      return recorded;
     } finally {
       stopFollowing();
     }
+  }
+
+  /**
+   * Kills what the execution runs on these machines and removes its work dir there, when its
+   * session is no longer active. A DELETE cleans the hosts before and after it waits for the
+   * steps' owners, but a step whose launch lands later, or that outlives that wait, is its
+   * owner's to clean. Failures are logged: the step's outcome stands.
+   */
+  private async removeIfSessionGone(execution: ExecutionRow, machines: Machine[], about: LogFields): Promise<void> {
+    if (machines.length === 0) return;
+    try {
+      if (await this.store.sessionActive(execution.session_id)) return;
+    } catch {
+      // The database is out: the DELETE (finished again on restart) cleans it.
+      return;
+    }
+    await this.removeWorkDirs(execution.session_id, machines, [execution.id], (machine, e) =>
+      this.log(`cannot remove the work dir of execution ${execution.id} on ${machine.id}: ${e.message}`, { ...about, level: "warn" }),
+    );
   }
 
   /**
@@ -338,7 +368,9 @@ export class StepExecutor {
           logStart = log.bytes;
           // Stored before the handle names it: machine_log_start never points past the stored log.
           await log.flush(signal);
-          await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, role: label, repetition: round, pgid: null, machine_log_start: logStart, metrics });
+          const recorded = await this.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, role: label, repetition: round, pgid: null, machine_log_start: logStart, metrics });
+          // Nothing starts on a host once the session's DELETE began: it may have cleaned the host already.
+          if (recorded ? !recorded.sessionActive : !(await this.store.sessionActive(execution.session_id))) throw new SessionDeleted();
           fresh = true;
         }
         const outcome = await followIntoLog(log, logStart, follow, signal);
@@ -378,6 +410,8 @@ export class StepExecutor {
       if (said) isReady.abort(READY);
     };
     const transport = () => this.access.transport(execution.session_id, part.machine);
+    // As for a measured part (see measure): no server starts once the session's DELETE began.
+    if (!(await this.store.sessionActive(execution.session_id))) throw new SessionDeleted();
     try {
       const outcome = await this.runner.run(transport, spec(), onData, AbortSignal.any([ctx.signal, isReady.signal]));
       if (said) return said;
@@ -538,6 +572,20 @@ export class StepExecutor {
         { state: "failed", duration, exit_code: null, error: reason, metrics: null, error_code: "step_failed" },
         { from: t.during, to: t.failed },
       );
+    }
+  }
+
+  /** removeWorkDir of each execution on each machine; a machine that fails is told to `failed`, and the others go on. */
+  async removeWorkDirs(sessionId: string, machines: Machine[], executionIds: string[], failed: (machine: Machine, e: Error) => void): Promise<void> {
+    for (const machine of machines) {
+      const transport = this.access.transport(sessionId, machine);
+      try {
+        for (const id of executionIds) await this.removeWorkDir(transport, machine, id);
+      } catch (e) {
+        failed(machine, e as Error);
+      } finally {
+        transport.release();
+      }
     }
   }
 

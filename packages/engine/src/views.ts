@@ -16,6 +16,7 @@ export function sessionView(row: SessionSummary, executions: Execution[]): Sessi
     },
     created: formatTimestamp(new Date(row.created)),
     state: row.state,
+    ...(row.deleted_at ? { deleted: formatTimestamp(new Date(row.deleted_at)) } : {}),
     executions,
   };
 }

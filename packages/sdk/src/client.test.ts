@@ -86,6 +86,16 @@ describe("operations against prism mock", () => {
     expect(lastRequest().method).toBe("DELETE");
   });
 
+  it("lists deleted sessions when their state is asked for, the live ones otherwise", async () => {
+    (await bw.listSessions({ state: ["deleted"] })).forEach(expectSession);
+    expect(new URL(lastRequest().url).search).toBe("?state=deleted");
+    await bw.listSessions({ state: ["active", "deleting", "deleted"] });
+    expect(new URL(lastRequest().url).searchParams.get("state")).toBe("active,deleting,deleted");
+    await bw.listSessions();
+    expect(new URL(lastRequest().url).search).toBe("");
+    expectTypeOf<NonNullable<Parameters<BenchwrightClient["listSessions"]>[0]>["state"]>().toEqualTypeOf<Session["state"][] | undefined>();
+  });
+
   it("creates and reads executions", async () => {
     const created = await bw.createExecution(SESSION_ID, { tool: "idle", workload: "idle5" });
     expectExecution(created);

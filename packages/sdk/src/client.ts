@@ -99,7 +99,7 @@ export interface BenchwrightClient {
   getBenchmark(benchmarkId: string, options?: CallOptions): Promise<Benchmark>;
   listProviders(options?: CallOptions): Promise<Provider[]>;
   createSession(body: SessionCreate, options?: CallOptions): Promise<Session>;
-  /** The sessions that match the filters (every one that is not deleted without them), oldest first. */
+  /** The sessions that match the filters (every one that is not deleted without a `state`), oldest first. */
   listSessions(options?: ListSessionsOptions): Promise<Session[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
   listSessionsPage(options?: ListSessionsOptions & PageOptions): Promise<Page<Session>>;
@@ -110,6 +110,7 @@ export interface BenchwrightClient {
    * for await (const s of bw.sessions({ provider: "aws" })) console.log(s.id, s.executions.length);
    */
   sessions(options?: ListSessionsOptions & FollowOptions): AsyncIterable<Session>;
+  /** A session, deleted or not (`state: "deleted"` and its `deleted` time): its record and executions outlive it. */
   getSession(sessionId: string, options?: CallOptions): Promise<Session>;
   /** Destroys every provider resource the session created; the executions stay readable. */
   deleteSession(sessionId: string, options?: RequestOptions): Promise<void>;

@@ -1,12 +1,15 @@
 import { BenchwrightProblemError } from "./errors.js";
-import type { ExecutionState } from "./types.js";
+import type { ExecutionState, SessionState } from "./types.js";
 
 /** The filters of `listSessions`, `listSessionsPage` and `sessions` (every one given must hold). */
 export interface SessionFilters {
   /** Only the sessions bound to this provider configuration (its name, a session's `provider.id`). */
   provider?: string;
-  /** Only the sessions in one of these states. */
-  state?: Array<"active" | "deleting">;
+  /**
+   * Only the sessions in one of these states; the live ones (`active`, `deleting`) when unset.
+   * `["deleted"]` lists the deleted sessions, whose records (and executions) stay readable.
+   */
+  state?: SessionState[];
   /** Only those created at or after this time: a Date, or ISO 8601 text (`2026-11-21`, `2026-11-21T10:15:00Z`). */
   createdSince?: Date | string;
 }

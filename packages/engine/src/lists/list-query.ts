@@ -19,7 +19,7 @@ export interface Page<T> {
   next?: string;
 }
 
-/** The states a listed session can be in: a deleted session is never listed. */
+/** The states of the sessions a list holds unless its `state` names others: the live ones, as the Benchmarking Suite listed them. */
 export const LISTED_SESSION_STATES: readonly SessionState[] = ["active", "deleting"];
 
 /** The largest page; the contract says the same. */
@@ -27,9 +27,8 @@ export const MAX_LIMIT = 1000;
 
 /** What a sessions list selects in the database: one more than `limit`, to know whether a next page exists. */
 export function sessionWhereOf(query: SessionListQuery): SessionWhere {
-  const states = query.state ? LISTED_SESSION_STATES.filter((s) => query.state!.includes(s as "active" | "deleting")) : [...LISTED_SESSION_STATES];
   return {
-    states,
+    states: query.state ? [...new Set(query.state)] : [...LISTED_SESSION_STATES],
     provider: query.provider,
     createdSince: createdSinceOf(query.created_since),
     after: query.cursor === undefined ? undefined : sessionKeyOf(query.cursor),

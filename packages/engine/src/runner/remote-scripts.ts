@@ -251,11 +251,15 @@ function streaming(follow: FollowParams): string[] {
 
 /**
  * Kills the step's process group: TERM, then KILL after `graceSeconds` if any member is
- * still alive. Zombies waiting for a slow init to reap them count as gone.
+ * still alive. Zombies waiting for a slow init to reap them count as gone. Then undoes what
+ * it left in the host's firewall (a serving part's guard, lib.sh's bw_guard_port), which a
+ * KILL gives it no chance to undo itself.
  */
-export function killScript(pgid: number, graceSeconds: number): string {
+export function killScript(pgid: number, graceSeconds: number, dir: string): string {
   return bashC(
     [
+      `d=${shellPath(dir)}`,
+      `trap '${UNDO_FIREWALL}' EXIT`,
       "alive() {",
       "  local s l r",
       "  for s in /proc/[0-9]*/stat; do",
@@ -272,6 +276,9 @@ export function killScript(pgid: number, graceSeconds: number): string {
     ].join("\n"),
   );
 }
+
+/** Runs (once) what a serving part wrote to undo its firewall rule in `$d`, if it did. */
+export const UNDO_FIREWALL = '[ -f "$d/firewall.undo" ] && bash "$d/firewall.undo" && rm -f "$d/firewall.undo"; true';
 
 export function removeScript(dir: string): string {
   return bashC(`rm -rf -- ${shellPath(dir)}`);

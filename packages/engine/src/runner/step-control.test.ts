@@ -49,4 +49,31 @@ describe("step control", () => {
     if (!gone) await local.exec(`kill -KILL -- -${pgid}`);
     expect(gone).toBe(true);
   }, 20_000);
+
+  // A serving part's guard (lib.sh's bw_guard_port) writes how to undo its firewall rule; a
+  // part killed outright never runs its exit commands, so whoever kills it runs that.
+  const guarded = 'trap "" TERM; echo "touch $PWD/undone" > firewall.undo; sleep 60';
+  const undone = async (dir: string) => (await local.exec(`cd ${shellPath(dir)} && ls`)).stdout.split("\n").filter(Boolean).sort();
+
+  it("undoes a killed part's firewall rule: a stop (TERM, then KILL)", async () => {
+    const dir = `${root}/e3/run-1-server`;
+    const handle = await runner.start(local, { dir, script: guarded, timeoutMs: 60_000 });
+    for (let i = 0; i < 50 && !(await undone(dir)).includes("firewall.undo"); i++) await sleep(100);
+    await new StepRunner({ killGraceSeconds: 1 }).kill(local, handle);
+    expect(await groupGone(handle.pgid)).toBe(true);
+    const files = await undone(dir);
+    expect(files).toContain("undone");
+    expect(files).not.toContain("firewall.undo");
+  }, 20_000);
+
+  it("undoes a killed part's firewall rule: a session's DELETE", async () => {
+    const dir = `${root}/e4/run-1-server`;
+    const handle = await runner.start(local, { dir, script: guarded, timeoutMs: 60_000 });
+    for (let i = 0; i < 50 && !(await undone(dir)).includes("firewall.undo"); i++) await sleep(100);
+    await stopExecutionSteps(local, `${root}/e4`);
+    expect(await groupGone(handle.pgid)).toBe(true);
+    const files = await undone(dir);
+    expect(files).toContain("undone");
+    expect(files).not.toContain("firewall.undo");
+  }, 20_000);
 });

@@ -1,6 +1,6 @@
 import { BenchwrightError } from "../errors.js";
 import type { Transport } from "../transport/transport.js";
-import { bashC, readPid } from "./remote-scripts.js";
+import { bashC, readPid, UNDO_FIREWALL } from "./remote-scripts.js";
 import { shellPath } from "./shell-quote.js";
 import type { StepHandle } from "./step.js";
 
@@ -18,8 +18,9 @@ export async function attachStep(transport: Transport, dir: string): Promise<Ste
 
 /**
  * Kills every step of an execution (each subdir's process group that has not written
- * step.rc). A step whose launch is under way (its lock taken, its pid not yet written) is
- * waited for, up to 2 s.
+ * step.rc), then undoes the firewall rules its serving parts left (a KILL runs no exit trap).
+ * A step whose launch is under way (its lock taken, its pid not yet written) is waited for,
+ * up to 2 s.
  */
 export async function stopExecutionSteps(transport: Transport, executionDir: string): Promise<void> {
   await transport.exec(
@@ -32,6 +33,7 @@ export async function stopExecutionSteps(transport: Transport, executionDir: str
         '  case "$pgid" in ""|*[!0-9]*|0|1) continue;; esac',
         '  kill -KILL -- "-$pgid" 2>/dev/null',
         "done",
+        `for d in ${shellPath(executionDir)}/*/; do ${UNDO_FIREWALL}; done`,
         "true",
       ].join("\n"),
     ),

@@ -132,7 +132,7 @@ export class StepRunner {
   /** Kills the step's whole process group: TERM, then KILL after the grace time. */
   async kill(transport: Transport, handle: StepHandle, signal?: AbortSignal): Promise<void> {
     checkPgid(handle.pgid);
-    const r = await transport.exec(killScript(handle.pgid, this.#killGraceSeconds), { signal });
+    const r = await transport.exec(killScript(handle.pgid, this.#killGraceSeconds, handle.dir), { signal });
     if (r.code !== 0) throw new BenchwrightError("internal", `Cannot kill step ${handle.dir} on ${transport.description}: ${r.stderr.trim()}`);
   }
 

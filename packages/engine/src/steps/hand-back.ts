@@ -1,3 +1,5 @@
+import { SESSION_DELETED } from "../store/store.js";
+
 /**
  * Abort reasons that end a process's following of a step without ending the step: it goes
  * on, detached on its host, and another follower (or this process, restarted) takes it up.
@@ -21,7 +23,7 @@ export class LeaseLost extends HandBack {
 /** The step's session is being deleted: the step ends, failed, and says why. */
 export class SessionDeleted extends Error {
   constructor() {
-    super("the session was deleted while the step ran");
+    super(SESSION_DELETED);
   }
 }
 

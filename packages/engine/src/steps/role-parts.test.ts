@@ -47,11 +47,17 @@ describe("what a part learns of the roles", () => {
       BW_ROLE_SERVER_PORT: "5201",
       BW_ROLE_CLIENT_HOST: "10.0.0.2",
       BW_ROLE_CLIENT_HOSTS: "10.0.0.2,10.0.0.3",
+      BW_PEERS: "10.0.0.1,10.0.0.2,10.0.0.3",
     });
     expect(roleEnv(stepParts(undefined, [a])[0]!, [], new Map())).toEqual({});
     // Cloud machines reach each other at their private addresses.
     const cloud = stepParts(ROLES, [{ ...a, privateIp: "172.31.0.1" }, { ...b, privateIp: "172.31.0.2" }, c]);
-    expect(roleEnv(cloud[1]!, cloud, new Map())).toMatchObject({ BW_ROLE_SERVER_HOST: "172.31.0.1", BW_ROLE_CLIENT_HOSTS: "172.31.0.2,10.0.0.3" });
+    expect(roleEnv(cloud[1]!, cloud, new Map())).toMatchObject({
+      BW_ROLE_SERVER_HOST: "172.31.0.1",
+      BW_ROLE_CLIENT_HOSTS: "172.31.0.2,10.0.0.3",
+      // A serving part's port answers them at either address.
+      BW_PEERS: "10.0.0.1,172.31.0.1,10.0.0.2,172.31.0.2,10.0.0.3",
+    });
   });
 
   it("reads the ready line only when it is whole and well formed", () => {

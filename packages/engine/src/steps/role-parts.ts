@@ -44,11 +44,14 @@ export function partLabel(part: StepPart): string | undefined {
  * addresses (BW_ROLE_<NAME>_HOST, the first; BW_ROLE_<NAME>_HOSTS, all, comma separated; the
  * private ones where the machines have them) and
  * what each serving role said when it was ready (`bw_ready port=5201` on the role's first
- * machine gives BW_ROLE_<NAME>_PORT). Values travel in env.sh, quoted, never in script text.
+ * machine gives BW_ROLE_<NAME>_PORT), and every address the step's machines are known by
+ * (BW_PEERS: the only ones a serving part's port answers, lib.sh's bw_guard_port). Values
+ * travel in env.sh, quoted, never in script text.
  */
 export function roleEnv(part: StepPart, parts: StepPart[], ready: ReadonlyMap<string, Record<string, string>>): Record<string, string> {
   if (part.role === undefined) return {};
-  const env: Record<string, string> = { BW_ROLE: part.role, BW_ROLE_INDEX: String(part.index) };
+  const peers = new Set(parts.flatMap((p) => [p.machine.ip, p.machine.privateIp ?? []].flat()));
+  const env: Record<string, string> = { BW_ROLE: part.role, BW_ROLE_INDEX: String(part.index), BW_PEERS: [...peers].join(",") };
   const byRole = new Map<string, StepPart[]>();
   for (const p of parts) if (p.role !== undefined) byRole.set(p.role, [...(byRole.get(p.role) ?? []), p]);
   for (const [role, ofRole] of byRole) {

@@ -269,7 +269,9 @@ export class Store {
   /**
    * Moves the execution into the step's transitional state and opens the step's next attempt,
    * in one transaction: a crash can never leave the one without the other. Null when the
-   * execution was not in one of `from` (another step holds it, or the state forbids it).
+   * execution was not in one of `from` (another step holds it, or the state forbids it), or its
+   * session is no longer active: the session's row is held (shared) until the step is in, so
+   * that a DELETE's move to `deleting` comes either before (no step) or after (it sees the step).
    */
   async beginStep(
     executionId: string,
@@ -281,6 +283,7 @@ export class Store {
     claim?: { owner: string; leaseMs: number },
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
+      if (!(await sessionActive(tx, executionId))) return null;
       // The row is locked by the subquery before it is updated, so that the state it had is the
       // one the update replaces (for the event): both in one statement.
       const [before] = await tx.query<{ state: ExecutionState; session_id: string }>(
@@ -315,7 +318,10 @@ export class Store {
    * Records how a step attempt ended and moves the execution on, in one transaction: the
    * step's row, the execution's state and (for a successful run) its metrics change together
    * or not at all. Only a step still `running` is finished, so recording twice is harmless.
-   * The step's row as it ended; null when it had ended already (or another owner holds it).
+   * A success of a step whose session is no longer active is recorded as a failure: its
+   * session's DELETE began while it ran, and its work is being removed (see SESSION_DELETED).
+   * The step's row as it ended, and whether its session is still active; null when it had
+   * ended already (or another owner holds it).
    */
   async endStep(
     executionId: string,
@@ -325,8 +331,14 @@ export class Store {
     move: { from: ExecutionState; to: ExecutionState },
     /** When set, only this lease holder may end the step: a follower that lost its lease records nothing. */
     owner?: string,
-  ): Promise<StepRow | null> {
+  ): Promise<(StepRow & { session_active: boolean }) | null> {
     return this.db.transaction(async (tx) => {
+      // Held (shared) to the end, as beginStep does: a DELETE's move to `deleting` comes before or after the whole end.
+      const session_active = await sessionActive(tx, executionId);
+      if (!session_active && result.state === "succeeded") {
+        result = { state: "failed", duration: result.duration, exit_code: null, error: SESSION_DELETED, metrics: null, error_code: "step_failed" };
+        move = { from: move.from, to: FAILED_STATE[step] };
+      }
       const finished = await tx.query<StepRow>(
         `UPDATE steps SET state = $4, duration = $5, exit_code = $6, error = $7, metrics = $8, error_code = $9, error_extras = $10,
            owner = NULL, lease_until = NULL
@@ -356,7 +368,7 @@ export class Store {
         ],
         tx,
       );
-      return finished[0];
+      return { ...finished[0], session_active };
     });
   }
 
@@ -549,15 +561,21 @@ export class Store {
     );
   }
 
-  /** Records which machine's part is under way and its detached process, so a new owner can re-attach. */
+  /**
+   * Records which machine's part is under way and its detached process, so a new owner can
+   * re-attach. Whether the step's session is still active, as the part is about to start; null
+   * when this owner no longer holds a running step (taken over, or ended by a DELETE).
+   */
   async recordStepHandle(
     key: StepKey,
     owner: string,
     handle: { machine_id: string; role?: string; repetition?: number; pgid: number | null; machine_log_start: number; metrics: StoredMetric[] },
-  ): Promise<void> {
-    await this.db.query(
-      `UPDATE steps SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9, role = $10
-       WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND owner = $4 AND state = 'running'`,
+  ): Promise<{ sessionActive: boolean } | null> {
+    const rows = await this.db.query<{ session_state: SessionState }>(
+      `UPDATE steps s SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9, role = $10
+       FROM executions e JOIN sessions ss ON ss.id = e.session_id
+       WHERE s.execution_id = $1 AND s.step = $2 AND s.attempt = $3 AND s.owner = $4 AND s.state = 'running' AND e.id = s.execution_id
+       RETURNING ss.state AS session_state`,
       [
         key.execution_id,
         key.step,
@@ -571,6 +589,13 @@ export class Store {
         handle.role ?? null,
       ],
     );
+    return rows[0] ? { sessionActive: rows[0].session_state === "active" } : null;
+  }
+
+  /** Whether the session is active (not being deleted, nor deleted). */
+  async sessionActive(sessionId: string): Promise<boolean> {
+    const [row] = await this.db.query<{ state: SessionState }>("SELECT state FROM sessions WHERE id = $1", [sessionId]);
+    return row?.state === "active";
   }
 
   /** A snapshot of every table, for tests that assert a failed request changed nothing. */
@@ -581,6 +606,23 @@ export class Store {
     }
     return JSON.stringify(parts);
   }
+}
+
+/** Why a step ended failed when its session's DELETE began while it ran. */
+export const SESSION_DELETED = "the session was deleted while the step ran";
+
+const FAILED_STATE: Record<StepKind, ExecutionState> = { prepare: "prepare_failed", run: "run_failed" };
+
+/**
+ * Whether the execution's session is active, its row held (shared) until the transaction
+ * ends: a DELETE's move to `deleting` waits for it, and it for that move.
+ */
+async function sessionActive(tx: Db, executionId: string): Promise<boolean> {
+  const [row] = await tx.query<{ state: SessionState }>(
+    "SELECT s.state FROM executions e JOIN sessions s ON s.id = e.session_id WHERE e.id = $1 FOR SHARE OF s",
+    [executionId],
+  );
+  return row?.state === "active";
 }
 
 const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, state, created, exec_env, metrics";
