@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import type { OutboundPolicy } from "@benchwright/engine";
 import { parseCorsOrigins } from "./cors.js";
 import { logLevelOf, type LogLevelName } from "./logger.js";
 
@@ -23,6 +24,12 @@ export interface ServerConfig {
   logLevel?: LogLevelName;
   /** `BENCHWRIGHT_METRICS_PUBLIC=true`: `GET /metrics` needs no token. */
   metricsPublic?: boolean;
+  /**
+   * `BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS=true`: cloud endpoints may be on loopback, private,
+   * link-local or metadata addresses (a cloud inside the operator's network). Off by default:
+   * a configuration sent over the API could otherwise make the server call into its own network.
+   */
+  allowPrivateEndpoints?: boolean;
 }
 
 /** Reads the environment (see the README's configuration table); `--insecure` is the only flag. */
@@ -45,7 +52,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     stopTimeoutMs: stopSeconds * 1000,
     logLevel: logLevelOf(env),
     metricsPublic: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_METRICS_PUBLIC ?? ""),
+    allowPrivateEndpoints: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS ?? ""),
   };
+}
+
+/** The engine's policy for its outbound calls, from the configuration. */
+export function outboundPolicyOf(config: Pick<ServerConfig, "allowPrivateEndpoints">): OutboundPolicy {
+  return { allowPrivate: config.allowPrivateEndpoints === true };
 }
 
 export function isLoopback(host: string): boolean {

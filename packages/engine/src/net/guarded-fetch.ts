@@ -8,7 +8,7 @@ import { guardedAgents, type OutboundPolicy } from "./outbound-guard.js";
 export interface GuardedRequestInit {
   method?: string;
   headers?: HeadersInit;
-  body?: string | Uint8Array | null;
+  body?: string | Uint8Array | URLSearchParams | null;
   signal?: AbortSignal | null;
 }
 
@@ -33,7 +33,7 @@ export function guardedFetch(policy: OutboundPolicy): GuardedFetch {
       }
       const secure = url.protocol === "https:";
       const headers: Record<string, string> = Object.fromEntries(new Headers(init.headers ?? {}));
-      const body = init.body ?? undefined;
+      const body = init.body instanceof URLSearchParams ? init.body.toString() : (init.body ?? undefined);
       if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
       const req = (secure ? https : http).request(url, {
         method: init.method ?? "GET",

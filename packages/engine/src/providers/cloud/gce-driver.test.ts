@@ -25,7 +25,7 @@ describe("gce driver", () => {
     provider: { class: "cloud", driver: "gce", access_id: "sa@p.iam.gserviceaccount.com", secret_key: "k", project: double.project, region: double.zone, ...provider },
     service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, ...service },
   });
-  const options = () => ({ gceClient: double.clientOptions, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 });
+  const options = () => ({ outbound: { allowPrivate: true }, gceClient: double.clientOptions, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 });
   const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
   const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
 
