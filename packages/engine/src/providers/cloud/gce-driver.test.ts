@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
@@ -119,6 +120,25 @@ describe("gce driver", () => {
     const error = await failureOf(createCloudProvider(cfg, options()).ensureMachines(ctx(cfg)), logs);
     expect(error.detail).toContain(`projects/${double.project}/global/images/no-such-image`);
     expect(double.inventory()).toEqual({ instances: [], firewalls: [] });
+  });
+
+  it("calls the Compute API only through the outbound guard: a loopback endpoint gets no connection without the setting", async () => {
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (listener.address() as AddressInfo).port;
+      const cfg = config();
+      const { outbound: _allowed, ...refusing } = options();
+      const error = await failureOf(createCloudProvider(cfg, { ...refusing, gceClient: { ...double.clientOptions, port } }).ensureMachines(ctx(cfg)), logs);
+      expect(error.detail).toMatch(/127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/);
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 
   it("needs the project and the zone", () => {
