@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertSafeToListen, isLoopback, readConfig } from "./config.js";
+import { assertSafeToListen, isLoopback, outboundPolicyOf, readConfig } from "./config.js";
 
 describe("server configuration", () => {
   it("defaults to 127.0.0.1:5000 with the embedded database", () => {
@@ -36,5 +36,11 @@ describe("server configuration", () => {
     expect(readConfig({}, []).metricsPublic).toBe(false);
     expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "true" }, []).metricsPublic).toBe(true);
     expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "no" }, []).metricsPublic).toBe(false);
+  });
+
+  it("lets cloud endpoints be on private addresses only when BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is true", () => {
+    expect(outboundPolicyOf(readConfig({}, []))).toEqual({ allowPrivate: false });
+    expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "true" }, []))).toEqual({ allowPrivate: true });
+    expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "off" }, []))).toEqual({ allowPrivate: false });
   });
 });
