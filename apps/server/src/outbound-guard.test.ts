@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Server } from "node:net";
+import { startCountingListener, type CountingListener } from "@benchwright/engine/testing";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
@@ -11,32 +11,27 @@ import { openFixture, type Fixture } from "./test-support/fixture.js";
 const SECRET = "INTERNAL-SECRET-7f3a";
 const FAST = { pollIntervalMs: 5, stateTimeoutMs: 5000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 };
 
-let internal: Server;
+let internal: CountingListener;
 let port: number;
-let connections = 0;
 let fx: Fixture;
 let api: ReturnType<typeof request>;
 
 beforeAll(async () => {
-  internal = createServer((socket) => {
-    connections++;
-    socket.on("data", () => socket.end(`HTTP/1.1 401 ${SECRET}\r\nContent-Type: text/plain\r\nContent-Length: 16\r\nConnection: close\r\n\r\nroot:x:0:0:root:`));
-    socket.on("error", () => undefined);
+  internal = await startCountingListener({
+    host: "::",
+    answer: `HTTP/1.1 401 ${SECRET}\r\nContent-Type: text/plain\r\nContent-Length: 16\r\nConnection: close\r\n\r\nroot:x:0:0:root:`,
   });
-  await new Promise<void>((resolve) => internal.listen(0, "::", resolve));
-  port = (internal.address() as AddressInfo).port;
+  port = internal.port;
   fx = await openFixture({ engine: { providers: { cloud: FAST } } });
   api = request(fx.app);
 }, 30_000);
 
 afterAll(async () => {
   await fx?.close();
-  await new Promise<void>((resolve) => internal.close(() => resolve()));
+  await internal?.stop();
 });
 
-beforeEach(() => {
-  connections = 0;
-});
+beforeEach(() => internal.reset());
 
 /** Prepares an idle step on a session of `provider`; the answer. */
 async function prepare(provider: Record<string, unknown>): Promise<request.Response> {
@@ -55,7 +50,7 @@ function expectRefused(res: request.Response, setting: RegExp): void {
   expect(res.body.detail).toMatch(setting);
   expect(res.text).not.toContain(SECRET);
   expect(res.text).not.toContain("root:x");
-  expect(connections, "connections that reached the internal listener").toBe(0);
+  expect(internal.connections, "connections that reached the internal listener").toBe(0);
 }
 
 describe("an inline cloud configuration naming an internal address", () => {

@@ -1,27 +1,20 @@
 import http from "node:http";
-import { createServer, type AddressInfo, type Server } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startCountingListener, type CountingListener } from "../testing/counting-listener.js";
 import { guardedFetch } from "./guarded-fetch.js";
 import { guardedAgents, guardedLookup, OutboundRefused, PUBLIC_ONLY } from "./outbound-guard.js";
 
-// A listener on loopback that answers any request with 200 "hello" and counts the connections it got.
-let listener: Server;
+// A listener on loopback (v4 and v6) that answers any request with 200 "hello" and counts the connections it got.
+let listener: CountingListener;
 let port: number;
-let connections = 0;
 
 beforeAll(async () => {
-  listener = createServer((socket) => {
-    connections++;
-    socket.on("data", () => socket.end("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"));
-    socket.on("error", () => undefined);
-  });
-  await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
-  port = (listener.address() as AddressInfo).port;
+  listener = await startCountingListener({ host: "::", answer: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello" });
+  port = listener.port;
 });
-afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
-beforeEach(() => {
-  connections = 0;
-});
+afterAll(() => listener.stop());
+beforeEach(() => listener.reset());
 
 function get(url: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,7 +31,7 @@ describe("guardedAgents", () => {
     async (host) => {
       const agents = guardedAgents(PUBLIC_ONLY);
       await expect(get(`http://${host}:${port}/`, agents.http)).rejects.toBeInstanceOf(OutboundRefused);
-      expect(connections).toBe(0);
+      expect(listener.connections).toBe(0);
     },
   );
 
@@ -46,14 +39,14 @@ describe("guardedAgents", () => {
     const error = await get(`http://localhost:${port}/`, guardedAgents(PUBLIC_ONLY).http).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutboundRefused);
     expect((error as OutboundRefused).message).toMatch(/^localhost \((127\.0\.0\.1|::1)\) is a loopback address/);
-    expect(connections).toBe(0);
+    expect(listener.connections).toBe(0);
   });
 
   it("connects there with the setting", async () => {
     const agents = guardedAgents({ allowPrivate: true });
     expect(await get(`http://127.0.0.1:${port}/`, agents.http)).toBe(200);
     expect(await get(`http://localhost:${port}/`, agents.http)).toBe(200);
-    expect(connections).toBe(2);
+    expect(listener.connections).toBe(2);
   });
 });
 
@@ -70,7 +63,7 @@ describe("guardedLookup", () => {
 describe("guardedFetch", () => {
   it("refuses loopback without the setting, before connecting", async () => {
     await expect(guardedFetch(PUBLIC_ONLY)(`http://127.0.0.1:${port}/`)).rejects.toBeInstanceOf(OutboundRefused);
-    expect(connections).toBe(0);
+    expect(listener.connections).toBe(0);
   });
 
   it("sends the request and hands back the answer", async () => {
@@ -87,7 +80,7 @@ describe("guardedFetch", () => {
     try {
       const res = await guardedFetch({ allowPrivate: true })(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/`, { method: "POST", body: "secret" });
       expect(res.status).toBe(307);
-      expect(connections).toBe(0);
+      expect(listener.connections).toBe(0);
     } finally {
       redirecting.closeAllConnections();
       await new Promise<void>((resolve) => redirecting.close(() => resolve()));

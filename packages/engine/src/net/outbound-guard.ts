@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction, type Socket } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import type { Duplex } from "node:stream";
 import { refusedClass, type RefusedClass } from "./address-class.js";
 
@@ -88,28 +88,11 @@ function connectGuarded(
   return connect({ ...options, lookup: guardedLookup(policy) }, callback);
 }
 
-class GuardedHttpAgent extends http.Agent {
-  constructor(
-    private readonly policy: OutboundPolicy,
-    options: http.AgentOptions,
-  ) {
-    super(options);
-  }
-  override createConnection(options: ConnectOptions, callback: ConnectCallback): Duplex | undefined {
-    return connectGuarded(this.policy, options, callback, (o, cb) => super.createConnection(o as never, cb as never) as Socket | undefined);
-  }
-}
-
-class GuardedHttpsAgent extends https.Agent {
-  constructor(
-    private readonly policy: OutboundPolicy,
-    options: https.AgentOptions,
-  ) {
-    super(options);
-  }
-  override createConnection(options: ConnectOptions, callback: ConnectCallback): Duplex | undefined {
-    return connectGuarded(this.policy, options, callback, (o, cb) => super.createConnection(o as never, cb as never) as Socket | undefined);
-  }
+/** `agent` with each of its connections made through connectGuarded. */
+function guard<A extends http.Agent>(agent: A, policy: OutboundPolicy): A {
+  const connect = agent.createConnection.bind(agent) as unknown as (options: ConnectOptions, callback: ConnectCallback) => Duplex | undefined;
+  agent.createConnection = ((options: ConnectOptions, callback: ConnectCallback) => connectGuarded(policy, options, callback, connect)) as never;
+  return agent;
 }
 
 export interface GuardedAgents {
@@ -120,7 +103,7 @@ export interface GuardedAgents {
 /** Keep-alive agents whose every connection is checked against `policy`: hand them to whatever client makes the calls. */
 export function guardedAgents(policy: OutboundPolicy): GuardedAgents {
   return {
-    http: new GuardedHttpAgent(policy, { keepAlive: true }),
-    https: new GuardedHttpsAgent(policy, { keepAlive: true }),
+    http: guard(new http.Agent({ keepAlive: true }), policy),
+    https: guard(new https.Agent({ keepAlive: true }), policy),
   };
 }

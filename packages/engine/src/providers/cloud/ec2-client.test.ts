@@ -1,9 +1,10 @@
 import { createServer as createHttpServer } from "node:http";
-import { createServer, type AddressInfo, type Server } from "node:net";
+import type { AddressInfo } from "node:net";
 import { DescribeKeyPairsCommand } from "@aws-sdk/client-ec2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BenchwrightError } from "../../errors.js";
 import { OutboundRefused, PUBLIC_ONLY } from "../../net/outbound-guard.js";
+import { startCountingListener, type CountingListener } from "../../testing/counting-listener.js";
 import { createEc2Client, ec2Failure } from "./ec2-client.js";
 
 const SECRET = "INTERNAL-SECRET-7f3a";
@@ -53,30 +54,23 @@ describe("ec2Failure", () => {
 });
 
 describe("createEc2Client", () => {
-  let internal: Server;
-  let internalPort: number;
-  let connections = 0;
+  let internal: CountingListener;
 
   beforeAll(async () => {
-    internal = createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
-    internalPort = (internal.address() as AddressInfo).port;
+    internal = await startCountingListener();
   });
-  afterAll(() => new Promise<void>((resolve) => internal.close(() => resolve())));
+  afterAll(() => internal.stop());
 
   it("follows no redirect: the SDK's request is not sent on to the Location", async () => {
     const redirector = createHttpServer((_req, res) => {
-      res.writeHead(307, { Location: `http://127.0.0.1:${internalPort}/` }).end();
+      res.writeHead(307, { Location: `http://127.0.0.1:${internal.port}/` }).end();
     });
     await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
     try {
       const endpoint = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
       const client = createEc2Client({ region: "eu-west-1", endpoint, accessId: "AKIAEXAMPLE", secretKey: "secret" } as never, ALLOWED);
       await expect(client.send(new DescribeKeyPairsCommand({}))).rejects.toThrow();
-      expect(connections).toBe(0);
+      expect(internal.connections).toBe(0);
     } finally {
       redirector.closeAllConnections();
       await new Promise<void>((resolve) => redirector.close(() => resolve()));

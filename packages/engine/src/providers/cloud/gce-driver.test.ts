@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startCountingListener } from "../../testing/counting-listener.js";
 import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
 import type { ResolvedConfig } from "../provider.js";
@@ -123,21 +123,16 @@ describe("gce driver", () => {
   });
 
   it("calls the Compute API only through the outbound guard: a loopback endpoint gets no connection without the setting", async () => {
-    let connections = 0;
-    const listener = createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const listener = await startCountingListener();
     try {
-      const port = (listener.address() as AddressInfo).port;
+      const port = listener.port;
       const cfg = config();
       const { outbound: _allowed, ...refusing } = options();
       const error = await failureOf(createCloudProvider(cfg, { ...refusing, gceClient: { ...double.clientOptions, port } }).ensureMachines(ctx(cfg)), logs);
       expect(error.detail).toMatch(/127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/);
-      expect(connections).toBe(0);
+      expect(listener.connections).toBe(0);
     } finally {
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
+      await listener.stop();
     }
   });
 

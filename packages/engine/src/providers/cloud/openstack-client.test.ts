@@ -1,8 +1,9 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
-import { createServer, type AddressInfo, type Server } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { guardedFetch, type GuardedFetch } from "../../net/guarded-fetch.js";
 import { PUBLIC_ONLY } from "../../net/outbound-guard.js";
+import { startCountingListener, type CountingListener } from "../../testing/counting-listener.js";
 import { OpenStackClient, OpenStackError } from "./openstack-client.js";
 
 // Keystone stands at https://keystone.example (a name on the Internet, as far as the guard
@@ -14,23 +15,15 @@ import { OpenStackClient, OpenStackError } from "./openstack-client.js";
 const KEYSTONE = "https://keystone.example/v3";
 const SECRET = "INTERNAL-SECRET-7f3a";
 
-let internal: Server;
+let internal: CountingListener;
 let internalPort: number;
-let connections = 0;
 
 beforeAll(async () => {
-  internal = createServer((socket) => {
-    connections++;
-    socket.on("data", () => socket.end(`HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`));
-    socket.on("error", () => undefined);
-  });
-  await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
-  internalPort = (internal.address() as AddressInfo).port;
+  internal = await startCountingListener({ answer: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}" });
+  internalPort = internal.port;
 });
-afterAll(() => new Promise<void>((resolve) => internal.close(() => resolve())));
-beforeEach(() => {
-  connections = 0;
-});
+afterAll(() => internal.stop());
+beforeEach(() => internal.reset());
 
 /** A fetch where Keystone's calls get `keystone`'s answer and every other call goes through the guard, refusing private addresses. */
 function withKeystone(keystone: GuardedFetch): GuardedFetch {
@@ -60,7 +53,7 @@ describe("OpenStackClient and the addresses it calls", () => {
   it("refuses a service catalog naming a loopback endpoint, without connecting, naming the endpoint", async () => {
     const error = await failure(client(withKeystone(async () => catalogNaming(`http://127.0.0.1:${internalPort}`))).findFlavor("m1.small"));
     expect(error.message).toMatch(/^listing flavors: the compute endpoint of Keystone's catalog refused: 127\.0\.0\.1 is a loopback address/);
-    expect(connections).toBe(0);
+    expect(internal.connections).toBe(0);
   });
 
   it("follows no redirect from Keystone: the password is not sent on, and the redirect fails", async () => {
@@ -74,7 +67,7 @@ describe("OpenStackClient and the addresses it calls", () => {
     try {
       const error = await failure(client(withKeystone((url, init) => hop(String(url).replace(KEYSTONE, `http://127.0.0.1:${port}/v3`), init))).authenticate());
       expect(error.message).toBe("authenticating: auth_url answered HTTP 307, a redirect, which is not followed");
-      expect(connections).toBe(0);
+      expect(internal.connections).toBe(0);
     } finally {
       redirector.closeAllConnections();
       await new Promise<void>((resolve) => redirector.close(() => resolve()));
