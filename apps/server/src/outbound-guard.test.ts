@@ -70,6 +70,18 @@ describe("an inline cloud configuration naming an internal address", () => {
     }, 30_000);
   }
 
+  it("answers the same whether something listens on the port or not: no port scanning through auth_url", async () => {
+    const closed = await startCountingListener();
+    await closed.stop();
+    const at = (p: number) =>
+      prepare({ class: "cloud", name: "openstack", driver: "openstack", auth_url: `http://127.0.0.1:${p}/v3`, access_id: "demo", secret_key: "pw", tenant: "demo" });
+    const listening = await at(port);
+    const nothing = await at(closed.port);
+    expect(listening.status).toBe(502);
+    expect(nothing.body.detail).toBe(listening.body.detail);
+    expect(internal.connections).toBe(0);
+  }, 30_000);
+
   it("refuses an EC2 endpoint on loopback without connecting", async () => {
     const res = await prepare({
       class: "cloud",
