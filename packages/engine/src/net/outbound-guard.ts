@@ -22,7 +22,11 @@ export interface OutboundPolicy {
 /** The default: only addresses on the Internet. */
 export const PUBLIC_ONLY: OutboundPolicy = Object.freeze({ allowPrivate: false });
 
-/** A connection the policy refused before it was made. The message holds only what the caller gave (host) and what DNS said. */
+/**
+ * A connection the policy refused before it was made. The message holds only what the caller
+ * gave (host), never what a name resolved to: an answer must not tell the caller the address
+ * of a name inside the server's network.
+ */
 export class OutboundRefused extends Error {
   readonly code = "ERR_OUTBOUND_REFUSED";
   constructor(
@@ -31,7 +35,7 @@ export class OutboundRefused extends Error {
     readonly refused: RefusedClass,
   ) {
     super(
-      `${host}${address === host ? "" : ` (${address})`} is a ${refused} address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set`,
+      `${host} ${address === host ? "is" : "resolves to"} a ${refused} address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set`,
     );
     this.name = "OutboundRefused";
   }
