@@ -573,13 +573,13 @@ export class Engine {
     return this.provider(config).ensureMachines(ctx);
   }
 
-  /** `about`: what the provider's lines concern besides the session (the step that needs the machines). */
   /** The provider of `config`, its outbound calls under the engine's policy unless the options give the cloud one of its own. */
   private provider(config: ProviderConfig): Provider {
     const providers = this.options.providers;
     return createProvider(config, { ...providers, cloud: { outbound: this.options.outbound, ...providers?.cloud } });
   }
 
+  /** `about`: what the provider's lines concern besides the session (the step that needs the machines). */
   private providerContext(session: SessionRow, config: ProviderConfig, about: LogFields = { session_id: session.id }): ProviderContext {
     const store = this.store;
     const secrets = this.secrets;
