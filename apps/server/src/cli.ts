@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { Engine, isBenchwrightError } from "@benchwright/engine";
-import { readConfig } from "./config.js";
+import { outboundPolicyOf, readConfig } from "./config.js";
 import { createLogger, engineLogOf } from "./logger.js";
 import { serve, stopOnSignals, work } from "./processes.js";
 
@@ -49,7 +49,7 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
   }
   const config = readConfig();
   const log = createLogger({ level: config.logLevel });
-  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, log: engineLogOf(log) });
+  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, log: engineLogOf(log), outbound: outboundPolicyOf(config) });
   try {
     const report = await engine.sweep({ provider: values.provider, service: values.service, dry_run: values["dry-run"] ?? false });
     out(JSON.stringify(report, null, 2));

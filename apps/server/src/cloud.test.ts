@@ -137,7 +137,7 @@ for (const make of [ec2Cloud, openstackCloud, gceCloud]) {
     beforeAll(async () => {
       const made = await make();
       cloud = made.cloud;
-      fx = await openFixture({ engine: { providers: made.providers } });
+      fx = await openFixture({ engine: { outbound: { allowPrivate: true }, providers: made.providers } });
       api = request(fx.app);
     }, 30_000);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertSafeToListen, isLoopback, readConfig } from "./config.js";
+import { assertSafeToListen, isLoopback, outboundPolicyOf, readConfig } from "./config.js";
 
 describe("server configuration", () => {
   it("defaults to 127.0.0.1:5000 with the embedded database", () => {
@@ -53,5 +53,11 @@ describe("server configuration", () => {
     for (const wrong of ["0", "-1", "1.5", "a day"]) {
       expect(() => readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: wrong }, []), wrong).toThrow(`BENCHWRIGHT_MAX_STEP_TIMEOUT must be a whole number of seconds, at least 1, not '${wrong}'`);
     }
+  });
+
+  it("lets cloud endpoints be on private addresses only when BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is true", () => {
+    expect(outboundPolicyOf(readConfig({}, []))).toEqual({ allowPrivate: false });
+    expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "true" }, []))).toEqual({ allowPrivate: true });
+    expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "off" }, []))).toEqual({ allowPrivate: false });
   });
 });

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { DEFAULT_MAX_STEP_TIMEOUT_S } from "@benchwright/engine";
+import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy } from "@benchwright/engine";
 import { parseCorsOrigins } from "./cors.js";
 import { logLevelOf, type LogLevelName } from "./logger.js";
 
@@ -28,6 +28,12 @@ export interface ServerConfig {
   maxEventSubscribers?: number;
   /** The most seconds a session's `step_timeout` may be; `BENCHWRIGHT_MAX_STEP_TIMEOUT`, default a day. */
   maxStepTimeoutS?: number;
+  /**
+   * `BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS=true`: cloud endpoints may be on loopback, private,
+   * link-local or metadata addresses (a cloud inside the operator's network). Off by default:
+   * a configuration sent over the API could otherwise make the server call into its own network.
+   */
+  allowPrivateEndpoints?: boolean;
 }
 
 /** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
@@ -52,10 +58,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
     stopTimeoutMs: stopSeconds * 1000,
     logLevel: logLevelOf(env),
-    metricsPublic: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_METRICS_PUBLIC ?? ""),
+    metricsPublic: isOn(env.BENCHWRIGHT_METRICS_PUBLIC),
     maxEventSubscribers: wholeNumberSetting(env, "BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS", DEFAULT_MAX_EVENT_SUBSCRIBERS, "subscribers"),
     maxStepTimeoutS: wholeNumberSetting(env, "BENCHWRIGHT_MAX_STEP_TIMEOUT", DEFAULT_MAX_STEP_TIMEOUT_S, "seconds"),
+    allowPrivateEndpoints: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS),
   };
+}
+
+/** The engine's policy for its outbound calls, from the configuration. */
+export function outboundPolicyOf(config: Pick<ServerConfig, "allowPrivateEndpoints">): OutboundPolicy {
+  return { allowPrivate: config.allowPrivateEndpoints === true };
 }
 
 export function isLoopback(host: string): boolean {
@@ -71,6 +83,11 @@ export function assertSafeToListen(config: ServerConfig): void {
       `Refusing to listen on ${config.host} without BENCHWRIGHT_API_TOKEN: set a token, or pass --insecure if the network is trusted`,
     );
   }
+}
+
+/** A switch that is off unless said otherwise. */
+function isOn(value: string | undefined): boolean {
+  return /^(true|1|yes|on)$/i.test(value ?? "");
 }
 
 /** A count of at least 1 (unset or empty: the default); anything else keeps the process from starting. */

@@ -53,7 +53,7 @@ describe("a full flow, logged and counted", () => {
     double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey });
     fx = await openFixture({
       token: TOKEN,
-      engine: { providers: { cloud: { sshPort: sshd.port, pollIntervalMs: 5, stateTimeoutMs: 5000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 } } },
+      engine: { outbound: { allowPrivate: true }, providers: { cloud: { sshPort: sshd.port, pollIntervalMs: 5, stateTimeoutMs: 5000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 } } },
     });
     const config = {
       provider: { class: "cloud", name: "openstack", driver: "openstack", auth_url: double.authUrl, auth_version: "3.x_password", access_id: double.username, secret_key: double.password, tenant: double.project },

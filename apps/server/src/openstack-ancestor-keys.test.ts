@@ -36,7 +36,7 @@ beforeAll(async () => {
   // The project is named like the user: the ancestor's default tenant is access_id.
   double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, project: "bench-user", username: "bench-user" });
   // No SSH knobs here: the configurations' own retry keys drive the wait for SSH.
-  fx = await openFixture({ engine: { providers: { cloud: { sshPort: sshd.port, pollIntervalMs: 5, stateTimeoutMs: 5000 } } } });
+  fx = await openFixture({ engine: { outbound: { allowPrivate: true }, providers: { cloud: { sshPort: sshd.port, pollIntervalMs: 5, stateTimeoutMs: 5000 } } } });
   api = request(fx.app);
 }, 60_000);
 

@@ -98,7 +98,7 @@ describe("a password echoed by the provider in other forms", () => {
   beforeAll(async () => {
     // No SSH is reached: every failure comes before the machine would answer.
     double = await startOpenStackDouble({ sshHost: "127.0.0.1", password: PASSWORD });
-    fx = await openFixture({ engine: { providers: { cloud: FAST } } });
+    fx = await openFixture({ engine: { outbound: { allowPrivate: true }, providers: { cloud: FAST } } });
     api = request(fx.app);
   }, 30_000);
 

@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { BenchwrightError, Engine } from "@benchwright/engine";
 import { createApp } from "./app.js";
-import { assertSafeToListen, type ServerConfig } from "./config.js";
+import { assertSafeToListen, outboundPolicyOf, type ServerConfig } from "./config.js";
 import { engineLogOf, type Logger } from "./logger.js";
 import { problemOf } from "./problem.js";
 
@@ -26,6 +26,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     queueSchema: config.queueSchema,
     maxStepTimeoutS: config.maxStepTimeoutS,
     log: engineLogOf(log),
+    outbound: outboundPolicyOf(config),
   });
   const app = createApp({
     engine,

@@ -66,6 +66,8 @@ describe("two servers and workers on one PostgreSQL", () => {
       DATABASE_URL: schema.url,
       BENCHWRIGHT_SECRET_KEY: randomBytes(32).toString("base64"),
       BENCHWRIGHT_CONFIG_DIR: configDir,
+      // The OpenStack double listens on loopback.
+      BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "true",
     };
     [a, b, worker] = await Promise.all([
       start("serve", { BENCHWRIGHT_WORKER: "false" }),

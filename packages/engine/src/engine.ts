@@ -14,8 +14,9 @@ import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import { MachineAccess } from "./machines/machine-access.js";
+import type { OutboundPolicy } from "./net/outbound-guard.js";
 import { createProvider, type ProviderOptions } from "./providers/registry.js";
-import type { Machine, ProviderContext, ResolvedConfig } from "./providers/provider.js";
+import type { Machine, Provider, ProviderContext, ResolvedConfig } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets.js";
 import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf, type Scrubber } from "./secrets/scrub.js";
@@ -47,6 +48,11 @@ export interface EngineOptions {
   /** Lines for the operator, with what each concerns (session, execution, step); never given a credential. */
   log?: EngineLog;
   providers?: ProviderOptions;
+  /**
+   * Which addresses the engine's own outbound calls (cloud APIs) may reach: the Internet's only
+   * by default; the server's BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS allows private ones too.
+   */
+  outbound?: OutboundPolicy;
   secrets?: SecretBox;
   /** Whether this process runs steps (a worker); default true. A server that only serves leaves them to workers. */
   work?: boolean;
@@ -286,7 +292,7 @@ export class Engine {
       // a step begun just before the session became `deleting` may have launched after the first pass.
       await this.steps.removeWorkDirs(id, machines, ids, failed);
       // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
-      await this.store.db.exclusive(`machines:${id}`, () => createProvider(config, this.options.providers).destroy(ctx));
+      await this.store.db.exclusive(`machines:${id}`, () => this.provider(config).destroy(ctx));
     } catch (e) {
       throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`, config);
     }
@@ -516,7 +522,7 @@ export class Engine {
       const services = request.service ? [request.service] : Object.keys(file.services);
       for (const service of services) {
         const config = parseProviderConfig(resolveStored([file], file.name, service));
-        const provider = createProvider(config, this.options.providers);
+        const provider = this.provider(config);
         try {
           resources.push(...((await provider.sweep?.({ isLive, dryRun, log: this.log })) ?? []));
         } catch (e) {
@@ -550,7 +556,7 @@ export class Engine {
   private sessionMachines(session: SessionRow, config: ProviderConfig, signal?: AbortSignal, about?: LogFields, count?: number): Promise<Machine[]> {
     return this.store.db.exclusive(`machines:${session.id}`, async () => {
       try {
-        return await createProvider(config, this.options.providers).ensureMachines({ ...this.providerContext(session, config, about), signal, count });
+        return await this.provider(config).ensureMachines({ ...this.providerContext(session, config, about), signal, count });
       } catch (e) {
         throw providerFailure(e, `The ${config.class} provider could not make the machines ready`, config);
       }
@@ -571,7 +577,13 @@ export class Engine {
       // Destroying the instances removes their work dirs with them.
       return [];
     }
-    return createProvider(config, this.options.providers).ensureMachines(ctx);
+    return this.provider(config).ensureMachines(ctx);
+  }
+
+  /** The provider of `config`, its outbound calls under the engine's policy unless the options give the cloud one of its own. */
+  private provider(config: ProviderConfig): Provider {
+    const providers = this.options.providers;
+    return createProvider(config, { ...providers, cloud: { outbound: this.options.outbound, ...providers?.cloud } });
   }
 
   /** `about`: what the provider's lines concern besides the session (the step that needs the machines). */

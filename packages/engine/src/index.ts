@@ -21,3 +21,6 @@ export type { Transport, SshTarget } from "./transport/transport.js";
 export { formatTimestamp, formatDuration } from "./time.js";
 export { CREDENTIAL_KEYS, MASK, Scrubber, secretForms, secretsOfConfig, scrubberOf } from "./secrets/scrub.js";
 export { DbLogStore, FileLogStore, LogBackpressure, logStoreFor, type ByteRange, type LogStore, type LogWriter, type LogWriterOptions, type StepLogView } from "./logs/index.js";
+export { refusedClass, type RefusedClass } from "./net/address-class.js";
+export { guardedAgents, guardedLookup, isOutboundRefused, OutboundRefused, PUBLIC_ONLY, type GuardedAgents, type OutboundPolicy } from "./net/outbound-guard.js";
+export { guardedFetch, type GuardedFetch, type GuardedRequestInit } from "./net/guarded-fetch.js";

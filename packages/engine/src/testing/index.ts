@@ -5,5 +5,6 @@ export { startGceDouble, type GceDouble, type GceOperation } from "./gce-double.
 export { credentialEcho, startOpenStackDouble, type OpenStackDouble, type OpenStackFailure, type OpenStackOperation } from "./openstack-double.js";
 export { createTestSchema, TEST_POSTGRES_URL } from "./postgres.js";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
+export { startCountingListener, type CountingListener } from "./counting-listener.js";
 // How the runner wraps a script into one command (bench/step-overhead.mjs times a script so).
 export { bashC } from "../runner/remote-scripts.js";

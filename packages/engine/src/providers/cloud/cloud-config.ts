@@ -1,12 +1,16 @@
 import type { EC2Client } from "@aws-sdk/client-ec2";
 import type { CloudConfig, CloudDriverName } from "../../config/provider-config-types.js";
+import type { OutboundPolicy } from "../../net/outbound-guard.js";
 
 /** Knobs for tests and operators; production defaults suit a real cloud. */
 export interface CloudProviderOptions {
   /** ec2: a ready client (tests hand in one mocked by aws-sdk-client-mock). */
   ec2Client?: EC2Client;
-  /** openstack: the fetch used for every API call. */
-  fetch?: typeof fetch;
+  /**
+   * Which addresses the cloud's API endpoints may be at: every driver's calls go through the
+   * outbound guard with it (default: the Internet's only).
+   */
+  outbound?: OutboundPolicy;
   /** gce: where the Compute client sends its REST calls and how it authenticates (tests: a double). */
   gceClient?: { apiEndpoint: string; port: number; protocol: "http" | "https"; authClient: unknown };
   /** SSH port of the machines; otherwise the service's `ssh_port`, otherwise 22. */

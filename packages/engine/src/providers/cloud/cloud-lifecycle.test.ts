@@ -66,7 +66,7 @@ async function ec2(): Promise<Cloud> {
       provider: { class: "cloud", name: "aws-test", driver: "ec2", access_id: "AKIAIOSFODNN7EXAMPLE", secret_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", region: "eu-west-1" },
       service: { image: "debian-12-amd64-*", size: "t3.micro", vm_user: sshd.username, platform: "debian_12", ...service },
     }),
-    options: { ec2Client: double.client, sshPort: sshd.port, ...FAST },
+    options: { outbound: { allowPrivate: true }, ec2Client: double.client, sshPort: sshd.port, ...FAST },
     leftovers: () => {
       const inv = double.inventory();
       return [...mine(inv.instances), ...mine(inv.keyPairs), ...mine(inv.securityGroups)];
@@ -114,7 +114,7 @@ async function openstack(): Promise<Cloud> {
       provider: { class: "cloud", name: "os-test", driver: "openstack", auth_url: double.authUrl, access_id: double.username, secret_key: double.password, tenant: double.project },
       service: { image: "debian-12", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", ...service },
     }),
-    options: { sshPort: sshd.port, ...FAST },
+    options: { outbound: { allowPrivate: true }, sshPort: sshd.port, ...FAST },
     leftovers: () => {
       const inv = double.inventory();
       return [...inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true"), ...inv.keyPairs, ...inv.securityGroups.filter(managed), ...inv.floatingIps];
@@ -135,7 +135,7 @@ async function openstack(): Promise<Cloud> {
     privateIps: () => Object.fromEntries(double.inventory().servers.map((sv) => [sv.id, sv.fixedIp])),
     firewalls: () => double.inventory().securityGroups,
     seedFirewall: async () => {
-      const client = new OpenStackClient({ authUrl: double.authUrl, username: double.username, password: double.password, project: double.project, domain: "Default" });
+      const client = new OpenStackClient({ authUrl: double.authUrl, username: double.username, password: double.password, project: double.project, domain: "Default" }, { outbound: { allowPrivate: true } });
       await client.allowTcpIn(await client.createSecurityGroup("team-ssh", "the team's"), 22);
       return "team-ssh";
     },
@@ -155,7 +155,7 @@ async function gce(): Promise<Cloud> {
       provider: { class: "cloud", name: "gce-test", driver: "gce", access_id: "bench@bench-project.iam.gserviceaccount.com", secret_key: secretKey, project: double.project, region: double.zone },
       service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, platform: "debian_12", ...service },
     }),
-    options: { gceClient: double.clientOptions, sshPort: sshd.port, ...FAST },
+    options: { outbound: { allowPrivate: true }, gceClient: double.clientOptions, sshPort: sshd.port, ...FAST },
     leftovers: () => [
       ...inv().instances.filter((i) => i.labels["benchwright-managed"] === "true"),
       ...inv().firewalls.filter((f) => f.description.includes("benchwright:managed=true")),

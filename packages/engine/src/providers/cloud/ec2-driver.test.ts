@@ -53,7 +53,7 @@ describe("ec2 provider", () => {
   beforeEach(() => {
     double = createEc2Double({ sshHost: sshd.host, sshPort: sshd.port, privateKey: sshd.privateKey, pollsUntilRunning: 2 });
     current.renew();
-    options = { ec2Client: double.client, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
+    options = { outbound: { allowPrivate: true }, ec2Client: double.client, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
   });
   afterEach(() => {
     said.push(...current.logs);

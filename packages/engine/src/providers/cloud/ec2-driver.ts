@@ -9,7 +9,7 @@ import {
   DescribeKeyPairsCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
-  EC2Client,
+  type EC2Client,
   ImportKeyPairCommand,
   RunInstancesCommand,
   TerminateInstancesCommand,
@@ -20,6 +20,7 @@ import {
 import { BenchwrightError } from "../../errors.js";
 import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-config.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
+import { createEc2Client } from "./ec2-client.js";
 import { EC2_KINDS } from "./ec2-kinds.js";
 
 const NOT_FOUND = new Set([
@@ -64,13 +65,7 @@ export class Ec2Driver implements CloudDriver {
     private readonly settings: CloudSettings<"ec2">,
     options: CloudProviderOptions,
   ) {
-    this.client =
-      options.ec2Client ??
-      new EC2Client({
-        region: settings.region,
-        endpoint: settings.endpoint,
-        credentials: { accessKeyId: settings.accessId, secretAccessKey: settings.secretKey },
-      });
+    this.client = options.ec2Client ?? createEc2Client(settings, options.outbound);
   }
 
   async createKey(spec: { name: string; sessionId: string; publicKey?: string }) {

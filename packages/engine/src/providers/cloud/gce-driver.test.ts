@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startCountingListener } from "../../testing/counting-listener.js";
 import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
 import type { ResolvedConfig } from "../provider.js";
@@ -25,7 +26,7 @@ describe("gce driver", () => {
     provider: { class: "cloud", driver: "gce", access_id: "sa@p.iam.gserviceaccount.com", secret_key: "k", project: double.project, region: double.zone, ...provider },
     service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, ...service },
   });
-  const options = () => ({ gceClient: double.clientOptions, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 });
+  const options = () => ({ outbound: { allowPrivate: true }, gceClient: double.clientOptions, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 });
   const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
   const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
 
@@ -119,6 +120,20 @@ describe("gce driver", () => {
     const error = await failureOf(createCloudProvider(cfg, options()).ensureMachines(ctx(cfg)), logs);
     expect(error.detail).toContain(`projects/${double.project}/global/images/no-such-image`);
     expect(double.inventory()).toEqual({ instances: [], firewalls: [] });
+  });
+
+  it("calls the Compute API only through the outbound guard: a loopback endpoint gets no connection without the setting", async () => {
+    const listener = await startCountingListener();
+    try {
+      const port = listener.port;
+      const cfg = config();
+      const { outbound: _allowed, ...refusing } = options();
+      const error = await failureOf(createCloudProvider(cfg, { ...refusing, gceClient: { ...double.clientOptions, port } }).ensureMachines(ctx(cfg)), logs);
+      expect(error.detail).toMatch(/127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/);
+      expect(listener.connections).toBe(0);
+    } finally {
+      await listener.stop();
+    }
   });
 
   it("needs the project and the zone", () => {

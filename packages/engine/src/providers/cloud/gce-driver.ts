@@ -1,6 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
 import compute from "@google-cloud/compute";
+import { guardedFetch } from "../../net/guarded-fetch.js";
+import { PUBLIC_ONLY } from "../../net/outbound-guard.js";
 import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-config.js";
+import { guardedAuth, serviceAccountAuth, type HeaderSource } from "./gce-auth.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
 
 export const GCE_KINDS = { instance: "gce:instance", key: "gce:ssh_key", firewall: "gce:firewall" } as const;
@@ -37,9 +40,10 @@ export class GceDriver implements CloudDriver {
     private readonly settings: CloudSettings<"gce">,
     options: CloudProviderOptions,
   ) {
-    const client = options.gceClient
-      ? { ...options.gceClient, fallback: true }
-      : { credentials: { client_email: settings.accessId, private_key: settings.secretKey }, projectId: settings.project, fallback: true };
+    const fetch = guardedFetch(options.outbound ?? PUBLIC_ONLY);
+    const given = options.gceClient;
+    const auth = guardedAuth(given ? (given.authClient as HeaderSource) : serviceAccountAuth(settings.accessId, settings.secretKey, fetch), fetch);
+    const client = given ? { ...given, authClient: auth, fallback: true } : { authClient: auth, projectId: settings.project, fallback: true };
     this.instances = new compute.InstancesClient(client as never);
     this.firewalls = new compute.FirewallsClient(client as never);
     this.where = { project: settings.project, zone: settings.region };

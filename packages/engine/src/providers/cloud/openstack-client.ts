@@ -1,7 +1,13 @@
+import { guardedFetch, type GuardedFetch } from "../../net/guarded-fetch.js";
+import { isOutboundRefused, PUBLIC_ONLY, type OutboundPolicy } from "../../net/outbound-guard.js";
+
 /**
- * The few OpenStack calls Benchwright needs, over fetch: Keystone v3 password auth,
- * Nova (flavors, key pairs, servers), Glance v2 (images), Neutron v2.0 (networks, ports,
- * floating IPs, security groups and their rules). Errors carry the service's status and message only, never a header.
+ * The few OpenStack calls Benchwright needs, over the outbound guard's fetch: Keystone v3
+ * password auth, Nova (flavors, key pairs, servers), Glance v2 (images), Neutron v2.0
+ * (networks, ports, floating IPs, security groups and their rules). Errors say which endpoint
+ * failed and its status; the service's own message only where the operator allows private
+ * endpoints (the endpoints are then theirs): otherwise whoever wrote the configuration could
+ * read what any server answers. Never a header.
  */
 
 export interface OpenStackCredentials {
@@ -80,16 +86,37 @@ function serviceMessage(body: unknown): string | undefined {
   return typeof top === "string" ? top : undefined;
 }
 
+export interface OpenStackClientOptions {
+  /** Which addresses Keystone and its catalog's endpoints may be at (default: the Internet's only). */
+  outbound?: OutboundPolicy;
+  /** Tests: what sends each call instead of the guarded fetch of `outbound`. */
+  fetch?: GuardedFetch;
+  /** Told every token as it arrives, so the caller can keep it out of messages. */
+  onToken?: (token: string) => void;
+}
+
+/** Which setting named the URL a call went to: what a failure points the operator at. */
+function endpointOf(service: Service | "identity"): string {
+  return service === "identity" ? "auth_url" : `the ${service} endpoint of Keystone's catalog`;
+}
+
 export class OpenStackClient {
   private token?: string;
   private endpoints?: Record<Service, string>;
+  private readonly fetchImpl: GuardedFetch;
+  private readonly onToken: (token: string) => void;
+  /** Whether a service's own error message may go into an error (see the file's comment). */
+  private readonly remoteText: boolean;
 
   constructor(
     private readonly credentials: OpenStackCredentials,
-    private readonly fetchImpl: typeof fetch = fetch,
-    /** Told every token as it arrives, so the caller can keep it out of messages. */
-    private readonly onToken: (token: string) => void = () => undefined,
-  ) {}
+    options: OpenStackClientOptions = {},
+  ) {
+    const outbound = options.outbound ?? PUBLIC_ONLY;
+    this.fetchImpl = options.fetch ?? guardedFetch(outbound);
+    this.onToken = options.onToken ?? (() => undefined);
+    this.remoteText = outbound.allowPrivate;
+  }
 
   async authenticate(): Promise<void> {
     const c = this.credentials;
@@ -102,18 +129,19 @@ export class OpenStackClient {
         scope: { project: { name: c.project, domain: { name: c.domain } } },
       },
     };
-    const res = await this.send("authenticating", `${keystoneBase(c.authUrl)}/auth/tokens`, "POST", body, undefined);
+    const res = await this.send("authenticating", "identity", `${keystoneBase(c.authUrl)}/auth/tokens`, "POST", body, undefined);
     const token = res.headers.get("x-subject-token");
     if (!token) throw new OpenStackError(res.status, "authenticating: Keystone returned no token");
     this.token = token;
     this.onToken(token);
-    const catalog = ((await res.json()) as { token?: { catalog?: CatalogEntry[] } }).token?.catalog ?? [];
+    const answer = await this.json<{ token?: { catalog?: CatalogEntry[] } }>("authenticating", "identity", res);
+    const catalog = Array.isArray(answer.token?.catalog) ? answer.token.catalog : [];
     const find = (type: string): string => {
-      const entry = catalog.find((e) => e.type === type);
-      const endpoint = entry?.endpoints.find(
+      const entry = catalog.find((e) => e?.type === type);
+      const endpoint = (Array.isArray(entry?.endpoints) ? entry.endpoints : []).find(
         (e) => e.interface === "public" && (!c.region || e.region_id === c.region || e.region === c.region),
       );
-      if (!endpoint) {
+      if (typeof endpoint?.url !== "string") {
         throw new OpenStackError(0, `the service catalog has no public ${type} endpoint${c.region ? ` in region ${c.region}` : ""}`);
       }
       return endpoint.url.replace(/\/+$/, "");
@@ -126,7 +154,8 @@ export class OpenStackClient {
     };
   }
 
-  private async send(what: string, url: string, method: string, body: unknown, token: string | undefined): Promise<Response> {
+  private async send(what: string, service: Service | "identity", url: string, method: string, body: unknown, token: string | undefined): Promise<Response> {
+    const where = endpointOf(service);
     let res: Response;
     try {
       res = await this.fetchImpl(url, {
@@ -139,11 +168,24 @@ export class OpenStackClient {
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new OpenStackError(0, `${what}: cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ""}`);
+      if (isOutboundRefused(error)) throw new OpenStackError(0, `${what}: ${where} refused: ${(error as Error).message}`);
+      const e = error as { code?: unknown; cause?: { code?: unknown } };
+      const code = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : undefined;
+      let host = "";
+      try {
+        host = ` (${new URL(url).host})`;
+      } catch {
+        // A URL that does not parse names no host.
+      }
+      throw new OpenStackError(0, `${what}: cannot reach ${where}${host}${code ? `: ${code}` : ""}`);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new OpenStackError(res.status, `${what}: ${where} answered HTTP ${res.status}, a redirect, which is not followed`);
     }
     if (res.status >= 400) {
       const text = await res.text();
+      if (!this.remoteText) throw new OpenStackError(res.status, `${what}: HTTP ${res.status} from ${where}`);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -156,19 +198,28 @@ export class OpenStackClient {
     return res;
   }
 
+  /** The answer's JSON; one that is not JSON fails without quoting it (a parse error would). */
+  private async json<T>(what: string, service: Service | "identity", res: Response): Promise<T> {
+    const text = await res.text();
+    try {
+      return (text ? JSON.parse(text) : {}) as T;
+    } catch {
+      throw new OpenStackError(res.status, `${what}: ${endpointOf(service)} answered something that is not JSON`);
+    }
+  }
+
   /** One call to a catalog service; a token that expired meanwhile is renewed once. */
   private async call<T>(what: string, service: Service, method: string, path: string, body?: unknown): Promise<T> {
     if (!this.token || !this.endpoints) await this.authenticate();
     let res: Response;
     try {
-      res = await this.send(what, `${this.endpoints![service]}${path}`, method, body, this.token);
+      res = await this.send(what, service, `${this.endpoints![service]}${path}`, method, body, this.token);
     } catch (error) {
       if (!(error instanceof OpenStackError && error.status === 401)) throw error;
       await this.authenticate();
-      res = await this.send(what, `${this.endpoints![service]}${path}`, method, body, this.token);
+      res = await this.send(what, service, `${this.endpoints![service]}${path}`, method, body, this.token);
     }
-    const text = await res.text();
-    return (text ? JSON.parse(text) : {}) as T;
+    return this.json<T>(what, service, res);
   }
 
   /** Deletes, taking "already gone" (404) as done. */

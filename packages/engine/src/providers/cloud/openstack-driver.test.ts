@@ -79,7 +79,7 @@ describe("openstack provider", () => {
     double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2 });
     secrets.add(double.username).add(double.password);
     current.renew();
-    options = { sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
+    options = { outbound: { allowPrivate: true }, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
   });
   afterEach(async () => {
     said.push(...current.logs);

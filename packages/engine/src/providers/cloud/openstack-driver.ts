@@ -65,8 +65,7 @@ export class OpenStackDriver implements CloudDriver {
     const s = settings;
     this.client = new OpenStackClient(
       { authUrl: s.authUrl, username: s.accessId, password: s.secretKey, project: s.tenant, domain: s.domain, region: s.region },
-      options.fetch ?? fetch,
-      (token) => scrubber.add(token),
+      { outbound: options.outbound, onToken: (token) => scrubber.add(token) },
     );
   }
 
