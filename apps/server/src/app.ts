@@ -8,6 +8,7 @@ import { docsRouter, isDocsPath } from "./docs.js";
 import { emptyOptionalBody } from "./empty-body.js";
 import { healthRouter } from "./health.js";
 import { inSeries } from "./in-series.js";
+import { jsonBody } from "./json-body.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
 import { requestLogger, silentLogger, withRequestId, type Logger } from "./logger.js";
@@ -87,7 +88,7 @@ export function createApp(options: AppOptions): Express {
     ),
   );
   if (options.token) app.use(API_BASE, requireBearerToken(options.token));
-  const json = express.json({ limit: "1mb", type: "application/json" });
+  const json = jsonBody({ limit: "1mb" });
   const responses = options.validateResponses ? "fail" : responseValidationOf();
   const validator = OpenApiValidator.middleware({
     // The validator sees an answer before its mask is applied (see fieldsMask): it checks the
