@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
-import { BenchwrightError, type Engine } from "@benchwright/engine";
+import { BenchwrightError, storageFull, storageFullReason, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
 import { contractResponseHeaders, cors } from "./cors.js";
 import { docsRouter, isDocsPath } from "./docs.js";
@@ -209,6 +209,12 @@ interface HttpLikeError {
 }
 
 function toBenchwrightError(err: unknown, req: Request, log: Logger): BenchwrightError {
+  // Wherever it came from here (the database, a log, the secret key), a full disk is the operator's to fix, not a bug: a 507.
+  // A problem the engine already named (a host's disk full is a step's or a provider's failure) keeps its code.
+  if ((!(err instanceof BenchwrightError) || err.code === "internal") && storageFullReason(err)) {
+    (req.log ?? log).error({ path: req.originalUrl, error: (err as Error).message ?? String(err) }, "storage full");
+    return storageFull(err);
+  }
   if (err instanceof BenchwrightError) return err;
   const e = (err ?? {}) as HttpLikeError;
   if (e.type === "entity.parse.failed") return new BenchwrightError("bad_json", "The request body is not valid JSON");
