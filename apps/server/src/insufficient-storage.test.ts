@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
@@ -12,6 +13,7 @@ import { openFixture, type Fixture } from "./test-support/fixture.js";
  */
 describe("a full data directory", () => {
   let mountPoint: string;
+  let sshd: SshdHarness;
   let fx: Fixture;
   let api: ReturnType<typeof request>;
 
@@ -30,9 +32,11 @@ describe("a full data directory", () => {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", mountPoint]);
     fx = await openFixture({ persistent: true, dataDir: join(mountPoint, "data") });
     api = request(fx.app);
+    sshd = await startSshd();
   }, 60_000);
   afterAll(async () => {
     await fx?.engine.close();
+    await sshd?.stop();
     if (mountPoint) {
       execFileSync("umount", [mountPoint]);
       rmSync(mountPoint, { recursive: true, force: true });
@@ -62,5 +66,31 @@ describe("a full data directory", () => {
     }
     await api.post(`/api/v1/executions/${exec.id}/prepare`).expect(200);
     await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200);
+  }, 120_000);
+
+  it("ends a step whose log cannot be written at once, its record and its answer saying the storage is full", async () => {
+    // The host (a private sshd) has room: only the server's data directory is full.
+    const session = (
+      await api
+        .post("/api/v1/sessions/")
+        .send({ config: { provider: { class: "existing-vm", name: "roomy" }, vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey } } })
+        .expect(200)
+    ).body;
+    const exec = (await api.post(`/api/v1/sessions/${session.id}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body;
+    await api.post(`/api/v1/executions/${exec.id}/prepare`).expect(200);
+    await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
+    fillDisk();
+    try {
+      const started = Date.now();
+      const res = await api.post(`/api/v1/executions/${exec.id}/run`);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect([res.status, res.body.code], res.text).toEqual([507, "insufficient_storage"]);
+      expect(res.body).toMatchObject({ step: "run", attempt: 2, state: "run_failed", detail: expect.stringMatching(/log .*storage is full \(No space left on device\)/) });
+      const step = (await api.get(`/api/v1/executions/${exec.id}`).expect(200)).body.steps.find((s: { step: string; attempt: number }) => s.step === "run" && s.attempt === 2);
+      expect(step).toMatchObject({ state: "failed", error: res.body.detail });
+    } finally {
+      freeDisk();
+    }
+    await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
   }, 120_000);
 });

@@ -20,3 +20,12 @@ export function storageFull(cause: unknown): BenchwrightError {
   const why = storageFullReason(cause) ?? "No space left on device";
   return new BenchwrightError("insufficient_storage", `The server's storage is full (${why}); free space in its data directory and try again`, {}, { cause });
 }
+
+/**
+ * A file of this server (a step's log) could not be written for want of space: Node's own
+ * error, with its syscall. A host's full disk, said over SSH, is the step's failure, not this.
+ */
+export function isLocalStorageFull(e: unknown): e is NodeJS.ErrnoException {
+  const { code, syscall } = (e ?? {}) as { code?: unknown; syscall?: unknown };
+  return typeof syscall === "string" && (code === "ENOSPC" || code === "EDQUOT");
+}
