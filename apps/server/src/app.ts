@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
-import { BenchwrightError, type Engine } from "@benchwright/engine";
+import { BenchwrightError, storageFull, storageFullReason, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
 import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "./config.js";
 import { contractResponseHeaders, cors } from "./cors.js";
@@ -10,6 +10,7 @@ import { emptyOptionalBody } from "./empty-body.js";
 import { SubscriberCap } from "./event-stream.js";
 import { healthRouter } from "./health.js";
 import { inSeries } from "./in-series.js";
+import { jsonBody } from "./json-body.js";
 import { serializeFrozenOnce } from "./json-once.js";
 import { applyFieldsMask, parseFieldsMask, type FieldsMask } from "./fields-mask.js";
 import { requestLogger, silentLogger, withRequestId, type Logger } from "./logger.js";
@@ -92,7 +93,7 @@ export function createApp(options: AppOptions): Express {
     ),
   );
   if (options.token) app.use(API_BASE, requireBearerToken(options.token));
-  const json = express.json({ limit: "1mb", type: "application/json" });
+  const json = jsonBody({ limit: "1mb" });
   const responses = options.validateResponses ? "fail" : responseValidationOf();
   const validator = OpenApiValidator.middleware({
     // The validator sees an answer before its mask is applied (see fieldsMask): it checks the
@@ -213,6 +214,12 @@ interface HttpLikeError {
 }
 
 function toBenchwrightError(err: unknown, req: Request, log: Logger): BenchwrightError {
+  // Wherever it came from here (the database, a log, the secret key), a full disk is the operator's to fix, not a bug: a 507.
+  // A problem the engine already named (a host's disk full is a step's or a provider's failure) keeps its code.
+  if ((!(err instanceof BenchwrightError) || err.code === "internal") && storageFullReason(err)) {
+    (req.log ?? log).error({ path: req.originalUrl, error: (err as Error).message ?? String(err) }, "storage full");
+    return storageFull(err);
+  }
   if (err instanceof BenchwrightError) return err;
   const e = (err ?? {}) as HttpLikeError;
   if (e.type === "entity.parse.failed") return new BenchwrightError("bad_json", "The request body is not valid JSON");

@@ -81,6 +81,41 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
     }
   });
 
+  it("answers `*` for any origin without credentials, and never the `null` origin unless it is listed", async () => {
+    const any = await openFixture({ corsOrigins: ["*"] });
+    try {
+      const api = request(any.app);
+      const get = await api.get("/api/v1/benchmarks/").set({ Origin: "http://anyone.example" }).expect(200);
+      expect(corsHeaders(get.headers)["access-control-allow-origin"]).toBe("*");
+      expect(corsHeaders(get.headers)).not.toHaveProperty("access-control-allow-credentials");
+      const pre = await api.options("/api/v1/sessions/").set({ ...preflight, Origin: "http://anyone.example" }).expect(204);
+      expect(corsHeaders(pre.headers)["access-control-allow-origin"]).toBe("*");
+      expect(corsHeaders(pre.headers)).not.toHaveProperty("access-control-allow-credentials");
+      // A sandboxed frame or a file:// page sends `null`: `*` does not cover it.
+      const opaque = await api.get("/api/v1/benchmarks/").set({ Origin: "null" }).expect(200);
+      expect(corsHeaders(opaque.headers)).toEqual({});
+      const opaquePre = await api.options("/api/v1/sessions/").set({ ...preflight, Origin: "null" });
+      expect(opaquePre.status).not.toBe(204);
+      expect(corsHeaders(opaquePre.headers)).toEqual({});
+    } finally {
+      await any.close();
+    }
+    // Listed next to `*`, an origin keeps the mock's headers (echoed, with credentials); so does `null` listed.
+    const listed = await openFixture({ corsOrigins: parseCorsOrigins(`*, ${PAGE}, null`) });
+    try {
+      const api = request(listed.app);
+      for (const origin of [PAGE, "null"]) {
+        const get = await api.get("/api/v1/benchmarks/").set({ Origin: origin }).expect(200);
+        expect(corsHeaders(get.headers)).toMatchObject({ "access-control-allow-origin": origin, "access-control-allow-credentials": "true" });
+      }
+      const other = await api.get("/api/v1/benchmarks/").set({ Origin: "http://anyone.example" }).expect(200);
+      expect(corsHeaders(other.headers)["access-control-allow-origin"]).toBe("*");
+      expect(corsHeaders(other.headers)).not.toHaveProperty("access-control-allow-credentials");
+    } finally {
+      await listed.close();
+    }
+  });
+
   it("reads BENCHWRIGHT_CORS_ORIGINS as a comma-separated list of origins, and refuses what is not one", () => {
     expect(readConfig({}, []).corsOrigins).toEqual([]);
     expect(readConfig({ BENCHWRIGHT_CORS_ORIGINS: " http://localhost:3000, https://app.example.org/ " }, []).corsOrigins).toEqual([
@@ -88,6 +123,7 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
       "https://app.example.org/",
     ]);
     expect(parseCorsOrigins("*")).toEqual(["*"]);
+    expect(parseCorsOrigins("null")).toEqual(["null"]);
     expect(() => parseCorsOrigins("http://localhost:3000/page")).toThrow(/not an origin/);
     expect(() => parseCorsOrigins("localhost:3000")).toThrow(/not an origin/);
   });

@@ -3,26 +3,34 @@ import type { RequestHandler } from "express";
 /**
  * Cross-origin access for the pages of the origins listed in BENCHWRIGHT_CORS_ORIGINS (none by
  * default; `*` for any). A page built against the Prism mock (`npm run mock`) must work against
- * the server unchanged, so the headers are the ones Prism sends: the origin echoed, the asked
- * headers (or `*`) allowed, credentials allowed, every header exposed; on a preflight, the asked
- * method allowed and a 204 at once. It runs before the token check and the validator: a
- * preflight carries no token and is no operation of the contract. An origin not listed gets no
- * CORS header at all, and its preflight goes on to the 404 of a path without OPTIONS.
+ * the server unchanged, so a listed origin gets the headers Prism sends: the origin echoed, the
+ * asked headers (or `*`) allowed, credentials allowed, every header exposed; on a preflight, the
+ * asked method allowed and a 204 at once. `*` lets any other origin read answers, but not with
+ * the user's credentials (a page anywhere would otherwise act with the cookies and the
+ * Authorization its browser holds): it gets `Access-Control-Allow-Origin: *` and no
+ * `Allow-Credentials`. The opaque origin `null` (sandboxed frames, file:// pages, some
+ * redirects) is any page that asks for it, so `*` does not cover it: only `null` listed does.
+ * It runs before the token check and the validator: a preflight carries no token and is no
+ * operation of the contract. An origin not allowed gets no CORS header at all, and its
+ * preflight goes on to the 404 of a path without OPTIONS.
  */
 export function cors(origins: readonly string[], exposedHeaders: readonly string[]): RequestHandler {
-  const allowed = new Set(origins.map(normalizeOrigin));
-  const any = allowed.has("*");
+  const listed = new Set(origins.map(normalizeOrigin));
+  const any = listed.delete("*");
   // `*` exposes every header to a request without credentials; a credentialed one reads the
   // list literally, hence the contract's response headers named beside it.
   const expose = ["*", ...exposedHeaders].join(", ");
   return (req, res, next) => {
-    if (allowed.size === 0) return next();
+    if (listed.size === 0 && !any) return next();
     res.vary("Origin");
     const origin = req.get("origin");
-    if (!origin || !(any || allowed.has(normalizeOrigin(origin)))) return next();
-    res.set("Access-Control-Allow-Origin", origin);
+    if (!origin) return next();
+    const normalized = normalizeOrigin(origin);
+    const isListed = listed.has(normalized);
+    if (!isListed && (!any || normalized === "null")) return next();
+    res.set("Access-Control-Allow-Origin", isListed ? origin : "*");
     res.set("Access-Control-Allow-Headers", req.get("access-control-request-headers") || "*");
-    res.set("Access-Control-Allow-Credentials", "true");
+    if (isListed) res.set("Access-Control-Allow-Credentials", "true");
     res.set("Access-Control-Expose-Headers", expose);
     const method = req.get("access-control-request-method");
     if (req.method === "OPTIONS" && method) {
@@ -39,12 +47,16 @@ function normalizeOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, "").toLowerCase();
 }
 
-/** `BENCHWRIGHT_CORS_ORIGINS`: a comma-separated list of origins such as `http://localhost:3000`. */
+/**
+ * `BENCHWRIGHT_CORS_ORIGINS`: a comma-separated list of origins such as `http://localhost:3000`,
+ * `*` for any (without credentials), and `null` for the opaque origin, which only its own
+ * entry allows.
+ */
 export function parseCorsOrigins(value: string | undefined): string[] {
   const origins = (value ?? "").split(",").map((o) => o.trim()).filter(Boolean);
   for (const origin of origins) {
-    if (origin !== "*" && !/^https?:\/\/[^/\s]+\/?$/i.test(origin)) {
-      throw new Error(`BENCHWRIGHT_CORS_ORIGINS: '${origin}' is not an origin (scheme://host[:port], or *)`);
+    if (origin !== "*" && origin.toLowerCase() !== "null" && !/^https?:\/\/[^/\s]+\/?$/i.test(origin)) {
+      throw new Error(`BENCHWRIGHT_CORS_ORIGINS: '${origin}' is not an origin (scheme://host[:port], null, or *)`);
     }
   }
   return origins;

@@ -54,6 +54,24 @@ describe("Form A without a service type", () => {
     expect((await api.post("/api/v1/sessions/").send({ provider: "two", service: "" }).expect(400)).body.code).toBe("validation_failed");
   });
 
+  // A name is looked up among the configuration's own entries, never its object's inherited members.
+  const INHERITED = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"];
+
+  it.each(INHERITED)("refuses the inherited name %s as a service type, provider or class, and changes nothing", async (name) => {
+    const before = await fx.engine.store.snapshot();
+    for (const [body, code] of [
+      [{ provider: "local", service: name }, "unknown_service_type"],
+      [{ provider: "two", "service-type": name }, "unknown_service_type"],
+      [{ provider: name, service: "default" }, "unknown_provider"],
+      [{ config: { provider: { class: name }, default: {} } }, "unknown_provider_class"],
+    ] as const) {
+      const res = await api.post("/api/v1/sessions/").send(body);
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, code]);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    }
+    expect(await fx.engine.store.snapshot()).toBe(before);
+  });
+
   it("takes the service type in the ancestor REST server's spelling, service-type", async () => {
     const res = await api.post("/api/v1/sessions/").send({ provider: "two", "service-type": "large" }).expect(200);
     expect(res.body.provider).toMatchObject({ id: "two", type: "large" });

@@ -3,6 +3,7 @@ import { EventEmitter } from "node:events";
 import { join } from "node:path";
 import type { Catalog, ParamDeclaration } from "@benchwright/catalog";
 import { CatalogSource } from "./catalog-source.js";
+import { createDataDir } from "./data-dir.js";
 import type {
   Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
@@ -122,6 +123,7 @@ export class Engine {
 
   static async open(options: EngineOptions): Promise<Engine> {
     const log = options.log ?? (() => {});
+    createDataDir(options.dataDir);
     const db: Db = await openDb({
       databaseUrl: options.databaseUrl,
       pgliteDir: options.inMemory ? "memory://" : join(options.dataDir, "db"),

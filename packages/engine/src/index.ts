@@ -6,6 +6,7 @@ export type { Comparison } from "./results/comparison.js";
 export type { LiveResourceCount } from "./store/store.js";
 export type { EngineLog, LogFields, LogLevel } from "./engine-log.js";
 export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
+export { storageFull, storageFullReason } from "./storage-full.js";
 export { SecretBox } from "./secrets.js";
 export { openDb, type Db } from "./store/db.js";
 export { migrate, MIGRATIONS } from "./store/migrations.js";

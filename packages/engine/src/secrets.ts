@@ -16,7 +16,7 @@ export class SecretBox {
     if (envKey) return new SecretBox(Buffer.from(envKey, "base64"));
     const file = join(dataDir, "secret.key");
     if (!existsSync(file)) {
-      mkdirSync(dataDir, { recursive: true });
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
     }
     return new SecretBox(Buffer.from(readFileSync(file, "utf8").trim(), "base64"));

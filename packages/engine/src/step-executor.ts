@@ -13,6 +13,7 @@ import type { StepHandle, StepOutcome, StepSpec } from "./runner/step.js";
 import { attachStep, stopExecutionSteps } from "./runner/step-control.js";
 import type { StepRunner } from "./runner/step-runner.js";
 import { Scrubber } from "./secrets/scrub.js";
+import { isLocalStorageFull, storageFullReason } from "./storage-full.js";
 import { mainMetricSettled } from "./results/repetitions.js";
 import { isHandBack, LeaseLost, SessionDeleted } from "./steps/hand-back.js";
 import { machinesNeeded, partLabel, readyLine, roleEnv, stepParts, type StepPart } from "./steps/role-parts.js";
@@ -644,7 +645,15 @@ function asStepError(e: unknown, kind: StepKind, execution: ExecutionRow, attemp
   const tail = log?.tail(TAIL_BYTES) ?? "";
   const base = isBenchwrightError(e)
     ? e
-    : new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} failed: ${(e as Error).message}`, {}, { cause: e });
+    : isLocalStorageFull(e)
+      ? // However the step did on its host, what it said could not be kept: the operator's to fix, and then the step's to run again.
+        new BenchwrightError(
+          "insufficient_storage",
+          `${kind} of ${execution.tool_id}/${execution.workload_id}: its log cannot be written, the server's storage is full (${storageFullReason(e)}); free space in its data directory and run it again`,
+          {},
+          { cause: e },
+        )
+      : new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} failed: ${(e as Error).message}`, {}, { cause: e });
   return new BenchwrightError(base.code, base.detail, {
     ...base.extras,
     exit_code: base.extras.exit_code ?? null,

@@ -20,7 +20,7 @@ const CLASS_ALIASES: Record<string, ProviderClass> = {
 export const PROVIDER_CLASSES = Object.keys(CLASS_ALIASES);
 
 export function canonicalClass(name: unknown): ProviderClass {
-  const found = typeof name === "string" ? CLASS_ALIASES[name] : undefined;
+  const found = typeof name === "string" && Object.hasOwn(CLASS_ALIASES, name) ? CLASS_ALIASES[name] : undefined;
   if (!found) {
     throw configError("Unknown provider class", [problem(["provider", "class"], describeValue("class", name), `must be one of: ${PROVIDER_CLASSES.join(", ")}`)], "unknown_provider_class", {
       choices: PROVIDER_CLASSES,
@@ -123,7 +123,8 @@ export function resolveStored(configs: ProviderConfigFile[], provider: string, s
       { choices: types },
     );
   }
-  if (!file.services[service]) {
+  // Own sections only: `constructor` or `__proto__` is no service type of any configuration.
+  if (!Object.hasOwn(file.services, service)) {
     throw new BenchwrightError("unknown_service_type", `Provider '${provider}' has no service type '${service}'`, {
       choices: Object.keys(file.services),
     });

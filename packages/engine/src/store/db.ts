@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { KeyedMutex } from "./keyed-mutex.js";
+import { OwnerOnlyNodeFS, removeGroupAndWorldAccess } from "./owner-only-fs.js";
 import { pgliteOptions } from "./pglite-settings.js";
 import { WriteClock } from "./write-clock.js";
 import type { CommitProbe } from "./commit-probe.js";
@@ -44,8 +45,13 @@ export async function openDb(options: DbOptions): Promise<Db> {
 }
 
 async function openPglite(dir: string): Promise<Db> {
-  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const lite = await PGlite.create(dir, pgliteOptions());
+  let lite: PGlite;
+  if (dir.startsWith("memory://")) lite = await PGlite.create(dir, pgliteOptions());
+  else {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    removeGroupAndWorldAccess(dir);
+    lite = await PGlite.create({ ...pgliteOptions(), fs: new OwnerOnlyNodeFS(dir) });
+  }
   const writes = new WriteClock();
   const wrap = (q: { query: PGlite["query"] }): Pick<Db, "query"> => ({
     async query<T>(sql: string, params?: unknown[]) {
