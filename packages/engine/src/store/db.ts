@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { lockDirectory } from "./dir-lock.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { pgliteOptions } from "./pglite-settings.js";
 import { WriteClock } from "./write-clock.js";
@@ -44,8 +45,18 @@ export async function openDb(options: DbOptions): Promise<Db> {
 }
 
 async function openPglite(dir: string): Promise<Db> {
-  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const lite = await PGlite.create(dir, pgliteOptions());
+  let release = () => {};
+  if (!dir.startsWith("memory://")) {
+    mkdirSync(dir, { recursive: true });
+    release = lockDirectory(dir);
+  }
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(dir, pgliteOptions());
+  } catch (e) {
+    release();
+    throw e;
+  }
   const writes = new WriteClock();
   const wrap = (q: { query: PGlite["query"] }): Pick<Db, "query"> => ({
     async query<T>(sql: string, params?: unknown[]) {
@@ -75,7 +86,7 @@ async function openPglite(dir: string): Promise<Db> {
       const unlisten = await lite.listen(channel, () => onNotify());
       return () => unlisten();
     },
-    close: () => lite.close(),
+    close: () => lite.close().finally(release),
   };
   return db;
 }
