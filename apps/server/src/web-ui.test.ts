@@ -41,6 +41,14 @@ describe("the web dashboard at /ui/", () => {
     expect(answer.headers.location).toBe("/ui/?api=http://127.0.0.1:4010");
   });
 
+  it("sends the server's root to the dashboard, token or not (the page asks for it)", async () => {
+    const app = request(createApp({ engine: fx.engine, token: TOKEN, webUiDir: built }));
+    const answer = await app.get("/").set("Accept", "text/html").expect(302);
+    expect(answer.headers.location).toBe("/ui/");
+    expect((await app.get("/").expect(302)).headers.location).toBe("/ui/");
+    await app.post("/").expect(404);
+  });
+
   it("answers a file it does not have, or another method, with the API's 404 problem", async () => {
     const app = request(createApp({ engine: fx.engine, webUiDir: built }));
     const missing = await app.get("/ui/nothing.js").expect(404);

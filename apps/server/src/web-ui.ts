@@ -16,6 +16,8 @@ export const DEFAULT_WEB_UI_DIR = fileURLToPath(new URL("../../web/dist", import
 export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   const built = existsSync(join(dir, "index.html"));
+  // Nothing else lives at the root: a person who opens the server's address meets the dashboard.
+  router.get("/", (_req, res) => res.redirect(302, "/ui/"));
   // The page's assets are relative (./assets/...): it must be read as the folder /ui/, not /ui.
   router.get("/ui", (req, res) => {
     const query = req.originalUrl.indexOf("?");
@@ -43,5 +45,5 @@ export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR): Router {
 }
 
 export function isWebUiPath(path: string): boolean {
-  return path === "/ui" || path.startsWith("/ui/");
+  return path === "/" || path === "/ui" || path.startsWith("/ui/");
 }
