@@ -22,7 +22,9 @@ export function createProgress(enabled: boolean): Progress {
   // ora counts the lines to redraw by the terminal's width: one that reports 0 columns (a
   // pseudo-terminal nobody sized) would have it clear lines forever.
   const interactive = Boolean(process.stderr.isTTY) && (process.stderr.columns ?? 0) > 0 && process.env.TERM !== "dumb";
-  const spinner: Ora = ora({ stream: process.stderr, isSilent: !enabled, isEnabled: interactive });
+  // ora's default discardStdin puts the terminal in raw mode, where Ctrl-C raises no SIGINT, and
+  // its discarder never reads stdin to raise one itself: a person's Ctrl-C did nothing.
+  const spinner: Ora = ora({ stream: process.stderr, isSilent: !enabled, isEnabled: interactive, discardStdin: false });
   let timer: NodeJS.Timeout | undefined;
   let pending = "";
   const endTimer = () => {

@@ -1,6 +1,6 @@
 import { createClient } from "@benchwright/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, startCli } from "../test-support/cli-process.js";
+import { runCli, startCli, startCliInTerminal } from "../test-support/cli-process.js";
 import { startTestServer, type TestServer } from "../test-support/server.js";
 
 describe("benchwright run, against a real server", () => {
@@ -69,6 +69,18 @@ describe("benchwright run, against a real server", () => {
     await cli.waitForStderr("- run: attempt 1");
     expect(await sessionsLeft()).toHaveLength(1);
     cli.child.kill("SIGINT");
+    const { code, stderr } = await cli.exited;
+    expect(stderr).toMatch(/session [0-9a-f-]{36} deleted/);
+    expect(code).toBe(130);
+    expect(await sessionsLeft()).toEqual([]);
+  });
+
+  it("on Ctrl-C typed in a terminal while the spinner runs, deletes the session and exits 130", async () => {
+    const cli = startCliInTerminal(["run", "idle/idle30", "--provider", "local", "--service", "default"], env);
+    // On a terminal the spinner redraws its line; the run's phase is on it once started.
+    await cli.waitForStderr("run: attempt 1");
+    expect(await sessionsLeft()).toHaveLength(1);
+    cli.child.stdin!.write("\x03");
     const { code, stderr } = await cli.exited;
     expect(stderr).toMatch(/session [0-9a-f-]{36} deleted/);
     expect(code).toBe(130);
