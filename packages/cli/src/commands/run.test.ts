@@ -120,6 +120,16 @@ describe("benchwright run, against a real server", () => {
     expect(await sessionsLeft()).toEqual([]);
   });
 
+  it("shows which repetition of a repeated run is under way", async () => {
+    const { code, stderr } = await runCli(["run", "idle/idle5", "--provider", "local", "--param", "seconds=1", "--repeat", "3"], env);
+    expect(code, stderr).toBe(0);
+    // Without a terminal, one line per phase: each repetition is one.
+    expect(stderr).toMatch(/run: attempt 1, repetition 1\/3/);
+    expect(stderr).toMatch(/run: attempt 1, repetition 2\/3/);
+    expect(stderr).toMatch(/run: attempt 1, repetition 3\/3/);
+    expect(stderr).toMatch(/run: attempt 1 succeeded/);
+  });
+
   it("refuses a wrong benchmark name as a usage error, before any session exists", async () => {
     const bad = await runCli(["run", "idle", "--provider", "local"], env);
     expect(bad.code).toBe(2);
