@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseCorsOrigins } from "./cors.js";
-import { logLevelOf, type LogLevelName } from "./logger.js";
+import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "./logger.js";
 
 export interface ServerConfig {
   host: string;
@@ -21,6 +21,8 @@ export interface ServerConfig {
   stopTimeoutMs?: number;
   /** `LOG_LEVEL`: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel?: LogLevelName;
+  /** `BENCHWRIGHT_LOG_FORMAT`: pretty or json; by default pretty on a terminal, json elsewhere. */
+  logFormat?: LogFormat;
   /** `BENCHWRIGHT_METRICS_PUBLIC=true`: `GET /metrics` needs no token. */
   metricsPublic?: boolean;
 }
@@ -44,6 +46,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
     stopTimeoutMs: stopSeconds * 1000,
     logLevel: logLevelOf(env),
+    logFormat: logFormatOf(env),
     metricsPublic: /^(true|1|yes|on)$/i.test(env.BENCHWRIGHT_METRICS_PUBLIC ?? ""),
   };
 }
