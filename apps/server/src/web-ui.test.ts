@@ -63,4 +63,16 @@ describe("the web dashboard at /ui/", () => {
     expect(answer.body.detail).toContain("npm run build");
     await app.get("/api/v1/benchmarks/").expect(200);
   });
+
+  it("serves a build made after the server started (npm start builds the dashboard once it listens)", async () => {
+    const later = mkdtempSync(join(tmpdir(), "bw-web-later-"));
+    try {
+      const app = request(createApp({ engine: fx.engine, webUiDir: later }));
+      await app.get("/ui/").expect(404);
+      writeFileSync(join(later, "index.html"), "<!doctype html><title>later</title>");
+      expect((await app.get("/ui/").expect(200)).text).toContain("later");
+    } finally {
+      rmSync(later, { recursive: true, force: true });
+    }
+  });
 });
