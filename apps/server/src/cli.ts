@@ -8,17 +8,29 @@ import { serve, stopOnSignals, work } from "./processes.js";
 const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run]
 
   serve    the REST interface; it runs steps too unless BENCHWRIGHT_WORKER=false
+           (--insecure: listen beyond loopback without BENCHWRIGHT_API_TOKEN)
   worker   runs steps from the queue shared on DATABASE_URL (PostgreSQL), serves nothing
   sweep    destroys cloud resources tagged as Benchwright's whose session is deleted or
            unknown, for every stored cloud configuration (or the one named), and prints
            what it found
+  -h, --help  this text
 
-Each reads the environment (see docs/configuration.md); SIGTERM stops serve and worker within
-BENCHWRIGHT_STOP_TIMEOUT seconds (default 10), handing running steps back.`;
+Each reads the environment (see docs/configuration.md): HOST and PORT (default 127.0.0.1:5000),
+BENCHWRIGHT_DATA_DIR (default .benchwright), BENCHWRIGHT_CONFIG_DIR, DATABASE_URL,
+BENCHWRIGHT_API_TOKEN, LOG_LEVEL, BENCHWRIGHT_LOG_FORMAT (pretty or json). SIGTERM stops
+serve and worker within BENCHWRIGHT_STOP_TIMEOUT seconds (default 10), handing running
+steps back.`;
+
+const HELP_FLAGS = new Set(["--help", "-h"]);
 
 /** The operator's commands; reads the same environment as the server. Returns the exit code. */
 export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = argv;
+  // Asked anywhere on the line, help is all that happens: no server starts.
+  if (argv.some((a) => HELP_FLAGS.has(a))) {
+    out(USAGE);
+    return 0;
+  }
   if (command === "serve" || command === "worker") {
     const log = createLogger();
     try {
@@ -35,7 +47,7 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
   }
   if (command !== "sweep") {
     out(USAGE);
-    return command === "--help" || command === "-h" ? 0 : 2;
+    return 2;
   }
   let values: { provider?: string; service?: string; "dry-run"?: boolean };
   try {

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy } from "@benchwright/engine";
 import { parseCorsOrigins } from "./cors.js";
-import { logLevelOf, type LogLevelName } from "./logger.js";
+import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "./logger.js";
 
 export interface ServerConfig {
   host: string;
@@ -22,6 +22,8 @@ export interface ServerConfig {
   stopTimeoutMs?: number;
   /** `LOG_LEVEL`: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel?: LogLevelName;
+  /** `BENCHWRIGHT_LOG_FORMAT`: pretty or json; by default pretty on a terminal, json elsewhere. */
+  logFormat?: LogFormat;
   /** `BENCHWRIGHT_METRICS_PUBLIC=true`: `GET /metrics` needs no token. */
   metricsPublic?: boolean;
   /** `BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS`: event streams this process holds open at once; more are refused (429). */
@@ -58,6 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
     stopTimeoutMs: stopSeconds * 1000,
     logLevel: logLevelOf(env),
+    logFormat: logFormatOf(env),
     metricsPublic: isOn(env.BENCHWRIGHT_METRICS_PUBLIC),
     maxEventSubscribers: wholeNumberSetting(env, "BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS", DEFAULT_MAX_EVENT_SUBSCRIBERS, "subscribers"),
     maxStepTimeoutS: wholeNumberSetting(env, "BENCHWRIGHT_MAX_STEP_TIMEOUT", DEFAULT_MAX_STEP_TIMEOUT_S, "seconds"),

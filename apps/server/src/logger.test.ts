@@ -7,7 +7,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadSpec } from "@benchwright/contract";
 import { contractResponseHeaders } from "./cors.js";
-import { engineLogOf, requestLogger } from "./logger.js";
+import { createLogger, engineLogOf, requestLogger } from "./logger.js";
 import { captureLog } from "./test-support/captured-log.js";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
 
@@ -59,6 +59,43 @@ describe("the server's logger", () => {
     const line = JSON.parse(run.stderr.trim().split("\n").pop()!);
     expect(line).toMatchObject({ level: 60, msg: "cannot start" });
     expect(line.error).toMatch(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'loud'$/);
+  });
+});
+
+describe("the log's format", () => {
+  const env = { ...process.env, LOG_LEVEL: "loud", PORT: "0", BENCHWRIGHT_LOG_FORMAT: undefined };
+  const readable = /^\[\d\d:\d\d:\d\d\.\d{3}\] FATAL.*: cannot start\n\s+error: "LOG_LEVEL must be one of/m;
+
+  it("is one readable line per event with BENCHWRIGHT_LOG_FORMAT=pretty", () => {
+    const run = spawnSync(process.execPath, [MAIN], { env: { ...env, BENCHWRIGHT_LOG_FORMAT: "pretty" }, encoding: "utf8", timeout: 30_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(readable);
+    expect(run.stderr).not.toContain('"level":60');
+  });
+
+  it("is readable by default on a terminal, JSON elsewhere and with BENCHWRIGHT_LOG_FORMAT=json", () => {
+    // `script` gives the server a pseudo-terminal: what it writes comes back on script's stdout.
+    const onTerminal = spawnSync("script", ["-qfec", `'${process.execPath}' '${MAIN}'`, "/dev/null"], { env, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+    expect(onTerminal.status).toBe(1);
+    // eslint-disable-next-line no-control-regex -- a terminal's lines are coloured
+    expect(onTerminal.stdout.replaceAll("\r", "").replace(/\x1b\[[0-9;]*m/g, "")).toMatch(readable);
+    const json = spawnSync("script", ["-qfec", `'${process.execPath}' '${MAIN}'`, "/dev/null"], { env: { ...env, BENCHWRIGHT_LOG_FORMAT: "json" }, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+    expect(json.stdout).toContain('"level":60');
+  });
+
+  it("refuses a format it does not know, saying which it knows", () => {
+    const run = spawnSync(process.execPath, [MAIN], { env: { ...env, LOG_LEVEL: "info", BENCHWRIGHT_LOG_FORMAT: "yaml" }, encoding: "utf8", timeout: 30_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("BENCHWRIGHT_LOG_FORMAT must be pretty or json, not 'yaml'");
+  });
+
+  it("masks credentials in readable lines too", () => {
+    const raw: string[] = [];
+    const log = createLogger({ format: "pretty", destination: { write: (chunk: string) => void raw.push(chunk) } });
+    log.info({ req: { headers: { authorization: "Bearer tok-123456" } }, password: "pw-top" }, "a request");
+    log.flush();
+    expect(raw.join("")).toMatch(/INFO.*: a request/);
+    expect(raw.join("")).not.toMatch(/tok-123456|pw-top/);
   });
 });
 

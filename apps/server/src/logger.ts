@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import express, { type Request, type RequestHandler } from "express";
 import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
 import { CREDENTIAL_KEYS, MASK, type EngineLog } from "@benchwright/engine";
@@ -83,9 +84,27 @@ export function answerLogFields(res: ServerResponse): Record<string, unknown> {
   return { statusCode: res.statusCode };
 }
 
+export const LOG_FORMATS = ["pretty", "json"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * `BENCHWRIGHT_LOG_FORMAT`: `json` (a line of JSON per event, for collectors) or `pretty` (a
+ * readable line, for a person). Unset: pretty when stderr is a terminal, JSON elsewhere.
+ */
+export function logFormatOf(env: NodeJS.ProcessEnv = process.env, terminal = Boolean(process.stderr.isTTY)): LogFormat {
+  const value = (env.BENCHWRIGHT_LOG_FORMAT ?? "").trim().toLowerCase();
+  if (!value) return terminal ? "pretty" : "json";
+  if (!LOG_FORMATS.includes(value as LogFormat)) {
+    throw new Error(`BENCHWRIGHT_LOG_FORMAT must be ${LOG_FORMATS.join(" or ")}, not '${env.BENCHWRIGHT_LOG_FORMAT}'`);
+  }
+  return value as LogFormat;
+}
+
 export interface LoggerOptions {
   /** Default `info`. */
   level?: LogLevelName;
+  /** Default: `BENCHWRIGHT_LOG_FORMAT`'s (see logFormatOf; a wrong value is readConfig's to refuse). */
+  format?: LogFormat;
   /** Default: stderr, in writes of up to 4 KiB at least every {@link FLUSH_MS} (see createLogger). */
   destination?: DestinationStream;
 }
@@ -94,14 +113,40 @@ export interface LoggerOptions {
 export const FLUSH_MS = 100;
 
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const format = options.format ?? defaultFormat();
   return pino(
     {
       level: options.level ?? "info",
       redact: { paths: [...REDACTED_PATHS], censor: MASK },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination ?? bufferedStderr(),
+    format === "pretty" ? prettyLines(options.destination) : (options.destination ?? bufferedStderr()),
   );
+}
+
+function defaultFormat(): LogFormat {
+  try {
+    return logFormatOf();
+  } catch {
+    // Said by readConfig, through this very logger: it must exist to say it.
+    return logFormatOf({});
+  }
+}
+
+/**
+ * pino-pretty's readable lines, `[10:15:02.120] INFO: listening` and the line's fields below
+ * it, coloured on a terminal. Loaded only when asked for: a JSON log does not pay for it.
+ * Each line is written when logged: a person watching waits for nothing.
+ */
+function prettyLines(destination: DestinationStream | undefined): DestinationStream {
+  const { prettyFactory } = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
+  const prettify = prettyFactory({
+    colorize: destination === undefined && Boolean(process.stderr.isTTY),
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname",
+  });
+  const out = destination ?? pino.destination({ dest: 2, sync: true });
+  return { write: (line: string) => void out.write(prettify(line)) };
 }
 
 /**

@@ -38,10 +38,13 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     maxEventSubscribers: config.maxEventSubscribers,
     processMetrics: true,
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once("error", reject);
-  });
+  let server: Server;
+  try {
+    server = await listen(app, config);
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
   answerClientErrors(server);
   // Prepare and run answer when the step ends, which may take an hour: no timeout may cut them.
   server.requestTimeout = 0;
@@ -63,6 +66,26 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
       await closed;
     },
   };
+}
+
+/**
+ * Express 5 hands a failure to listen to the callback (not as an `error` event): it is the
+ * server's reason not to start, and an address in use is said with what to change.
+ */
+function listen(app: ReturnType<typeof createApp>, config: ServerConfig): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(listenError(error, config)) : resolve(s)));
+  });
+}
+
+export function listenError(error: NodeJS.ErrnoException, config: Pick<ServerConfig, "host" | "port">): Error {
+  const where = `${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+  if (error.code === "EADDRINUSE") {
+    return new Error(`${where} is already in use (EADDRINUSE): another process listens there, perhaps another Benchwright server; stop it, or set PORT (and HOST) to another address`);
+  }
+  if (error.code === "EACCES") return new Error(`not allowed to listen on ${where} (EACCES): set PORT to a port above 1023, or run with the right to bind it`);
+  if (error.code === "EADDRNOTAVAIL") return new Error(`${config.host} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses`);
+  return new Error(`cannot listen on ${where}: ${error.message}`);
 }
 
 /**

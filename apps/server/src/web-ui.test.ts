@@ -41,6 +41,14 @@ describe("the web dashboard at /ui/", () => {
     expect(answer.headers.location).toBe("/ui/?api=http://127.0.0.1:4010");
   });
 
+  it("sends the server's root to the dashboard, token or not (the page asks for it)", async () => {
+    const app = request(createApp({ engine: fx.engine, token: TOKEN, webUiDir: built }));
+    const answer = await app.get("/").set("Accept", "text/html").expect(302);
+    expect(answer.headers.location).toBe("/ui/");
+    expect((await app.get("/").expect(302)).headers.location).toBe("/ui/");
+    await app.post("/").expect(404);
+  });
+
   it("answers a file it does not have, or another method, with the API's 404 problem", async () => {
     const app = request(createApp({ engine: fx.engine, webUiDir: built }));
     const missing = await app.get("/ui/nothing.js").expect(404);
@@ -54,5 +62,17 @@ describe("the web dashboard at /ui/", () => {
     expect(answer.type).toBe("application/problem+json");
     expect(answer.body.detail).toContain("npm run build");
     await app.get("/api/v1/benchmarks/").expect(200);
+  });
+
+  it("serves a build made after the server started (npm start builds the dashboard once it listens)", async () => {
+    const later = mkdtempSync(join(tmpdir(), "bw-web-later-"));
+    try {
+      const app = request(createApp({ engine: fx.engine, webUiDir: later }));
+      await app.get("/ui/").expect(404);
+      writeFileSync(join(later, "index.html"), "<!doctype html><title>later</title>");
+      expect((await app.get("/ui/").expect(200)).text).toContain("later");
+    } finally {
+      rmSync(later, { recursive: true, force: true });
+    }
   });
 });

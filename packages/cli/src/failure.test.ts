@@ -28,4 +28,10 @@ describe("failureOf", () => {
     );
     expect(message).toBe("Unknown provider configuration: No provider 'x' (unknown_provider, HTTP 400)\n  /provider: bad\n  choices: local, aws");
   });
+
+  it("tells how to send the token when the server asks for one", () => {
+    const { message, exitCode } = failureOf(problem({ code: "unauthorized", status: 401, title: "Unauthorized", detail: "Send Authorization: Bearer <token>" }), "u");
+    expect(exitCode).toBe(ExitCode.api);
+    expect(message).toContain("this server needs an API token: pass --token <token> or set BENCHWRIGHT_API_TOKEN");
+  });
 });

@@ -23,6 +23,8 @@ export function failureOf(error: unknown, url: string): Failure {
     const lines = [`${p.title}${p.detail ? `: ${p.detail}` : ""} (${p.code}, HTTP ${p.status})`];
     for (const e of p.errors ?? []) lines.push(`  ${e.path}: ${e.message}`);
     if (p.choices) lines.push(`  choices: ${p.choices.join(", ") || "none"}`);
+    // The server cannot know how this command takes a token: say it here.
+    if (p.code === "unauthorized") lines.push("  this server needs an API token: pass --token <token> or set BENCHWRIGHT_API_TOKEN");
     const exitCode = STEP_PROBLEMS.has(p.code) ? ExitCode.stepFailed : USAGE_PROBLEMS.has(p.code) ? ExitCode.usage : ExitCode.api;
     return { exitCode, message: lines.join("\n") };
   }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -37,11 +38,35 @@ describe("the benchwright command", () => {
       const { code, stdout, stderr } = await runCli(["sweep", "--dry-run"], env);
       expect(code, stderr).toBe(0);
       expect(JSON.parse(stdout)).toEqual({ dry_run: true, resources: [] });
+      // The top-level help advertises `serve --help`: it prints the server's usage, and starts nothing.
+      const help = await runCli(["serve", "--help"], env);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toContain("usage: benchwright serve | worker | sweep");
       const wrong = await runCli(["sweep", "--everything"], env);
       expect(wrong.code).toBe(2);
       expect(wrong.stdout).toContain("usage: benchwright serve | worker | sweep");
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("without the server beside it, says how the server is run today", async () => {
+    // The command as installed on its own: its build and every dependency but @benchwright/server.
+    const dir = mkdtempSync(join(tmpdir(), "bw-cli-alone-"));
+    try {
+      const root = resolve(import.meta.dirname, "../../../node_modules");
+      cpSync(resolve(import.meta.dirname, "../dist"), join(dir, "dist"), { recursive: true });
+      cpSync(resolve(import.meta.dirname, "../package.json"), join(dir, "package.json"));
+      mkdirSync(join(dir, "node_modules", "@benchwright"), { recursive: true });
+      for (const name of readdirSync(root)) if (name !== "@benchwright") symlinkSync(join(root, name), join(dir, "node_modules", name));
+      symlinkSync(join(root, "@benchwright", "sdk"), join(dir, "node_modules", "@benchwright", "sdk"));
+      const alone = spawnSync(process.execPath, [join(dir, "dist", "bin.js"), "serve"], { encoding: "utf8" });
+      expect(alone.status).toBe(2);
+      expect(alone.stderr).not.toContain("npm install @benchwright/server");
+      expect(alone.stderr).toContain("not published yet");
+      expect(alone.stderr).toContain("npm ci && npm start");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -8,6 +8,8 @@ import ora, { type Ora } from "ora";
 export interface Progress {
   /** Starts a phase: the spinner shows `text` and the seconds since now. */
   start(text: string): void;
+  /** Says more of the phase under way (which repetition): its clock goes on. A line of its own without a terminal. */
+  update(text: string): void;
   succeed(text: string): void;
   fail(text: string): void;
   /** Ends the phase without a line of its own. */
@@ -22,22 +24,35 @@ export function createProgress(enabled: boolean): Progress {
   // ora counts the lines to redraw by the terminal's width: one that reports 0 columns (a
   // pseudo-terminal nobody sized) would have it clear lines forever.
   const interactive = Boolean(process.stderr.isTTY) && (process.stderr.columns ?? 0) > 0 && process.env.TERM !== "dumb";
-  const spinner: Ora = ora({ stream: process.stderr, isSilent: !enabled, isEnabled: interactive });
+  // ora's default discardStdin puts the terminal in raw mode, where Ctrl-C raises no SIGINT, and
+  // its discarder never reads stdin to raise one itself: a person's Ctrl-C did nothing.
+  const spinner: Ora = ora({ stream: process.stderr, isSilent: !enabled, isEnabled: interactive, discardStdin: false });
   let timer: NodeJS.Timeout | undefined;
   let pending = "";
+  let since = Date.now();
+  let phase = "";
   const endTimer = () => {
     clearInterval(timer);
     timer = undefined;
   };
+  const elapsed = () => `${phase} ${Math.round((Date.now() - since) / 1000)}s`;
   return {
     start(text) {
       endTimer();
-      const since = Date.now();
+      since = Date.now();
+      phase = text;
       spinner.start(text);
       timer = setInterval(() => {
-        spinner.text = `${text} ${Math.round((Date.now() - since) / 1000)}s`;
+        spinner.text = elapsed();
       }, 1000);
       timer.unref();
+    },
+    update(text) {
+      if (text === phase) return;
+      phase = text;
+      // Without a terminal ora writes a line for each start, and only then.
+      if (interactive) spinner.text = elapsed();
+      else spinner.start(text);
     },
     // ora's symbols are coloured whatever the stream: a log file or a pipe gets them plain.
     succeed(text) {

@@ -1,5 +1,6 @@
 import Table from "cli-table3";
 import type { Execution, Metric, Session } from "@benchwright/sdk";
+import { figure, spread } from "./figures.js";
 
 type Cell = string | number;
 
@@ -35,11 +36,7 @@ export function tagsText(tags: Record<string, string> | undefined): string {
 /** `n=5 sd=0.4 95% [1.2, 2.8]`: a repeated figure's count, standard deviation and 95% interval. */
 function statsText(m: Metric): string {
   const s = m.stats;
-  return s ? `n=${s.n} sd=${round(s.stddev)} 95% [${round(s.ci_low)}, ${round(s.ci_high)}]` : "";
-}
-
-function round(v: number): string {
-  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+  return s ? `n=${s.n} sd=${spread(s.stddev)} 95% [${figure(s.ci_low)}, ${figure(s.ci_high)}]` : "";
 }
 
 /** The figures; a repeated run's with their statistics (VALUE is then the mean), a run on several machines' with where. */
@@ -51,7 +48,7 @@ export function metricsTable(metrics: Metric[]): string {
     ["METRIC", "VALUE", "UNIT", "TAGS", ...(repeated ? ["REPEATED"] : []), ...(placed ? ["ROLE", "MACHINE"] : [])],
     metrics.map((m) => [
       m.name,
-      m.value,
+      figure(m.value),
       m.unit,
       tagsText(m.tags),
       ...(repeated ? [statsText(m)] : []),

@@ -1,6 +1,8 @@
 import type { Comparison, MetricFigure } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
 import { UsageError } from "../exit-codes.js";
+import { figure, spread, verdictText } from "../figures.js";
+import { resolveExecutionIds } from "../ids.js";
 import { table, tagsText } from "../tables.js";
 
 export interface CompareOptions {
@@ -17,12 +19,19 @@ export async function compareCommand(ids: string[], options: CompareOptions, ctx
   if (ids.length < 2) throw new UsageError("compare takes two execution ids or more");
   const confidence = options.confidence === undefined ? undefined : Number(options.confidence);
   if (confidence !== undefined && !(confidence >= 0.5 && confidence <= 0.999)) throw new UsageError("--confidence takes a level from 0.5 to 0.999");
-  const comparison = await ctx.bw.compareExecutions(ids, { baseline: options.baseline, confidence });
+  const whole = await resolveExecutionIds(ctx, [...ids, ...(options.baseline === undefined ? [] : [options.baseline])]);
+  const baseline = options.baseline === undefined ? undefined : whole.pop();
+  const comparison = await ctx.bw.compareExecutions(whole, { baseline, confidence });
   if (ctx.json) {
     printJson(comparison);
     return 0;
   }
-  print(legend(comparison));
+  print(comparisonText(comparison));
+  return 0;
+}
+
+/** The legend, then one row per metric and one column per execution. */
+export function comparisonText(comparison: Comparison): string {
   const head = ["METRIC", "TAGS", "UNIT", ...comparison.executions.map((e, i) => `${letter(i)}: ${e.tool}/${e.workload}`)];
   const rows = comparison.metrics.map((m) => [
     m.name,
@@ -30,8 +39,7 @@ export async function compareCommand(ids: string[], options: CompareOptions, ctx
     m.unit + (m.better ? ` (${m.better} better)` : ""),
     ...comparison.executions.map((e) => cell(m.figures.find((f) => f.execution_id === e.id))),
   ]);
-  print(rows.length ? table(head, rows) : "(no metrics to compare)");
-  return 0;
+  return `${legend(comparison)}\n${rows.length ? table(head, rows) : "(no metrics to compare)"}`;
 }
 
 function legend(c: Comparison): string {
@@ -41,14 +49,10 @@ function legend(c: Comparison): string {
 
 function cell(f: MetricFigure | undefined): string {
   if (!f) return "-";
-  const spread = f.n > 1 ? ` ± ${round(f.ci_high - f.mean)}` : "";
-  const figure = `${round(f.mean)}${spread} (n=${f.n})`;
-  if (f.verdict === "baseline" || f.ratio === null) return f.verdict === "unknown" ? `${figure} unknown` : figure;
-  return `${figure} x${f.ratio.toFixed(3)} ${f.verdict}`;
-}
-
-function round(x: number): string {
-  return Number(x.toPrecision(6)).toString();
+  const halfWidth = f.n > 1 ? ` ± ${spread(f.ci_high - f.mean)}` : "";
+  const text = `${figure(f.mean)}${halfWidth} (n=${f.n})`;
+  if (f.verdict === "baseline" || f.ratio === null) return f.verdict === "unknown" ? `${text} ${verdictText(f.verdict)}` : text;
+  return `${text} x${f.ratio.toFixed(3)} ${verdictText(f.verdict)}`;
 }
 
 function letter(i: number): string {

@@ -62,6 +62,18 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     expect(missing.stderr).toMatch(/not_found/);
   });
 
+  it("show and compare take an id's first 8 characters, as the dashboard shows it", async () => {
+    const short = await runCli(["show", ids[0].slice(0, 8), "--json"], env);
+    expect(short.code, short.stderr).toBe(0);
+    expect(JSON.parse(short.stdout).id).toBe(ids[0]);
+    const compared = await runCli(["compare", ids[0].slice(0, 8), ids[1].slice(0, 13), "--baseline", ids[1].slice(0, 8), "--json"], env);
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(JSON.parse(compared.stdout)).toMatchObject({ baseline: ids[1], executions: [{ id: ids[0] }, { id: ids[1] }] });
+    const none = await runCli(["show", ids.some((id) => id.startsWith("00000000")) ? "ffffffff" : "00000000"], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no execution's id starts with/);
+  });
+
   it("compare shows the server's comparison: each execution's mean and interval, its ratio to the baseline and a verdict", async () => {
     const { code, stdout, stderr } = await runCli(["compare", ids[0], ids[1]], env);
     expect(code, stderr).toBe(0);

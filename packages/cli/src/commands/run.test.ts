@@ -1,6 +1,6 @@
 import { createClient } from "@benchwright/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, startCli } from "../test-support/cli-process.js";
+import { runCli, startCli, startCliInTerminal } from "../test-support/cli-process.js";
 import { startTestServer, type TestServer } from "../test-support/server.js";
 
 describe("benchwright run, against a real server", () => {
@@ -75,6 +75,18 @@ describe("benchwright run, against a real server", () => {
     expect(await sessionsLeft()).toEqual([]);
   });
 
+  it("on Ctrl-C typed in a terminal while the spinner runs, deletes the session and exits 130", async () => {
+    const cli = startCliInTerminal(["run", "idle/idle30", "--provider", "local", "--service", "default"], env);
+    // On a terminal the spinner redraws its line; the run's phase is on it once started.
+    await cli.waitForStderr("run: attempt 1");
+    expect(await sessionsLeft()).toHaveLength(1);
+    cli.child.stdin!.write("\x03");
+    const { code, stderr } = await cli.exited;
+    expect(stderr).toMatch(/session [0-9a-f-]{36} deleted/);
+    expect(code).toBe(130);
+    expect(await sessionsLeft()).toEqual([]);
+  });
+
   it("passes --param to the execution, typed as the workload declares it", async () => {
     const { code, stdout, stderr } = await runCli(["run", "idle/idle5", "--provider", "local", "--param", "seconds=0", "--json"], env);
     expect(code, stderr).toBe(0);
@@ -106,6 +118,16 @@ describe("benchwright run, against a real server", () => {
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toMatch(/repetitions/);
     expect(await sessionsLeft()).toEqual([]);
+  });
+
+  it("shows which repetition of a repeated run is under way", async () => {
+    const { code, stderr } = await runCli(["run", "idle/idle5", "--provider", "local", "--param", "seconds=1", "--repeat", "3"], env);
+    expect(code, stderr).toBe(0);
+    // Without a terminal, one line per phase: each repetition is one.
+    expect(stderr).toMatch(/run: attempt 1, repetition 1\/3/);
+    expect(stderr).toMatch(/run: attempt 1, repetition 2\/3/);
+    expect(stderr).toMatch(/run: attempt 1, repetition 3\/3/);
+    expect(stderr).toMatch(/run: attempt 1 succeeded/);
   });
 
   it("refuses a wrong benchmark name as a usage error, before any session exists", async () => {

@@ -65,7 +65,7 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
     signal.throwIfAborted();
     const execId = report.execution.id;
     for (const step of ["prepare", "run"] as const) {
-      const attempt = await runStep(bw, progress, execId, step, { follow: options.follow ?? false, signal });
+      const attempt = await runStep(bw, progress, execId, step, { follow: options.follow ?? false, signal, repetitions });
       if (attempt.state !== "succeeded") {
         exitCode = ExitCode.stepFailed;
         report.error = await failedStep(ctx, attempt);

@@ -13,7 +13,14 @@ export async function serverCommand(argv: string[]): Promise<number> {
     server = await import("@benchwright/server");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((e as Error).message).includes("@benchwright/server")) throw e;
-    process.stderr.write(`benchwright ${argv[0]}: install @benchwright/server to run the server (npm install @benchwright/server)\n`);
+    // @benchwright/server is not on the registry yet: the advice is what works today.
+    process.stderr.write(
+      [
+        `benchwright ${argv[0]}: the server is not installed beside this command (@benchwright/server is not published yet).`,
+        "Run it from the repository: git clone https://github.com/benchwright/benchwright && cd benchwright && npm ci && npm start",
+        `(it listens on 127.0.0.1:5000; there, npx benchwright ${argv[0]} works too), and point this command at it with --url or BENCHWRIGHT_URL.`,
+      ].join("\n") + "\n",
+    );
     return ExitCode.usage;
   }
   return server.runCli(argv);

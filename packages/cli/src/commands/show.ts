@@ -1,9 +1,10 @@
 import { print, printJson, type Context } from "../context.js";
+import { resolveExecutionId } from "../ids.js";
 import { metricsTable, stepsTable, table, tagsText } from "../tables.js";
 
 /** `benchwright show <execution-id>`: the record, its steps and the metrics of its last successful run. */
 export async function showCommand(execId: string, ctx: Context): Promise<number> {
-  const e = await ctx.bw.getExecution(execId);
+  const e = await ctx.bw.getExecution(await resolveExecutionId(ctx, execId));
   if (ctx.json) {
     printJson(e);
     return 0;

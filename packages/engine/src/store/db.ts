@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { lockDirectory } from "./dir-lock.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { OwnerOnlyNodeFS, removeGroupAndWorldAccess } from "./owner-only-fs.js";
 import { pgliteOptions } from "./pglite-settings.js";
@@ -45,12 +46,20 @@ export async function openDb(options: DbOptions): Promise<Db> {
 }
 
 async function openPglite(dir: string): Promise<Db> {
-  let lite: PGlite;
-  if (dir.startsWith("memory://")) lite = await PGlite.create(dir, pgliteOptions());
-  else {
+  let release = () => {};
+  if (!dir.startsWith("memory://")) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     removeGroupAndWorldAccess(dir);
-    lite = await PGlite.create({ ...pgliteOptions(), fs: new OwnerOnlyNodeFS(dir) });
+    release = lockDirectory(dir);
+  }
+  let lite: PGlite;
+  try {
+    lite = dir.startsWith("memory://")
+      ? await PGlite.create(dir, pgliteOptions())
+      : await PGlite.create({ ...pgliteOptions(), fs: new OwnerOnlyNodeFS(dir) });
+  } catch (e) {
+    release();
+    throw e;
   }
   const writes = new WriteClock();
   const wrap = (q: { query: PGlite["query"] }): Pick<Db, "query"> => ({
@@ -81,7 +90,7 @@ async function openPglite(dir: string): Promise<Db> {
       const unlisten = await lite.listen(channel, () => onNotify());
       return () => unlisten();
     },
-    close: () => lite.close(),
+    close: () => lite.close().finally(release),
   };
   return db;
 }
