@@ -45,7 +45,7 @@ function problemCodesIn(text: string): string[] {
   const patterns = [
     /BenchwrightError\(\s*"([a-z][a-z0-9_]*)"/g,
     /\b(?:error_)?code:\s*"([a-z][a-z0-9_]*)"/g,
-    /(?<!typeof\s+[\w.]*)\bcode\s*[!=]==\s*"([a-z][a-z0-9_]*)"/g,
+    /(?<!typeof\s+[\w.?]*)\bcode\s*[!=]==\s*"([a-z][a-z0-9_]*)"/g,
     /\.code\)\.toBe\(\s*"([a-z][a-z0-9_]*)"/g,
   ];
   return patterns.flatMap((p) => [...text.matchAll(p)].map((m) => m[1]));
