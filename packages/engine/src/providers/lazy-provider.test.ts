@@ -50,5 +50,5 @@ describe("lazyProvider", () => {
         provider: { class: "cloud", driver: "gce", access_id: "a@b", secret_key: "k", project: "p", region: "europe-west1-b" },
         service: { image: "i", size: "e2-small", vm_user: "u" } }));
     `)).toBe(false);
-  });
+  }, 30_000);
 });
