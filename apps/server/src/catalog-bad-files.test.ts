@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadCatalog } from "@benchwright/catalog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "./server.js";
+import { startServer, type RunningServer } from "./process/server.js";
 import { captureLog } from "./test-support/captured-log.js";
 import { dropDefinition } from "./test-support/fixture.js";
 

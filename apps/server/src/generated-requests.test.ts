@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { loadSpec } from "@benchwright/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "./app.js";
-import { responseValidationOf } from "./response-validation.js";
+import { createApp } from "./http/app.js";
+import { responseValidationOf } from "./contract/response-validation.js";
 import { openFixture, type Fixture } from "./test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "./test-support/raw-http.js";
 import { mutated, schemaArbitrary, type Schema } from "./test-support/schema-arbitrary.js";

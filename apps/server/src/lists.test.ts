@@ -4,7 +4,7 @@ import { parse } from "csv-parse/sync";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type BenchwrightClient } from "@benchwright/sdk";
-import { METRIC_COLUMNS } from "./metrics-export.js";
+import { METRIC_COLUMNS } from "./api/metrics-export.js";
 import { dropDefinition, openFixture, type Fixture } from "./test-support/fixture.js";
 
 // The lists' filters and pages, and the metrics export, through HTTP and the SDK, on records

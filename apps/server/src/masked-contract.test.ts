@@ -1,7 +1,7 @@
 import { loadSpec } from "@benchwright/contract";
 import type { RunningPrism } from "@benchwright/contract/prism";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "./server.js";
+import type { RunningServer } from "./process/server.js";
 import { startProxiedServer, type ProxiedServer } from "./test-support/proxied-server.js";
 
 type Operation = { operationId: string; parameters?: Array<{ $ref?: string }> };

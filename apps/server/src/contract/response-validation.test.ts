@@ -1,9 +1,9 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createApp } from "./app.js";
+import { createApp } from "../http/app.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
-import { captureLog } from "./test-support/captured-log.js";
-import { openFixture } from "./test-support/fixture.js";
+import { captureLog } from "../test-support/captured-log.js";
+import { openFixture } from "../test-support/fixture.js";
 
 describe("BENCHWRIGHT_VALIDATE_RESPONSES", () => {
   it("is off unless set, and takes off, log or fail in any case", () => {

@@ -1,4 +1,4 @@
-import type { Logger } from "./logger.js";
+import type { Logger } from "../operations/logger.js";
 
 /** How responses are checked against the contract: `BENCHWRIGHT_VALIDATE_RESPONSES`. */
 export type ResponseValidation = "off" | "log" | "fail";

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "./logger.js";
+import { silentLogger } from "../operations/logger.js";
 import { startServer, type RunningServer } from "./server.js";
 
-const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
+const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
 interface Answer {
   status: number;

@@ -2,10 +2,10 @@ import { maxHeaderSize, STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { BenchwrightError, Engine } from "@benchwright/engine";
-import { createApp } from "./app.js";
+import { createApp } from "../http/app.js";
 import { assertSafeToListen, outboundPolicyOf, type ServerConfig } from "./config.js";
-import { engineLogOf, type Logger } from "./logger.js";
-import { problemOf } from "./problem.js";
+import { engineLogOf, type Logger } from "../operations/logger.js";
+import { problemOf } from "../http/problem.js";
 
 export interface RunningServer {
   url: string;

@@ -2,7 +2,7 @@ import { createTestSchema } from "@benchwright/engine/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstorableStrings } from "./json-body.js";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 // PostgreSQL text (and so PGlite's) holds neither NUL nor half a UTF-16 surrogate pair: such a
 // string used to reach the database and come back as a 500.

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestHandler } from "express";
 import { BenchwrightError } from "@benchwright/engine";
-import { isDocsPath } from "./docs.js";
+import { isDocsPath } from "../operations/docs.js";
 
 /** With a token configured, every operation but the docs needs `Authorization: Bearer <token>`. */
 export function requireBearerToken(token: string): RequestHandler {

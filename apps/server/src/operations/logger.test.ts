@@ -6,14 +6,14 @@ import request from "supertest";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadSpec } from "@benchwright/contract";
-import { contractResponseHeaders } from "./cors.js";
+import { contractResponseHeaders } from "../http/cors.js";
 import { createLogger, engineLogOf, requestLogger } from "./logger.js";
-import { captureLog } from "./test-support/captured-log.js";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import { captureLog } from "../test-support/captured-log.js";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 type Answer = { $ref?: string; description?: string; headers?: Record<string, unknown> };
 
-const MAIN = resolve(dirname(fileURLToPath(import.meta.url)), "../dist/main.js");
+const MAIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/main.js");
 
 describe("the server's logger", () => {
   it("writes only lines at or above its level", () => {

@@ -1,9 +1,9 @@
 import { startPrism, type RunningPrism } from "@benchwright/contract/prism";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readConfig } from "./config.js";
+import { readConfig } from "../process/config.js";
 import { parseCorsOrigins } from "./cors.js";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 const PAGE = "http://page.example:8080";
 const TOKEN = "s3cret-token-for-cors";

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Engine } from "@benchwright/engine";
-import type { SubscriberCap } from "./event-stream.js";
+import type { SubscriberCap } from "../api/event-stream.js";
 
 /** Requests no operation of the contract matched share this label: a scanner cannot make a series per path it tries. */
 export const UNMATCHED = "unmatched";

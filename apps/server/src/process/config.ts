@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy } from "@benchwright/engine";
-import { parseCorsOrigins } from "./cors.js";
-import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "./logger.js";
+import { parseCorsOrigins } from "../http/cors.js";
+import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "../operations/logger.js";
 
 export interface ServerConfig {
   host: string;

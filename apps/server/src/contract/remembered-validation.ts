@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from "express";
 import { dereferenced } from "./contract-ref.js";
-import type { OpenApiRequest } from "./routes.js";
+import type { OpenApiRequest } from "../api/routes.js";
 
 /** The verdicts kept: a client polling each of this many executions is answered from them. */
 export const REMEMBERED_PATHS = 4096;

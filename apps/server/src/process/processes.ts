@@ -1,6 +1,6 @@
 import { Engine } from "@benchwright/engine";
 import { outboundPolicyOf, type ServerConfig } from "./config.js";
-import { engineLogOf, type Logger } from "./logger.js";
+import { engineLogOf, type Logger } from "../operations/logger.js";
 import { startServer, type RunningServer } from "./server.js";
 
 /** `benchwright serve`: the REST interface (and, unless BENCHWRIGHT_WORKER=false, a worker). */

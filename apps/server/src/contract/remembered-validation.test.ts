@@ -2,11 +2,11 @@ import type { Request, RequestHandler, Response } from "express";
 import { loadSpec } from "@benchwright/contract";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "./app.js";
+import { createApp } from "../http/app.js";
 import { headerParametersByOperation, REMEMBERED_PATHS, rememberedValidation } from "./remembered-validation.js";
 import { responseValidationOf } from "./response-validation.js";
-import type { OpenApiRequest } from "./routes.js";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import type { OpenApiRequest } from "../api/routes.js";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 describe("the validator's remembered verdicts", () => {
   const headers = headerParametersByOperation(loadSpec() as never);

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
-import { listen, type Listening } from "./test-support/raw-http.js";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { listen, type Listening } from "../test-support/raw-http.js";
 
 // The validator's own copy of path-to-regexp, counted before the app puts its cache in front.
 const fromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "./app.js";
-import { openFixture, type Fixture } from "./test-support/fixture.js";
+import { createApp } from "../http/app.js";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 const TOKEN = "s3cret-token-for-the-ui";
 
