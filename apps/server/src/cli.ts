@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { Engine, isBenchwrightError } from "@benchwright/engine";
-import { outboundPolicyOf, readConfig } from "./config.js";
-import { createLogger, engineLogOf } from "./logger.js";
-import { serve, stopOnSignals, work } from "./processes.js";
+import { outboundPolicyOf, readConfig } from "./process/config.js";
+import { createLogger, engineLogOf } from "./operations/logger.js";
+import { serve, stopOnSignals, work } from "./process/processes.js";
 
 const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readConfig } from "./config.js";
-import { createLogger } from "./logger.js";
-import { serve, stopOnSignals } from "./processes.js";
+import { readConfig } from "./process/config.js";
+import { createLogger } from "./operations/logger.js";
+import { serve, stopOnSignals } from "./process/processes.js";
 
 // At `info` until LOG_LEVEL is read: a bad value is itself a reason not to start, and is said.
 const log = createLogger();

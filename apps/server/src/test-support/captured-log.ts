@@ -1,4 +1,4 @@
-import { createLogger, type Logger, type LogLevelName } from "../logger.js";
+import { createLogger, type Logger, type LogLevelName } from "../operations/logger.js";
 
 export interface CapturedLog {
   log: Logger;

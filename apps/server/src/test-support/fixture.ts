@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Engine, type EngineOptions } from "@benchwright/engine";
-import { createApp } from "../app.js";
-import { engineLogOf } from "../logger.js";
+import { createApp } from "../http/app.js";
+import { engineLogOf } from "../operations/logger.js";
 import { captureLog, type CapturedLog } from "./captured-log.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPrism, type RunningPrism } from "@benchwright/contract/prism";
-import { silentLogger } from "../logger.js";
-import { startServer, type RunningServer } from "../server.js";
+import { silentLogger } from "../operations/logger.js";
+import { startServer, type RunningServer } from "../process/server.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 

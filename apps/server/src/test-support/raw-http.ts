@@ -1,7 +1,7 @@
 import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
-import { answerClientErrors } from "../server.js";
+import { answerClientErrors } from "../process/server.js";
 
 export interface RawResponse {
   status: number;

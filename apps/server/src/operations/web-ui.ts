@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import express, { type Router } from "express";
+import { BenchwrightError } from "@benchwright/engine";
+
+/** apps/web's build, beside this package in the repository (from src/ and from dist/ alike). */
+export const DEFAULT_WEB_UI_DIR = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+
+/**
+ * The web dashboard (apps/web's build) at /ui/. Its files are public, like the docs: the data
+ * it shows comes from /api/v1, which keeps its token (the page asks for it on a 401). Outside
+ * the contract, so mounted before the operation gate and the validator. A server whose
+ * dashboard is not built still starts; /ui/ then answers a 404 that says how to build it,
+ * until the build appears.
+ */
+export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR): Router {
+  const router = express.Router({ strict: true, caseSensitive: true });
+  // Looked for until found: `npm start` builds the dashboard once the server listens.
+  let built = false;
+  const isBuilt = () => (built ||= existsSync(join(dir, "index.html")));
+  // Nothing else lives at the root: a person who opens the server's address meets the dashboard.
+  router.get("/", (_req, res) => res.redirect(302, "/ui/"));
+  // The page's assets are relative (./assets/...): it must be read as the folder /ui/, not /ui.
+  router.get("/ui", (req, res) => {
+    const query = req.originalUrl.indexOf("?");
+    res.redirect(301, `/ui/${query < 0 ? "" : req.originalUrl.slice(query)}`);
+  });
+  const files = express.static(dir, {
+    index: "index.html",
+    redirect: false,
+    fallthrough: true,
+    setHeaders(res, path) {
+      // Vite names assets by their content hash; the page itself must be asked for again.
+      res.setHeader("Cache-Control", /[\\/]assets[\\/]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
+    },
+  });
+  router.use("/ui/", (req, res, next) =>
+    isBuilt()
+      ? files(req, res, next)
+      : next(new BenchwrightError("not_found", "The web dashboard is not built (yet: npm start builds it once the server listens): npm run build -w @benchwright/web (or npm run build)")),
+  );
+  return router;
+}
+
+export function isWebUiPath(path: string): boolean {
+  return path === "/" || path === "/ui" || path.startsWith("/ui/");
+}

@@ -1,0 +1,104 @@
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy } from "@benchwright/engine";
+import { parseCorsOrigins } from "../http/cors.js";
+import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "../operations/logger.js";
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  configDir: string;
+  databaseUrl?: string;
+  token?: string;
+  /** Origins whose pages may call the server (`BENCHWRIGHT_CORS_ORIGINS`, comma-separated); none by default. */
+  corsOrigins?: string[];
+  insecure: boolean;
+  /** Whether this process runs steps too (`BENCHWRIGHT_WORKER=false`: it serves and leaves steps to workers). */
+  work?: boolean;
+  /** pg-boss's schema on PostgreSQL (`BENCHWRIGHT_QUEUE_SCHEMA`); the engine picks one by default. */
+  queueSchema?: string;
+  /** How long a stop (SIGTERM) may take before the process exits anyway; `BENCHWRIGHT_STOP_TIMEOUT` seconds, default 10. */
+  stopTimeoutMs?: number;
+  /** `LOG_LEVEL`: fatal, error, warn, info (default), debug, trace or silent. */
+  logLevel?: LogLevelName;
+  /** `BENCHWRIGHT_LOG_FORMAT`: pretty or json; by default pretty on a terminal, json elsewhere. */
+  logFormat?: LogFormat;
+  /** `BENCHWRIGHT_METRICS_PUBLIC=true`: `GET /metrics` needs no token. */
+  metricsPublic?: boolean;
+  /** `BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS`: event streams this process holds open at once; more are refused (429). */
+  maxEventSubscribers?: number;
+  /** The most seconds a session's `step_timeout` may be; `BENCHWRIGHT_MAX_STEP_TIMEOUT`, default a day. */
+  maxStepTimeoutS?: number;
+  /**
+   * `BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS=true`: cloud endpoints may be on loopback, private,
+   * link-local or metadata addresses (a cloud inside the operator's network). Off by default:
+   * a configuration sent over the API could otherwise make the server call into its own network.
+   */
+  allowPrivateEndpoints?: boolean;
+}
+
+/** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
+export const DEFAULT_MAX_EVENT_SUBSCRIBERS = 1000;
+
+/** Reads the environment (see docs/configuration.md); `--insecure` is the only flag. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {
+  const port = Number(env.PORT ?? 5000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not '${env.PORT}'`);
+  const stopSeconds = Number(env.BENCHWRIGHT_STOP_TIMEOUT ?? 10);
+  if (!(stopSeconds > 0)) throw new Error(`BENCHWRIGHT_STOP_TIMEOUT must be a number of seconds, not '${env.BENCHWRIGHT_STOP_TIMEOUT}'`);
+  return {
+    host: env.HOST ?? "127.0.0.1",
+    port,
+    dataDir: resolve(env.BENCHWRIGHT_DATA_DIR ?? ".benchwright"),
+    configDir: resolve(env.BENCHWRIGHT_CONFIG_DIR ?? "config"),
+    databaseUrl: env.DATABASE_URL || undefined,
+    token: env.BENCHWRIGHT_API_TOKEN || undefined,
+    corsOrigins: parseCorsOrigins(env.BENCHWRIGHT_CORS_ORIGINS),
+    insecure: argv.includes("--insecure"),
+    work: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_WORKER ?? ""),
+    queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
+    stopTimeoutMs: stopSeconds * 1000,
+    logLevel: logLevelOf(env),
+    logFormat: logFormatOf(env),
+    metricsPublic: isOn(env.BENCHWRIGHT_METRICS_PUBLIC),
+    maxEventSubscribers: wholeNumberSetting(env, "BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS", DEFAULT_MAX_EVENT_SUBSCRIBERS, "subscribers"),
+    maxStepTimeoutS: wholeNumberSetting(env, "BENCHWRIGHT_MAX_STEP_TIMEOUT", DEFAULT_MAX_STEP_TIMEOUT_S, "seconds"),
+    allowPrivateEndpoints: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS),
+  };
+}
+
+/** The engine's policy for its outbound calls, from the configuration. */
+export function outboundPolicyOf(config: Pick<ServerConfig, "allowPrivateEndpoints">): OutboundPolicy {
+  return { allowPrivate: config.allowPrivateEndpoints === true };
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1";
+}
+
+/** Without a token the API is open to whoever reaches it: only loopback, unless told otherwise. */
+export function assertSafeToListen(config: ServerConfig): void {
+  if (!isLoopback(config.host) && !config.token && !config.insecure) {
+    throw new Error(
+      `Refusing to listen on ${config.host} without BENCHWRIGHT_API_TOKEN: set a token, or pass --insecure if the network is trusted`,
+    );
+  }
+}
+
+/** A switch that is off unless said otherwise. */
+function isOn(value: string | undefined): boolean {
+  return /^(true|1|yes|on)$/i.test(value ?? "");
+}
+
+/** A count of at least 1 (unset or empty: the default); anything else keeps the process from starting. */
+function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, unit: string): number {
+  const raw = env[name]?.trim() || String(fallback);
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of ${unit}, at least 1, not '${env[name]}'`);
+  }
+  return value;
+}

@@ -1,0 +1,55 @@
+import { Engine } from "@benchwright/engine";
+import { outboundPolicyOf, type ServerConfig } from "./config.js";
+import { engineLogOf, type Logger } from "../operations/logger.js";
+import { startServer, type RunningServer } from "./server.js";
+
+/** `benchwright serve`: the REST interface (and, unless BENCHWRIGHT_WORKER=false, a worker). */
+export async function serve(config: ServerConfig, log: Logger): Promise<RunningServer> {
+  const running = await startServer(config, log);
+  log.info(
+    {
+      url: `${running.url}/api/v1/`,
+      dataDir: config.dataDir,
+      configDir: config.configDir,
+      database: config.databaseUrl ? "postgresql" : "pglite",
+      worker: config.work !== false,
+    },
+    "listening",
+  );
+  return running;
+}
+
+/** `benchwright worker`: runs steps from the shared queue, serves nothing. Needs PostgreSQL. */
+export async function work(config: ServerConfig, log: Logger): Promise<{ engine: Engine; close(deadlineMs?: number): Promise<void> }> {
+  if (!config.databaseUrl) throw new Error("A worker shares its database with the servers: set DATABASE_URL to their PostgreSQL");
+  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, queueSchema: config.queueSchema, work: true, log: engineLogOf(log), outbound: outboundPolicyOf(config) });
+  log.info({ dataDir: config.dataDir, database: "postgresql" }, "working");
+  return { engine, close: (deadlineMs = config.stopTimeoutMs ?? 10_000) => engine.close(deadlineMs) };
+}
+
+/**
+ * SIGTERM and SIGINT stop the process well: no new requests or steps, running steps handed
+ * back (they go on on their hosts and another process takes them up), and an exit within
+ * the deadline even if something hangs.
+ */
+export function stopOnSignals(close: (deadlineMs: number) => Promise<void>, deadlineMs: number, log: Logger): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, deadlineSeconds: deadlineMs / 1000 }, "stopping");
+    setTimeout(() => {
+      log.error("stopping took longer than its deadline; exiting now");
+      process.exit(1);
+    }, deadlineMs).unref();
+    close(Math.max(0, deadlineMs - 500)).then(
+      () => process.exit(0),
+      (e: Error) => {
+        log.error({ error: e.message }, "stopping failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}

@@ -1,0 +1,71 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema, startTcpProxy, TEST_POSTGRES_URL, type TcpProxy } from "@benchwright/engine/testing";
+import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+
+// The real PostgreSQL behind a TCP forwarder that the tests cut and restore: an outage of
+// the database without stopping the machine's server.
+describe("a database outage on PostgreSQL", () => {
+  let proxy: TcpProxy;
+  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  let fx: Fixture;
+  let api: ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    const base = new URL(TEST_POSTGRES_URL);
+    proxy = await startTcpProxy({ host: base.hostname, port: Number(base.port || 5432) });
+    base.host = `127.0.0.1:${proxy.port}`;
+    schema = await createTestSchema(base.toString());
+    fx = await openFixture({ engine: { databaseUrl: schema.url } });
+    dropDefinition(fx.configDir, { id: "nap", workload: "two", run: "sleep 2\necho 'BW_METRIC napped 2 s'" });
+    api = request(fx.app);
+  }, 30_000);
+  afterAll(async () => {
+    proxy.restore();
+    await fx?.close();
+    await schema?.drop();
+    await proxy?.close();
+  }, 30_000);
+
+  it("answers 503 with Retry-After while the database is out, changes nothing, and recovers by itself", async () => {
+    const before = (await api.get("/api/v1/sessions/").expect(200)).body;
+    proxy.cut();
+    try {
+      for (const res of [
+        await api.get("/api/v1/sessions/"),
+        await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }),
+        await api.get("/api/v1/executions/"),
+      ]) {
+        expect(res.status).toBe(503);
+        expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+        expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+        expect(res.body).toMatchObject({ status: 503, code: "unavailable" });
+      }
+    } finally {
+      proxy.restore();
+    }
+    // No reconnect by hand: the next request finds the database again, and the refused POST left nothing.
+    expect((await api.get("/api/v1/sessions/").expect(200)).body).toEqual(before);
+  });
+
+  it("records a step's outcome once the database is back, when the step ended during the outage", async () => {
+    const sid = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
+    const id = (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "nap", workload: "two" }).expect(200)).body.id;
+    await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+    const run = api.post(`/api/v1/executions/${id}/run`).then((r) => r);
+    await new Promise((r) => setTimeout(r, 500));
+    proxy.cut();
+    // The step ends on its host about 1.5 s into the outage; the database comes back 2 s later.
+    await new Promise((r) => setTimeout(r, 3_500));
+    proxy.restore();
+    const res = await run;
+    expect(res.status).toBe(200);
+    const exec = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
+    expect(exec.state).toBe("completed");
+    expect(exec.metrics).toEqual([expect.objectContaining({ name: "napped", value: 2, unit: "s" })]);
+    const runs = exec.steps.filter((s: { step: string }) => s.step === "run");
+    expect(runs).toHaveLength(1);
+    // The outage after the step ended is not the step's time.
+    expect(Number(runs[0].duration)).toBeLessThan(3.5);
+  }, 30_000);
+});

@@ -1,0 +1,117 @@
+import { loadSpec } from "@benchwright/contract";
+import type { RunningPrism } from "@benchwright/contract/prism";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../process/server.js";
+import { startProxiedServer, type ProxiedServer } from "../test-support/proxied-server.js";
+
+type Operation = { operationId: string; parameters?: Array<{ $ref?: string }> };
+
+/** Every operation of the contract that takes an X-Fields mask, by operationId. */
+function maskedOperations(): string[] {
+  const spec = loadSpec() as { paths: Record<string, Record<string, Operation>> };
+  return Object.values(spec.paths)
+    .flatMap((item) => Object.entries(item).filter(([m]) => m !== "parameters").map(([, op]) => op))
+    .filter((op) => op.parameters?.some((p) => p.$ref === "#/components/parameters/XFields"))
+    .map((op) => op.operationId)
+    .sort();
+}
+
+// Masks a client may send: a plain field, several, nested, `*`, braces around, a field the
+// record does not have. Each operation gets these and masks on its own record's fields.
+const COMMON_MASKS = ["id", "*", "{id}", "no_such_field", "id,no_such_field{x}"];
+
+// The real server behind `prism proxy --errors`: a masked answer (without the fields the
+// contract marks required) must be no violation, on every operation that takes X-Fields.
+describe("masked answers, checked by Prism against the contract", () => {
+  let proxied: ProxiedServer;
+  let server: RunningServer;
+  let prism: RunningPrism;
+
+  beforeAll(async () => {
+    proxied = await startProxiedServer();
+    ({ server, prism } = proxied);
+  }, 60_000);
+  afterAll(() => proxied?.close());
+
+  it("finds no violation with any mask on any operation that takes X-Fields", async () => {
+    const seen = new Set<string>();
+    const failures: string[] = [];
+    const call = async (operationId: string, method: string, path: string, mask: string | undefined, body?: unknown, headers: Record<string, string> = {}) => {
+      seen.add(operationId);
+      const res = await fetch(`${prism.url}/api/v1${path}`, {
+        method,
+        headers: { ...(mask === undefined ? {} : { "X-Fields": mask }), ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status >= 300) failures.push(`${operationId} with mask '${mask}': ${res.status} ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    };
+    const each = async (operationId: string, own: string[], send: (mask: string) => Promise<unknown>) => {
+      for (const mask of [...COMMON_MASKS, ...own]) await send(mask);
+    };
+
+    // What the masked calls need: a session, and executions in every state a mask can meet.
+    const session = await call("createSession", "POST", "/sessions/", undefined, { provider: "local", service: "default" });
+    const ran = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+    await call("prepareExecution", "POST", `/executions/${ran.id}/prepare`, undefined);
+    await call("runExecution", "POST", `/executions/${ran.id}/run`, undefined);
+
+    await each("listBenchmarks", ["id,workloads{id,categories}", "tool_name"], (m) => call("listBenchmarks", "GET", "/benchmarks/", m));
+    await each("getBenchmark", ["workloads{workload_name}", "aliases"], (m) => call("getBenchmark", "GET", "/benchmarks/idle", m));
+    await each("listProviders", ["name", "service_types,class"], (m) => call("listProviders", "GET", "/providers/", m));
+    await each("createSession", ["provider{id}", "state,executions"], (m) =>
+      call("createSession", "POST", "/sessions/", m, { provider: "local", service: "default" }),
+    );
+    const execMasks = ["state", "test{tool_id}", "metrics{name,value}", "steps{step,attempt}", "exec_env{vms{id}}", "id,state,created"];
+    await each("listSessions", ["executions{id,state}", "provider{type,class}", ...execMasks.map((m) => `executions{${m}}`)], (m) =>
+      call("listSessions", "GET", "/sessions/", m),
+    );
+    await each("getSession", ["id,created", "executions{id,metrics{name}}"], (m) => call("getSession", "GET", `/sessions/${session.id}`, m));
+    await each("createExecution", execMasks, (m) => call("createExecution", "POST", `/sessions/${session.id}/executions/`, m, { tool: "idle", workload: "idle0" }));
+    await each("listSessionExecutions", execMasks, (m) => call("listSessionExecutions", "GET", `/sessions/${session.id}/executions/`, m));
+    await each("listExecutions", execMasks, (m) => call("listExecutions", "GET", "/executions/", m));
+    await each("getExecution", execMasks, (m) => call("getExecution", "GET", `/executions/${ran.id}`, m));
+    const other = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+    await call("prepareExecution", "POST", `/executions/${other.id}/prepare`, undefined);
+    await call("runExecution", "POST", `/executions/${other.id}/run`, undefined);
+    await each("compareExecutions", ["baseline,confidence", "metrics{name,figures{execution_id,mean,verdict}}", "executions{id,machines{facts}}"], (m) =>
+      call("compareExecutions", "GET", `/executions/compare?ids=${ran.id},${other.id}`, m),
+    );
+    await each("getStepAttempt", ["state,metrics{name}", "execution_id,step,attempt", "error"], (m) => call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m));
+    await each("sweepResources", ["resources{id}", "dry_run"], (m) => call("sweepResources", "POST", "/admin/sweep", m, { dry_run: true }));
+    // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
+    for (const mask of [...COMMON_MASKS, "started", "duration"]) {
+      const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+      await call("prepareExecution", "POST", `/executions/${e.id}/prepare`, mask);
+      await call("runExecution", "POST", `/executions/${e.id}/run`, mask);
+    }
+    for (const mask of ["state", "execution_id,attempt", "metrics{name}"]) {
+      const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+      await call("prepareExecution", "POST", `/executions/${e.id}/prepare`, mask, undefined, { Prefer: "respond-async" });
+      await waitForStepEnd(`${server.url}/api/v1/executions/${e.id}/steps/prepare/1`);
+    }
+
+    expect(failures).toEqual([]);
+    expect(prism.output()).not.toMatch(/violation/i);
+    expect([...seen].sort()).toEqual(maskedOperations());
+  }, 120_000);
+
+  it("cuts the answers down as asked, so the check above saw masked answers", async () => {
+    const res = await fetch(`${prism.url}/api/v1/benchmarks/idle`, { headers: { "X-Fields": "workloads{id}" } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { workloads: Array<Record<string, unknown>> };
+    expect(Object.keys(body)).toEqual(["workloads"]);
+    for (const w of body.workloads) expect(Object.keys(w)).toEqual(["id"]);
+    expect(prism.output()).not.toMatch(/violation/i);
+  }, 30_000);
+});
+
+/** Polls the step's attempt on the server itself until it has ended (a wait, not a timing check). */
+async function waitForStepEnd(url: string): Promise<void> {
+  for (;;) {
+    const attempt = (await (await fetch(url)).json()) as { state: string };
+    if (attempt.state !== "running") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
