@@ -25,3 +25,5 @@ export { DbLogStore, FileLogStore, LogBackpressure, logStoreFor, type ByteRange,
 export { refusedClass, type RefusedClass } from "./net/address-class.js";
 export { guardedAgents, guardedLookup, isOutboundRefused, OutboundRefused, PUBLIC_ONLY, type GuardedAgents, type OutboundPolicy } from "./net/outbound-guard.js";
 export { guardedFetch, type GuardedFetch, type GuardedRequestInit } from "./net/guarded-fetch.js";
+// How the runner wraps a script into one command (bench/step-overhead.mjs times a script so).
+export { bashC } from "./runner/remote-scripts.js";
