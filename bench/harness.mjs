@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import ssh2 from "ssh2";
-import { createTestSchema, startSshd } from "@benchwright/engine/testing";
+import { createTestSchema, startSshd } from "@benchwright/testing";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER_MAIN = join(ROOT, "apps/server/dist/main.js");

@@ -3,10 +3,8 @@
 // (prepare, two uploads, launch, follow). Prints p50 and p90 in ms.
 // Usage: node bench/ssh-latency.mjs [execs=200] [runs=30]
 import { randomUUID } from "node:crypto";
-import { startSshd, sshTargetOf } from "@benchwright/engine/testing";
-import { InMemoryHostKeyStore } from "../packages/engine/dist/transport/host-key.js";
-import { SshPool } from "../packages/engine/dist/transport/ssh-pool.js";
-import { StepRunner } from "../packages/engine/dist/runner/step-runner.js";
+import { startSshd, sshTargetOf } from "@benchwright/testing";
+import { InMemoryHostKeyStore, SshPool, StepRunner } from "@benchwright/engine";
 
 const execs = Number(process.argv[2] ?? 200);
 const runs = Number(process.argv[3] ?? 30);

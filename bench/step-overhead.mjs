@@ -25,7 +25,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalog } from "@benchwright/catalog";
-import { bashC } from "@benchwright/engine/testing";
+import { bashC } from "@benchwright/engine";
 import {
   LOCAL_SESSION, bash, benchConfigDir, benchSshd, figure, flags, main, median, postgresSchema, sshSessionBody, ssh2Connection, startServer, tempDir, timeEach,
 } from "./harness.mjs";

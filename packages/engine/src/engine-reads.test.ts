@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema } from "@benchwright/testing";
 import { Engine } from "./engine.js";
 import { CommitProbe } from "./store/commit-probe.js";
 import { openDb, type Db } from "./store/db.js";
-import { createTestSchema } from "./testing/postgres.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
 const LOCAL = { provider: "local", service: "default" } as const;

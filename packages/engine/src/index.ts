@@ -25,3 +25,9 @@ export { DbLogStore, FileLogStore, LogBackpressure, logStoreFor, type ByteRange,
 export { refusedClass, type RefusedClass } from "./net/address-class.js";
 export { guardedAgents, guardedLookup, isOutboundRefused, OutboundRefused, PUBLIC_ONLY, type GuardedAgents, type OutboundPolicy } from "./net/outbound-guard.js";
 export { guardedFetch, type GuardedFetch, type GuardedRequestInit } from "./net/guarded-fetch.js";
+// The transport and the runner on their own, for measuring them apart from the engine (bench/ssh-latency.mjs, bench/step-overhead.mjs).
+export { SshPool, type SshPoolOptions } from "./transport/ssh-pool.js";
+export { InMemoryHostKeyStore } from "./transport/host-key.js";
+export { StepRunner, type StepRunnerOptions } from "./runner/step-runner.js";
+export type { StepOutcome, StepSpec } from "./runner/step.js";
+export { bashC } from "./runner/remote-scripts.js";

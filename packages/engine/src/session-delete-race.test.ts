@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/testing";
 import { Engine } from "./engine.js";
 import { SecretBox } from "./secrets.js";
 import type { Store } from "./store/store.js";
-import { createTestSchema, startSshd, type SshdHarness } from "./testing/index.js";
 
 // Issue 27, point 6: a prepare racing a DELETE of its session. As where it was seen: a server
 // that runs no steps and a worker, on PostgreSQL, an existing-vm session whose host is the

@@ -1,4 +1,4 @@
-import { createTestSchema } from "@benchwright/engine/testing";
+import { createTestSchema } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstorableStrings } from "./json-body.js";

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { startSshd, type SshdHarness } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening } from "../test-support/raw-http.js";

@@ -1,6 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestSchema } from "@benchwright/engine/testing";
+import { createTestSchema } from "@benchwright/testing";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

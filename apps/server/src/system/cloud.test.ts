@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEc2Double, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { createEc2Double, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

@@ -1,6 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestSchema, startTcpProxy, TEST_POSTGRES_URL, type TcpProxy } from "@benchwright/engine/testing";
+import { createTestSchema, startTcpProxy, TEST_POSTGRES_URL, type TcpProxy } from "@benchwright/testing";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 
 // The real PostgreSQL behind a TCP forwarder that the tests cut and restore: an outage of

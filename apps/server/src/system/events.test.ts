@@ -1,7 +1,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BwEvent, EventFilter } from "@benchwright/engine";
-import { startTcpProxy } from "@benchwright/engine/testing";
+import { startTcpProxy } from "@benchwright/testing";
 import { createClient, type BenchwrightEvent } from "@benchwright/sdk";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPasswordUser, startSshd, type PasswordUser, type SshdHarness } from "@benchwright/engine/testing";
+import { createPasswordUser, startSshd, type PasswordUser, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";

@@ -4,7 +4,7 @@ import { get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DbLogStore } from "@benchwright/engine";
-import { createTestSchema } from "@benchwright/engine/testing";
+import { createTestSchema } from "@benchwright/testing";
 import { createClient } from "@benchwright/sdk";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

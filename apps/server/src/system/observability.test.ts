@@ -1,5 +1,5 @@
 import { getMetricsFromIterator, type PromMetrics } from "prom2javascript";
-import { createTestSchema, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { createTestSchema, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

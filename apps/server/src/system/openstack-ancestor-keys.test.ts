@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startOpenStackDouble, startSshd, type OpenStackDouble, type SshdHarness } from "@benchwright/engine/testing";
+import { startOpenStackDouble, startSshd, type OpenStackDouble, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

@@ -1,4 +1,4 @@
-import { startCountingListener, type CountingListener } from "@benchwright/engine/testing";
+import { startCountingListener, type CountingListener } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

@@ -5,7 +5,7 @@ import { connect, createServer, type AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { loadCatalog } from "@benchwright/catalog";
-import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { credentialEcho, startOpenStackDouble, type OpenStackDouble, type OpenStackOperation } from "@benchwright/engine/testing";
+import { credentialEcho, startOpenStackDouble, type OpenStackDouble, type OpenStackOperation } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestSchema, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { createTestSchema, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
 

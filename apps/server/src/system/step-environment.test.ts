@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDb } from "@benchwright/engine";
-import { createTestSchema } from "@benchwright/engine/testing";
+import { createTestSchema } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
 

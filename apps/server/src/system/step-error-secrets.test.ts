@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { startSshd, type SshdHarness } from "@benchwright/testing";
 import { secretForms } from "@benchwright/engine";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import { startSshd, type SshdHarness } from "@benchwright/engine/testing";
+import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { openFixture, type Fixture } from "./fixture.js";
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema, startTcpProxy } from "@benchwright/testing";
 import { openDb, type Db } from "../store/db.js";
 import { migrate } from "../store/migrations.js";
-import { createTestSchema } from "../testing/postgres.js";
-import { startTcpProxy } from "../testing/tcp-proxy.js";
 import { EventLog, type BwEvent, type EventFilter, type NewEvent } from "./event-log.js";
 
 // The same log on the embedded database and on a real PostgreSQL server. Subscribers are

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema } from "@benchwright/testing";
 import { openDb, type Db } from "../store/db.js";
 import { migrate } from "../store/migrations.js";
 import { Store } from "../store/store.js";
-import { createTestSchema } from "../testing/postgres.js";
 
 // Every state change of the store tells of itself in the event log, in the same transaction.
 

@@ -2,12 +2,10 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bytesOf, hashOf, randomSizes, writeAll, createTestSchema, startTcpProxy } from "@benchwright/testing";
 import { openDb, type Db } from "../store/db.js";
 import { migrate } from "../store/migrations.js";
 import type { StepKey } from "../store/store.js";
-import { bytesOf, hashOf, randomSizes, writeAll } from "../testing/log-data.js";
-import { createTestSchema } from "../testing/postgres.js";
-import { startTcpProxy } from "../testing/tcp-proxy.js";
 import { DbLogStore } from "./db-log-store.js";
 
 const MiB = 1024 * 1024;

@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bytesOf, createTestSchema, startSshd, sshTargetOf, type SshdHarness } from "@benchwright/testing";
 import { StepRunner } from "../runner/step-runner.js";
 import { openDb, type Db } from "../store/db.js";
 import { migrate } from "../store/migrations.js";
-import { bytesOf } from "../testing/log-data.js";
-import { createTestSchema } from "../testing/postgres.js";
-import { startSshd, sshTargetOf, type SshdHarness } from "../testing/sshd.js";
 import { InMemoryHostKeyStore } from "../transport/host-key.js";
 import { LocalShell } from "../transport/local-shell.js";
 import { SshPool } from "../transport/ssh-pool.js";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startCountingListener, type CountingListener } from "../testing/counting-listener.js";
+import { startCountingListener, type CountingListener } from "@benchwright/testing";
 import { guardedFetch } from "./guarded-fetch.js";
 import { guardedAgents, guardedLookup, OutboundRefused, PUBLIC_ONLY } from "./outbound-guard.js";
 

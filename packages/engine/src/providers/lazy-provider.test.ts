@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadedAfter as loadedAfterIn } from "../testing/loaded-after.js";
+import { loadedAfter as loadedAfterIn } from "@benchwright/testing";
 import { lazyProvider } from "./lazy-provider.js";
 import type { Provider } from "./provider.js";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSshd, sshTargetOf, type SshdHarness } from "../testing/sshd.js";
+import { startSshd, sshTargetOf, type SshdHarness } from "@benchwright/testing";
 import { InMemoryHostKeyStore } from "../transport/host-key.js";
 import { LocalShell } from "../transport/local-shell.js";
 import { SshPool } from "../transport/ssh-pool.js";

@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSshd, sshTargetOf, type SshdHarness } from "../testing/sshd.js";
+import { startSshd, sshTargetOf, type SshdHarness } from "@benchwright/testing";
 import { InMemoryHostKeyStore } from "../transport/host-key.js";
 import { LocalShell } from "../transport/local-shell.js";
 import { SshPool } from "../transport/ssh-pool.js";

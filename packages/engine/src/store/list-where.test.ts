@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema } from "@benchwright/testing";
 import { executionCursor, sessionCursor } from "../lists/cursor.js";
 import { executionWhereOf, pageOf, sessionWhereOf, type ExecutionListQuery, type SessionListQuery } from "../lists/list-query.js";
 import { metricRowsOf } from "../lists/metric-rows.js";
-import { createTestSchema } from "../testing/postgres.js";
 import { openDb, type Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { Store, type ExecutionState, type SessionState } from "./store.js";

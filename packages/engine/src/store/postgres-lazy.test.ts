@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadedAfter } from "../testing/loaded-after.js";
+import { loadedAfter } from "@benchwright/testing";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist");
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema } from "@benchwright/testing";
 import { openDb, type Db } from "./db.js";
 import { migrate, MIGRATIONS } from "./migrations.js";
 import { Store } from "./store.js";
 
-import { createTestSchema } from "../testing/postgres.js";
 
 // The same schema must work on the embedded database and on a real PostgreSQL server.
 

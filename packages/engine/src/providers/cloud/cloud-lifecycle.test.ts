@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, RunInstancesCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
-import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
-import { startOpenStackDouble, type OpenStackDouble } from "../../testing/openstack-double.js";
-import { startSshd, type SshdHarness } from "../../testing/sshd.js";
+import { createEc2Double, type Ec2Double, startGceDouble, type GceDouble, startOpenStackDouble, type OpenStackDouble, startSshd, type SshdHarness, closedPort, leaks, TestSession } from "@benchwright/testing";
+import { cloudConfig, failureOf } from "./test-outcomes.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { SshPool } from "../../transport/ssh-pool.js";
 import type { CloudConfig } from "../../config/provider-config-types.js";
@@ -12,7 +10,6 @@ import type { Machine, ProviderContext } from "../provider.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { createCloudProvider, type CloudProviderOptions } from "./index.js";
 import { OpenStackClient } from "./openstack-client.js";
-import { closedPort, cloudConfig, failureOf, leaks, TestSession } from "./testing-ledger.js";
 
 // The one lifecycle (CloudProvider) against each cloud's double: no cloud is reachable here, so
 // EC2 is the real SDK client answered by aws-sdk-client-mock and OpenStack a local HTTP double.

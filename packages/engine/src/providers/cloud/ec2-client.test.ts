@@ -2,9 +2,9 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DescribeKeyPairsCommand } from "@aws-sdk/client-ec2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCountingListener, type CountingListener } from "@benchwright/testing";
 import { BenchwrightError } from "../../errors.js";
 import { OutboundRefused, PUBLIC_ONLY } from "../../net/outbound-guard.js";
-import { startCountingListener, type CountingListener } from "../../testing/counting-listener.js";
 import { createEc2Client, ec2Failure } from "./ec2-client.js";
 
 const SECRET = "INTERNAL-SECRET-7f3a";

@@ -1,10 +1,9 @@
 import { CreateKeyPairCommand, CreateSecurityGroupCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
+import { createEc2Double, type Ec2Double, startSshd, type SshdHarness, leaks, loginWorks, TestSession } from "@benchwright/testing";
 import type { ResolvedConfig } from "../provider.js";
 import { createCloudProvider, EC2_KINDS, type CloudProviderOptions } from "./index.js";
-import { startSshd, type SshdHarness } from "../../testing/sshd.js";
-import { cloudConfig, configProblems, failureOf, leaks, loginWorks, TestSession } from "./testing-ledger.js";
+import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
 
 const ACCESS_ID = "AKIAIOSFODNN7EXAMPLE";
 const SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";

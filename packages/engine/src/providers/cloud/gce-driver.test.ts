@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startCountingListener } from "../../testing/counting-listener.js";
-import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
-import { startSshd, type SshdHarness } from "../../testing/sshd.js";
+import { startCountingListener, startGceDouble, type GceDouble, startSshd, type SshdHarness, createMemoryLedger, loginWorks, testContext, type MemoryLedger } from "@benchwright/testing";
+import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
 import type { ResolvedConfig } from "../provider.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { GCE_KINDS } from "./gce-driver.js";
 import { createCloudProvider } from "./index.js";
-import { cloudConfig, configProblems, createMemoryLedger, failureOf, loginWorks, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 // What is particular to GCE; the lifecycle (each step failing, abort, sweep) is in
 // cloud-lifecycle.test.ts. Google's real Compute client talks REST to a local HTTP double.

@@ -1,9 +1,9 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startCountingListener, type CountingListener } from "@benchwright/testing";
 import { guardedFetch, type GuardedFetch } from "../../net/guarded-fetch.js";
 import { PUBLIC_ONLY } from "../../net/outbound-guard.js";
-import { startCountingListener, type CountingListener } from "../../testing/counting-listener.js";
 import { OpenStackClient, OpenStackError } from "./openstack-client.js";
 
 // Keystone stands at https://keystone.example (a name on the Internet, as far as the guard

@@ -3,15 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startOpenStackDouble, type OpenStackDouble } from "../../testing/openstack-double.js";
+import { startOpenStackDouble, type OpenStackDouble, startSshd, type SshdHarness, createMemoryLedger, leaks, loginWorks, TestSession, testContext, type MemoryLedger } from "@benchwright/testing";
+import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
 import type { Machine, ResolvedConfig } from "../provider.js";
 import type { ExecOptions } from "../../transport/transport.js";
 import { createCloudProvider, OPENSTACK_KINDS, type CloudProviderOptions } from "./index.js";
 import { guessVmUser } from "../../config/parse-cloud-config.js";
 import { SshPool } from "../../transport/ssh-pool.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
-import { startSshd, type SshdHarness } from "../../testing/sshd.js";
-import { cloudConfig, configProblems, createMemoryLedger, failureOf, leaks, loginWorks, TestSession, testContext, type MemoryLedger } from "./testing-ledger.js";
 
 
 const said: string[] = [];

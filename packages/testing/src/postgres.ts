@@ -1,4 +1,4 @@
-import { openDb } from "../store/db.js";
+import pg from "pg";
 
 /** The development and CI machines' PostgreSQL (trust auth); TEST_DATABASE_URL overrides it. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -9,24 +9,27 @@ export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://po
  */
 export async function createTestSchema(baseUrl = TEST_POSTGRES_URL): Promise<{ url: string; drop: () => Promise<void> }> {
   const schema = `bw_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = await openDb({ databaseUrl: baseUrl });
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`);
-  } finally {
-    await admin.close();
-  }
+  await onServer(baseUrl, (db) => db.query(`CREATE SCHEMA ${schema}`));
   const separator = baseUrl.includes("?") ? "&" : "?";
   return {
     url: `${baseUrl}${separator}options=-c%20search_path%3D${schema}`,
     async drop() {
-      const db = await openDb({ databaseUrl: baseUrl });
-      try {
+      await onServer(baseUrl, async (db) => {
         await db.query(`DROP SCHEMA ${schema} CASCADE`);
-        // The step queue's schema beside it (see queueSchemaOf), when an engine made one.
+        // The step queue's schema beside it (see queueSchemaOf in the engine), when an engine made one.
         await db.query(`DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`);
-      } finally {
-        await db.close();
-      }
+      });
     },
   };
+}
+
+/** Runs `fn` on one connection to the server at `url`, closed afterwards. */
+async function onServer(url: string, fn: (db: pg.Client) => Promise<unknown>): Promise<void> {
+  const db = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await db.connect();
+  try {
+    await fn(db);
+  } finally {
+    await db.end();
+  }
 }

@@ -1,17 +1,22 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname } from "node:path";
 import { Client } from "ssh2";
 import { describe, expect, it } from "vitest";
-import { hostKeyFingerprint } from "../transport/host-key.js";
 import { startSshd, sshTargetOf, type SshdHarness } from "./sshd.js";
+
+/** The fingerprint of a raw (wire format) host key, as `ssh-keygen -l` prints it. */
+function fingerprintOf(key: Buffer): string {
+  return "SHA256:" + createHash("sha256").update(key).digest("base64").replace(/=+$/, "");
+}
 
 /** A bare ssh2 client on the harness, checking its host key. */
 function connectTo(sshd: SshdHarness): Promise<Client> {
   return new Promise((resolve, reject) => {
     const client = new Client();
     client.on("ready", () => resolve(client)).on("error", reject);
-    client.connect({ ...sshTargetOf(sshd), hostVerifier: (key: Buffer) => hostKeyFingerprint(key) === sshd.hostKeyFingerprint });
+    client.connect({ ...sshTargetOf(sshd), hostVerifier: (key: Buffer) => fingerprintOf(key) === sshd.hostKeyFingerprint });
   });
 }
 

@@ -5,7 +5,6 @@ import { createServer, connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { SshTarget } from "../transport/transport.js";
 
 const run = promisify(execFile);
 
@@ -173,7 +172,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
   }
 }
 
-export function sshTargetOf(harness: SshdHarness): SshTarget {
+export function sshTargetOf(harness: SshdHarness): { host: string; port: number; username: string; privateKey: string } {
   return { host: harness.host, port: harness.port, username: harness.username, privateKey: harness.privateKey };
 }
 

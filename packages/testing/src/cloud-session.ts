@@ -1,26 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { parseProviderConfig } from "../../config/parse-provider-config.js";
-import type { CloudConfig } from "../../config/provider-config-types.js";
-import { BenchwrightError } from "../../errors.js";
-import type { ProviderContext, ResolvedConfig, ResourceLedger } from "../provider.js";
 
-/** The cloud configuration of these sections, read as a session reads it. */
-export function cloudConfig(sections: ResolvedConfig): CloudConfig {
-  const config = parseProviderConfig(sections);
-  if (config.class !== "cloud") throw new Error(`a ${config.class} configuration`);
-  return config;
+// A cloud driver test's session, written against the engine's provider interfaces by their
+// shape alone: this package does not depend on the engine (whose tests depend on it).
+
+/** The store's resource ledger, as a provider sees it (the engine's ResourceLedger). */
+export interface ResourceLedger {
+  record(kind: string, id: string, meta?: Record<string, unknown>): Promise<void>;
+  markDestroyed(kind: string, id: string): Promise<void>;
+  live(): Promise<Array<{ kind: string; id: string; meta: Record<string, unknown> }>>;
 }
 
-/** What the parser refuses these sections for, as the problem document lists it; [] when it takes them. */
-export function configProblems(sections: ResolvedConfig): Array<{ path: string; message: string }> {
-  try {
-    parseProviderConfig(sections);
-    return [];
-  } catch (e) {
-    if (!(e instanceof BenchwrightError)) throw e;
-    return e.extras.errors ?? [];
-  }
+/** What a provider is handed for a session (the required part of the engine's ProviderContext). */
+export interface SessionContext {
+  sessionId: string;
+  resources: ResourceLedger;
+  dataDir: string;
+  log: (line: string) => void;
 }
+
 
 export interface MemoryLedger extends ResourceLedger {
   entries: Array<{ kind: string; id: string; meta: Record<string, unknown>; destroyed: boolean }>;
@@ -50,7 +47,7 @@ export function testContext(
   sessionId: string,
   logs: string[],
   ledger: ResourceLedger = createMemoryLedger(),
-): ProviderContext & { resources: ResourceLedger } {
+): SessionContext {
   return { sessionId, resources: ledger, dataDir: "/tmp/benchwright-test", log: (line) => logs.push(line) };
 }
 
@@ -67,7 +64,7 @@ export class TestSession {
   }
 
   /** The provider context of this test's session. */
-  context(): ProviderContext & { resources: ResourceLedger } {
+  context(): SessionContext {
     return testContext(this.sessionId, this.logs, this.ledger);
   }
 }
@@ -107,17 +104,6 @@ export async function loginWorks(target: { host: string; port: number; username:
       .on("error", reject)
       .connect({ host: target.host, port: target.port, username: target.username, privateKey: target.privateKey });
   });
-}
-
-/** The BenchwrightError `promise` fails with (anything else fails the test); its messages go into `said`. */
-export async function failureOf(promise: Promise<unknown>, said: string[]): Promise<BenchwrightError> {
-  const outcome = await promise.then(
-    () => new Error("expected a failure"),
-    (e: unknown) => e,
-  );
-  if (!(outcome instanceof BenchwrightError)) throw outcome;
-  said.push(outcome.message, outcome.detail);
-  return outcome;
 }
 
 /** Each secret, or long line of a key, that appears in what was said (none, when all is well). */
