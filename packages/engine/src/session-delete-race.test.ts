@@ -4,7 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "./engine.js";
-import { SecretBox } from "./secrets.js";
+import { SecretBox } from "./secrets/secret-box.js";
 import type { Store } from "./store/store.js";
 import { createTestSchema, startSshd, type SshdHarness } from "./testing/index.js";
 

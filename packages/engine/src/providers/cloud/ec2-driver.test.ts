@@ -1,7 +1,7 @@
 import { CreateKeyPairCommand, CreateSecurityGroupCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEc2Double, type Ec2Double } from "../../testing/ec2-double.js";
-import type { ResolvedConfig } from "../provider.js";
+import type { ResolvedConfig } from "../../config/resolved-config.js";
 import { createCloudProvider, EC2_KINDS, type CloudProviderOptions } from "./index.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
 import { cloudConfig, configProblems, failureOf, leaks, loginWorks, TestSession } from "./testing-ledger.js";

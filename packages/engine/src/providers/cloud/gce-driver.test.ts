@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startCountingListener } from "../../testing/counting-listener.js";
 import { startGceDouble, type GceDouble } from "../../testing/gce-double.js";
 import { startSshd, type SshdHarness } from "../../testing/sshd.js";
-import type { ResolvedConfig } from "../provider.js";
+import type { ResolvedConfig } from "../../config/resolved-config.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { GCE_KINDS } from "./gce-driver.js";
 import { createCloudProvider } from "./index.js";

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { parseProviderConfig } from "../../config/parse-provider-config.js";
 import type { CloudConfig } from "../../config/provider-config-types.js";
 import { BenchwrightError } from "../../errors.js";
-import type { ProviderContext, ResolvedConfig, ResourceLedger } from "../provider.js";
+import type { ResolvedConfig } from "../../config/resolved-config.js";
+import type { ProviderContext, ResourceLedger } from "../provider.js";
 
 /** The cloud configuration of these sections, read as a session reads it. */
 export function cloudConfig(sections: ResolvedConfig): CloudConfig {
