@@ -17,7 +17,7 @@ const CLASS_ALIASES: Record<string, ProviderClass> = {
   "benchsuite.stdlib.provider.libcloud.LibcloudComputeProvider": "cloud",
 };
 
-export const PROVIDER_CLASSES = Object.keys(CLASS_ALIASES);
+const PROVIDER_CLASSES = Object.keys(CLASS_ALIASES);
 
 export function canonicalClass(name: unknown): ProviderClass {
   const found = typeof name === "string" && Object.hasOwn(CLASS_ALIASES, name) ? CLASS_ALIASES[name] : undefined;

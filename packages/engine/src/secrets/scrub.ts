@@ -185,7 +185,7 @@ export class Scrubber {
 }
 
 /** The code and message of an SDK or HTTP error; never its request, headers or stack. */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   if (error && typeof error === "object") {
     const e = error as { name?: unknown; code?: unknown; message?: unknown };
     const code = typeof e.code === "string" ? e.code : typeof e.name === "string" && e.name !== "Error" ? e.name : "";

@@ -7,8 +7,6 @@ import { CloudProvider } from "./cloud-provider.js";
 import { OpenStackDriver } from "./openstack-driver.js";
 
 export { type CloudProviderOptions } from "./cloud-settings.js";
-export type { CloudDriver } from "./cloud-driver.js";
-export { CloudProvider } from "./cloud-provider.js";
 export { EC2_KINDS } from "./ec2-kinds.js";
 export { OPENSTACK_KINDS } from "./openstack-driver.js";
 
