@@ -127,7 +127,7 @@ function record(row) {
   if (process.env.BENCH_FIGURES_FILE) appendFileSync(process.env.BENCH_FIGURES_FILE, JSON.stringify(row) + "\n");
 }
 
-export function formatValue(value, unit, digits) {
+function formatValue(value, unit, digits) {
   if (!Number.isFinite(value)) return "n/a";
   const d = digits ?? (Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2);
   return `${value.toFixed(d)} ${unit}`;
@@ -147,7 +147,7 @@ export function printFigures(rows, title = "figures") {
 
 // ---- statistics and timing
 
-export function quantile(samples, q) {
+function quantile(samples, q) {
   if (samples.length === 0) return NaN;
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -234,7 +234,7 @@ export async function loadTest(url, { seconds = 3, concurrency = 16, warmupSecon
  * A JSON API client of the server at `api` (…/api/v1): throws on any answer but 2xx; on a
  * 5xx the error also holds the server's last log lines (which never hold a secret).
  */
-export function apiClient(api, serverLog = () => "") {
+function apiClient(api, serverLog = () => "") {
   const call = async (method, path, body) => {
     const res = await httpRequest(method, api + path, { body });
     const text = res.body.toString();

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const SERVER_CHAIN = ["packages/contract", "packages/catalog", "packages/engine", "apps/server"];
+const SERVER_CHAIN = ["packages/contract", "packages/catalog", "packages/engine", "apps/server"];
 
 function sources(dir) {
   const out = [];

@@ -15,7 +15,7 @@ export interface Bar {
   tone?: string;
 }
 
-export interface BarGeometry {
+interface BarGeometry {
   bar: Bar;
   /** Row top. */
   y: number;

@@ -31,7 +31,7 @@ export function runWords(e: Execution, workload?: Workload): RunWords {
 }
 
 /** `×3`, or `until CV ≤ 0.02 (3 to 10 times)`; empty for a run that measures once. */
-export function repetitionsText(plan: Execution["repetitions"]): string {
+function repetitionsText(plan: Execution["repetitions"]): string {
   if (!plan) return "";
   if ("count" in plan) return `×${plan.count}`;
   return `until CV ≤ ${plan.until_cv} (${plan.min} to ${plan.max} times)`;

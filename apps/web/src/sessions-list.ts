@@ -4,7 +4,7 @@ import { api } from "./api.js";
 /** Which sessions the list shows: the API lists `active` and `deleting` ones unless asked. */
 export type SessionsShown = "open" | "deleted" | "all";
 
-export const SHOWN_STATES: Record<SessionsShown, Array<Session["state"]> | undefined> = {
+const SHOWN_STATES: Record<SessionsShown, Array<Session["state"]> | undefined> = {
   open: undefined,
   deleted: ["deleted"],
   all: ["active", "deleting", "deleted"],

@@ -7,7 +7,7 @@ const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** The build the tests drive (turbo builds it before `test`). */
 export const DIST_DIR = join(WEB_DIR, "dist");
 /** Where each run keeps its screenshots (gitignored). */
-export const RESULTS_DIR = join(WEB_DIR, "test-results");
+const RESULTS_DIR = join(WEB_DIR, "test-results");
 
 /**
  * Debian's Chromium (installed by .ci/run), never a downloaded one. Without the background

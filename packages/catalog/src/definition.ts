@@ -3,10 +3,10 @@ import { CatalogError } from "./errors.js";
 import { paramDeclarations } from "./params.js";
 import type { MetricMeaning, RoleDefinition, ToolDefinition, WorkloadDefinition } from "./types.js";
 
-export const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
+const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
 
 /** Used when a (user-dropped) definition gives no timeout: enough for an apt install. */
-export const DEFAULT_TIMEOUT = { prepare: 900, run: 600 };
+const DEFAULT_TIMEOUT = { prepare: 900, run: 600 };
 
 // A typo such as `instal_debian` would otherwise be silently ignored and never run.
 const TOOL_SCRIPT_KEY = /^(check|lib|install(_[a-z0-9]+)*)$/;

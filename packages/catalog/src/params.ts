@@ -1,8 +1,8 @@
 import type { ParamDeclaration, ParamType, ParamValue } from "./types.js";
 
 /** lower_snake_case: the name becomes `BW_PARAM_<NAME>` by upper-casing alone, so two names never meet in one variable. */
-export const PARAM_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-export const PARAM_TYPES: readonly ParamType[] = ["integer", "number", "string", "boolean"];
+const PARAM_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+const PARAM_TYPES: readonly ParamType[] = ["integer", "number", "string", "boolean"];
 /** Longest string value: it travels in the step's env.sh, and a limit keeps that small. */
 export const MAX_STRING_PARAM = 1024;
 
@@ -16,7 +16,7 @@ function isObject(v: unknown): v is Raw {
 }
 
 /** Why `value` does not fit `decl`, or undefined when it does. */
-export function paramValueProblem(decl: ParamDeclaration, value: unknown): string | undefined {
+function paramValueProblem(decl: ParamDeclaration, value: unknown): string | undefined {
   switch (decl.type) {
     case "integer":
       if (typeof value !== "number" || !Number.isSafeInteger(value)) return "must be an integer";

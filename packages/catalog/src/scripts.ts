@@ -47,7 +47,7 @@ function installSection(tool: ToolDefinition, opts: StepScriptOptions): string[]
  * A workload's scripts as one role sees them: its own (`run@server`) over the shared ones
  * (`run`), keyed without the role. Without a role, the shared ones alone.
  */
-export function roleScripts(scripts: Record<string, string>, role: string | undefined): Record<string, string> {
+function roleScripts(scripts: Record<string, string>, role: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, script] of Object.entries(scripts)) if (!key.includes("@")) out[key] = script;
   if (role === undefined) return out;

@@ -12,7 +12,7 @@ export interface Metric {
   better?: Better;
 }
 
-export type Better = "higher" | "lower";
+type Better = "higher" | "lower";
 
 /** What a figure of one name means, declared by the tool's definition: comparisons and charts need it. */
 export interface MetricMeaning {

@@ -14,7 +14,7 @@
 const MASK_PARAMETER = "#/components/parameters/XFields";
 const SCHEMA_REF = "#/components/schemas/";
 const RESPONSE_REF = "#/components/responses/";
-export const MASKED_MARK = "x-fields-masked";
+const MASKED_MARK = "x-fields-masked";
 
 /** Rewrites `spec` in place; returns the names of the masked schemas it added. */
 export function describeMaskedAnswers(spec) {

@@ -1,6 +1,6 @@
 import type { StepKind } from "./store/store.js";
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
+type LogLevel = "debug" | "info" | "warn" | "error";
 
 /**
  * What an engine line concerns, for a structured log: an operator filters a session's or a

@@ -17,9 +17,10 @@ import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./log
 import { MachineAccess } from "./machines/machine-access.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import { createProvider, type ProviderOptions } from "./providers/registry.js";
-import type { Machine, Provider, ProviderContext, ResolvedConfig } from "./providers/provider.js";
+import type { ResolvedConfig } from "./config/resolved-config.js";
+import type { Machine, Provider, ProviderContext } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
-import { SecretBox } from "./secrets.js";
+import { SecretBox } from "./secrets/secret-box.js";
 import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf, type Scrubber } from "./secrets/scrub.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";

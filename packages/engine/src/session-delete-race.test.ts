@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/testing";
 import { Engine } from "./engine.js";
-import { SecretBox } from "./secrets.js";
+import { SecretBox } from "./secrets/secret-box.js";
 import type { Store } from "./store/store.js";
 
 // Issue 27, point 6: a prepare racing a DELETE of its session. As where it was seen: a server

@@ -21,8 +21,6 @@ import type { Transport } from "./transport/transport.js";
 import type { ExecutionRow, ExecutionState, StepEnd, StepKey, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 
-export { EngineShutdown } from "./steps/hand-back.js";
-
 /** Where each step may start from, and where it ends. */
 const TRANSITIONS: Record<StepKind, { from: ExecutionState[]; during: ExecutionState; ok: ExecutionState; failed: ExecutionState }> = {
   // Prepare again after it succeeded or a run, as the Benchmarking Suite allowed: a new attempt that installs and loads anew.

@@ -9,7 +9,7 @@ export function formatDuration(seconds: number): string {
 }
 
 /** The longest delay a Node timer takes: setTimeout and AbortSignal.timeout fire a longer one at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A delay for a timer, cut to the longest one it takes (24.8 days); a caller that waits longer arms it again. */
 export function timerDelay(ms: number): number {

@@ -52,7 +52,7 @@ export class SubscriberCap {
 const messages = new WeakMap<BwEvent, string>();
 
 /** One event as an SSE message: its id (what a client resumes from), its type, and the whole event as data. */
-export function sseMessage(event: BwEvent): string {
+function sseMessage(event: BwEvent): string {
   let message = messages.get(event);
   if (message === undefined) {
     // JSON.stringify never writes a raw line break, so the data is one line.

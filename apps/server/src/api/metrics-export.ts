@@ -40,7 +40,7 @@ function csvRecord(row: MetricRow): string {
 }
 
 /** One RFC 4180 record, CRLF-ended. */
-export function csvLine(values: readonly unknown[]): string {
+function csvLine(values: readonly unknown[]): string {
   return values.map(csvField).join(",") + "\r\n";
 }
 
@@ -54,7 +54,7 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
  * with a `'` in front when it would start a formula; quoted (quotes doubled) when it holds a
  * comma, a quote or a line end.
  */
-export function csvField(value: unknown): string {
+function csvField(value: unknown): string {
   let text = value === undefined || value === null ? "" : typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
   if (typeof value === "string" && FORMULA.test(text) && !NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

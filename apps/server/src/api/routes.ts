@@ -89,6 +89,6 @@ export function dispatch(handlers: Record<string, OperationHandler | undefined>)
 export type OpenApiRequest = Request & { openapi?: { pathParams: Record<string, unknown>; schema: { operationId?: string } } };
 
 /** Whether a Prefer header asks for `respond-async`, among other preferences or not. */
-export function prefersAsync(prefer: string | undefined): boolean {
+function prefersAsync(prefer: string | undefined): boolean {
   return !!prefer && prefer.split(",").some((p) => p.split(";")[0].trim().toLowerCase() === "respond-async");
 }

@@ -24,7 +24,7 @@ declare module "node:http" {
 /** pino: one JSON line per event, with a numeric `level`, `time` and `msg`. */
 export type Logger = PinoLogger;
 
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /** `LOG_LEVEL`, `info` when unset; anything else is refused, so that a typo does not silence the logs. */
@@ -47,7 +47,7 @@ const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"] as
  * line 15 times slower, whereas these cost only when such an object is logged. Free text is the
  * engine's scrubber's: it masks every form of a session's secrets in its lines.
  */
-export const REDACTED_PATHS: readonly string[] = [
+const REDACTED_PATHS: readonly string[] = [
   // Any line that logs a request the way a request's line does.
   "req.headers.authorization",
   'req.headers["proxy-authorization"]',
@@ -73,18 +73,18 @@ const MASKED_HEADERS: ReadonlySet<string> = new Set(CREDENTIAL_HEADERS);
  * pino's standard serializer copies every header into each request's child logger, which made
  * logging the largest cost of a small read (a third of `GET /executions/{id}`).
  */
-export function requestLogFields(req: IncomingMessage & { originalUrl?: string; id?: unknown }): Record<string, unknown> {
+function requestLogFields(req: IncomingMessage & { originalUrl?: string; id?: unknown }): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
   for (const name of LOGGED_HEADERS) if (req.headers[name] !== undefined) headers[name] = MASKED_HEADERS.has(name) ? MASK : req.headers[name];
   return { id: req.id, method: req.method, url: req.originalUrl ?? req.url, headers, remoteAddress: req.socket?.remoteAddress, remotePort: req.socket?.remotePort };
 }
 
 /** What a request's line says of the answer. */
-export function answerLogFields(res: ServerResponse): Record<string, unknown> {
+function answerLogFields(res: ServerResponse): Record<string, unknown> {
   return { statusCode: res.statusCode };
 }
 
-export const LOG_FORMATS = ["pretty", "json"] as const;
+const LOG_FORMATS = ["pretty", "json"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**
@@ -110,7 +110,7 @@ export interface LoggerOptions {
 }
 
 /** The longest a line waits in the default destination's buffer before it is written. */
-export const FLUSH_MS = 100;
+const FLUSH_MS = 100;
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const format = options.format ?? defaultFormat();

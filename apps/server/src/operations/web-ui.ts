@@ -5,7 +5,7 @@ import express, { type Router } from "express";
 import { BenchwrightError } from "@benchwright/engine";
 
 /** apps/web's build, beside this package in the repository (from src/ and from dist/ alike). */
-export const DEFAULT_WEB_UI_DIR = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+const DEFAULT_WEB_UI_DIR = fileURLToPath(new URL("../../../web/dist", import.meta.url));
 
 /**
  * The web dashboard (apps/web's build) at /ui/. Its files are public, like the docs: the data

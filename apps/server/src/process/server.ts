@@ -78,7 +78,7 @@ function listen(app: ReturnType<typeof createApp>, config: ServerConfig): Promis
   });
 }
 
-export function listenError(error: NodeJS.ErrnoException, config: Pick<ServerConfig, "host" | "port">): Error {
+function listenError(error: NodeJS.ErrnoException, config: Pick<ServerConfig, "host" | "port">): Error {
   const where = `${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
   if (error.code === "EADDRINUSE") {
     return new Error(`${where} is already in use (EADDRINUSE): another process listens there, perhaps another Benchwright server; stop it, or set PORT (and HOST) to another address`);

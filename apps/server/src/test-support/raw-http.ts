@@ -39,7 +39,7 @@ export async function listen(app: Express): Promise<Listening> {
   };
 }
 
-export function sendRaw(
+function sendRaw(
   port: number,
   method: string,
   path: string,

@@ -34,8 +34,3 @@ export const parsers: Readonly<Record<string, Parser>> = Object.freeze({
   wrk,
 });
 
-export function getParser(name: string): Parser | undefined {
-  return Object.hasOwn(parsers, name) ? parsers[name] : undefined;
-}
-
-export { dbench, ffmpeg, fio, iperf, iperf3, keyvalue, mbw, openssl, pgbench, redisBenchmark, sevenZip, sockperf, stressNg, sysbench, wrk };

@@ -26,7 +26,7 @@ interface RunReport {
   error?: { step?: string; attempt?: number; code: string; detail: string; exit_code?: number | null; log_tail?: string };
 }
 
-export function parseTarget(target: string): { tool: string; workload: string } {
+function parseTarget(target: string): { tool: string; workload: string } {
   const [tool, workload, ...rest] = target.split("/");
   if (!tool || !workload || rest.length) throw new UsageError(`name the benchmark as <tool>/<workload> (e.g. sysbench/cpu_10000), not '${target}'`);
   return { tool, workload };

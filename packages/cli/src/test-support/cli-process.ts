@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The built command, run as a user's shell would run it. */
-export const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/bin.js");
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/bin.js");
 
 export interface CliRun {
   child: ChildProcess;

@@ -17,7 +17,7 @@ export function problem(at: FieldPath, wrong: string, allowed: string): ConfigPr
 }
 
 /** As a problem document lists a failing field: `{path: "/config/vms/port", message: "is 70000: must be an integer from 1 to 65535"}`. */
-export function problemEntry(p: ConfigProblem): { path: string; message: string } {
+function problemEntry(p: ConfigProblem): { path: string; message: string } {
   return { path: ["/config", ...p.at].join("/"), message: `${p.wrong}: ${p.allowed}` };
 }
 

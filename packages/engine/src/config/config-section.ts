@@ -6,7 +6,7 @@ type Schemas = components["schemas"];
 /** Keys of a provider section: the contract's, so that a key misspelt here does not compile. */
 export type ProviderKey = keyof Schemas["ProviderSection"];
 /** A stored configuration (written by the operator) may hold this too; the contract does not offer it to clients. */
-export type StoredOnlyServiceKey = "floating_ip_pool";
+type StoredOnlyServiceKey = "floating_ip_pool";
 export type ServiceKey = keyof Schemas["ServiceSection"] | StoredOnlyServiceKey;
 export type HostKey = keyof Schemas["HostEntry"];
 

@@ -47,7 +47,7 @@ function workingDirProblem(dir: string): string | undefined {
 }
 
 /** `<working_dir>/.benchwright`: steps run below the directory asked for; a relative one is below the home. */
-export function workRootOf(workingDir: string | undefined): string {
+function workRootOf(workingDir: string | undefined): string {
   if (workingDir === undefined) return "~/.benchwright";
   const dir = workingDir.replace(/\/+$/, "");
   if (dir === "") return "/.benchwright";

@@ -69,12 +69,12 @@ interface CloudCommon extends Common {
   workRoot: string;
 }
 
-export interface Ec2Config extends CloudCommon {
+interface Ec2Config extends CloudCommon {
   driver: "ec2";
   region: Given<Provider, "region">;
 }
 
-export interface OpenStackConfig extends CloudCommon {
+interface OpenStackConfig extends CloudCommon {
   driver: "openstack";
   region?: Given<Provider, "region">;
   authUrl: Given<Provider, "auth_url">;
@@ -84,7 +84,7 @@ export interface OpenStackConfig extends CloudCommon {
   domain: Given<Provider, "domain">;
 }
 
-export interface GceConfig extends CloudCommon {
+interface GceConfig extends CloudCommon {
   driver: "gce";
   project: Given<Provider, "project">;
   /** The zone. */

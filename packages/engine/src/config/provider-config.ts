@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { BenchwrightError } from "../errors.js";
-import type { ProviderClass, ResolvedConfig } from "../providers/provider.js";
+import type { ProviderClass, ResolvedConfig } from "./resolved-config.js";
 import { parseIni } from "./ini.js";
 import { configError, describeValue, problem } from "./config-problem.js";
 
@@ -17,7 +17,7 @@ const CLASS_ALIASES: Record<string, ProviderClass> = {
   "benchsuite.stdlib.provider.libcloud.LibcloudComputeProvider": "cloud",
 };
 
-export const PROVIDER_CLASSES = Object.keys(CLASS_ALIASES);
+const PROVIDER_CLASSES = Object.keys(CLASS_ALIASES);
 
 export function canonicalClass(name: unknown): ProviderClass {
   const found = typeof name === "string" && Object.hasOwn(CLASS_ALIASES, name) ? CLASS_ALIASES[name] : undefined;

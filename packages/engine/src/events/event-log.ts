@@ -31,7 +31,7 @@ export interface EventLogOptions {
 }
 
 /** The channel of the wake-ups; its payload is empty: the reader reads what is new itself. */
-export const EVENTS_CHANNEL = "bw_events";
+const EVENTS_CHANNEL = "bw_events";
 /**
  * The advisory lock every append takes until its transaction ends. Ids come from a sequence
  * when the row is inserted, but become visible when the transaction commits: without the

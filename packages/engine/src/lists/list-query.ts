@@ -20,10 +20,10 @@ export interface Page<T> {
 }
 
 /** The states of the sessions a list holds unless its `state` names others: the live ones, as the Benchmarking Suite listed them. */
-export const LISTED_SESSION_STATES: readonly SessionState[] = ["active", "deleting"];
+const LISTED_SESSION_STATES: readonly SessionState[] = ["active", "deleting"];
 
 /** The largest page; the contract says the same. */
-export const MAX_LIMIT = 1000;
+const MAX_LIMIT = 1000;
 
 /** What a sessions list selects in the database: one more than `limit`, to know whether a next page exists. */
 export function sessionWhereOf(query: SessionListQuery): SessionWhere {
@@ -76,7 +76,7 @@ const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.
  * none, as the records write their times) or with its offset. Anything else is a 400 that says
  * what is allowed.
  */
-export function createdSinceOf(value: string | undefined): Date | undefined {
+function createdSinceOf(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const m = ISO_8601.exec(value.trim());
   const [year, month, day, hour, minute, second] = (m?.slice(1, 7) ?? []).map((x) => Number(x ?? 0));

@@ -7,7 +7,7 @@ import { ProgressReporter } from "./progress.js";
 import { TailBuffer } from "./tail-buffer.js";
 
 /** No stored chunk is longer: a reader finds the chunk holding an offset within this distance before it. */
-export const MAX_CHUNK_BYTES = 1024 * 1024;
+const MAX_CHUNK_BYTES = 1024 * 1024;
 
 export interface DbLogStoreOptions {
   /** Bytes per stored chunk; a full chunk is stored at once. Default 256 KiB, at most MAX_CHUNK_BYTES. */

@@ -1,5 +1,5 @@
 /** The shortest time between two progress reports of one writer. */
-export const PROGRESS_INTERVAL_MS = 500;
+const PROGRESS_INTERVAL_MS = 500;
 
 /**
  * Reports a writer's stored size at most every `intervalMs`: the first change at once, the

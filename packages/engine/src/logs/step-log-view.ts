@@ -5,9 +5,9 @@ import { sleep } from "../transport/backoff.js";
 import type { ByteRange, LogStore } from "./log-store.js";
 
 /** How often a follower looks for new bytes and for the end of the step. */
-export const FOLLOW_POLL_MS = 200;
+const FOLLOW_POLL_MS = 200;
 
-export interface LogFollowOptions {
+interface LogFollowOptions {
   /** Absolute offset to start from; 0 by default. */
   from?: number;
   /** Stops following (the stream ends). */

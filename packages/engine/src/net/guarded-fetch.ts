@@ -5,7 +5,7 @@ import type { ReadableStream } from "node:stream/web";
 import { guardedAgents, type OutboundPolicy } from "./outbound-guard.js";
 
 /** What the callers here send: a method, headers, and a body in one piece. */
-export interface GuardedRequestInit {
+interface GuardedRequestInit {
   method?: string;
   headers?: HeadersInit;
   body?: string | Uint8Array | URLSearchParams | null;

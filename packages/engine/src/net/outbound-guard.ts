@@ -46,7 +46,7 @@ export function isOutboundRefused(error: unknown): error is OutboundRefused {
 }
 
 /** The refusal for connecting to `address` (an IP) for `host`, if the policy refuses it. */
-export function refusal(policy: OutboundPolicy, host: string, address: string): OutboundRefused | undefined {
+function refusal(policy: OutboundPolicy, host: string, address: string): OutboundRefused | undefined {
   if (policy.allowPrivate) return undefined;
   const refused = refusedClass(address);
   return refused ? new OutboundRefused(host, address, refused) : undefined;

@@ -31,7 +31,8 @@ describe("lazyProvider", () => {
     expect(loadedAfter(`await import("./providers/cloud/ec2-driver.js");`)).toBe(true);
     // ...and the engine, with an EC2 provider made but not used, does not load it.
     expect(loadedAfter(`
-      const { parseProviderConfig } = await import("./index.js");
+      await import("./index.js");
+      const { parseProviderConfig } = await import("./config/parse-provider-config.js");
       const { createCloudProvider } = await import("./providers/cloud/index.js");
       createCloudProvider(parseProviderConfig({ name: "x", serviceType: "d", providerClass: "cloud",
         provider: { class: "cloud", driver: "ec2", access_id: "a", secret_key: "b", region: "eu-west-1" },
@@ -44,7 +45,8 @@ describe("lazyProvider", () => {
     const loaded = (script: string) => loadedAfterIn(DIST, script, "@google-cloud/compute");
     expect(loaded(`await import("./providers/cloud/gce-driver.js");`)).toBe(true);
     expect(loaded(`
-      const { parseProviderConfig } = await import("./index.js");
+      await import("./index.js");
+      const { parseProviderConfig } = await import("./config/parse-provider-config.js");
       const { createCloudProvider } = await import("./providers/cloud/index.js");
       createCloudProvider(parseProviderConfig({ name: "x", serviceType: "d", providerClass: "cloud",
         provider: { class: "cloud", driver: "gce", access_id: "a@b", secret_key: "k", project: "p", region: "europe-west1-b" },

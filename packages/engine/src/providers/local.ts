@@ -24,6 +24,6 @@ export class LocalProvider implements Provider {
   }
 }
 
-export function localWorkRoot(dataDir: string, sessionId: string): string {
+function localWorkRoot(dataDir: string, sessionId: string): string {
   return join(dataDir, "work", sessionId);
 }

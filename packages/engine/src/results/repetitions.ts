@@ -7,8 +7,6 @@ import { summarize } from "./statistics.js";
 type Metric = components["schemas"]["Metric"];
 type RepetitionsRequest = NonNullable<components["schemas"]["ExecutionCreate"]["repetitions"]>;
 
-/** The most a run repeats; the contract says the same. */
-export const MAX_REPETITIONS = 100;
 const DEFAULT_MIN = 3;
 const DEFAULT_MAX = 10;
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { EngineLog } from "../engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "../errors.js";
-import type { ResolvedConfig } from "../providers/provider.js";
+import type { ResolvedConfig } from "../config/resolved-config.js";
 
 /** What a credential becomes in any text that leaves the engine. */
 export const MASK = "***";
@@ -185,7 +185,7 @@ export class Scrubber {
 }
 
 /** The code and message of an SDK or HTTP error; never its request, headers or stack. */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   if (error && typeof error === "object") {
     const e = error as { name?: unknown; code?: unknown; message?: unknown };
     const code = typeof e.code === "string" ? e.code : typeof e.name === "string" && e.name !== "Error" ? e.name : "";

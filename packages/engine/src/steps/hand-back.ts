@@ -4,7 +4,7 @@ import { SESSION_DELETED } from "../store/store.js";
  * Abort reasons that end a process's following of a step without ending the step: it goes
  * on, detached on its host, and another follower (or this process, restarted) takes it up.
  */
-export class HandBack extends Error {}
+class HandBack extends Error {}
 
 /** This process stops: its steps are handed back. */
 export class EngineShutdown extends HandBack {

@@ -9,7 +9,7 @@ export type SessionState = "active" | "deleting" | "deleted";
 export type ExecutionState =
   | "created" | "preparing" | "prepared" | "prepare_failed" | "running" | "completed" | "run_failed";
 export type StepKind = "prepare" | "run";
-export type StepState = "running" | "succeeded" | "failed";
+type StepState = "running" | "succeeded" | "failed";
 
 export interface SessionRow {
   id: string;
@@ -24,7 +24,7 @@ export interface SessionRow {
   deleted_at: Date | null;
 }
 
-export interface TestInfo {
+interface TestInfo {
   tool_id: string;
   workload_id: string;
   tool_name: string;

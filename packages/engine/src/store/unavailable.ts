@@ -1,7 +1,7 @@
 import { BenchwrightError } from "../errors.js";
 
 /** Seconds a client is told to wait when the database cannot be reached. */
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Errors that mean "the database could not be reached or went away", not "the query was
@@ -12,7 +12,7 @@ const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE
 const SQLSTATE_CLASSES = ["08", "57P", "53300"];
 const MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Connection refused/i;
 
-export function isDatabaseUnreachable(e: unknown): boolean {
+function isDatabaseUnreachable(e: unknown): boolean {
   if (!e || typeof e !== "object") return false;
   const { code, message } = e as { code?: unknown; message?: unknown };
   if (typeof code === "string" && (NETWORK_CODES.has(code) || SQLSTATE_CLASSES.some((c) => code.startsWith(c)))) return true;
@@ -20,7 +20,7 @@ export function isDatabaseUnreachable(e: unknown): boolean {
 }
 
 /** The 503 problem a request gets while the database is out; nothing was changed. */
-export function databaseUnavailable(cause: unknown): BenchwrightError {
+function databaseUnavailable(cause: unknown): BenchwrightError {
   return new BenchwrightError(
     "unavailable",
     "The database is unreachable; nothing was changed. Try again in a few seconds",

@@ -5,7 +5,7 @@
  */
 
 /** The ledger kinds a driver records, by the part each plays in a session. */
-export interface CloudKinds {
+interface CloudKinds {
   machine: string;
   key: string;
   /**

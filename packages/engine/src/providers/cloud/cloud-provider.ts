@@ -2,7 +2,7 @@ import { BenchwrightError } from "../../errors.js";
 import type { Scrubber } from "../../secrets/scrub.js";
 import { loadSsh2 } from "../../transport/ssh2-module.js";
 import type { Machine, Provider, ProviderContext, SweptResource } from "../provider.js";
-import { resourceName, type CloudSettings } from "./cloud-config.js";
+import { resourceName, type CloudSettings } from "./cloud-settings.js";
 import type { CloudDriver, LaunchSpec, MachineView } from "./cloud-driver.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
 import { cancelled, pollUntil } from "./polling.js";

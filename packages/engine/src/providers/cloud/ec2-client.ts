@@ -1,7 +1,7 @@
 import { EC2Client } from "@aws-sdk/client-ec2";
 import { BenchwrightError } from "../../errors.js";
 import { guardedAgents, isOutboundRefused, PUBLIC_ONLY, type OutboundPolicy } from "../../net/outbound-guard.js";
-import type { CloudSettings } from "./cloud-config.js";
+import type { CloudSettings } from "./cloud-settings.js";
 
 /** What an AWS error code looks like: kept (the driver acts on some), where a message is not. */
 const AWS_CODE = /^[A-Za-z][A-Za-z0-9.]{0,63}$/;

@@ -18,7 +18,7 @@ import {
   type Tag,
 } from "@aws-sdk/client-ec2";
 import { BenchwrightError } from "../../errors.js";
-import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-config.js";
+import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-settings.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
 import { createEc2Client } from "./ec2-client.js";
 import { EC2_KINDS } from "./ec2-kinds.js";

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import compute from "@google-cloud/compute";
 import { guardedFetch } from "../../net/guarded-fetch.js";
 import { PUBLIC_ONLY } from "../../net/outbound-guard.js";
-import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-config.js";
+import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-settings.js";
 import { guardedAuth, serviceAccountAuth, type HeaderSource } from "./gce-auth.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
 

@@ -2,13 +2,11 @@ import type { CloudConfig } from "../../config/provider-config-types.js";
 import { scrubberOf } from "../../secrets/scrub.js";
 import type { Provider } from "../provider.js";
 import { lazyProvider } from "../lazy-provider.js";
-import { cloudSettings, type CloudProviderOptions } from "./cloud-config.js";
+import { cloudSettings, type CloudProviderOptions } from "./cloud-settings.js";
 import { CloudProvider } from "./cloud-provider.js";
 import { OpenStackDriver } from "./openstack-driver.js";
 
-export { type CloudProviderOptions } from "./cloud-config.js";
-export type { CloudDriver } from "./cloud-driver.js";
-export { CloudProvider } from "./cloud-provider.js";
+export { type CloudProviderOptions } from "./cloud-settings.js";
 export { EC2_KINDS } from "./ec2-kinds.js";
 export { OPENSTACK_KINDS } from "./openstack-driver.js";
 

@@ -29,7 +29,7 @@ export class OpenStackError extends Error {
   }
 }
 
-export interface NovaAddress {
+interface NovaAddress {
   addr: string;
   version?: number;
   "OS-EXT-IPS:type"?: "fixed" | "floating";
@@ -69,7 +69,7 @@ interface CatalogEntry {
 }
 
 /** Keystone's base `.../v3`, whether the configuration gave the host or the versioned URL. */
-export function keystoneBase(authUrl: string): string {
+function keystoneBase(authUrl: string): string {
   const trimmed = authUrl.replace(/\/+$/, "").replace(/\/auth\/tokens$/, "");
   return /\/v3$/.test(trimmed) ? trimmed : `${trimmed}/v3`;
 }

@@ -1,6 +1,6 @@
 import { BenchwrightError } from "../../errors.js";
 import type { Scrubber } from "../../secrets/scrub.js";
-import { sessionFromName, TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-config.js";
+import { sessionFromName, TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-settings.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
 import { OpenStackClient, type NovaServer } from "./openstack-client.js";
 

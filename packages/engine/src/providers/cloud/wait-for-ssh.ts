@@ -7,7 +7,7 @@ import { sleep } from "./polling.js";
  * (or `SSH-1.99`) banner. A port that is open but not yet serving (cloud-init still
  * running) does not count.
  */
-export function probeSsh(host: string, port: number, timeoutMs = 5000): Promise<boolean> {
+function probeSsh(host: string, port: number, timeoutMs = 5000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     let received = "";

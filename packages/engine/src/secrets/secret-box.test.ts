@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SecretBox } from "./secrets.js";
+import { SecretBox } from "./secret-box.js";
 
 describe("SecretBox", () => {
   it("seals so that the stored text holds none of the secret, and opens it back", () => {

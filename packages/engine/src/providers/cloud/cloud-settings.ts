@@ -1,3 +1,5 @@
+// What the cloud provider adds at run time to a parsed CloudConfig (config/parse-cloud-config.ts
+// reads the user's sections): the code's own knobs and timings, and how it names and tags what it makes.
 import type { EC2Client } from "@aws-sdk/client-ec2";
 import type { CloudConfig, CloudDriverName } from "../../config/provider-config-types.js";
 import type { OutboundPolicy } from "../../net/outbound-guard.js";
