@@ -80,7 +80,7 @@ export function unstorableStrings(value: unknown, at: string): Array<{ path: str
 
 // Without the u flag, a class matches UTF-16 code units: a high half not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const UNPRINTABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNPRINTABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`, "g");
 
 function flawOf(text: string): string | undefined {
   if (text.includes("\u0000")) return "a NUL character (\\u0000)";
