@@ -220,7 +220,8 @@ describe("the dashboard served by the real server", () => {
     expect(record.repetitions).toEqual({ count: 3 });
     expect(record.metrics[0]!.stats!.n).toBe(3);
 
-    await page.waitForSelector('svg[data-chart="metrics"] g.error-bar', WAIT);
+    // attached, not visible: three equal figures make an interval of no width, which Playwright calls hidden
+    await page.waitForSelector('svg[data-chart="metrics"] g.error-bar', { ...WAIT, state: "attached" });
     const error = page.locator('svg[data-chart="metrics"] g.error-bar');
     expect(await error.count()).toBe(1);
     expect(Number(await error.getAttribute("data-low"))).toBe(record.metrics[0]!.stats!.ci_low);
