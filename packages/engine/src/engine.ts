@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { join } from "node:path";
-import type { Catalog, ParamDeclaration } from "@benchwright/catalog";
+import type { Catalog } from "@benchwright/catalog";
 import { CatalogSource } from "./catalog-source.js";
 import { createDataDir } from "./data-dir.js";
 import type {
@@ -10,18 +10,16 @@ import type {
 import { configError, problem } from "./config/config-problem.js";
 import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
 import { parseProviderConfig } from "./config/parse-provider-config.js";
-import type { ProviderConfig } from "./config/provider-config-types.js";
-import { stepFields, type EngineLog, type LogFields } from "./engine-log.js";
-import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
+import { stepFields, type EngineLog } from "./engine-log.js";
+import { BenchwrightError, isBenchwrightError } from "./errors.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import { MachineAccess } from "./machines/machine-access.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
-import { createProvider, type ProviderOptions } from "./providers/registry.js";
-import type { ResolvedConfig } from "./config/resolved-config.js";
-import type { Machine, Provider, ProviderContext } from "./providers/provider.js";
+import type { ProviderOptions } from "./providers/registry.js";
+import type { Machine } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets/secret-box.js";
-import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf, type Scrubber } from "./secrets/scrub.js";
+import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf } from "./secrets/scrub.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
@@ -29,14 +27,15 @@ import type { StepQueue } from "./queue/step-queue.js";
 import { SESSION_DELETED, Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
 import { StepExecutor, type StepEnded } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
-import { formatDuration, formatTimestamp } from "./time.js";
-import { executionView, executionViews, sessionView } from "./views.js";
+import { executionView, executionViews, sessionView, stepAttemptView } from "./views/execution-views.js";
+import { benchmarkView, paramViews } from "./views/benchmark-views.js";
+import { providerFailure, SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
 import { executionCursor, sessionCursor } from "./lists/cursor.js";
 import { executionWhereOf, pageOf, sessionWhereOf, type ExecutionListQuery, type MetricsExportQuery, type Page, type SessionListQuery } from "./lists/list-query.js";
 import { metricRowsOf, type MetricRow } from "./lists/metric-rows.js";
 import { compareExecutions, type Comparison } from "./results/comparison.js";
-import { metricsView, repetitionPlanOf } from "./results/repetitions.js";
+import { repetitionPlanOf } from "./results/repetitions.js";
 
 export interface EngineOptions {
   /** Embedded database, logs, local work dirs and the generated secret key live here. */
@@ -85,14 +84,13 @@ export interface EngineStats {
 export class Engine {
   private readonly steps: StepExecutor;
   private readonly logs: LogStore;
+  private readonly machines: SessionMachines;
   private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
   /** The read views, kept while the tables they show are unchanged (see ReadCache). */
   private readonly reads = new ReadCache(() => this.store.db.writes ?? this.store.db.commits, ["sessions", "executions", "steps"]);
   private readonly stepEnds = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
-  /** Sessions' configurations as read from what they sealed (which never changes), with their scrubbers. */
-  private readonly configs = new Map<string, { sealed: string; config: ProviderConfig; scrubber: Scrubber }>();
   /** The rows a step was begun with, for this process's worker to drive it with, once (see startStep). */
   private readonly begun = new Map<string, { execution: ExecutionRow; session: SessionRow }>();
 
@@ -106,6 +104,7 @@ export class Engine {
     private readonly log: EngineLog,
   ) {
     this.logs = logStoreFor(store.db, options.dataDir);
+    this.machines = new SessionMachines({ store, secrets, access, dataDir: options.dataDir, log, providers: options.providers, outbound: options.outbound });
     this.steps = new StepExecutor(
       store,
       () => catalogs.current(),
@@ -281,10 +280,10 @@ export class Engine {
     // Steps followed here end now; those followed by other processes end when their owners
     // see the session's state (at their next lease renewal), or when their processes die below.
     await this.worker?.stopExecutions(ids);
-    const config = this.configOf(row);
-    const ctx = this.providerContext(row, config);
+    const config = this.machines.configOf(row);
+    const ctx = this.machines.context(row, config);
     try {
-      const machines = await this.knownMachines(config, ctx);
+      const machines = await this.machines.known(config, ctx);
       const failed = (machine: Machine, e: Error) =>
         this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, { session_id: id, level: "warn" });
       await this.steps.removeWorkDirs(id, machines, ids, failed);
@@ -295,7 +294,7 @@ export class Engine {
       // a step begun just before the session became `deleting` may have launched after the first pass.
       await this.steps.removeWorkDirs(id, machines, ids, failed);
       // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
-      await this.store.db.exclusive(`machines:${id}`, () => this.provider(config).destroy(ctx));
+      await this.store.db.exclusive(`machines:${id}`, () => this.machines.provider(config).destroy(ctx));
     } catch (e) {
       throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`, config);
     }
@@ -525,7 +524,7 @@ export class Engine {
       const services = request.service ? [request.service] : Object.keys(file.services);
       for (const service of services) {
         const config = parseProviderConfig(resolveStored([file], file.name, service));
-        const provider = this.provider(config);
+        const provider = this.machines.provider(config);
         try {
           resources.push(...((await provider.sweep?.({ isLive, dryRun, log: this.log })) ?? []));
         } catch (e) {
@@ -544,25 +543,14 @@ export class Engine {
     this.begun.delete(stepId(step));
     const execution = begun?.execution ?? (await this.executionRow(step.execution_id));
     const session = begun?.session ?? (await this.store.getSession(execution.session_id))!;
-    const { config, scrubber } = this.sessionConfig(session);
+    const { config, scrubber } = this.machines.settingsOf(session);
     return this.steps.drive(step, {
       execution,
-      machines: (count) => this.sessionMachines(session, config, signal, stepFields(step, session.id), count),
+      machines: (count) => this.machines.ensure(session, config, signal, stepFields(step, session.id), count),
       timeoutOverride: config.stepTimeoutS,
       signal,
       owner,
       scrubber,
-    });
-  }
-
-  /** One ensureMachines at a time per session across every process sharing the database, so that two prepares never create twice. */
-  private sessionMachines(session: SessionRow, config: ProviderConfig, signal?: AbortSignal, about?: LogFields, count?: number): Promise<Machine[]> {
-    return this.store.db.exclusive(`machines:${session.id}`, async () => {
-      try {
-        return await this.provider(config).ensureMachines({ ...this.providerContext(session, config, about), signal, count });
-      } catch (e) {
-        throw providerFailure(e, `The ${config.class} provider could not make the machines ready`, config);
-      }
     });
   }
 
@@ -572,63 +560,6 @@ export class Engine {
     while (Date.now() < until && (await this.store.heldSteps(executionIds)).length > 0) {
       await new Promise((r) => setTimeout(r, STEP_POLL_MS));
     }
-  }
-
-  /** Machines to clean on deletion: the provider's view, without creating any that do not exist. */
-  private async knownMachines(config: ProviderConfig, ctx: ProviderContext): Promise<Machine[]> {
-    if (config.class === "cloud") {
-      // Destroying the instances removes their work dirs with them.
-      return [];
-    }
-    return this.provider(config).ensureMachines(ctx);
-  }
-
-  /** The provider of `config`, its outbound calls under the engine's policy unless the options give the cloud one of its own. */
-  private provider(config: ProviderConfig): Provider {
-    const providers = this.options.providers;
-    return createProvider(config, { ...providers, cloud: { outbound: this.options.outbound, ...providers?.cloud } });
-  }
-
-  /** `about`: what the provider's lines concern besides the session (the step that needs the machines). */
-  private providerContext(session: SessionRow, config: ProviderConfig, about: LogFields = { session_id: session.id }): ProviderContext {
-    const store = this.store;
-    const secrets = this.secrets;
-    return {
-      sessionId: session.id,
-      dataDir: this.options.dataDir,
-      log: this.sessionConfig(session).scrubber.log((line, fields) => this.log(`session ${session.id}: ${line}`, { ...about, ...fields })),
-      exec: async (machine, command, options) => {
-        const transport = this.access.transport(session.id, machine);
-        try {
-          return await transport.exec(command, options);
-        } finally {
-          transport.release();
-        }
-      },
-      resources: {
-        record: (kind, id, meta = {}) =>
-          store.recordResource({ session_id: session.id, provider_name: config.name, kind, resource_id: id, meta_sealed: secrets.seal(meta) }),
-        markDestroyed: (kind, id) => store.markResourceDestroyed(session.id, kind, id),
-        live: async () =>
-          (await store.liveResources(session.id)).map((r) => ({ kind: r.kind, id: r.resource_id, meta: secrets.open<Record<string, unknown>>(r.meta_sealed) })),
-      },
-    };
-  }
-
-  /** The session's configuration, read from what it sealed by the parser that read it at its creation. */
-  private configOf(session: SessionRow): ProviderConfig {
-    return this.sessionConfig(session).config;
-  }
-
-  /** configOf and the scrubber of its credentials, kept per session: reading them costs a step a millisecond or two. */
-  private sessionConfig(session: SessionRow): { config: ProviderConfig; scrubber: Scrubber } {
-    const kept = this.configs.get(session.id);
-    if (kept && kept.sealed === session.config_sealed) return kept;
-    const config = parseProviderConfig(this.secrets.open<ResolvedConfig>(session.config_sealed));
-    const entry = { sealed: session.config_sealed, config, scrubber: scrubberOf(config) };
-    if (this.configs.size >= MAX_KEPT_CONFIGS) this.configs.clear();
-    this.configs.set(session.id, entry);
-    return entry;
   }
 
   private async liveSession(id: string): Promise<SessionRow> {
@@ -666,28 +597,6 @@ export class Engine {
   }
 }
 
-function benchmarkView(tool: ReturnType<Catalog["tools"]>[number]): Benchmark {
-  return {
-    id: tool.id,
-    aliases: tool.aliases ?? [],
-    tool_name: tool.tool_name,
-    description: tool.description,
-    workloads: tool.workloads.map((w) => ({
-      id: w.id,
-      workload_name: w.workload_name,
-      workload_description: w.workload_description,
-      categories: w.categories,
-      params: paramViews(w.params),
-      ...(w.roles ? { roles: Object.entries(w.roles).map(([name, role]) => ({ name, ...role })) } : {}),
-    })),
-    metrics: Object.entries(tool.metrics ?? {}).map(([name, meaning]) => ({ name, ...meaning })),
-  };
-}
-
-function paramViews(params: Record<string, ParamDeclaration>): NonNullable<ProblemExtras["parameters"]> {
-  return Object.entries(params).map(([name, decl]) => ({ name, ...decl }));
-}
-
 /** A name as one token of a JSON Pointer (RFC 6901): a client's unknown name may hold `/` or `~`. */
 function jsonPointerToken(name: string): string {
   return name.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -695,9 +604,6 @@ function jsonPointerToken(name: string): string {
 
 /** How many executions' figures the metrics export reads at a time. */
 const EXPORT_BATCH = 200;
-
-/** Sessions whose parsed configuration is kept (see Engine.sessionConfig). */
-const MAX_KEPT_CONFIGS = 1_000;
 
 function stepId(key: { execution_id: string; step: StepKind; attempt: number }): string {
   return `${key.execution_id}/${key.step}/${key.attempt}`;
@@ -707,26 +613,6 @@ function stepId(key: { execution_id: string; step: StepKind; attempt: number }):
 const STEP_POLL_MS = 200;
 /** How long a DELETE waits for the owners of the session's steps to record their ends. */
 const STEP_END_WAIT_MS = 10_000;
-
-function stepAttemptView(step: StepRow): StepAttempt {
-  return {
-    execution_id: step.execution_id,
-    step: step.step,
-    attempt: step.attempt,
-    state: step.state,
-    started: formatTimestamp(new Date(step.started)),
-    duration: step.duration === null ? null : formatDuration(step.duration),
-    exit_code: step.exit_code,
-    metrics: metricsView(step.metrics),
-    ...(step.state === "failed" ? { error: { code: step.error_code ?? "step_failed", detail: step.error ?? "" } } : {}),
-  };
-}
-
-/** Provider failures become a 502 problem whose text carries no credential. */
-function providerFailure(e: unknown, context: string, config: ProviderConfig): BenchwrightError {
-  // A provider's message may echo a credential in any escaping: every form is masked.
-  return scrubberOf(config).fail(context, e);
-}
 
 /** pg-boss (and node-postgres under it) is loaded only where it is used: the embedded default starts without it. */
 async function openPgBossQueue(databaseUrl: string, queueSchema: string | undefined, log: EngineLog): Promise<StepQueue> {

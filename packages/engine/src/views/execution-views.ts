@@ -1,7 +1,7 @@
-import type { Execution, Session, StepRecord } from "@benchwright/contract";
-import type { ExecutionRow, ExecutionWithSteps, SessionSummary, StepSummary } from "./store/store.js";
-import { metricsView } from "./results/repetitions.js";
-import { formatDuration, formatTimestamp } from "./time.js";
+import type { Execution, Session, StepAttempt, StepRecord } from "@benchwright/contract";
+import type { ExecutionRow, ExecutionWithSteps, SessionSummary, StepRow, StepSummary } from "../store/store.js";
+import { metricsView } from "../results/repetitions.js";
+import { formatDuration, formatTimestamp } from "../time.js";
 
 /** Row to wire shape; the only place that decides what a client sees (never a credential). */
 export function sessionView(row: SessionSummary, executions: Execution[]): Session {
@@ -50,5 +50,20 @@ function stepView(row: StepSummary): StepRecord {
     duration: row.duration === null ? null : formatDuration(row.duration),
     exit_code: row.exit_code,
     error: row.error,
+  };
+}
+
+/** One attempt of a step as its own resource, with its metrics and, when it failed, why. */
+export function stepAttemptView(step: StepRow): StepAttempt {
+  return {
+    execution_id: step.execution_id,
+    step: step.step,
+    attempt: step.attempt,
+    state: step.state,
+    started: formatTimestamp(new Date(step.started)),
+    duration: step.duration === null ? null : formatDuration(step.duration),
+    exit_code: step.exit_code,
+    metrics: metricsView(step.metrics),
+    ...(step.state === "failed" ? { error: { code: step.error_code ?? "step_failed", detail: step.error ?? "" } } : {}),
   };
 }
