@@ -20,11 +20,18 @@ import type { Machine } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf } from "./secrets/scrub.js";
-import { openDb, type Db } from "./store/db.js";
+import type { Db } from "./store/db.js";
+import { openDb } from "./store/open-db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import { SESSION_DELETED, Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
+import { Store } from "./store/store.js";
+import { EventLog } from "./events/event-log.js";
+import { stepFinishedData } from "./events/step-finished.js";
+import type { ExecutionRow } from "./model/executions.js";
+import type { LiveResourceCount } from "./model/resources.js";
+import type { SessionRow } from "./model/sessions.js";
+import { SESSION_DELETED, type StepKind, type StepRow } from "./model/steps.js";
 import { StepExecutor, type StepEnded } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
 import { executionView, executionViews, sessionView, stepAttemptView } from "./views/execution-views.js";
@@ -96,7 +103,7 @@ export class Engine {
 
   private constructor(
     private readonly options: EngineOptions,
-    readonly store: Store,
+    readonly store: Store<EventLog>,
     private readonly catalogs: CatalogSource,
     private readonly secrets: SecretBox,
     private readonly access: MachineAccess,
@@ -129,7 +136,7 @@ export class Engine {
       pgliteDir: options.inMemory ? "memory://" : join(options.dataDir, "db"),
     });
     await migrate(db);
-    const store = new Store(db);
+    const store = new Store(db, new EventLog(db), stepFinishedData);
     const catalogs = new CatalogSource(join(options.configDir, "benchmarks"), log);
     const secrets = options.secrets ?? SecretBox.fromEnvironment(options.dataDir);
     const access = new MachineAccess(store);

@@ -18,7 +18,11 @@ import { mainMetricSettled } from "./results/repetitions.js";
 import { isHandBack, LeaseLost, SessionDeleted } from "./steps/hand-back.js";
 import { machinesNeeded, partLabel, readyLine, roleEnv, stepParts, type StepPart } from "./steps/role-parts.js";
 import type { Transport } from "./transport/transport.js";
-import type { ExecutionRow, ExecutionState, StepEnd, StepKey, StepKind, StepRow, StoredMetric, Store, VmRecord } from "./store/store.js";
+import type { Store } from "./store/store.js";
+import type { ExecutionRow, ExecutionState } from "./model/executions.js";
+import type { VmRecord } from "./model/machines.js";
+import type { StoredMetric } from "./model/metrics.js";
+import type { StepEnd, StepKey, StepKind, StepRow } from "./model/steps.js";
 import { formatDuration, formatTimestamp } from "./time.js";
 
 /** Where each step may start from, and where it ends. */

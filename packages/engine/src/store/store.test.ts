@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema } from "@benchwright/testing";
-import { openDb, type Db } from "./db.js";
+import type { Db } from "./db.js";
+import { openDb } from "./open-db.js";
 import { migrate, MIGRATIONS } from "./migrations.js";
+import { stepFinishedData } from "../events/step-finished.js";
+import { EventsRepository } from "./events-repository.js";
 import { Store } from "./store.js";
 
 
@@ -21,7 +24,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         db = await openDb({ databaseUrl: schema.url });
       }
       await migrate(db);
-      store = new Store(db);
+      store = new Store(db, new EventsRepository(db), stepFinishedData);
     });
 
     afterAll(async () => {
@@ -135,7 +138,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       };
       const metrics = [{ name: "idle_seconds", value: 0, unit: "s" }];
       await expect(
-        new Store(failing).endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" }),
+        new Store(failing, new EventsRepository(failing), stepFinishedData).endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" }),
       ).rejects.toThrow("went away");
       const execution = await store.getExecution(id);
       expect(execution?.state).toBe("running");

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb, type Db } from "./db.js";
+import type { Db } from "./db.js";
+import { openDb } from "./open-db.js";
 import { migrate } from "./migrations.js";
+import { stepFinishedData } from "../events/step-finished.js";
+import { EventsRepository } from "./events-repository.js";
 import { Store } from "./store.js";
 import { tablesWritten, WriteClock } from "./write-clock.js";
 
@@ -56,7 +59,7 @@ describe("the embedded database's write clock", () => {
   beforeAll(async () => {
     db = await openDb({ pgliteDir: "memory://" });
     await migrate(db);
-    store = new Store(db);
+    store = new Store(db, new EventsRepository(db), stepFinishedData);
   });
   afterAll(() => db.close());
 
