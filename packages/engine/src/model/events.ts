@@ -10,7 +10,7 @@ type WithoutLogFields<E> = E extends unknown ? Omit<E, "id" | "at"> : never;
 export type NewEvent = WithoutLogFields<BwEvent>;
 
 /** The data of one type of event. */
-export type EventData<T extends EventType> = Extract<NewEvent, { type: T }>["data"];
+type EventData<T extends EventType> = Extract<NewEvent, { type: T }>["data"];
 
 export interface EventFilter {
   session_id?: string;
@@ -20,7 +20,7 @@ export interface EventFilter {
 }
 
 /** What a step.finished event says of a step attempt's end: as the step attempt resource says it, no more. */
-export type StepFinishedData = EventData<"step.finished">;
+type StepFinishedData = EventData<"step.finished">;
 
 /** Builds a step.finished event's data from the end the store records (see events/step-finished.ts). */
 export type DescribeStepEnd = (step: StepKind, attempt: number, started: Date, end: StepEnd) => StepFinishedData;

@@ -7,7 +7,7 @@ import type { StepSummary } from "./steps.js";
 export type { ExecutionState };
 
 /** What an execution runs: its tool and workload, with their names as the catalog gave them. */
-export interface TestInfo {
+interface TestInfo {
   tool_id: string;
   workload_id: string;
   tool_name: string;
@@ -39,12 +39,6 @@ export type NewExecution = Omit<ExecutionRow, "exec_env" | "metrics" | "params" 
   params?: ExecutionRow["params"];
   repetitions?: RepetitionPlan | null;
 };
-
-/** How a step moves its execution: from one of these states (or this one) to that. */
-export interface StateMove<From = ExecutionState[]> {
-  from: From;
-  to: ExecutionState;
-}
 
 export interface ExecutionWithSteps extends ExecutionRow {
   steps: StepSummary[];

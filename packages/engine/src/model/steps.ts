@@ -2,7 +2,7 @@ import type { StepAttempt } from "@benchwright/contract";
 import type { StoredMetric } from "./metrics.js";
 
 export type StepKind = StepAttempt["step"];
-export type StepState = StepAttempt["state"];
+type StepState = StepAttempt["state"];
 
 export interface StepRow {
   execution_id: string;

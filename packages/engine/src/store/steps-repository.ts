@@ -34,6 +34,7 @@ export class StepsRepository {
     move: { from: ExecutionState[]; to: ExecutionState },
     started: Date,
     logFileOf: (attempt: number) => string,
+    /** The lease to begin it with: a worker of the process that begins it follows it at once, without claiming it after. */
     claim?: { owner: string; leaseMs: number },
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {

@@ -108,16 +108,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
 
   // ---- steps: each begins and ends with its execution's state move (see StepsRepository)
 
-  beginStep(
-    executionId: string,
-    step: StepKind,
-    move: { from: ExecutionState[]; to: ExecutionState },
-    started: Date,
-    logFileOf: (attempt: number) => string,
-    /** The lease to begin it with: a worker of the process that begins it follows it at once, without claiming it after. */
-    claim?: { owner: string; leaseMs: number },
-  ): Promise<StepRow | null> {
-    return this.steps.begin(executionId, step, move, started, logFileOf, claim);
+  beginStep(...args: Parameters<StepsRepository["begin"]>): Promise<StepRow | null> {
+    return this.steps.begin(...args);
   }
   endStep(
     executionId: string,

@@ -3,9 +3,9 @@ import type { VmRecord } from "../../model/machines.js";
 import { executionsClause, SqlParams, type ExecutionWhere } from "../list-where.js";
 import { json, type Sql } from "./sql.js";
 
-export const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, state, created, exec_env, metrics";
+const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, state, created, exec_env, metrics";
 /** The execution's columns, of the table aliased `e`. */
-export const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ");
+const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ");
 
 export function insertExecution(row: NewExecution): Sql {
   return {
