@@ -25,9 +25,9 @@ import { openDb } from "./store/open-db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import { Store } from "./store/store.js";
-import { EventLog } from "./events/event-log.js";
-import { stepFinishedData } from "./events/step-finished.js";
+import type { Store } from "./store/store.js";
+import type { EventLog } from "./events/event-log.js";
+import { storeWithEvents } from "./events/store-with-events.js";
 import type { ExecutionRow } from "./model/executions.js";
 import type { LiveResourceCount } from "./model/resources.js";
 import type { SessionRow } from "./model/sessions.js";
@@ -136,7 +136,7 @@ export class Engine {
       pgliteDir: options.inMemory ? "memory://" : join(options.dataDir, "db"),
     });
     await migrate(db);
-    const store = new Store(db, new EventLog(db), stepFinishedData);
+    const store = storeWithEvents(db);
     const catalogs = new CatalogSource(join(options.configDir, "benchmarks"), log);
     const secrets = options.secrets ?? SecretBox.fromEnvironment(options.dataDir);
     const access = new MachineAccess(store);

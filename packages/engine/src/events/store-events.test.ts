@@ -3,9 +3,8 @@ import { createTestSchema } from "@benchwright/testing";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
-import { Store } from "../store/store.js";
-import { EventLog } from "./event-log.js";
-import { stepFinishedData } from "./step-finished.js";
+import type { Store } from "../store/store.js";
+import { storeWithEvents } from "./store-with-events.js";
 
 // Every state change of the store tells of itself in the event log, in the same transaction.
 
@@ -26,7 +25,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         db = await openDb({ databaseUrl: schema.url });
       }
       await migrate(db);
-      store = new Store(db, new EventLog(db), stepFinishedData);
+      store = storeWithEvents(db);
     });
 
     afterAll(async () => {
@@ -120,7 +119,7 @@ for (const kind of ["pglite", "postgres"] as const) {
           ),
       };
       const end = { state: "succeeded" as const, duration: 1, exit_code: 0, error: null, metrics: null };
-      await expect(new Store(failing, new EventLog(failing), stepFinishedData).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow("went away");
+      await expect(storeWithEvents(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow("went away");
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
       expect((await store.getExecution(eid))?.state).toBe("preparing");
     });

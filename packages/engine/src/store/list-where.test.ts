@@ -7,9 +7,8 @@ import { metricRowsOf } from "../lists/metric-rows.js";
 import type { Db } from "./db.js";
 import { openDb } from "./open-db.js";
 import { migrate } from "./migrations.js";
-import { stepFinishedData } from "../events/step-finished.js";
-import { EventsRepository } from "./events-repository.js";
-import { Store } from "./store.js";
+import { storeWithEvents } from "../events/store-with-events.js";
+import type { Store } from "./store.js";
 import type { ExecutionState } from "../model/executions.js";
 import type { SessionState } from "../model/sessions.js";
 
@@ -121,7 +120,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         db = await openDb({ databaseUrl: schema.url });
       }
       await migrate(db);
-      store = new Store(db, new EventsRepository(db), stepFinishedData);
+      store = storeWithEvents(db);
       for (const s of SESSIONS) {
         // Written as text, so that the microseconds a Date cannot hold are kept.
         await db.query(

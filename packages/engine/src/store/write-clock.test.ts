@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./db.js";
 import { openDb } from "./open-db.js";
 import { migrate } from "./migrations.js";
-import { stepFinishedData } from "../events/step-finished.js";
-import { EventsRepository } from "./events-repository.js";
-import { Store } from "./store.js";
+import { storeWithEvents } from "../events/store-with-events.js";
+import type { Store } from "./store.js";
 import { tablesWritten, WriteClock } from "./write-clock.js";
 
 describe("tablesWritten", () => {
@@ -59,7 +58,7 @@ describe("the embedded database's write clock", () => {
   beforeAll(async () => {
     db = await openDb({ pgliteDir: "memory://" });
     await migrate(db);
-    store = new Store(db, new EventsRepository(db), stepFinishedData);
+    store = storeWithEvents(db);
   });
   afterAll(() => db.close());
 
