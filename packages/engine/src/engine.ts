@@ -119,7 +119,7 @@ export class Engine {
       this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });
     }
     const providerConfigs = storedProviderConfigs(options.configDir, log);
-    /** The read views, kept while the tables they show are unchanged (see ReadCache); one for sessions and executions, whose views hold each other. */
+    // One for sessions and executions: a session's view holds its executions'.
     const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
     const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
     this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
