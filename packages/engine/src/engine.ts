@@ -1,48 +1,37 @@
-import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { join } from "node:path";
-import type { Catalog } from "@benchwright/catalog";
-import { CatalogSource } from "./catalog-source.js";
-import { createDataDir } from "./data-dir.js";
 import type {
   Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
-import { configError, problem } from "./config/config-problem.js";
-import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
-import { parseProviderConfig } from "./config/parse-provider-config.js";
+import { Benchmarks } from "./benchmarks/benchmarks.js";
+import { storedProviderConfigs } from "./config/stored-provider-configs.js";
+import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import { stepFields, type EngineLog } from "./engine-log.js";
 import { BenchwrightError, isBenchwrightError } from "./errors.js";
+import { Executions } from "./executions/executions.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
-import { MachineAccess } from "./machines/machine-access.js";
+import type { MachineAccess } from "./machines/machine-access.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { ProviderOptions } from "./providers/registry.js";
-import type { Machine } from "./providers/provider.js";
 import { StepRunner } from "./runner/step-runner.js";
-import { SecretBox } from "./secrets/secret-box.js";
-import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf } from "./secrets/scrub.js";
-import type { Db } from "./store/db.js";
-import { openDb } from "./store/open-db.js";
-import { migrate } from "./store/migrations.js";
-import { InProcessQueue } from "./queue/in-process-queue.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import type { Store } from "./store/store.js";
 import type { EventLog } from "./events/event-log.js";
-import { storeWithEvents } from "./events/store-with-events.js";
+import type { Store } from "./store/store.js";
 import type { ExecutionRow } from "./model/executions.js";
 import type { LiveResourceCount } from "./model/resources.js";
 import type { SessionRow } from "./model/sessions.js";
-import { SESSION_DELETED, type StepKind, type StepRow } from "./model/steps.js";
+import type { StepKind, StepRow } from "./model/steps.js";
 import { StepExecutor, type StepEnded } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
-import { executionView, executionViews, sessionView, stepAttemptView } from "./views/execution-views.js";
-import { benchmarkView, paramViews } from "./views/benchmark-views.js";
-import { providerFailure, SessionMachines } from "./machines/session-machines.js";
+import { stepAttemptView } from "./views/execution-views.js";
+import { SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
-import { executionCursor, sessionCursor } from "./lists/cursor.js";
-import { executionWhereOf, pageOf, sessionWhereOf, type ExecutionListQuery, type MetricsExportQuery, type Page, type SessionListQuery } from "./lists/list-query.js";
-import { metricRowsOf, type MetricRow } from "./lists/metric-rows.js";
-import { compareExecutions, type Comparison } from "./results/comparison.js";
-import { repetitionPlanOf } from "./results/repetitions.js";
+import type { ExecutionListQuery, MetricsExportQuery, Page, SessionListQuery } from "./lists/list-query.js";
+import type { MetricRow } from "./lists/metric-rows.js";
+import type { Comparison } from "./results/comparison.js";
+import { Sessions } from "./sessions/sessions.js";
+import type { SessionSteps } from "./sessions/session-steps.js";
+import { Sweep } from "./sweep/sweep.js";
 
 export interface EngineOptions {
   /** Embedded database, logs, local work dirs and the generated secret key live here. */
@@ -87,29 +76,37 @@ export interface EngineStats {
   liveResources: LiveResourceCount[] | undefined;
 }
 
-/** The domain behind the REST interface: one method per operation, no HTTP in it. */
+/**
+ * The domain behind the REST interface: one method per operation, no HTTP in it. Each method
+ * hands its work to the module that owns it (benchmarks/, sessions/, executions/, sweep/, the steps).
+ */
 export class Engine {
+  readonly store: Store<EventLog>;
+  private readonly access: MachineAccess;
+  private readonly queue: StepQueue;
+  private readonly log: EngineLog;
+  private readonly benchmarks: Benchmarks;
+  private readonly sessions: Sessions;
+  private readonly executions: Executions;
+  private readonly sweeps: Sweep;
   private readonly steps: StepExecutor;
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
   private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
-  /** The read views, kept while the tables they show are unchanged (see ReadCache). */
-  private readonly reads = new ReadCache(() => this.store.db.writes ?? this.store.db.commits, ["sessions", "executions", "steps"]);
   private readonly stepEnds = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
   /** The rows a step was begun with, for this process's worker to drive it with, once (see startStep). */
   private readonly begun = new Map<string, { execution: ExecutionRow; session: SessionRow }>();
 
   private constructor(
-    private readonly options: EngineOptions,
-    readonly store: Store<EventLog>,
-    private readonly catalogs: CatalogSource,
-    private readonly secrets: SecretBox,
-    private readonly access: MachineAccess,
-    private readonly queue: StepQueue,
-    private readonly log: EngineLog,
+    options: EngineOptions,
+    { store, catalogs, secrets, access, queue, log }: EngineResources,
   ) {
+    this.store = store;
+    this.access = access;
+    this.queue = queue;
+    this.log = log;
     this.logs = logStoreFor(store.db, options.dataDir);
     this.machines = new SessionMachines({ store, secrets, access, dataDir: options.dataDir, log, providers: options.providers, outbound: options.outbound });
     this.steps = new StepExecutor(
@@ -126,24 +123,18 @@ export class Engine {
     if (options.work !== false) {
       this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });
     }
+    const providerConfigs = storedProviderConfigs(options.configDir, log);
+    // One for sessions and executions: a session's view holds its executions'.
+    const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
+    const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
+    this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
+    this.sessions = new Sessions({ store, secrets, machines: this.machines, reads, providerConfigs, steps: this.sessionSteps(), log, maxStepTimeoutS });
+    this.executions = new Executions({ store, catalogs, reads });
+    this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
-    const log = options.log ?? (() => {});
-    createDataDir(options.dataDir);
-    const db: Db = await openDb({
-      databaseUrl: options.databaseUrl,
-      pgliteDir: options.inMemory ? "memory://" : join(options.dataDir, "db"),
-    });
-    await migrate(db);
-    const store = storeWithEvents(db);
-    const catalogs = new CatalogSource(join(options.configDir, "benchmarks"), log);
-    const secrets = options.secrets ?? SecretBox.fromEnvironment(options.dataDir);
-    const access = new MachineAccess(store);
-    const queue: StepQueue = options.databaseUrl
-      ? await openPgBossQueue(options.databaseUrl, options.queueSchema, log)
-      : new InProcessQueue();
-    const engine = new Engine(options, store, catalogs, secrets, access, queue, log);
+    const engine = new Engine(options, await openEngineResources(options));
     engine.startWorking();
     return engine;
   }
@@ -191,238 +182,64 @@ export class Engine {
     };
   }
 
-  /** The catalog as it is now, definitions dropped into the config dir included. */
-  get catalog(): Catalog {
-    return this.catalogs.current();
-  }
-
   // ---- benchmarks and providers
 
   listBenchmarks(): Benchmark[] {
-    return this.catalog.tools().map((t) => benchmarkView(t));
+    return this.benchmarks.list();
   }
 
   getBenchmark(id: string): Benchmark {
-    const tool = this.catalog.tool(id);
-    if (!tool) throw new BenchwrightError("not_found", `No benchmark '${id}'`, { choices: this.catalog.tools().map((t) => t.id) });
-    return benchmarkView(tool);
+    return this.benchmarks.get(id);
   }
 
   listProviders(): ProviderView[] {
-    return this.providerConfigs().map((c) => ({
-      name: c.name,
-      service_types: Object.keys(c.services),
-      class: c.providerClass,
-      ...(typeof c.provider.driver === "string" ? { driver: c.provider.driver } : {}),
-      ...(typeof c.provider.region === "string" ? { region: c.provider.region } : {}),
-    }));
-  }
-
-  private providerConfigs(): ProviderConfigFile[] {
-    return loadProviderConfigs(this.options.configDir, (file, e) => this.log(`skipping provider configuration ${file}: ${e.message}`, { level: "warn" }));
+    return this.benchmarks.providers();
   }
 
   // ---- sessions
 
-  async createSession(body: SessionCreate): Promise<Session> {
-    const resolved =
-      "config" in body && body.config
-        ? resolveInline(body.config as Record<string, unknown>)
-        : resolveStored(this.providerConfigs(), (body as { provider: string }).provider, formAService(body as FormAServices));
-    const config = parseProviderConfig(resolved);
-    // Refused here, not where a session's configuration is read again: sessions made before stay usable.
-    const problems = credentialsTooShort(resolved).map((at) => problem(at, "is too short to be masked in logs", `must be at least ${MIN_SECRET_LENGTH} characters`));
-    const maxStepTimeoutS = this.options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
-    if (config.stepTimeoutS !== undefined && config.stepTimeoutS > maxStepTimeoutS) {
-      problems.push(problem([config.serviceType, "step_timeout"], `is ${config.stepTimeoutS}`, `must be at most ${maxStepTimeoutS} seconds, this server's bound`));
-    }
-    if (problems.length) throw configError(`The ${config.class} configuration '${config.name}' cannot be used`, problems);
-    const row: Omit<SessionRow, "deleted_at"> = {
-      id: randomUUID(),
-      provider_name: config.name,
-      service_type: config.serviceType,
-      provider_class: config.class,
-      driver: config.class === "cloud" ? config.driver : null,
-      region: config.class === "cloud" ? (config.region ?? null) : null,
-      // As written: configOf reads it with the same parser, whichever process needs it later.
-      config_sealed: this.secrets.seal(resolved),
-      state: "active",
-      created: new Date(),
-    };
-    await this.store.insertSession(row);
-    this.log(`session ${row.id} created on ${config.class} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
-    return sessionView({ ...row, deleted_at: null }, []);
+  createSession(body: SessionCreate): Promise<Session> {
+    return this.sessions.create(body);
   }
 
   /** The sessions that match the query's filters, the live ones unless its `state` says otherwise (a page of them with its `limit`), oldest first. */
-  async listSessions(query: SessionListQuery = {}): Promise<Page<Session>> {
-    return this.reads.get(`sessions:${JSON.stringify(query)}`, async () => {
-      const where = sessionWhereOf(query);
-      // The page's sessions and their executions, in two queries side by side.
-      const [rows, executions] = await Promise.all([this.store.findSessions(where), this.store.executionsWithSteps({ sessions: where })]);
-      const page = pageOf(rows, query.limit, (last) => sessionCursor(last.key));
-      const bySession = new Map<string, Execution[]>(page.items.map((r) => [r.id, []]));
-      for (const e of executions) bySession.get(e.session_id)?.push(executionView(e, e.steps));
-      return { items: page.items.map((r) => sessionView(r, bySession.get(r.id)!)), next: page.next };
-    });
+  listSessions(query: SessionListQuery = {}): Promise<Page<Session>> {
+    return this.sessions.list(query);
   }
 
   /** A session in any state: a deleted one's record outlives it, as its executions' results do. */
-  async getSession(id: string): Promise<Session> {
-    return this.reads.get(`session:${id}`, async () => {
-      const [row] = await this.store.sessionSummaries(["active", "deleting", "deleted"], id);
-      if (!row) throw new BenchwrightError("not_found", `No session ${id}`);
-      return sessionView(row, executionViews(await this.store.executionsWithSteps({ sessionIds: [id] })));
-    });
+  getSession(id: string): Promise<Session> {
+    return this.sessions.get(id);
   }
 
   /** Stops its running steps, removes its work dirs, destroys what its provider created. */
-  async deleteSession(id: string): Promise<void> {
-    const row = await this.liveSession(id);
-    if (!(await this.store.setSessionState(id, ["active", "deleting"], "deleting"))) {
-      throw new BenchwrightError("wrong_state", `Session ${id} is ${row.state}`, { state: row.state });
-    }
-    const executions = await this.store.listExecutions([id]);
-    const ids = executions.map((e) => e.id);
-    // Steps followed here end now; those followed by other processes end when their owners
-    // see the session's state (at their next lease renewal), or when their processes die below.
-    await this.worker?.stopExecutions(ids);
-    const config = this.machines.configOf(row);
-    const ctx = this.machines.context(row, config);
-    try {
-      const machines = await this.machines.known(config, ctx);
-      const failed = (machine: Machine, e: Error) =>
-        this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, { session_id: id, level: "warn" });
-      await this.steps.removeWorkDirs(id, machines, ids, failed);
-      await this.stepsEnded(ids, STEP_END_WAIT_MS);
-      // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.
-      await this.steps.abandon(ids, SESSION_DELETED);
-      // Again, now that no step of the session can begin or launch (Store.beginStep, StepExecutor.measure):
-      // a step begun just before the session became `deleting` may have launched after the first pass.
-      await this.steps.removeWorkDirs(id, machines, ids, failed);
-      // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
-      await this.store.db.exclusive(`machines:${id}`, () => this.machines.provider(config).destroy(ctx));
-    } catch (e) {
-      throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`, config);
-    }
-    await this.store.setSessionState(id, ["deleting"], "deleted");
-    this.log(`session ${id} deleted`, { session_id: id });
+  deleteSession(id: string): Promise<void> {
+    return this.sessions.delete(id);
   }
 
   // ---- executions
 
-  async createExecution(sessionId: string, body: ExecutionCreate): Promise<Execution> {
-    await this.liveSession(sessionId);
-    const tool = this.catalog.tool(body.tool);
-    if (!tool) {
-      throw new BenchwrightError("unknown_tool", `No tool '${body.tool}'`, { choices: this.catalog.tools().map((t) => t.id) });
-    }
-    const workload = tool.workloads.find((w) => w.id === body.workload);
-    if (!workload) {
-      throw new BenchwrightError("unknown_workload", `Tool '${tool.id}' has no workload '${body.workload}'`, {
-        choices: tool.workloads.map((w) => w.id),
-      });
-    }
-    const params = this.catalog.params(tool.id, workload.id, body.params);
-    if (params.problems.length) {
-      throw new BenchwrightError(
-        "validation_failed",
-        `params of ${tool.id}/${workload.id}: ${params.problems.map((p) => `${p.name} ${p.message}`).join("; ")}`,
-        {
-          errors: params.problems.map((p) => ({ path: `/body/params/${jsonPointerToken(p.name)}`, message: p.message })),
-          parameters: paramViews(workload.params),
-        },
-      );
-    }
-    const row = {
-      id: randomUUID(),
-      session_id: sessionId,
-      tool_id: tool.id,
-      workload_id: workload.id,
-      params: params.values,
-      repetitions: repetitionPlanOf(body.repetitions),
-      test: {
-        tool_id: tool.id,
-        workload_id: workload.id,
-        tool_name: tool.tool_name,
-        workload_name: workload.workload_name,
-        workload_description: workload.workload_description,
-      },
-      state: "created" as const,
-      created: new Date(),
-    };
-    await this.store.insertExecution(row);
-    return executionView({ ...row, exec_env: { vms: [] }, metrics: [] }, []);
+  createExecution(sessionId: string, body: ExecutionCreate): Promise<Execution> {
+    return this.executions.create(sessionId, body);
   }
 
-  /**
-   * Every execution, or those of a session, deleted or not (those that match the query's
-   * filters; a page of them with its `limit`), in creation order.
-   */
-  async listExecutions(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
-    return this.reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
-      if (sessionId && !(await this.store.getSession(sessionId))) throw new BenchwrightError("not_found", `No session ${sessionId}`);
-      const where = this.executionWhere(sessionId === undefined ? query : { ...query, session_id: sessionId });
-      const page = pageOf(await this.store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
-      return { items: executionViews(page.items), next: page.next };
-    });
+  /** Every execution, or those of a session, deleted or not (a page of those that match the query), in creation order. */
+  listExecutions(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
+    return this.executions.list(sessionId, query);
   }
 
-  /**
-   * The metric figures of every successful run attempt of the executions that match the
-   * filters, a batch at a time (one query per batch of executions): an export of any size
-   * holds a batch in memory, not the whole. A bad filter rejects the first batch.
-   */
-  async *exportMetrics(query: MetricsExportQuery = {}): AsyncGenerator<MetricRow[], void, undefined> {
-    const where = this.executionWhere(query);
-    for (let after: string | undefined; ; ) {
-      const runs = await this.store.runMetrics({ ...where, afterSeq: after, limit: EXPORT_BATCH });
-      yield metricRowsOf(runs);
-      // Store.runMetrics gives every execution of the batch at least one row.
-      if (new Set(runs.map((r) => r.seq)).size < EXPORT_BATCH) return;
-      after = runs[runs.length - 1].seq;
-    }
+  /** The metric figures of the executions that match the filters, a batch at a time (see Executions.exportMetrics). */
+  exportMetrics(query: MetricsExportQuery = {}): AsyncGenerator<MetricRow[], void, undefined> {
+    return this.executions.exportMetrics(query);
   }
 
-  private executionWhere(query: ExecutionListQuery) {
-    return executionWhereOf(query, (name) => this.catalog.tool(name)?.id ?? name);
+  getExecution(id: string): Promise<Execution> {
+    return this.executions.get(id);
   }
 
-  async getExecution(id: string): Promise<Execution> {
-    return this.reads.get(`execution:${id}`, async () => {
-      const [row] = await this.store.executionsWithSteps({ id });
-      if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
-      return executionView(row, row.steps);
-    });
-  }
-
-  /**
-   * Compares executions metric by metric with a baseline (the first by default): see
-   * results/comparison.ts. Deleted sessions' executions compare too: results outlive sessions.
-   */
-  async compareExecutions(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
-    const { ids, baseline = query.ids[0], confidence = 0.95 } = query;
-    if (!ids.includes(baseline)) {
-      const message = "must be one of the executions compared (ids)";
-      throw new BenchwrightError("validation_failed", `baseline ${message}`, { errors: [{ path: "/query/baseline", message }] });
-    }
-    const rows = await this.store.executionsWithSteps({ ids });
-    const missing = ids.filter((id) => !rows.some((r) => r.id === id));
-    if (missing.length) throw new BenchwrightError("not_found", `No execution ${missing.join(", ")}`);
-    const sessions = await this.store.findSessions({ states: ["active", "deleting", "deleted"], ids: [...new Set(rows.map((r) => r.session_id))] });
-    const sessionOf = new Map(sessions.map((s) => [s.id, s]));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const compared = ids.map((id) => {
-      const row = byId.get(id)!;
-      const session = sessionOf.get(row.session_id)!;
-      return {
-        ...row,
-        provider: session.provider_name,
-        service_type: session.service_type,
-        params: (row as { params?: Record<string, unknown> }).params ?? {},
-      };
-    });
-    return compareExecutions(compared, baseline, confidence);
+  /** Compares executions metric by metric with a baseline (the first by default): see results/comparison.ts. */
+  compareExecutions(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
+    return this.executions.compare(query);
   }
 
   /** Runs the prepare step and answers when it ends; see `startStep` for an answer at once. */
@@ -514,32 +331,8 @@ export class Engine {
 
   // ---- admin
 
-  async sweep(request: Partial<SweepRequest> = {}): Promise<SweepReport> {
-    const dryRun = request.dry_run ?? false;
-    const configs = this.providerConfigs().filter((c) => c.providerClass === "cloud" && (!request.provider || c.name === request.provider));
-    if (request.provider && configs.length === 0) {
-      throw new BenchwrightError("unknown_provider", `No stored cloud configuration '${request.provider}'`, {
-        choices: this.providerConfigs().filter((c) => c.providerClass === "cloud").map((c) => c.name),
-      });
-    }
-    const isLive = async (sessionId: string) => {
-      const s = await this.store.getSession(sessionId).catch(() => undefined);
-      return !!s && s.state !== "deleted";
-    };
-    const resources: SweepReport["resources"] = [];
-    for (const file of configs) {
-      const services = request.service ? [request.service] : Object.keys(file.services);
-      for (const service of services) {
-        const config = parseProviderConfig(resolveStored([file], file.name, service));
-        const provider = this.machines.provider(config);
-        try {
-          resources.push(...((await provider.sweep?.({ isLive, dryRun, log: this.log })) ?? []));
-        } catch (e) {
-          throw providerFailure(e, `Sweeping ${file.name}/${service} failed`, config);
-        }
-      }
-    }
-    return { dry_run: dryRun, resources };
+  sweep(request: Partial<SweepRequest> = {}): Promise<SweepReport> {
+    return this.sweeps.run(request);
   }
 
   // ---- internals
@@ -561,24 +354,25 @@ export class Engine {
     });
   }
 
-  /** Waits (a bounded time) until no live owner follows a step of these executions. */
-  private async stepsEnded(executionIds: string[], maxMs: number): Promise<void> {
-    const until = Date.now() + maxMs;
-    while (Date.now() < until && (await this.store.heldSteps(executionIds)).length > 0) {
-      await new Promise((r) => setTimeout(r, STEP_POLL_MS));
-    }
+  /** What deleting a session asks of the steps, from the executor and this process's worker. */
+  private sessionSteps(): SessionSteps {
+    return {
+      stopExecutions: async (ids) => {
+        await this.worker?.stopExecutions(ids);
+      },
+      removeWorkDirs: (sessionId, machines, ids, failed) => this.steps.removeWorkDirs(sessionId, machines, ids, failed),
+      abandon: (ids, reason) => this.steps.abandon(ids, reason),
+      waitEnded: async (ids, maxMs) => {
+        const until = Date.now() + maxMs;
+        while (Date.now() < until && (await this.store.heldSteps(ids)).length > 0) {
+          await new Promise((r) => setTimeout(r, STEP_POLL_MS));
+        }
+      },
+    };
   }
 
-  private async liveSession(id: string): Promise<SessionRow> {
-    const row = await this.store.getSession(id);
-    if (!row || row.state === "deleted") throw new BenchwrightError("not_found", `No session ${id}`);
-    return row;
-  }
-
-  private async executionRow(id: string): Promise<ExecutionRow> {
-    const row = await this.store.getExecution(id);
-    if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
-    return row;
+  private executionRow(id: string): Promise<ExecutionRow> {
+    return this.executions.row(id);
   }
 
   /**
@@ -590,12 +384,7 @@ export class Engine {
   private startWorking(): void {
     this.resuming = (async () => {
       if (this.store.db.kind === "pglite") await this.store.releaseLeases();
-      for (const session of await this.store.listSessions(["deleting"])) {
-        this.log(`finishing the deletion of session ${session.id}, interrupted by a stop`, { session_id: session.id });
-        await this.deleteSession(session.id).catch((e: Error) =>
-          this.log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`, { session_id: session.id, level: "error" }),
-        );
-      }
+      await this.sessions.resumeDeletions();
       if (this.worker) {
         this.worker.start();
         await this.queue.work((key) => this.worker!.take(key).then(() => {}));
@@ -604,39 +393,9 @@ export class Engine {
   }
 }
 
-/** A name as one token of a JSON Pointer (RFC 6901): a client's unknown name may hold `/` or `~`. */
-function jsonPointerToken(name: string): string {
-  return name.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** How many executions' figures the metrics export reads at a time. */
-const EXPORT_BATCH = 200;
-
 function stepId(key: { execution_id: string; step: StepKind; attempt: number }): string {
   return `${key.execution_id}/${key.step}/${key.attempt}`;
 }
 
 /** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
 const STEP_POLL_MS = 200;
-/** How long a DELETE waits for the owners of the session's steps to record their ends. */
-const STEP_END_WAIT_MS = 10_000;
-
-/** pg-boss (and node-postgres under it) is loaded only where it is used: the embedded default starts without it. */
-async function openPgBossQueue(databaseUrl: string, queueSchema: string | undefined, log: EngineLog): Promise<StepQueue> {
-  const { PgBossQueue, queueSchemaOf } = await import("./queue/pg-boss-queue.js");
-  return PgBossQueue.open({ connectionString: databaseUrl, schema: queueSchemaOf(databaseUrl, queueSchema), log });
-}
-
-type FormAServices = { service?: string | null; "service-type"?: string | null };
-
-/** Form A's service type, in our spelling or in the Benchmarking Suite REST server's (`service-type`). */
-function formAService(body: FormAServices): string | null | undefined {
-  const ours = body.service ?? undefined;
-  const ancestors = body["service-type"] ?? undefined;
-  if (ours !== undefined && ancestors !== undefined && ours !== ancestors) {
-    throw new BenchwrightError("validation_failed", `Give service or service-type, not both with different values ('${ours}', '${ancestors}')`, {
-      errors: [{ path: "/body/service-type", message: "differs from /body/service" }],
-    });
-  }
-  return ours ?? ancestors;
-}

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import type { Execution, ExecutionCreate } from "@benchwright/contract";
+import type { CatalogSource } from "../catalog-source.js";
+import { BenchwrightError } from "../errors.js";
+import { executionCursor } from "../lists/cursor.js";
+import { executionWhereOf, pageOf, type ExecutionListQuery, type MetricsExportQuery, type Page } from "../lists/list-query.js";
+import { metricRowsOf, type MetricRow } from "../lists/metric-rows.js";
+import type { ReadCache } from "../read-cache.js";
+import { compareExecutions, type Comparison } from "../results/comparison.js";
+import { repetitionPlanOf } from "../results/repetitions.js";
+import type { Store } from "../store/store.js";
+import type { ExecutionRow } from "../model/executions.js";
+import { paramViews } from "../views/benchmark-views.js";
+import { executionView, executionViews } from "../views/execution-views.js";
+import { liveSession } from "../sessions/live-session.js";
+
+export interface ExecutionsOptions {
+  store: Store;
+  catalogs: CatalogSource;
+  /** The read views, shared with the sessions' reads (a session's view holds its executions). */
+  reads: ReadCache;
+}
+
+/** Executions: made in a live session from a catalog's tool and workload, read, exported and compared. */
+export class Executions {
+  constructor(private readonly options: ExecutionsOptions) {}
+
+  async create(sessionId: string, body: ExecutionCreate): Promise<Execution> {
+    const { store, catalogs } = this.options;
+    await liveSession(store, sessionId);
+    const catalog = catalogs.current();
+    const tool = catalog.tool(body.tool);
+    if (!tool) {
+      throw new BenchwrightError("unknown_tool", `No tool '${body.tool}'`, { choices: catalog.tools().map((t) => t.id) });
+    }
+    const workload = tool.workloads.find((w) => w.id === body.workload);
+    if (!workload) {
+      throw new BenchwrightError("unknown_workload", `Tool '${tool.id}' has no workload '${body.workload}'`, {
+        choices: tool.workloads.map((w) => w.id),
+      });
+    }
+    const params = catalog.params(tool.id, workload.id, body.params);
+    if (params.problems.length) {
+      throw new BenchwrightError(
+        "validation_failed",
+        `params of ${tool.id}/${workload.id}: ${params.problems.map((p) => `${p.name} ${p.message}`).join("; ")}`,
+        {
+          errors: params.problems.map((p) => ({ path: `/body/params/${jsonPointerToken(p.name)}`, message: p.message })),
+          parameters: paramViews(workload.params),
+        },
+      );
+    }
+    const row = {
+      id: randomUUID(),
+      session_id: sessionId,
+      tool_id: tool.id,
+      workload_id: workload.id,
+      params: params.values,
+      repetitions: repetitionPlanOf(body.repetitions),
+      test: {
+        tool_id: tool.id,
+        workload_id: workload.id,
+        tool_name: tool.tool_name,
+        workload_name: workload.workload_name,
+        workload_description: workload.workload_description,
+      },
+      state: "created" as const,
+      created: new Date(),
+    };
+    await store.insertExecution(row);
+    return executionView({ ...row, exec_env: { vms: [] }, metrics: [] }, []);
+  }
+
+  /**
+   * Every execution, or those of a session, deleted or not (those that match the query's
+   * filters; a page of them with its `limit`), in creation order.
+   */
+  async list(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
+    const { store, reads } = this.options;
+    return reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
+      if (sessionId && !(await store.getSession(sessionId))) throw new BenchwrightError("not_found", `No session ${sessionId}`);
+      const where = this.where(sessionId === undefined ? query : { ...query, session_id: sessionId });
+      const page = pageOf(await store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
+      return { items: executionViews(page.items), next: page.next };
+    });
+  }
+
+  /**
+   * The metric figures of every successful run attempt of the executions that match the
+   * filters, a batch at a time (one query per batch of executions): an export of any size
+   * holds a batch in memory, not the whole. A bad filter rejects the first batch.
+   */
+  async *exportMetrics(query: MetricsExportQuery = {}): AsyncGenerator<MetricRow[], void, undefined> {
+    const where = this.where(query);
+    for (let after: string | undefined; ; ) {
+      const runs = await this.options.store.runMetrics({ ...where, afterSeq: after, limit: EXPORT_BATCH });
+      yield metricRowsOf(runs);
+      // Store.runMetrics gives every execution of the batch at least one row.
+      if (new Set(runs.map((r) => r.seq)).size < EXPORT_BATCH) return;
+      after = runs[runs.length - 1].seq;
+    }
+  }
+
+  async get(id: string): Promise<Execution> {
+    const { store, reads } = this.options;
+    return reads.get(`execution:${id}`, async () => {
+      const [row] = await store.executionsWithSteps({ id });
+      if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
+      return executionView(row, row.steps);
+    });
+  }
+
+  /** The execution's row, whatever its session's state. */
+  async row(id: string): Promise<ExecutionRow> {
+    const row = await this.options.store.getExecution(id);
+    if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
+    return row;
+  }
+
+  /**
+   * Compares executions metric by metric with a baseline (the first by default): see
+   * results/comparison.ts. Deleted sessions' executions compare too: results outlive sessions.
+   */
+  async compare(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
+    const { store } = this.options;
+    const { ids, baseline = query.ids[0], confidence = 0.95 } = query;
+    if (!ids.includes(baseline)) {
+      const message = "must be one of the executions compared (ids)";
+      throw new BenchwrightError("validation_failed", `baseline ${message}`, { errors: [{ path: "/query/baseline", message }] });
+    }
+    const rows = await store.executionsWithSteps({ ids });
+    const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+    if (missing.length) throw new BenchwrightError("not_found", `No execution ${missing.join(", ")}`);
+    const sessions = await store.findSessions({ states: ["active", "deleting", "deleted"], ids: [...new Set(rows.map((r) => r.session_id))] });
+    const sessionOf = new Map(sessions.map((s) => [s.id, s]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const compared = ids.map((id) => {
+      const row = byId.get(id)!;
+      const session = sessionOf.get(row.session_id)!;
+      return {
+        ...row,
+        provider: session.provider_name,
+        service_type: session.service_type,
+        params: (row as { params?: Record<string, unknown> }).params ?? {},
+      };
+    });
+    return compareExecutions(compared, baseline, confidence);
+  }
+
+  /** What a list or the export selects; a filter may name a tool by any of its names (`toolId`). */
+  private where(query: ExecutionListQuery) {
+    return executionWhereOf(query, (name) => this.options.catalogs.current().tool(name)?.id ?? name);
+  }
+}
+
+/** A name as one token of a JSON Pointer (RFC 6901): a client's unknown name may hold `/` or `~`. */
+function jsonPointerToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** How many executions' figures the metrics export reads at a time. */
+const EXPORT_BATCH = 200;

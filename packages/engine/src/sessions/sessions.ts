@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import type { Execution, Session, SessionCreate } from "@benchwright/contract";
+import type { ProviderConfigFile } from "../config/provider-config.js";
+import type { EngineLog } from "../engine-log.js";
+import { BenchwrightError } from "../errors.js";
+import { sessionCursor } from "../lists/cursor.js";
+import { pageOf, sessionWhereOf, type Page, type SessionListQuery } from "../lists/list-query.js";
+import { providerFailure, type SessionMachines } from "../machines/session-machines.js";
+import type { Machine } from "../providers/provider.js";
+import type { ReadCache } from "../read-cache.js";
+import type { SecretBox } from "../secrets/secret-box.js";
+import { scrubberOf } from "../secrets/scrub.js";
+import type { Store } from "../store/store.js";
+import type { SessionRow } from "../model/sessions.js";
+import { SESSION_DELETED } from "../model/steps.js";
+import { executionView, executionViews, sessionView } from "../views/execution-views.js";
+import { liveSession } from "./live-session.js";
+import { sessionConfigOf } from "./session-config.js";
+import type { SessionSteps } from "./session-steps.js";
+
+export interface SessionsOptions {
+  store: Store;
+  secrets: SecretBox;
+  machines: SessionMachines;
+  /** The read views, shared with the executions' reads (a session's view holds its executions). */
+  reads: ReadCache;
+  providerConfigs: () => ProviderConfigFile[];
+  steps: SessionSteps;
+  log: EngineLog;
+  /** The most seconds a session's `step_timeout` may give a step. */
+  maxStepTimeoutS: number;
+}
+
+/** A session's life: made from a provider configuration, read, and deleted with what it made. */
+export class Sessions {
+  constructor(private readonly options: SessionsOptions) {}
+
+  async create(body: SessionCreate): Promise<Session> {
+    const { store, secrets, providerConfigs, maxStepTimeoutS, log } = this.options;
+    const { resolved, config } = sessionConfigOf(body, { providerConfigs, maxStepTimeoutS });
+    const row: Omit<SessionRow, "deleted_at"> = {
+      id: randomUUID(),
+      provider_name: config.name,
+      service_type: config.serviceType,
+      provider_class: config.class,
+      driver: config.class === "cloud" ? config.driver : null,
+      region: config.class === "cloud" ? (config.region ?? null) : null,
+      // As written: configOf reads it with the same parser, whichever process needs it later.
+      config_sealed: secrets.seal(resolved),
+      state: "active",
+      created: new Date(),
+    };
+    await store.insertSession(row);
+    log(`session ${row.id} created on ${config.class} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
+    return sessionView({ ...row, deleted_at: null }, []);
+  }
+
+  /** The sessions that match the query's filters, the live ones unless its `state` says otherwise (a page of them with its `limit`), oldest first. */
+  async list(query: SessionListQuery = {}): Promise<Page<Session>> {
+    const { store, reads } = this.options;
+    return reads.get(`sessions:${JSON.stringify(query)}`, async () => {
+      const where = sessionWhereOf(query);
+      // The page's sessions and their executions, in two queries side by side.
+      const [rows, executions] = await Promise.all([store.findSessions(where), store.executionsWithSteps({ sessions: where })]);
+      const page = pageOf(rows, query.limit, (last) => sessionCursor(last.key));
+      const bySession = new Map<string, Execution[]>(page.items.map((r) => [r.id, []]));
+      for (const e of executions) bySession.get(e.session_id)?.push(executionView(e, e.steps));
+      return { items: page.items.map((r) => sessionView(r, bySession.get(r.id)!)), next: page.next };
+    });
+  }
+
+  /** A session in any state: a deleted one's record outlives it, as its executions' results do. */
+  async get(id: string): Promise<Session> {
+    const { store, reads } = this.options;
+    return reads.get(`session:${id}`, async () => {
+      const [row] = await store.sessionSummaries(["active", "deleting", "deleted"], id);
+      if (!row) throw new BenchwrightError("not_found", `No session ${id}`);
+      return sessionView(row, executionViews(await store.executionsWithSteps({ sessionIds: [id] })));
+    });
+  }
+
+  /** Stops its running steps, removes its work dirs, destroys what its provider created. */
+  async delete(id: string): Promise<void> {
+    const { store, machines, steps, log } = this.options;
+    const row = await liveSession(store, id);
+    if (!(await store.setSessionState(id, ["active", "deleting"], "deleting"))) {
+      throw new BenchwrightError("wrong_state", `Session ${id} is ${row.state}`, { state: row.state });
+    }
+    const executions = await store.listExecutions([id]);
+    const ids = executions.map((e) => e.id);
+    // Steps followed here end now; those followed by other processes end when their owners
+    // see the session's state (at their next lease renewal), or when their processes die below.
+    await steps.stopExecutions(ids);
+    const config = machines.configOf(row);
+    const ctx = machines.context(row, config);
+    try {
+      const known = await machines.known(config, ctx);
+      const failed = (machine: Machine, e: Error) =>
+        log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, { session_id: id, level: "warn" });
+      await steps.removeWorkDirs(id, known, ids, failed);
+      await steps.waitEnded(ids, STEP_END_WAIT_MS);
+      // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.
+      await steps.abandon(ids, SESSION_DELETED);
+      // Again, now that no step of the session can begin or launch (Store.beginStep, StepExecutor.measure):
+      // a step begun just before the session became `deleting` may have launched after the first pass.
+      await steps.removeWorkDirs(id, known, ids, failed);
+      // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
+      await store.db.exclusive(`machines:${id}`, () => machines.provider(config).destroy(ctx));
+    } catch (e) {
+      throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`, config);
+    }
+    await store.setSessionState(id, ["deleting"], "deleted");
+    log(`session ${id} deleted`, { session_id: id });
+  }
+
+  /**
+   * Finishes the DELETEs a stop cut short, before this process takes steps: their steps are
+   * then stopped rather than followed again. A deletion that fails again is logged, not thrown.
+   */
+  async resumeDeletions(): Promise<void> {
+    const { store, log } = this.options;
+    for (const session of await store.listSessions(["deleting"])) {
+      log(`finishing the deletion of session ${session.id}, interrupted by a stop`, { session_id: session.id });
+      await this.delete(session.id).catch((e: Error) =>
+        log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`, { session_id: session.id, level: "error" }),
+      );
+    }
+  }
+}
+
+/** How long a DELETE waits for the owners of the session's steps to record their ends. */
+const STEP_END_WAIT_MS = 10_000;
