@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { EventEmitter } from "node:events";
 import { join } from "node:path";
 import type { Catalog } from "@benchwright/catalog";
 import { CatalogSource } from "./catalog-source.js";
@@ -10,24 +9,23 @@ import type {
 import { configError, problem } from "./config/config-problem.js";
 import { loadProviderConfigs, resolveInline, resolveStored, type ProviderConfigFile } from "./config/provider-config.js";
 import { parseProviderConfig } from "./config/parse-provider-config.js";
-import { stepFields, type EngineLog } from "./engine-log.js";
-import { BenchwrightError, isBenchwrightError } from "./errors.js";
+import type { EngineLog } from "./engine-log.js";
+import { BenchwrightError } from "./errors.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import { MachineAccess } from "./machines/machine-access.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { ProviderOptions } from "./providers/registry.js";
 import type { Machine } from "./providers/provider.js";
-import { StepRunner } from "./runner/step-runner.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import { credentialsTooShort, MIN_SECRET_LENGTH, scrubberOf } from "./secrets/scrub.js";
 import { openDb, type Db } from "./store/db.js";
 import { migrate } from "./store/migrations.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import { SESSION_DELETED, Store, type LiveResourceCount, type ExecutionRow, type SessionRow, type StepKind, type StepRow } from "./store/store.js";
-import { StepExecutor, type StepEnded } from "./step-executor.js";
-import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
-import { executionView, executionViews, sessionView, stepAttemptView } from "./views/execution-views.js";
+import { SESSION_DELETED, Store, type ExecutionRow, type LiveResourceCount, type SessionRow, type StepKind } from "./store/store.js";
+import { Steps, type StepEnded } from "./steps/steps.js";
+import type { StepWorkerOptions } from "./steps/step-worker.js";
+import { executionView, executionViews, sessionView } from "./views/execution-views.js";
 import { benchmarkView, paramViews } from "./views/benchmark-views.js";
 import { providerFailure, SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
@@ -82,17 +80,13 @@ export interface EngineStats {
 
 /** The domain behind the REST interface: one method per operation, no HTTP in it. */
 export class Engine {
-  private readonly steps: StepExecutor;
+  private readonly steps: Steps;
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
-  private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
   /** The read views, kept while the tables they show are unchanged (see ReadCache). */
   private readonly reads = new ReadCache(() => this.store.db.writes ?? this.store.db.commits, ["sessions", "executions", "steps"]);
-  private readonly stepEnds = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
-  /** The rows a step was begun with, for this process's worker to drive it with, once (see startStep). */
-  private readonly begun = new Map<string, { execution: ExecutionRow; session: SessionRow }>();
 
   private constructor(
     private readonly options: EngineOptions,
@@ -105,20 +99,19 @@ export class Engine {
   ) {
     this.logs = logStoreFor(store.db, options.dataDir);
     this.machines = new SessionMachines({ store, secrets, access, dataDir: options.dataDir, log, providers: options.providers, outbound: options.outbound });
-    this.steps = new StepExecutor(
+    this.steps = new Steps({
       store,
-      () => catalogs.current(),
-      new StepRunner(),
+      catalog: () => catalogs.current(),
       access,
-      options.dataDir,
-      this.logs,
+      machines: this.machines,
+      queue,
+      logs: this.logs,
+      dataDir: options.dataDir,
+      derive: (purpose) => secrets.derive(purpose),
       log,
-      (ended) => this.stepEnds.emit("ended", ended),
-      (purpose) => secrets.derive(purpose),
-    );
-    if (options.work !== false) {
-      this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });
-    }
+      work: options.work,
+      worker: options.worker,
+    });
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -147,8 +140,10 @@ export class Engine {
    */
   async close(deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
+    const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
-    await this.worker?.stop(Math.max(0, deadlineMs - 1_000));
+    await stepsStopped;
     await this.queue.stop();
     await this.access.close();
     await this.store.db.close();
@@ -163,8 +158,7 @@ export class Engine {
 
   /** Calls `listener` as each step this process follows ends (succeeded or failed, not handed back); returns its removal. */
   onStepEnded(listener: (ended: StepEnded) => void): () => void {
-    this.stepEnds.on("ended", listener);
-    return () => this.stepEnds.off("ended", listener);
+    return this.steps.onEnded(listener);
   }
 
   /**
@@ -279,7 +273,7 @@ export class Engine {
     const ids = executions.map((e) => e.id);
     // Steps followed here end now; those followed by other processes end when their owners
     // see the session's state (at their next lease renewal), or when their processes die below.
-    await this.worker?.stopExecutions(ids);
+    await this.steps.stopExecutions(ids);
     const config = this.machines.configOf(row);
     const ctx = this.machines.context(row, config);
     try {
@@ -287,10 +281,10 @@ export class Engine {
       const failed = (machine: Machine, e: Error) =>
         this.log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, { session_id: id, level: "warn" });
       await this.steps.removeWorkDirs(id, machines, ids, failed);
-      await this.stepsEnded(ids, STEP_END_WAIT_MS);
+      await this.steps.waitEnded(ids, STEP_END_WAIT_MS);
       // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.
       await this.steps.abandon(ids, SESSION_DELETED);
-      // Again, now that no step of the session can begin or launch (Store.beginStep, StepExecutor.measure):
+      // Again, now that no step of the session can begin or launch (Store.beginStep, steps/measure.ts):
       // a step begun just before the session became `deleting` may have launched after the first pass.
       await this.steps.removeWorkDirs(id, machines, ids, failed);
       // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
@@ -429,74 +423,17 @@ export class Engine {
 
   /** Begins a step and hands it to the workers; returns the attempt, which goes on whoever asked. */
   async startStep(kind: StepKind, execId: string): Promise<StepAttempt> {
-    if (this.closing) throw new BenchwrightError("unavailable", "The server is stopping; send the request to another server or again shortly", { retry_after: 5 });
-    const found = await this.store.getExecutionWithSession(execId);
-    if (!found) throw new BenchwrightError("not_found", `No execution ${execId}`);
-    const { execution, session } = found;
-    if (session.state !== "active") {
-      throw new BenchwrightError("session_deleted", `The session of execution ${execId} is ${session.state}`, { state: execution.state });
-    }
-    // A worker here with room takes it at once: begun leased to it (one write less than a claim
-    // after), and driven with the rows just read (what a step uses of them never changes). The
-    // queue is for the others (and the sweep finds the step if the send is lost).
-    const worker = this.worker?.hasRoom ? this.worker : undefined;
-    const step = await this.steps.begin(kind, execution, worker && { owner: worker.owner, leaseMs: worker.leaseMs });
-    const key = { execution_id: execId, step: kind, attempt: step.attempt };
-    const begunKey = stepId(key);
-    this.begun.set(begunKey, { execution, session });
-    const taken = worker ? worker.adopt(step) : await this.worker?.take(key).catch(() => false);
-    this.begun.delete(begunKey);
-    if (!taken) {
-      await this.queue.send(key).catch((e: Error) => this.log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
-        ...stepFields(key, session.id),
-        level: "warn",
-      }));
-    }
-    return stepAttemptView(step);
+    return this.steps.start(kind, execId);
   }
 
   /** One step attempt of an execution. */
   async getStep(execId: string, kind: StepKind, attempt: number): Promise<StepAttempt> {
-    await this.executionRow(execId);
-    const step = await this.store.getStep({ execution_id: execId, step: kind, attempt });
-    if (!step) throw new BenchwrightError("not_found", `Execution ${execId} has no ${kind} attempt ${attempt}`);
-    return stepAttemptView(step);
+    return this.steps.get(execId, kind, attempt);
   }
 
   /** Waits until the attempt has ended (wherever it ran) and answers as the synchronous operation does. */
   async waitForStep(attempt: Pick<StepAttempt, "execution_id" | "step" | "attempt">): Promise<StepResult> {
-    const key = { execution_id: attempt.execution_id, step: attempt.step, attempt: attempt.attempt };
-    // The row this process recorded the end with, when it did: no need to read it back.
-    let ended: StepRow | undefined;
-    for (let look = 0; ; look++) {
-      if (ended) return this.steps.answer(ended);
-      // A step this process follows runs until its worker says otherwise: the first look waits for that.
-      if (look > 0 || !this.worker?.follows(key)) {
-        // The step goes on through a database outage, and so does the wait for it.
-        const step = await this.store.getStep(key).catch((e: unknown) => {
-          if (isBenchwrightError(e) && e.code === "unavailable" && !this.closing) return "unreachable" as const;
-          throw e;
-        });
-        if (!step) throw new BenchwrightError("not_found", `No ${key.step} attempt ${key.attempt} of execution ${key.execution_id}`);
-        if (step !== "unreachable" && step.state !== "running") return this.steps.answer(step);
-        if (this.closing) {
-          throw new BenchwrightError("unavailable", `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`, { retry_after: 5 });
-        }
-      }
-      // Ended here: known at once. Ended elsewhere: seen at the next look.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, STEP_POLL_MS);
-        const off = this.worker?.onEnded(key, (row) => {
-          ended = row;
-          done();
-        });
-        function done() {
-          clearTimeout(timer);
-          off?.();
-          resolve();
-        }
-      });
-    }
+    return this.steps.wait(attempt);
   }
 
   /** The log of one step attempt (the last one by default): its size, ranges of it, and a follower. */
@@ -537,31 +474,6 @@ export class Engine {
 
   // ---- internals
 
-  /** Follows a step this process's worker claimed, with its session's machines, to its end. */
-  private async driveStep(step: StepRow, owner: string, signal: AbortSignal): Promise<StepRow | null> {
-    const begun = this.begun.get(stepId(step));
-    this.begun.delete(stepId(step));
-    const execution = begun?.execution ?? (await this.executionRow(step.execution_id));
-    const session = begun?.session ?? (await this.store.getSession(execution.session_id))!;
-    const { config, scrubber } = this.machines.settingsOf(session);
-    return this.steps.drive(step, {
-      execution,
-      machines: (count) => this.machines.ensure(session, config, signal, stepFields(step, session.id), count),
-      timeoutOverride: config.stepTimeoutS,
-      signal,
-      owner,
-      scrubber,
-    });
-  }
-
-  /** Waits (a bounded time) until no live owner follows a step of these executions. */
-  private async stepsEnded(executionIds: string[], maxMs: number): Promise<void> {
-    const until = Date.now() + maxMs;
-    while (Date.now() < until && (await this.store.heldSteps(executionIds)).length > 0) {
-      await new Promise((r) => setTimeout(r, STEP_POLL_MS));
-    }
-  }
-
   private async liveSession(id: string): Promise<SessionRow> {
     const row = await this.store.getSession(id);
     if (!row || row.state === "deleted") throw new BenchwrightError("not_found", `No session ${id}`);
@@ -589,10 +501,7 @@ export class Engine {
           this.log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`, { session_id: session.id, level: "error" }),
         );
       }
-      if (this.worker) {
-        this.worker.start();
-        await this.queue.work((key) => this.worker!.take(key).then(() => {}));
-      }
+      await this.steps.startWorking();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }
@@ -605,12 +514,6 @@ function jsonPointerToken(name: string): string {
 /** How many executions' figures the metrics export reads at a time. */
 const EXPORT_BATCH = 200;
 
-function stepId(key: { execution_id: string; step: StepKind; attempt: number }): string {
-  return `${key.execution_id}/${key.step}/${key.attempt}`;
-}
-
-/** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
-const STEP_POLL_MS = 200;
 /** How long a DELETE waits for the owners of the session's steps to record their ends. */
 const STEP_END_WAIT_MS = 10_000;
 
