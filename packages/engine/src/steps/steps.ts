@@ -9,9 +9,10 @@ import type { SessionMachines } from "../machines/session-machines.js";
 import type { Machine } from "../providers/provider.js";
 import type { StepQueue } from "../queue/step-queue.js";
 import { StepRunner } from "../runner/step-runner.js";
-import type { ExecutionRow, SessionRow, StepKey, StepKind, StepRow, Store } from "../store/store.js";
+import type { StepKind, StepRow, Store } from "../store/store.js";
 import { stepAttemptView } from "../views/execution-views.js";
 import { stepAnswer } from "./outcome.js";
+import { executionRow, StepDriver } from "./step-driver.js";
 import { StepExecutor, type StepEnded } from "./step-executor.js";
 import { StepWorker, type StepWorkerOptions } from "./step-worker.js";
 
@@ -41,20 +42,17 @@ export interface StepsOptions {
  */
 export class Steps {
   readonly #store: Store;
-  readonly #machines: SessionMachines;
   readonly #queue: StepQueue;
   readonly #log: EngineLog;
   readonly #executor: StepExecutor;
+  readonly #driver: StepDriver;
   readonly #worker: StepWorker | undefined;
   readonly #ended = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
-  /** The rows a step was begun with, for this process's worker to drive it with, once (see start). */
-  readonly #begun = new Map<string, { execution: ExecutionRow; session: SessionRow }>();
   #closing = false;
 
   constructor(options: StepsOptions) {
     const { store, catalog, access, logs, dataDir, derive, log = () => {} } = options;
     this.#store = store;
-    this.#machines = options.machines;
     this.#queue = options.queue;
     this.#log = log;
     this.#executor = new StepExecutor({
@@ -68,8 +66,10 @@ export class Steps {
       onEnd: (ended) => this.#ended.emit("ended", ended),
       derive,
     });
+    const driver = new StepDriver({ store, machines: options.machines, executor: this.#executor });
+    this.#driver = driver;
     if (options.work !== false) {
-      this.#worker = new StepWorker(store, (step, owner, signal) => this.#drive(step, owner, signal), { log, ...options.worker });
+      this.#worker = new StepWorker(store, (step, owner, signal) => driver.drive(step, owner, signal), { log, ...options.worker });
     }
   }
 
@@ -99,10 +99,9 @@ export class Steps {
     const worker = this.#worker?.hasRoom ? this.#worker : undefined;
     const step = await this.#executor.begin(kind, execution, worker && { owner: worker.owner, leaseMs: worker.leaseMs });
     const key = { execution_id: execId, step: kind, attempt: step.attempt };
-    const begunKey = stepId(key);
-    this.#begun.set(begunKey, { execution, session });
+    const forget = this.#driver.begunWith(key, { execution, session });
     const taken = worker ? worker.adopt(step) : await this.#worker?.take(key).catch(() => false);
-    this.#begun.delete(begunKey);
+    forget();
     if (!taken) {
       await this.#queue.send(key).catch((e: Error) => this.#log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
         ...stepFields(key, session.id),
@@ -114,7 +113,7 @@ export class Steps {
 
   /** One step attempt of an execution. */
   async get(execId: string, kind: StepKind, attempt: number): Promise<StepAttempt> {
-    await this.#executionRow(execId);
+    await executionRow(this.#store, execId);
     const step = await this.#store.getStep({ execution_id: execId, step: kind, attempt });
     if (!step) throw new BenchwrightError("not_found", `Execution ${execId} has no ${kind} attempt ${attempt}`);
     return stepAttemptView(step);
@@ -195,33 +194,6 @@ export class Steps {
       await new Promise((r) => setTimeout(r, STEP_POLL_MS));
     }
   }
-
-  /** Follows a step this process's worker claimed, with its session's machines, to its end. */
-  async #drive(step: StepRow, owner: string, signal: AbortSignal): Promise<StepRow | null> {
-    const begun = this.#begun.get(stepId(step));
-    this.#begun.delete(stepId(step));
-    const execution = begun?.execution ?? (await this.#executionRow(step.execution_id));
-    const session = begun?.session ?? (await this.#store.getSession(execution.session_id))!;
-    const { config, scrubber } = this.#machines.settingsOf(session);
-    return this.#executor.drive(step, {
-      execution,
-      machines: (count) => this.#machines.ensure(session, config, signal, stepFields(step, session.id), count),
-      timeoutOverride: config.stepTimeoutS,
-      signal,
-      owner,
-      scrubber,
-    });
-  }
-
-  async #executionRow(id: string): Promise<ExecutionRow> {
-    const row = await this.#store.getExecution(id);
-    if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
-    return row;
-  }
-}
-
-function stepId(key: StepKey): string {
-  return `${key.execution_id}/${key.step}/${key.attempt}`;
 }
 
 /** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
