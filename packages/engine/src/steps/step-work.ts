@@ -101,7 +101,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
  * default, as the scripts read every declared one (under `set -u`): one declared since the
  * row was written (a dropped-in file changed), or a row from before parameters existed.
  */
-function stepParams(execution: ExecutionRow, declared: Record<string, ParamDeclaration> | undefined): Record<string, ParamValue> {
+export function stepParams(execution: ExecutionRow, declared: Record<string, ParamDeclaration> | undefined): Record<string, ParamValue> {
   const defaults = Object.fromEntries(Object.entries(declared ?? {}).map(([name, d]) => [name, d.default]));
   return { ...defaults, ...execution.params };
 }
