@@ -5,7 +5,7 @@ import type { MachineAccess } from "../machines/machine-access.js";
 import type { Machine } from "../providers/provider.js";
 import type { StepRunner } from "../runner/step-runner.js";
 import type { Scrubber } from "../secrets/scrub.js";
-import type { ExecutionRow, StepRow, StoredMetric, Store } from "../store/store.js";
+import type { ExecutionRow, SessionRow, StepRow, StoredMetric, Store } from "../store/store.js";
 
 export interface StepContext {
   execution: ExecutionRow;
@@ -19,6 +19,12 @@ export interface StepContext {
   owner: string;
   /** Masks the session's credentials, in every form, in what the step's failure says. */
   scrubber?: Scrubber;
+}
+
+/** The rows a step was begun with here: its drive in this process uses them instead of reading them again. */
+export interface BegunRows {
+  execution: ExecutionRow;
+  session: SessionRow;
 }
 
 /** What the parts of a step's drive use of the engine. */

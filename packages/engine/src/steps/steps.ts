@@ -45,7 +45,6 @@ export class Steps {
   readonly #queue: StepQueue;
   readonly #log: EngineLog;
   readonly #executor: StepExecutor;
-  readonly #driver: StepDriver;
   readonly #worker: StepWorker | undefined;
   readonly #ended = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
   #closing = false;
@@ -67,9 +66,8 @@ export class Steps {
       derive,
     });
     const driver = new StepDriver({ store, machines: options.machines, executor: this.#executor });
-    this.#driver = driver;
     if (options.work !== false) {
-      this.#worker = new StepWorker(store, (step, owner, signal) => driver.drive(step, owner, signal), { log, ...options.worker });
+      this.#worker = new StepWorker(store, (step, owner, signal, begun) => driver.drive(step, owner, signal, begun), { log, ...options.worker });
     }
   }
 
@@ -99,9 +97,8 @@ export class Steps {
     const worker = this.#worker?.hasRoom ? this.#worker : undefined;
     const step = await this.#executor.begin(kind, execution, worker && { owner: worker.owner, leaseMs: worker.leaseMs });
     const key = { execution_id: execId, step: kind, attempt: step.attempt };
-    const forget = this.#driver.begunWith(key, { execution, session });
-    const taken = worker ? worker.adopt(step) : await this.#worker?.take(key).catch(() => false);
-    forget();
+    const begun = { execution, session };
+    const taken = worker ? worker.adopt(step, begun) : await this.#worker?.take(key, begun).catch(() => false);
     if (!taken) {
       await this.#queue.send(key).catch((e: Error) => this.#log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
         ...stepFields(key, session.id),
