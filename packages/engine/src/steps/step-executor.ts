@@ -16,8 +16,6 @@ import { work } from "./step-work.js";
 import { TRANSITIONS } from "./transitions.js";
 import { WorkDirs } from "./work-dirs.js";
 
-export type { StepContext } from "./step-attempt.js";
-
 /** A step attempt this process followed to its end, as the metrics count it. */
 export interface StepEnded {
   step: StepKind;

@@ -8,7 +8,7 @@ import { isHandBack } from "./hand-back.js";
 import { measure } from "./measure.js";
 import { machinesNeeded, partLabel, roleEnv, stepParts, type StepPart } from "./role-parts.js";
 import { serve, stopServing } from "./role-serving.js";
-import type { Attempt, StepContext, StepTools, StepWork } from "./step-attempt.js";
+import type { Attempt, StepTools, StepWork } from "./step-attempt.js";
 import { stepDir } from "./work-dirs.js";
 
 /** What a step's work reads of its workload's definition, once, when the step is taken. */
