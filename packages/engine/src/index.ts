@@ -15,6 +15,7 @@ export type { OutboundPolicy } from "./net/outbound-guard.js";
 // The transport and the runner on their own, for measuring them apart from the engine (bench/ssh-latency.mjs, bench/step-overhead.mjs).
 export { SshPool, type SshPoolOptions } from "./transport/ssh-pool.js";
 export { InMemoryHostKeyStore } from "./transport/host-key.js";
-export { StepRunner, type StepRunnerOptions } from "./runner/step-runner.js";
+export { StepRunner } from "./runner/step-runner.js";
+export type { StepRunnerOptions } from "./runner/step-runner-options.js";
 export type { StepOutcome, StepSpec } from "./runner/step.js";
 export { bashC } from "./runner/remote-scripts.js";
