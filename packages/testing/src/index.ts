@@ -10,5 +10,5 @@ export { bytesOf, hashOf, randomSizes, writeAll } from "./log-data.js";
 export { loadedAfter } from "./loaded-after.js";
 export {
   closedPort, createMemoryLedger, leaks, loginWorks, testContext, TestSession,
-  type MemoryLedger, type ResourceLedger, type SessionContext,
+  type MemoryLedger,
 } from "./cloud-session.js";
