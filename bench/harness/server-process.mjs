@@ -11,7 +11,8 @@ import { tempDir } from "./script.mjs";
 import { sleep } from "./timing.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const SERVER_MAIN = join(ROOT, "apps/server/dist/main.js");
+// The program an operator runs (`npm start` imports it), beside the server package's entry.
+const SERVER_MAIN = fileURLToPath(new URL("./main.js", import.meta.resolve("@benchwright/server")));
 const BARE_MAIN = fileURLToPath(new URL("../bare-express.mjs", import.meta.url));
 
 /** A port the kernel says is free now. */

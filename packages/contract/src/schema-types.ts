@@ -5,6 +5,7 @@ import type { components } from "./generated/schema.js";
 type Schemas = components["schemas"];
 
 export type Session = Schemas["Session"];
+export type SessionState = Session["state"];
 export type SessionCreate = Schemas["SessionCreate"];
 export type SessionCreateFormA = Schemas["SessionCreateFormA"];
 export type SessionCreateFormB = Schemas["SessionCreateFormB"];
@@ -15,6 +16,7 @@ export type Execution = Schemas["Execution"];
 export type ExecutionCreate = Schemas["ExecutionCreate"];
 export type ExecutionState = Execution["state"];
 export type StepRecord = Schemas["StepRecord"];
+export type StepName = StepRecord["step"];
 export type StepResult = Schemas["StepResult"];
 export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
@@ -26,3 +28,12 @@ export type Provider = Schemas["Provider"];
 export type Problem = Schemas["Problem"];
 export type SweepRequest = Schemas["SweepRequest"];
 export type SweepReport = Schemas["SweepReport"];
+export type SessionProvider = Schemas["SessionProvider"];
+export type ExecutionTest = Schemas["ExecutionTest"];
+/** One metric figure as the metrics export writes it (a CSV row, a JSON Lines object). */
+export type MetricRow = Schemas["MetricRow"];
+/** Executions compared metric by metric with a baseline (`compareExecutions`). */
+export type Comparison = Schemas["Comparison"];
+export type ComparedMetric = Schemas["ComparedMetric"];
+export type MetricFigure = Schemas["MetricFigure"];
+export type EventType = Schemas["EventType"];
