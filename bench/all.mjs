@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { printFigures } from "./harness.mjs";
+import { printFigures } from "./harness/figures.mjs";
 
 const SCRIPTS = [
   { name: "step-overhead" },

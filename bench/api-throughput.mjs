@@ -12,9 +12,12 @@
 //        [--per-session=5] [--run-per-session=0] [--database=pglite|postgres]
 //   --run-per-session=N prepares and runs N executions of each session (bodies with steps
 //   and metrics; slower to set up).
-import {
-  LOCAL_SESSION, benchConfigDir, figure, flags, httpRequest, loadTest, main, mapLimit, postgresSchema, startBare, startServer, tempDir,
-} from "./harness.mjs";
+import { figure } from "./harness/figures.mjs";
+import { LOCAL_SESSION } from "./harness/hosts.mjs";
+import { httpRequest, loadTest } from "./harness/http.mjs";
+import { flags, main, tempDir } from "./harness/script.mjs";
+import { benchConfigDir, postgresSchema, startBare, startServer } from "./harness/server-process.mjs";
+import { mapLimit } from "./harness/timing.mjs";
 
 const opts = flags({ seconds: 3, warmup: 2, concurrency: 16, sizes: "10,50,100", perSession: 5, runPerSession: 0, database: "pglite" });
 const sizes = opts.sizes.split(",").map(Number);

@@ -4,9 +4,12 @@
 // embedded PGlite and on PostgreSQL (a throwaway schema). Target: all complete, <= 1.3x 5 s.
 //
 // Usage: node bench/concurrency.mjs [--count=50] [--providers=local,ssh] [--databases=pglite,postgres]
-import {
-  LOCAL_SESSION, benchConfigDir, benchSshd, cleanupStack, failure, figure, flags, httpRequest, main, mapLimit, postgresSchema, sshSessionBody, startServer, tempDir,
-} from "./harness.mjs";
+import { failure, figure } from "./harness/figures.mjs";
+import { LOCAL_SESSION, benchSshd, sshSessionBody } from "./harness/hosts.mjs";
+import { httpRequest } from "./harness/http.mjs";
+import { cleanupStack, flags, main, tempDir } from "./harness/script.mjs";
+import { benchConfigDir, postgresSchema, startServer } from "./harness/server-process.mjs";
+import { mapLimit } from "./harness/timing.mjs";
 
 const opts = flags({ count: 50, providers: "local,ssh", databases: "pglite,postgres" });
 const IDLE_SECONDS = 5;

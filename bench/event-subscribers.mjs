@@ -13,9 +13,13 @@
 import { request } from "node:http";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
-import {
-  LOCAL_SESSION, MiB, benchConfigDir, figure, flags, loadTest, main, mapLimit, postgresSchema, residentBytes, sleep, startServer, tempDir,
-} from "./harness.mjs";
+import { figure } from "./harness/figures.mjs";
+import { LOCAL_SESSION } from "./harness/hosts.mjs";
+import { loadTest } from "./harness/http.mjs";
+import { MiB, residentBytes } from "./harness/memory.mjs";
+import { flags, main, tempDir } from "./harness/script.mjs";
+import { benchConfigDir, postgresSchema, startServer } from "./harness/server-process.mjs";
+import { mapLimit, sleep } from "./harness/timing.mjs";
 
 if (isMainThread) await bench();
 else holdSubscribers(workerData);

@@ -9,7 +9,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { failure, figure, flags, freePort, main, sleep, tempDir } from "./harness.mjs";
+import { failure, figure } from "./harness/figures.mjs";
+import { flags, main, tempDir } from "./harness/script.mjs";
+import { freePort } from "./harness/server-process.mjs";
+import { sleep } from "./harness/timing.mjs";
 
 const opts = flags({ uiWaitSeconds: 180 });
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -12,9 +12,13 @@ import { createWriteStream, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import {
-  LOCAL_SESSION, MiB, benchConfigDir, benchSshd, figure, flags, httpRequest, main, residentBytes, sleep, sshSessionBody, ssh2Connection, startServer, tempDir,
-} from "./harness.mjs";
+import { figure } from "./harness/figures.mjs";
+import { LOCAL_SESSION, benchSshd, sshSessionBody, ssh2Connection } from "./harness/hosts.mjs";
+import { httpRequest } from "./harness/http.mjs";
+import { MiB, residentBytes } from "./harness/memory.mjs";
+import { flags, main, tempDir } from "./harness/script.mjs";
+import { benchConfigDir, startServer } from "./harness/server-process.mjs";
+import { sleep } from "./harness/timing.mjs";
 
 const opts = flags({ mib: 1024, provider: "ssh" });
 const size = opts.mib * MiB;

@@ -7,10 +7,11 @@
 // route with the same bytes, started and measured the same way.
 //
 // Usage: node bench/memory-startup.mjs [--starts=3] [--idle-seconds=3] [--databases=pglite,postgres]
-import {
-  MiB, bareEnv, benchConfigDir, cleanupStack, failure, figure, firstAnswer, flags, freePort, main, median, postgresSchema, residentBytes, serverEnv, sleep,
-  spawnServer, tempDir,
-} from "./harness.mjs";
+import { failure, figure } from "./harness/figures.mjs";
+import { MiB, residentBytes } from "./harness/memory.mjs";
+import { cleanupStack, flags, main, tempDir } from "./harness/script.mjs";
+import { bareEnv, benchConfigDir, firstAnswer, freePort, postgresSchema, serverEnv, spawnServer } from "./harness/server-process.mjs";
+import { median, sleep } from "./harness/timing.mjs";
 
 const opts = flags({ starts: 3, idleSeconds: 3, databases: "pglite,postgres" });
 const PATH = "/api/v1/benchmarks/";

@@ -5,24 +5,14 @@
 import { randomUUID } from "node:crypto";
 import { startSshd, sshTargetOf } from "@benchwright/testing";
 import { InMemoryHostKeyStore, SshPool, StepRunner } from "@benchwright/engine";
+import { quantile, timeEach } from "./harness/timing.mjs";
 
 const execs = Number(process.argv[2] ?? 200);
 const runs = Number(process.argv[3] ?? 30);
 
 function quantiles(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))].toFixed(1);
-  return `p50 ${at(0.5)} ms, p90 ${at(0.9)} ms (n=${s.length})`;
-}
-
-async function timed(n, op) {
-  const samples = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await op(i);
-    samples.push(performance.now() - t0);
-  }
-  return samples;
+  const at = (q) => quantile(samples, q).toFixed(1);
+  return `p50 ${at(0.5)} ms, p90 ${at(0.9)} ms (n=${samples.length})`;
 }
 
 const sshd = await startSshd();
@@ -32,8 +22,8 @@ const transport = () => pool.get(sshTargetOf(sshd), "bench/m1");
 const root = `~/.benchwright/bench-${randomUUID()}`;
 try {
   await transport().exec("true"); // warm up: connect and check the host key
-  console.log(`exec("true") on a warm connection: ${quantiles(await timed(execs, () => transport().exec("true")))}`);
-  const samples = await timed(runs, async (i) => {
+  console.log(`exec("true") on a warm connection: ${quantiles(await timeEach(execs, () => transport().exec("true")))}`);
+  const samples = await timeEach(runs, async (i) => {
     const outcome = await runner.run(transport, { dir: `${root}/s${i}`, script: "true", timeoutMs: 60_000 }, () => undefined);
     if (outcome.exitCode !== 0) throw new Error(`step ${i} ended with ${JSON.stringify(outcome)}`);
   });

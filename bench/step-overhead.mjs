@@ -26,9 +26,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalog } from "@benchwright/catalog";
 import { bashC } from "@benchwright/engine";
-import {
-  LOCAL_SESSION, bash, benchConfigDir, benchSshd, figure, flags, main, median, postgresSchema, sshSessionBody, ssh2Connection, startServer, tempDir, timeEach,
-} from "./harness.mjs";
+import { figure } from "./harness/figures.mjs";
+import { LOCAL_SESSION, bash, benchSshd, sshSessionBody, ssh2Connection } from "./harness/hosts.mjs";
+import { flags, main, tempDir } from "./harness/script.mjs";
+import { benchConfigDir, postgresSchema, startServer } from "./harness/server-process.mjs";
+import { median, timeEach } from "./harness/timing.mjs";
 
 const opts = flags({ runs: 20, referenceRuns: 50, freshSshRuns: 10, noticeRuns: 1, database: "pglite" });
 if (!["pglite", "postgres"].includes(opts.database)) throw new Error(`--database is pglite or postgres, not ${opts.database}`);

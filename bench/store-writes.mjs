@@ -7,7 +7,8 @@
 // Usage: node bench/store-writes.mjs [--runs=20] [--database-url=postgres://...]
 import { randomUUID } from "node:crypto";
 import { migrate, openDb, storeWithEvents } from "@benchwright/engine";
-import { flags, main, median, tempDir, timeEach } from "./harness.mjs";
+import { flags, main, tempDir } from "./harness/script.mjs";
+import { median, timeEach } from "./harness/timing.mjs";
 
 const opts = flags({ runs: 20, databaseUrl: "" });
 

@@ -93,6 +93,34 @@ function timeout(raw: Raw, path: string, problems: Problems): { prepare?: number
 const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]*$/;
 const BETTER = ["higher", "lower"] as const;
 
+/**
+ * The entries of a mapping of named mappings (`metrics`, `roles`) whose value is a mapping,
+ * each with its path (`prefix` and its name); a name `pattern` refuses, a value that is not a
+ * mapping, and a key not among `keys` are problems.
+ */
+function* namedMappings(
+  mapping: Raw,
+  prefix: string,
+  pattern: RegExp,
+  badName: string,
+  keys: string[],
+  problems: Problems,
+): Generator<[name: string, value: Raw, path: string]> {
+  const allowed = `${keys.slice(0, -1).join(", ")} or ${keys.at(-1)}`;
+  for (const [name, value] of Object.entries(mapping)) {
+    const path = `${prefix}${name}`;
+    if (!pattern.test(name)) problems.add(path, badName);
+    if (!isObject(value)) {
+      problems.add(path, `must be a mapping {${keys.join(", ")}}`);
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (!keys.includes(key)) problems.add(`${path}.${key}`, `is not ${allowed}`);
+    }
+    yield [name, value, path];
+  }
+}
+
 /** `metrics: {<name>: {unit, better, description}}`: what each figure of the tool means. */
 function metrics(raw: Raw, problems: Problems): Record<string, MetricMeaning> | undefined {
   const v = raw.metrics;
@@ -102,16 +130,8 @@ function metrics(raw: Raw, problems: Problems): Record<string, MetricMeaning> | 
     return undefined;
   }
   const out: Record<string, MetricMeaning> = {};
-  for (const [name, meaning] of Object.entries(v)) {
-    const path = `metrics.${name}`;
-    if (!METRIC_NAME.test(name)) problems.add(path, "is not a valid metric name (letters, digits, '_', '.', ':', '-')");
-    if (!isObject(meaning)) {
-      problems.add(path, "must be a mapping {unit, better, description}");
-      continue;
-    }
-    for (const key of Object.keys(meaning)) {
-      if (!["unit", "better", "description"].includes(key)) problems.add(`${path}.${key}`, "is not unit, better or description");
-    }
+  const badName = "is not a valid metric name (letters, digits, '_', '.', ':', '-')";
+  for (const [name, meaning, path] of namedMappings(v, "metrics.", METRIC_NAME, badName, ["unit", "better", "description"], problems)) {
     const unit = requiredString(meaning, "unit", `${path}.`, problems);
     const better = meaning.better;
     if (!BETTER.includes(better as MetricMeaning["better"])) problems.add(`${path}.better`, `must be one of: ${BETTER.join(", ")}`);
@@ -133,16 +153,8 @@ function roles(raw: Raw, path: string, problems: Problems): Record<string, RoleD
     return undefined;
   }
   const out: Record<string, RoleDefinition> = {};
-  for (const [name, role] of Object.entries(v)) {
-    const at = `${path}roles.${name}`;
-    if (!ROLE_NAME.test(name)) problems.add(at, "is not a valid role name (lower-case letters, digits and '_', starting with a letter)");
-    if (!isObject(role)) {
-      problems.add(at, "must be a mapping {count, serves, description}");
-      continue;
-    }
-    for (const key of Object.keys(role)) {
-      if (!["count", "serves", "description"].includes(key)) problems.add(`${at}.${key}`, "is not count, serves or description");
-    }
+  const badName = "is not a valid role name (lower-case letters, digits and '_', starting with a letter)";
+  for (const [name, role, at] of namedMappings(v, `${path}roles.`, ROLE_NAME, badName, ["count", "serves", "description"], problems)) {
     const count = role.count ?? 1;
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_ROLE_COUNT) {
       problems.add(`${at}.count`, `must be an integer from 1 to ${MAX_ROLE_COUNT}`);

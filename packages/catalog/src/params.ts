@@ -1,4 +1,4 @@
-import type { ParamDeclaration, ParamType, ParamValue } from "./types.js";
+import type { ParamDeclaration, ParamProblem, ParamType, ParamValue } from "./types.js";
 
 /** lower_snake_case: the name becomes `BW_PARAM_<NAME>` by upper-casing alone, so two names never meet in one variable. */
 const PARAM_NAME = /^[a-z][a-z0-9_]{0,62}$/;
@@ -130,12 +130,6 @@ export function paramDeclarations(
     }
   }
   return { declared, raw: merged };
-}
-
-export interface ParamProblem {
-  /** The parameter's name, as the request named it. */
-  name: string;
-  message: string;
 }
 
 /**

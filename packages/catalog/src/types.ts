@@ -1,5 +1,4 @@
 import type { CatalogError } from "./errors.js";
-import type { ParamProblem } from "./params.js";
 
 /** One figure a parser read from a tool's output. */
 export interface Metric {
@@ -26,6 +25,13 @@ export type Parser = (output: string, context: { tool: string; workload: string 
 
 export type ParamType = "integer" | "number" | "string" | "boolean";
 export type ParamValue = number | string | boolean;
+
+/** A given parameter that a run cannot use. */
+export interface ParamProblem {
+  /** The parameter's name, as the request named it. */
+  name: string;
+  message: string;
+}
 
 /**
  * A value a client may set for a run (`params` of the execution), declared by the definition;

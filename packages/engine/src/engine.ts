@@ -1,36 +1,29 @@
-import { EventEmitter } from "node:events";
 import type {
   Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
 } from "@benchwright/contract";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { storedProviderConfigs } from "./config/stored-provider-configs.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
-import { stepFields, type EngineLog } from "./engine-log.js";
-import { BenchwrightError, isBenchwrightError } from "./errors.js";
+import type { EngineLog } from "./engine-log.js";
 import { Executions } from "./executions/executions.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { ProviderOptions } from "./providers/registry.js";
-import { StepRunner } from "./runner/step-runner.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { StepQueue } from "./queue/step-queue.js";
 import type { EventLog } from "./events/event-log.js";
 import type { Store } from "./store/store.js";
-import type { ExecutionRow } from "./model/executions.js";
 import type { LiveResourceCount } from "./model/resources.js";
-import type { SessionRow } from "./model/sessions.js";
-import type { StepKind, StepRow } from "./model/steps.js";
-import { StepExecutor, type StepEnded } from "./step-executor.js";
-import { StepWorker, type StepWorkerOptions } from "./steps/step-worker.js";
-import { stepAttemptView } from "./views/execution-views.js";
+import type { StepKind } from "./model/steps.js";
+import { Steps, type StepEnded } from "./steps/steps.js";
+import type { StepWorkerOptions } from "./steps/step-worker.js";
 import { SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
 import type { ExecutionListQuery, MetricsExportQuery, Page, SessionListQuery } from "./lists/list-query.js";
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
 import { Sessions } from "./sessions/sessions.js";
-import type { SessionSteps } from "./sessions/session-steps.js";
 import { Sweep } from "./sweep/sweep.js";
 
 export interface EngineOptions {
@@ -89,15 +82,12 @@ export class Engine {
   private readonly sessions: Sessions;
   private readonly executions: Executions;
   private readonly sweeps: Sweep;
-  private readonly steps: StepExecutor;
+  private readonly steps: Steps;
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
-  private readonly worker: StepWorker | undefined;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
-  private readonly stepEnds = new EventEmitter<{ ended: [StepEnded] }>().setMaxListeners(0);
-  /** The rows a step was begun with, for this process's worker to drive it with, once (see startStep). */
-  private readonly begun = new Map<string, { execution: ExecutionRow; session: SessionRow }>();
+
 
   private constructor(
     options: EngineOptions,
@@ -109,26 +99,25 @@ export class Engine {
     this.log = log;
     this.logs = logStoreFor(store.db, options.dataDir);
     this.machines = new SessionMachines({ store, secrets, access, dataDir: options.dataDir, log, providers: options.providers, outbound: options.outbound });
-    this.steps = new StepExecutor(
+    this.steps = new Steps({
       store,
-      () => catalogs.current(),
-      new StepRunner(),
+      catalog: () => catalogs.current(),
       access,
-      options.dataDir,
-      this.logs,
+      machines: this.machines,
+      queue,
+      logs: this.logs,
+      dataDir: options.dataDir,
+      derive: (purpose) => secrets.derive(purpose),
       log,
-      (ended) => this.stepEnds.emit("ended", ended),
-      (purpose) => secrets.derive(purpose),
-    );
-    if (options.work !== false) {
-      this.worker = new StepWorker(store, (step, owner, signal) => this.driveStep(step, owner, signal), { log, ...options.worker });
-    }
+      work: options.work,
+      worker: options.worker,
+    });
     const providerConfigs = storedProviderConfigs(options.configDir, log);
     // One for sessions and executions: a session's view holds its executions'.
     const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
     const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
     this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
-    this.sessions = new Sessions({ store, secrets, machines: this.machines, reads, providerConfigs, steps: this.sessionSteps(), log, maxStepTimeoutS });
+    this.sessions = new Sessions({ store, secrets, machines: this.machines, reads, providerConfigs, steps: this.steps, log, maxStepTimeoutS });
     this.executions = new Executions({ store, catalogs, reads });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
   }
@@ -145,8 +134,10 @@ export class Engine {
    */
   async close(deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
+    const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
-    await this.worker?.stop(Math.max(0, deadlineMs - 1_000));
+    await stepsStopped;
     await this.queue.stop();
     await this.access.close();
     await this.store.db.close();
@@ -161,8 +152,7 @@ export class Engine {
 
   /** Calls `listener` as each step this process follows ends (succeeded or failed, not handed back); returns its removal. */
   onStepEnded(listener: (ended: StepEnded) => void): () => void {
-    this.stepEnds.on("ended", listener);
-    return () => this.stepEnds.off("ended", listener);
+    return this.steps.onEnded(listener);
   }
 
   /**
@@ -253,79 +243,22 @@ export class Engine {
 
   /** Begins a step and hands it to the workers; returns the attempt, which goes on whoever asked. */
   async startStep(kind: StepKind, execId: string): Promise<StepAttempt> {
-    if (this.closing) throw new BenchwrightError("unavailable", "The server is stopping; send the request to another server or again shortly", { retry_after: 5 });
-    const found = await this.store.getExecutionWithSession(execId);
-    if (!found) throw new BenchwrightError("not_found", `No execution ${execId}`);
-    const { execution, session } = found;
-    if (session.state !== "active") {
-      throw new BenchwrightError("session_deleted", `The session of execution ${execId} is ${session.state}`, { state: execution.state });
-    }
-    // A worker here with room takes it at once: begun leased to it (one write less than a claim
-    // after), and driven with the rows just read (what a step uses of them never changes). The
-    // queue is for the others (and the sweep finds the step if the send is lost).
-    const worker = this.worker?.hasRoom ? this.worker : undefined;
-    const step = await this.steps.begin(kind, execution, worker && { owner: worker.owner, leaseMs: worker.leaseMs });
-    const key = { execution_id: execId, step: kind, attempt: step.attempt };
-    const begunKey = stepId(key);
-    this.begun.set(begunKey, { execution, session });
-    const taken = worker ? worker.adopt(step) : await this.worker?.take(key).catch(() => false);
-    this.begun.delete(begunKey);
-    if (!taken) {
-      await this.queue.send(key).catch((e: Error) => this.log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
-        ...stepFields(key, session.id),
-        level: "warn",
-      }));
-    }
-    return stepAttemptView(step);
+    return this.steps.start(kind, execId);
   }
 
   /** One step attempt of an execution. */
   async getStep(execId: string, kind: StepKind, attempt: number): Promise<StepAttempt> {
-    await this.executionRow(execId);
-    const step = await this.store.getStep({ execution_id: execId, step: kind, attempt });
-    if (!step) throw new BenchwrightError("not_found", `Execution ${execId} has no ${kind} attempt ${attempt}`);
-    return stepAttemptView(step);
+    return this.steps.get(execId, kind, attempt);
   }
 
   /** Waits until the attempt has ended (wherever it ran) and answers as the synchronous operation does. */
   async waitForStep(attempt: Pick<StepAttempt, "execution_id" | "step" | "attempt">): Promise<StepResult> {
-    const key = { execution_id: attempt.execution_id, step: attempt.step, attempt: attempt.attempt };
-    // The row this process recorded the end with, when it did: no need to read it back.
-    let ended: StepRow | undefined;
-    for (let look = 0; ; look++) {
-      if (ended) return this.steps.answer(ended);
-      // A step this process follows runs until its worker says otherwise: the first look waits for that.
-      if (look > 0 || !this.worker?.follows(key)) {
-        // The step goes on through a database outage, and so does the wait for it.
-        const step = await this.store.getStep(key).catch((e: unknown) => {
-          if (isBenchwrightError(e) && e.code === "unavailable" && !this.closing) return "unreachable" as const;
-          throw e;
-        });
-        if (!step) throw new BenchwrightError("not_found", `No ${key.step} attempt ${key.attempt} of execution ${key.execution_id}`);
-        if (step !== "unreachable" && step.state !== "running") return this.steps.answer(step);
-        if (this.closing) {
-          throw new BenchwrightError("unavailable", `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`, { retry_after: 5 });
-        }
-      }
-      // Ended here: known at once. Ended elsewhere: seen at the next look.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, STEP_POLL_MS);
-        const off = this.worker?.onEnded(key, (row) => {
-          ended = row;
-          done();
-        });
-        function done() {
-          clearTimeout(timer);
-          off?.();
-          resolve();
-        }
-      });
-    }
+    return this.steps.wait(attempt);
   }
 
   /** The log of one step attempt (the last one by default): its size, ranges of it, and a follower. */
   async openLog(execId: string, select: { step?: StepKind; attempt?: number }): Promise<StepLogView> {
-    await this.executionRow(execId);
+    await this.executions.row(execId);
     return openStepLog(this.store, this.logs, execId, select);
   }
 
@@ -337,44 +270,6 @@ export class Engine {
 
   // ---- internals
 
-  /** Follows a step this process's worker claimed, with its session's machines, to its end. */
-  private async driveStep(step: StepRow, owner: string, signal: AbortSignal): Promise<StepRow | null> {
-    const begun = this.begun.get(stepId(step));
-    this.begun.delete(stepId(step));
-    const execution = begun?.execution ?? (await this.executionRow(step.execution_id));
-    const session = begun?.session ?? (await this.store.getSession(execution.session_id))!;
-    const { config, scrubber } = this.machines.settingsOf(session);
-    return this.steps.drive(step, {
-      execution,
-      machines: (count) => this.machines.ensure(session, config, signal, stepFields(step, session.id), count),
-      timeoutOverride: config.stepTimeoutS,
-      signal,
-      owner,
-      scrubber,
-    });
-  }
-
-  /** What deleting a session asks of the steps, from the executor and this process's worker. */
-  private sessionSteps(): SessionSteps {
-    return {
-      stopExecutions: async (ids) => {
-        await this.worker?.stopExecutions(ids);
-      },
-      removeWorkDirs: (sessionId, machines, ids, failed) => this.steps.removeWorkDirs(sessionId, machines, ids, failed),
-      abandon: (ids, reason) => this.steps.abandon(ids, reason),
-      waitEnded: async (ids, maxMs) => {
-        const until = Date.now() + maxMs;
-        while (Date.now() < until && (await this.store.heldSteps(ids)).length > 0) {
-          await new Promise((r) => setTimeout(r, STEP_POLL_MS));
-        }
-      },
-    };
-  }
-
-  private executionRow(id: string): Promise<ExecutionRow> {
-    return this.executions.row(id);
-  }
-
   /**
    * Finishes what a stop interrupted, then starts taking steps. A DELETE cut short is finished
    * first, so that its steps are stopped rather than followed again. Steps that were running
@@ -385,17 +280,8 @@ export class Engine {
     this.resuming = (async () => {
       if (this.store.db.kind === "pglite") await this.store.releaseLeases();
       await this.sessions.resumeDeletions();
-      if (this.worker) {
-        this.worker.start();
-        await this.queue.work((key) => this.worker!.take(key).then(() => {}));
-      }
+      await this.steps.startWorking();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }
 
-function stepId(key: { execution_id: string; step: StepKind; attempt: number }): string {
-  return `${key.execution_id}/${key.step}/${key.attempt}`;
-}
-
-/** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
-const STEP_POLL_MS = 200;

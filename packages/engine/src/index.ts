@@ -15,8 +15,7 @@ export { CREDENTIAL_KEYS, MASK, secretForms } from "./secrets/scrub.js";
 export { DbLogStore, type StepLogView } from "./logs/index.js";
 export type { OutboundPolicy } from "./net/outbound-guard.js";
 // The transport and the runner on their own, for measuring them apart from the engine (bench/ssh-latency.mjs, bench/step-overhead.mjs).
-export { SshPool, type SshPoolOptions } from "./transport/ssh-pool.js";
+export { SshPool } from "./transport/ssh-pool.js";
 export { InMemoryHostKeyStore } from "./transport/host-key.js";
-export { StepRunner, type StepRunnerOptions } from "./runner/step-runner.js";
-export type { StepOutcome, StepSpec } from "./runner/step.js";
+export { StepRunner } from "./runner/step-runner.js";
 export { bashC } from "./runner/remote-scripts.js";

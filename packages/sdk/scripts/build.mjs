@@ -2,7 +2,7 @@
 // so that the published declarations never import @benchwright/contract, which is not
 // published.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,6 +47,9 @@ if (!existsSync(problems)) {
   process.exit(1);
 }
 copyFileSync(problems, join(generated, "problems.ts"));
+// The contract's names for its schemas, one list for both packages; beside the schema here.
+const schemaTypes = join(dirname(schema), "..", "..", "src", "schema-types.ts");
+writeFileSync(join(generated, "schema-types.ts"), readFileSync(schemaTypes, "utf8").replace('"./generated/schema.js"', '"./schema.js"'));
 
 rmSync(join(pkgDir, "dist"), { recursive: true, force: true });
 tsc("tsconfig.esm.json");

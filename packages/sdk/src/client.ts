@@ -254,6 +254,9 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     );
   const executionsPage = (o?: ListExecutionsOptions & PageOptions) =>
     readPage<Execution>(raw.GET("/executions/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
+  // Prepare and run: the same call, on their own path; the overloads say what `async` answers.
+  const startStep = (path: "/executions/{exec_id}/prepare" | "/executions/{exec_id}/run") => (execId: string, o?: StepOptions) =>
+    unwrap<StepResult | StepAttempt>(raw.POST(path, { params: { path: { exec_id: execId }, header: stepHeaders(o) }, ...init(o) }));
 
   return {
     raw,
@@ -312,20 +315,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           ...init(o),
         }),
       ),
-    prepare: ((execId: string, o?: StepOptions) =>
-      unwrap<StepResult | StepAttempt>(
-        raw.POST("/executions/{exec_id}/prepare", {
-          params: { path: { exec_id: execId }, header: stepHeaders(o) },
-          ...init(o),
-        }),
-      )) as BenchwrightClient["prepare"],
-    run: ((execId: string, o?: StepOptions) =>
-      unwrap<StepResult | StepAttempt>(
-        raw.POST("/executions/{exec_id}/run", {
-          params: { path: { exec_id: execId }, header: stepHeaders(o) },
-          ...init(o),
-        }),
-      )) as BenchwrightClient["run"],
+    prepare: startStep("/executions/{exec_id}/prepare") as BenchwrightClient["prepare"],
+    run: startStep("/executions/{exec_id}/run") as BenchwrightClient["run"],
     getStep: (execId, step, attempt, o) =>
       unwrap(
         raw.GET("/executions/{exec_id}/steps/{step}/{attempt}", {

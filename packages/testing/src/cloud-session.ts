@@ -3,27 +3,17 @@ import { randomUUID } from "node:crypto";
 // A cloud driver test's session, written against the engine's provider interfaces by their
 // shape alone: this package does not depend on the engine (whose tests depend on it).
 
-/** The store's resource ledger, as a provider sees it (the engine's ResourceLedger). */
-export interface ResourceLedger {
+/**
+ * The store's resource ledger in memory, enough for provider tests: the engine's ResourceLedger
+ * (record, markDestroyed, live), and the entries it holds for a test to look at.
+ */
+export interface MemoryLedger {
+  entries: Array<{ kind: string; id: string; meta: Record<string, unknown>; destroyed: boolean }>;
   record(kind: string, id: string, meta?: Record<string, unknown>): Promise<void>;
   markDestroyed(kind: string, id: string): Promise<void>;
   live(): Promise<Array<{ kind: string; id: string; meta: Record<string, unknown> }>>;
 }
 
-/** What a provider is handed for a session (the required part of the engine's ProviderContext). */
-export interface SessionContext {
-  sessionId: string;
-  resources: ResourceLedger;
-  dataDir: string;
-  log: (line: string) => void;
-}
-
-
-export interface MemoryLedger extends ResourceLedger {
-  entries: Array<{ kind: string; id: string; meta: Record<string, unknown>; destroyed: boolean }>;
-}
-
-/** The store's ledger, in memory: enough for provider tests. */
 export function createMemoryLedger(): MemoryLedger {
   const entries: MemoryLedger["entries"] = [];
   return {
@@ -43,12 +33,9 @@ export function createMemoryLedger(): MemoryLedger {
   };
 }
 
-export function testContext(
-  sessionId: string,
-  logs: string[],
-  ledger: ResourceLedger = createMemoryLedger(),
-): SessionContext {
-  return { sessionId, resources: ledger, dataDir: "/tmp/benchwright-test", log: (line) => logs.push(line) };
+/** What a provider is handed for a session: the required part of the engine's ProviderContext. */
+export function testContext(sessionId: string, logs: string[], ledger: MemoryLedger = createMemoryLedger()) {
+  return { sessionId, resources: ledger, dataDir: "/tmp/benchwright-test", log: (line: string): void => void logs.push(line) };
 }
 
 /** A test's session id, ledger and log lines; `renew()`, from each suite's beforeEach, makes them anew. */
@@ -64,21 +51,9 @@ export class TestSession {
   }
 
   /** The provider context of this test's session. */
-  context(): SessionContext {
+  context(): ReturnType<typeof testContext> {
     return testContext(this.sessionId, this.logs, this.ledger);
   }
-}
-
-/** Stands in for a machine's sshd where only "does SSH answer" matters: it sends a banner and hangs up. */
-export async function startBannerServer(): Promise<{ host: string; port: number; stop(): Promise<void> }> {
-  const { createServer } = await import("node:net");
-  const server = createServer((socket) => {
-    socket.on("error", () => undefined);
-    socket.end("SSH-2.0-OpenSSH_9.2\r\n");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  return { host: "127.0.0.1", port, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A port on 127.0.0.1 where nothing listens (bound, then released). */

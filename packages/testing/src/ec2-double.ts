@@ -1,27 +1,11 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import {
-  AuthorizeSecurityGroupIngressCommand,
-  CreateKeyPairCommand,
-  CreateSecurityGroupCommand,
-  DeleteKeyPairCommand,
-  DeleteSecurityGroupCommand,
-  DescribeImagesCommand,
-  DescribeInstancesCommand,
-  DescribeKeyPairsCommand,
-  DescribeSecurityGroupsCommand,
-  DescribeSubnetsCommand,
-  EC2Client,
-  ImportKeyPairCommand,
-  RunInstancesCommand,
-  TerminateInstancesCommand,
-  type Filter,
-  type Tag,
-} from "@aws-sdk/client-ec2";
+// The double answers the very command classes the driver sends: one namespace, each named where it is handled.
+import * as ec2 from "@aws-sdk/client-ec2";
 import { mockClient } from "aws-sdk-client-mock";
 
 /**
  * A stateful stand-in for the EC2 API (the one thing that cannot exist here): a real
- * EC2Client whose `send` is answered from memory. Instances come up at `sshHost`, so the
+ * ec2.EC2Client whose `send` is answered from memory. Instances come up at `sshHost`, so the
  * provider's SSH check reaches whatever the test runs there.
  */
 export interface Ec2DoubleOptions {
@@ -34,7 +18,7 @@ export interface Ec2DoubleOptions {
   privateKey?: string;
 }
 
-export interface Ec2Inventory {
+interface Ec2Inventory {
   instances: Array<{
     id: string;
     state: string;
@@ -58,7 +42,7 @@ export interface Ec2Inventory {
 }
 
 export interface Ec2Double {
-  client: EC2Client;
+  client: ec2.EC2Client;
   inventory(): Ec2Inventory;
   /**
    * The next call of `command` (`RunInstances` or `RunInstancesCommand`) fails with
@@ -86,7 +70,7 @@ interface InstanceState {
   polls: number;
   failLaunch: boolean;
   privateIp: string;
-  tags: Tag[];
+  tags: ec2.Tag[];
   launched: Date;
 }
 
@@ -112,35 +96,51 @@ function glob(pattern: string, value: string): boolean {
 }
 
 /** EC2 filter semantics: every filter must match; any value of one filter may. */
-function matches(filters: Filter[] | undefined, fields: (name: string) => string[]): boolean {
+function matches(filters: ec2.Filter[] | undefined, fields: (name: string) => string[]): boolean {
   return (filters ?? []).every((f) => {
     const have = fields(f.Name ?? "");
     return (f.Values ?? []).some((want) => have.some((v) => glob(want, v)));
   });
 }
 
-function tagFields(tags: Tag[], name: string): string[] | undefined {
+/**
+ * What a Describe call answers from `all` (keyed as EC2 names them): those `wanted` names (all
+ * without it; one that is not there fails the call, as EC2 does) that every filter matches.
+ */
+function described<T>(
+  all: Map<string, T>,
+  wanted: string[] | undefined,
+  filters: ec2.Filter[] | undefined,
+  fields: (item: T, name: string) => string[],
+  notFound: (key: string) => Error,
+): T[] {
+  const missing = wanted?.find((key) => !all.has(key));
+  if (missing) throw notFound(missing);
+  return [...all].filter(([key]) => !wanted || wanted.includes(key)).map(([, item]) => item).filter((item) => matches(filters, (n) => fields(item, n)));
+}
+
+function tagFields(tags: ec2.Tag[], name: string): string[] | undefined {
   if (name.startsWith("tag:")) return tags.filter((t) => t.Key === name.slice(4)).map((t) => t.Value ?? "");
   if (name === "tag-key") return tags.map((t) => t.Key ?? "");
   return undefined;
 }
 
-function tagsFor(specs: Array<{ ResourceType?: string; Tags?: Tag[] }> | undefined, type: string): Tag[] {
+function tagsFor(specs: Array<{ ResourceType?: string; Tags?: ec2.Tag[] }> | undefined, type: string): ec2.Tag[] {
   return (specs ?? []).filter((s) => s.ResourceType === type).flatMap((s) => s.Tags ?? []);
 }
 
-function tagMap(tags: Tag[]): Record<string, string> {
+function tagMap(tags: ec2.Tag[]): Record<string, string> {
   return Object.fromEntries(tags.map((t) => [t.Key ?? "", t.Value ?? ""]));
 }
 
 export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
-  const client = new EC2Client({ region: "eu-west-1", credentials: { accessKeyId: "double", secretAccessKey: "double" } });
+  const client = new ec2.EC2Client({ region: "eu-west-1", credentials: { accessKeyId: "double", secretAccessKey: "double" } });
   // Only this client instance is mocked, so tests running side by side do not interfere.
   const mock = mockClient(client);
   const pollsUntilRunning = options.pollsUntilRunning ?? 1;
   const instances = new Map<string, InstanceState>();
-  const keyPairs = new Map<string, { name: string; id: string; publicKey?: string; tags: Tag[] }>();
-  const groups = new Map<string, { id: string; name: string; vpcId?: string; rules: string[]; tags: Tag[] }>();
+  const keyPairs = new Map<string, { name: string; id: string; publicKey?: string; tags: ec2.Tag[] }>();
+  const groups = new Map<string, { id: string; name: string; vpcId?: string; rules: string[]; tags: ec2.Tag[] }>();
   const failures = new Map<string, { error: Error; after: number }>();
   const sent: string[] = [];
   let failNextLaunch = false;
@@ -181,8 +181,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     LaunchTime: i.launched,
   });
 
-  mock.on(DescribeImagesCommand).callsFake(
-    handle("DescribeImages", (input: DescribeImagesCommand["input"]) => ({
+  mock.on(ec2.DescribeImagesCommand).callsFake(
+    handle("DescribeImages", (input: ec2.DescribeImagesCommand["input"]) => ({
       Images: IMAGES.filter(
         (img) =>
           (!input.ImageIds || input.ImageIds.includes(img.ImageId)) &&
@@ -191,8 +191,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     })),
   );
 
-  mock.on(DescribeSubnetsCommand).callsFake(
-    handle("DescribeSubnets", (input: DescribeSubnetsCommand["input"]) => {
+  mock.on(ec2.DescribeSubnetsCommand).callsFake(
+    handle("DescribeSubnets", (input: ec2.DescribeSubnetsCommand["input"]) => {
       const found = SUBNETS.filter((s) => !input.SubnetIds || input.SubnetIds.includes(s.SubnetId));
       const missing = input.SubnetIds?.find((id) => !SUBNETS.some((s) => s.SubnetId === id));
       if (missing) throw awsError("InvalidSubnetID.NotFound", `The subnet ID '${missing}' does not exist`);
@@ -200,8 +200,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(CreateKeyPairCommand).callsFake(
-    handle("CreateKeyPair", (input: CreateKeyPairCommand["input"]) => {
+  mock.on(ec2.CreateKeyPairCommand).callsFake(
+    handle("CreateKeyPair", (input: ec2.CreateKeyPairCommand["input"]) => {
       const name = input.KeyName ?? "";
       if (keyPairs.has(name)) throw awsError("InvalidKeyPair.Duplicate", `The keypair already exists`);
       const material =
@@ -213,8 +213,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(ImportKeyPairCommand).callsFake(
-    handle("ImportKeyPair", (input: ImportKeyPairCommand["input"]) => {
+  mock.on(ec2.ImportKeyPairCommand).callsFake(
+    handle("ImportKeyPair", (input: ec2.ImportKeyPairCommand["input"]) => {
       const name = input.KeyName ?? "";
       if (keyPairs.has(name)) throw awsError("InvalidKeyPair.Duplicate", `The keypair already exists`);
       const publicKey = Buffer.from(input.PublicKeyMaterial ?? new Uint8Array()).toString("utf8").trim();
@@ -227,29 +227,25 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(DeleteKeyPairCommand).callsFake(
-    handle("DeleteKeyPair", (input: DeleteKeyPairCommand["input"]) => {
+  mock.on(ec2.DeleteKeyPairCommand).callsFake(
+    handle("DeleteKeyPair", (input: ec2.DeleteKeyPairCommand["input"]) => {
       // Like EC2: deleting a key pair that is not there succeeds.
       keyPairs.delete(input.KeyName ?? "");
       return {};
     }),
   );
 
-  mock.on(DescribeKeyPairsCommand).callsFake(
-    handle("DescribeKeyPairs", (input: DescribeKeyPairsCommand["input"]) => {
-      const missing = input.KeyNames?.find((n) => !keyPairs.has(n));
-      if (missing) throw awsError("InvalidKeyPair.NotFound", `The key pair '${missing}' does not exist`);
-      return {
-        KeyPairs: [...keyPairs.values()]
-          .filter((k) => !input.KeyNames || input.KeyNames.includes(k.name))
-          .filter((k) => matches(input.Filters, (n) => tagFields(k.tags, n) ?? (n === "key-name" ? [k.name] : [])))
-          .map((k) => ({ KeyName: k.name, KeyPairId: k.id, Tags: k.tags })),
-      };
+  mock.on(ec2.DescribeKeyPairsCommand).callsFake(
+    handle("DescribeKeyPairs", (input: ec2.DescribeKeyPairsCommand["input"]) => {
+      const found = described(keyPairs, input.KeyNames, input.Filters, (k, n) => tagFields(k.tags, n) ?? (n === "key-name" ? [k.name] : []), (name) =>
+        awsError("InvalidKeyPair.NotFound", `The key pair '${name}' does not exist`),
+      );
+      return { KeyPairs: found.map((k) => ({ KeyName: k.name, KeyPairId: k.id, Tags: k.tags })) };
     }),
   );
 
-  mock.on(CreateSecurityGroupCommand).callsFake(
-    handle("CreateSecurityGroup", (input: CreateSecurityGroupCommand["input"]) => {
+  mock.on(ec2.CreateSecurityGroupCommand).callsFake(
+    handle("CreateSecurityGroup", (input: ec2.CreateSecurityGroupCommand["input"]) => {
       if ([...groups.values()].some((g) => g.name === input.GroupName)) {
         throw awsError("InvalidGroup.Duplicate", `The security group '${input.GroupName}' already exists`);
       }
@@ -259,8 +255,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(AuthorizeSecurityGroupIngressCommand).callsFake(
-    handle("AuthorizeSecurityGroupIngress", (input: AuthorizeSecurityGroupIngressCommand["input"]) => {
+  mock.on(ec2.AuthorizeSecurityGroupIngressCommand).callsFake(
+    handle("AuthorizeSecurityGroupIngress", (input: ec2.AuthorizeSecurityGroupIngressCommand["input"]) => {
       const group = groups.get(input.GroupId ?? "");
       if (!group) throw awsError("InvalidGroup.NotFound", `The security group '${input.GroupId}' does not exist`);
       const rules: string[] = [];
@@ -284,8 +280,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(DeleteSecurityGroupCommand).callsFake(
-    handle("DeleteSecurityGroup", (input: DeleteSecurityGroupCommand["input"]) => {
+  mock.on(ec2.DeleteSecurityGroupCommand).callsFake(
+    handle("DeleteSecurityGroup", (input: ec2.DeleteSecurityGroupCommand["input"]) => {
       const group = groups.get(input.GroupId ?? "");
       if (!group) throw awsError("InvalidGroup.NotFound", `The security group '${input.GroupId}' does not exist`);
       const user = [...instances.values()].find((i) => i.state !== "terminated" && i.groupIds.includes(group.id));
@@ -297,23 +293,21 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(DescribeSecurityGroupsCommand).callsFake(
-    handle("DescribeSecurityGroups", (input: DescribeSecurityGroupsCommand["input"]) => {
-      const missing = input.GroupIds?.find((id) => !groups.has(id));
-      if (missing) throw awsError("InvalidGroup.NotFound", `The security group '${missing}' does not exist`);
-      return {
-        SecurityGroups: [...groups.values()]
-          .filter((g) => !input.GroupIds || input.GroupIds.includes(g.id))
-          .filter((g) =>
-            matches(input.Filters, (n) => tagFields(g.tags, n) ?? (n === "group-name" ? [g.name] : n === "group-id" ? [g.id] : [])),
-          )
-          .map((g) => ({ GroupId: g.id, GroupName: g.name, VpcId: g.vpcId, Tags: g.tags })),
-      };
+  mock.on(ec2.DescribeSecurityGroupsCommand).callsFake(
+    handle("DescribeSecurityGroups", (input: ec2.DescribeSecurityGroupsCommand["input"]) => {
+      const found = described(
+        groups,
+        input.GroupIds,
+        input.Filters,
+        (g, n) => tagFields(g.tags, n) ?? (n === "group-name" ? [g.name] : n === "group-id" ? [g.id] : []),
+        (id) => awsError("InvalidGroup.NotFound", `The security group '${id}' does not exist`),
+      );
+      return { SecurityGroups: found.map((g) => ({ GroupId: g.id, GroupName: g.name, VpcId: g.vpcId, Tags: g.tags })) };
     }),
   );
 
-  mock.on(RunInstancesCommand).callsFake(
-    handle("RunInstances", (input: RunInstancesCommand["input"]) => {
+  mock.on(ec2.RunInstancesCommand).callsFake(
+    handle("RunInstances", (input: ec2.RunInstancesCommand["input"]) => {
       if (!IMAGES.some((img) => img.ImageId === input.ImageId)) {
         throw awsError("InvalidAMIID.NotFound", `The image id '[${input.ImageId}]' does not exist`);
       }
@@ -356,8 +350,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(DescribeInstancesCommand).callsFake(
-    handle("DescribeInstances", (input: DescribeInstancesCommand["input"]) => {
+  mock.on(ec2.DescribeInstancesCommand).callsFake(
+    handle("DescribeInstances", (input: ec2.DescribeInstancesCommand["input"]) => {
       const missing = input.InstanceIds?.find((id) => !instances.has(id));
       if (missing) throw awsError("InvalidInstanceID.NotFound", `The instance ID '${missing}' does not exist`);
       const found = [...instances.values()]
@@ -370,8 +364,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     }),
   );
 
-  mock.on(TerminateInstancesCommand).callsFake(
-    handle("TerminateInstances", (input: TerminateInstancesCommand["input"]) => {
+  mock.on(ec2.TerminateInstancesCommand).callsFake(
+    handle("TerminateInstances", (input: ec2.TerminateInstancesCommand["input"]) => {
       const missing = input.InstanceIds?.find((id) => !instances.has(id));
       if (missing) throw awsError("InvalidInstanceID.NotFound", `The instance ID '${missing}' does not exist`);
       return {

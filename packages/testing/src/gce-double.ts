@@ -33,7 +33,7 @@ export type GceOperation =
   /** Not a call: the next instance made ends up TERMINATED instead of RUNNING. */
   | "instanceBoot";
 
-export interface GceInventory {
+interface GceInventory {
   /** `networkIP` is its address in the VPC network, its own. */
   instances: Array<{ name: string; status: string; labels: Record<string, string>; tags: string[]; sshKeys: string; externalIp: boolean; networkIP: string }>;
   /**

@@ -8,7 +8,8 @@ export { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
 export { startCountingListener, type CountingListener } from "./counting-listener.js";
 export { bytesOf, hashOf, randomSizes, writeAll } from "./log-data.js";
 export { loadedAfter } from "./loaded-after.js";
+export { serverDirs, type ServerDirs } from "./server-dirs.js";
 export {
   closedPort, createMemoryLedger, leaks, loginWorks, testContext, TestSession,
-  type MemoryLedger, type ResourceLedger, type SessionContext,
+  type MemoryLedger,
 } from "./cloud-session.js";

@@ -51,7 +51,7 @@ export type OpenStackOperation =
   /** Not a call: the next server created goes into ERROR instead of ACTIVE. */
   | "serverBuild";
 
-export interface OpenStackInventory {
+interface OpenStackInventory {
   /** `network` and `securityGroups` are names, as asked for at creation (Nova's defaults otherwise); `fixedIp` is its port's fixed address. */
   servers: Array<{
     id: string;

@@ -17,51 +17,49 @@ const STEP_BUCKETS = [0.1, 0.5, 1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly #requests = new Counter({
-    name: "benchwright_http_requests_total",
-    help: "Requests answered, by the contract's operationId (`unmatched` for no operation) and status",
-    labelNames: ["operation", "status"],
-    registers: [this.registry],
-  });
-  readonly #latency = new Histogram({
-    name: "benchwright_http_request_duration_seconds",
-    help: "Time from a request's arrival to the end of its answer, by operationId",
-    labelNames: ["operation"],
-    buckets: REQUEST_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly #steps = new Counter({
-    name: "benchwright_steps_total",
-    help: "Step attempts this process followed to their end, by step (prepare, run) and outcome (succeeded, failed)",
-    labelNames: ["step", "outcome"],
-    registers: [this.registry],
-  });
-  readonly #stepDuration = new Histogram({
-    name: "benchwright_step_duration_seconds",
-    help: "Duration of the step attempts this process followed to their end, as recorded, by step and outcome",
-    labelNames: ["step", "outcome"],
-    buckets: STEP_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly #running = new Gauge({ name: "benchwright_steps_running", help: "Steps this process follows now", registers: [this.registry] });
-  readonly #queueDepth = new Gauge({
-    name: "benchwright_step_queue_depth",
-    help: "Step jobs sent and not yet taken: pg-boss's shared queue on PostgreSQL, this process's own on the embedded database",
-    labelNames: ["queue"],
-    registers: [this.registry],
-  });
-  readonly #ssh = new Gauge({ name: "benchwright_ssh_connections_open", help: "SSH connections of this process's pool alive now", registers: [this.registry] });
-  readonly #resources = new Gauge({
-    name: "benchwright_cloud_resources_live",
-    help: "Cloud resources recorded and not destroyed, by configuration (provider), driver and kind, over every process sharing the database",
-    labelNames: ["provider", "driver", "kind"],
-    registers: [this.registry],
-  });
-  readonly #eventStreams = new Gauge({
-    name: "benchwright_event_streams_open",
-    help: "GET /api/v1/events streams this process holds open; past BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS more are refused",
-    registers: [this.registry],
-  });
+  readonly #requests = counter(this.registry, "benchwright_http_requests_total", "Requests answered, by the contract's operationId (`unmatched` for no operation) and status", [
+    "operation",
+    "status",
+  ]);
+  readonly #latency = histogram(
+    this.registry,
+    "benchwright_http_request_duration_seconds",
+    "Time from a request's arrival to the end of its answer, by operationId",
+    ["operation"],
+    REQUEST_BUCKETS,
+  );
+  readonly #steps = counter(
+    this.registry,
+    "benchwright_steps_total",
+    "Step attempts this process followed to their end, by step (prepare, run) and outcome (succeeded, failed)",
+    ["step", "outcome"],
+  );
+  readonly #stepDuration = histogram(
+    this.registry,
+    "benchwright_step_duration_seconds",
+    "Duration of the step attempts this process followed to their end, as recorded, by step and outcome",
+    ["step", "outcome"],
+    STEP_BUCKETS,
+  );
+  readonly #running = gauge(this.registry, "benchwright_steps_running", "Steps this process follows now");
+  readonly #queueDepth = gauge(
+    this.registry,
+    "benchwright_step_queue_depth",
+    "Step jobs sent and not yet taken: pg-boss's shared queue on PostgreSQL, this process's own on the embedded database",
+    ["queue"],
+  );
+  readonly #ssh = gauge(this.registry, "benchwright_ssh_connections_open", "SSH connections of this process's pool alive now");
+  readonly #resources = gauge(
+    this.registry,
+    "benchwright_cloud_resources_live",
+    "Cloud resources recorded and not destroyed, by configuration (provider), driver and kind, over every process sharing the database",
+    ["provider", "driver", "kind"],
+  );
+  readonly #eventStreams = gauge(
+    this.registry,
+    "benchwright_event_streams_open",
+    "GET /api/v1/events streams this process holds open; past BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS more are refused",
+  );
   readonly #streams: SubscriberCap | undefined;
   constructor(
     private readonly engine: Engine,
@@ -116,4 +114,17 @@ export class Metrics {
     });
     return r;
   }
+}
+
+// Each metric is made in the server's own registry only (never prom-client's global one).
+function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+  return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+}
+
+function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
+  return new Gauge({ name, help, labelNames, registers: [registry] });
 }

@@ -13,25 +13,6 @@ function v4(text: string): bigint {
   return text.split(".").reduce((n, octet) => (n << 8n) | BigInt(Number(octet)), 0n);
 }
 
-/** Ahead of the ranges holding them. */
-const METADATA_V4 = [v4("169.254.169.254")];
-const V4_RANGES: readonly Range[] = [
-  [v4("0.0.0.0"), 8, "unspecified"],
-  [v4("10.0.0.0"), 8, "private"],
-  [v4("100.64.0.0"), 10, "shared"],
-  [v4("127.0.0.0"), 8, "loopback"],
-  [v4("169.254.0.0"), 16, "link-local"],
-  [v4("172.16.0.0"), 12, "private"],
-  // IETF protocol assignments: among them 192.0.0.192, a cloud's metadata service.
-  [v4("192.0.0.0"), 24, "reserved"],
-  [v4("192.168.0.0"), 16, "private"],
-  // Benchmarking networks: never the Internet's.
-  [v4("198.18.0.0"), 15, "reserved"],
-  [v4("224.0.0.0"), 4, "multicast"],
-  // Class E and the limited broadcast 255.255.255.255.
-  [v4("240.0.0.0"), 4, "reserved"],
-];
-
 /** The 128 bits of a valid IPv6 text (zone id dropped, a dotted IPv4 tail taken). */
 function v6(text: string): bigint {
   let rest = text.replace(/%.*$/, "").toLowerCase();
@@ -46,14 +27,41 @@ function v6(text: string): bigint {
   return all.reduce((n, g) => (n << 16n) | g, 0n);
 }
 
-const METADATA_V6 = [v6("fd00:ec2::254")];
-const V6_RANGES: readonly Range[] = [
-  [v6("fc00::"), 7, "private"],
-  [v6("fe80::"), 10, "link-local"],
-  // Site-local: deprecated, still routed inside some networks.
-  [v6("fec0::"), 10, "private"],
-  [v6("ff00::"), 8, "multicast"],
-];
+/**
+ * The refused blocks of each family by what they lead to; the metadata services first, ahead
+ * of the ranges holding them.
+ */
+const V4_REFUSED: Partial<Record<RefusedClass, string[]>> = {
+  metadata: ["169.254.169.254/32"],
+  unspecified: ["0.0.0.0/8"],
+  private: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"],
+  shared: ["100.64.0.0/10"],
+  loopback: ["127.0.0.0/8"],
+  "link-local": ["169.254.0.0/16"],
+  // IETF protocol assignments (among them 192.0.0.192, a cloud's metadata service); the
+  // benchmarking networks, never the Internet's; class E and the limited broadcast 255.255.255.255.
+  reserved: ["192.0.0.0/24", "198.18.0.0/15", "240.0.0.0/4"],
+  multicast: ["224.0.0.0/4"],
+};
+const V6_REFUSED: Partial<Record<RefusedClass, string[]>> = {
+  metadata: ["fd00:ec2::254/128"],
+  // fec0::/10 is site-local: deprecated, still routed inside some networks.
+  private: ["fc00::/7", "fec0::/10"],
+  "link-local": ["fe80::/10"],
+  multicast: ["ff00::/8"],
+};
+
+function ranges(refused: Partial<Record<RefusedClass, string[]>>, parse: (text: string) => bigint): readonly Range[] {
+  return Object.entries(refused).flatMap(([what, blocks]) =>
+    blocks.map((block): Range => {
+      const [base, prefix] = block.split("/");
+      return [parse(base!), Number(prefix), what as RefusedClass];
+    }),
+  );
+}
+
+const V4_RANGES = ranges(V4_REFUSED, v4);
+const V6_RANGES = ranges(V6_REFUSED, v6);
 
 function inRange(n: bigint, bits: number, [base, prefix]: Range): boolean {
   const shift = BigInt(bits - prefix);
@@ -61,7 +69,6 @@ function inRange(n: bigint, bits: number, [base, prefix]: Range): boolean {
 }
 
 function classifyV4(n: bigint): RefusedClass | undefined {
-  if (METADATA_V4.includes(n)) return "metadata";
   return V4_RANGES.find((r) => inRange(n, 32, r))?.[2];
 }
 
@@ -78,7 +85,6 @@ function embeddedV4(n: bigint): bigint | undefined {
 function classifyV6(n: bigint): RefusedClass | undefined {
   if (n === 0n) return "unspecified";
   if (n === 1n) return "loopback";
-  if (METADATA_V6.includes(n)) return "metadata";
   const inner = embeddedV4(n);
   if (inner !== undefined) return classifyV4(inner);
   return V6_RANGES.find((r) => inRange(n, 128, r))?.[2];

@@ -21,7 +21,7 @@ export interface Machine {
 }
 
 /** Every resource a provider creates is recorded here before anything waits on it. */
-export interface ResourceLedger {
+interface ResourceLedger {
   record(kind: string, id: string, meta?: Record<string, unknown>): Promise<void>;
   markDestroyed(kind: string, id: string): Promise<void>;
   /** Resources recorded for this session and not yet destroyed, oldest first. */

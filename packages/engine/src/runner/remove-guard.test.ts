@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { removable } from "./step-runner.js";
+import { removable } from "./remove-guard.js";
 
 describe("removable", () => {
   it("accepts paths below a .benchwright dir", () => {

@@ -4,7 +4,9 @@ import { timerDelay } from "../time.js";
 import { sleep } from "../transport/backoff.js";
 import type { Transport } from "../transport/transport.js";
 import { isRetryableTransportError, TransportError } from "../transport/transport-error.js";
+import { Attachment } from "./attachment.js";
 import { envFileContent } from "./env-file.js";
+import { checkPgid, ended, startFailed } from "./host-reports.js";
 import {
   followScript,
   killScript,
@@ -13,48 +15,14 @@ import {
   parseEnd,
   parseOutputTail,
   parsePgid,
-  parseStartFailure,
   removeScript,
   startScript,
   type End,
   type FollowParams,
 } from "./remote-scripts.js";
+import { removable } from "./remove-guard.js";
 import type { StepHandle, StepOutcome, StepSpec } from "./step.js";
-
-export interface StepRunnerOptions {
-  /**
-   * Waits between attempts to reach a host that went away: doubling from `reattachDelayMs`
-   * (default 500 ms) up to `maxReattachDelayMs` (default 15 s). The runner keeps trying for
-   * as long as the step's deadline allows, whatever the number of attempts: the outcome of
-   * a step is what its host recorded, and the host keeps it.
-   */
-  reattachDelayMs?: number;
-  maxReattachDelayMs?: number;
-  /**
-   * After the deadline, how long to keep trying to reach the host to stop the step and read
-   * what it left; default 60 s. Past it the outcome says the host was unreachable.
-   */
-  afterDeadlineMs?: number;
-  /** Time between TERM and KILL when a step is killed; default 3 s. */
-  killGraceSeconds?: number;
-  /**
-   * How often a follower looks for the end of a step where nothing tells it: re-attached
-   * after a drop or a restart, or on a host without GNU tail (where it is also how often the
-   * log is read); default 100 ms. The follower that launched a step is told of its end.
-   */
-  pollIntervalMs?: number;
-}
-
-export interface FollowOptions {
-  /** Bytes of step.log already delivered: following resumes right after them. */
-  fromOffset: number;
-  /** Receives the log in order, each byte once; called synchronously as bytes arrive. */
-  onData(chunk: Buffer): void;
-  /** Stops following (the step goes on): the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Epoch ms past which the step's process group is killed and the outcome says timedOut. */
-  deadline: number;
-}
+import type { FollowOptions, StepRunnerOptions } from "./step-runner-options.js";
 
 /** The longest one follow command runs before the runner starts a fresh one. */
 const MAX_FOLLOW_SECONDS = 600;
@@ -347,71 +315,5 @@ export class StepRunner {
         await this.#pause(failures, until, signal);
       }
     }
-  }
-}
-
-/** The outcome of a step that wrote its rc, with when that was by the host's clock, on ours. */
-function ended(end: End & { kind: "rc" }, logBytes: number): StepOutcome {
-  const outcome: StepOutcome = { exitCode: end.code, timedOut: false, logBytes };
-  if (end.ageMs !== undefined) {
-    outcome.endedAt = Date.now() - end.ageMs;
-    if (end.ranMs !== undefined) outcome.startedAt = outcome.endedAt - end.ranMs;
-  }
-  return outcome;
-}
-
-function startFailed(dir: string, transport: Transport, stderr: string, exit?: number | null): BenchwrightError {
-  const why = parseStartFailure(stderr);
-  if (why === "nodir") return new BenchwrightError("step_failed", `Cannot create ${dir} on ${transport.description}`);
-  const detail = why === "write" ? "cannot write its files" : why === "nopid" ? "it did not report its process id" : stderr.trim() || `exit code ${exit}`;
-  return new BenchwrightError("step_failed", `Cannot start the step in ${dir} on ${transport.description}: ${detail}`);
-}
-
-function checkPgid(pgid: number): void {
-  // `kill -- -1` would signal every process the user owns.
-  if (!Number.isInteger(pgid) || pgid <= 1) throw new BenchwrightError("internal", `Invalid process group id ${pgid}`);
-}
-
-function normalize(path: string): string[] | undefined {
-  const segments = path.split("/").filter((s, i) => s !== "" || i === 0);
-  if (segments.some((s) => s === "." || s === "..")) return undefined;
-  return segments;
-}
-
-/** True for a path strictly below a `.benchwright` dir or below `root`. */
-export function removable(dir: string, root?: string): boolean {
-  const segments = normalize(dir);
-  if (!segments) return false;
-  const i = segments.indexOf(".benchwright");
-  if (i >= 0 && i < segments.length - 1) return true;
-  if (root === undefined) return false;
-  const base = normalize(root);
-  if (!base || base.length === 0 || (base.length === 1 && (base[0] === "" || base[0] === "~"))) return false;
-  return segments.length > base.length && base.every((s, k) => segments[k] === s);
-}
-
-/**
- * The transport in use: `replace` drops it after a failure so that the next use asks
- * for a fresh one (for a pool handle, the same connection reopened).
- */
-class Attachment {
-  #current: Transport | undefined;
-  constructor(
-    readonly getTransport: () => Transport,
-    readonly owned: boolean,
-  ) {}
-
-  get transport(): Transport {
-    return (this.#current ??= this.getTransport());
-  }
-
-  replace(): void {
-    if (this.owned) this.#current?.release();
-    this.#current = undefined;
-  }
-
-  release(): void {
-    if (this.owned) this.#current?.release();
-    this.#current = undefined;
   }
 }

@@ -5,6 +5,7 @@ import { stepFields, type EngineLog } from "../engine-log.js";
 import type { Store } from "../store/store.js";
 import type { StepKey, StepRow } from "../model/steps.js";
 import { EngineShutdown, LeaseLost, SessionDeleted } from "./hand-back.js";
+import type { BegunRows } from "./step-attempt.js";
 
 export interface StepWorkerOptions {
   /** How long a lease holds without renewal; a dead owner's steps are taken over after it. Default 15 s. */
@@ -20,9 +21,10 @@ export interface StepWorkerOptions {
 
 /**
  * Follows one claimed step to its end; aborting `signal` with a HandBack leaves it running.
- * Resolves with the step's row as it ended, when this owner recorded the end.
+ * Resolves with the step's row as it ended, when this owner recorded the end. `begun`: the
+ * rows the step was begun with, when it was begun here.
  */
-export type DriveStep = (step: StepRow, owner: string, signal: AbortSignal) => Promise<StepRow | null | undefined>;
+export type DriveStep = (step: StepRow, owner: string, signal: AbortSignal, begun?: BegunRows) => Promise<StepRow | null | undefined>;
 
 /**
  * The steps this process follows. A step is taken by claiming its lease in the store, kept
@@ -84,11 +86,11 @@ export class StepWorker {
   }
 
   /** Claims the step and follows it in the background; false when someone else holds it, it ended, or this worker is full. */
-  async take(key: StepKey): Promise<boolean> {
+  async take(key: StepKey, begun?: BegunRows): Promise<boolean> {
     if (!this.hasRoom || this.#following.has(id(key))) return false;
     const step = await this.#store.claimStep(key, this.owner, this.#leaseMs);
     if (!step || this.#stopped || this.#following.has(id(key))) return false;
-    this.#follow(step);
+    this.#follow(step, begun);
     return true;
   }
 
@@ -97,18 +99,18 @@ export class StepWorker {
    * needed. False when this worker stopped meanwhile: then the lease runs out unrenewed, unless
    * the stop hands it back first, and another worker takes the step over.
    */
-  adopt(step: StepRow): boolean {
+  adopt(step: StepRow, begun?: BegunRows): boolean {
     if (this.#stopped || step.owner !== this.owner || this.#following.has(id(step))) return false;
-    this.#follow(step);
+    this.#follow(step, begun);
     return true;
   }
 
-  #follow(step: StepRow): void {
+  #follow(step: StepRow, begun: BegunRows | undefined): void {
     const key: StepKey = { execution_id: step.execution_id, step: step.step, attempt: step.attempt };
     const abort = new AbortController();
     const renewal = setInterval(() => void this.#renew(key, abort), this.#renewMs);
     let ended: StepRow | null | undefined;
-    const done = this.#drive(step, this.owner, abort.signal)
+    const done = this.#drive(step, this.owner, abort.signal, begun)
       .then((row) => void (ended = row))
       .catch((e: Error) => {
         if (!abort.signal.aborted) this.#log(`step ${id(key)} ended in error: ${e.message}`, { ...stepFields(key), level: "error" });

@@ -12,6 +12,11 @@ export function backoffDelay(options: BackoffOptions, n: number): number {
   return Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** (n - 1));
 }
 
+/** Between half and all of `ms`: clients refused together must not all come back together. */
+export function jittered(ms: number): number {
+  return ms / 2 + Math.random() * (ms / 2);
+}
+
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);

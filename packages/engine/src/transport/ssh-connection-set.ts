@@ -1,6 +1,8 @@
 import type { Client } from "ssh2";
 import { sleep } from "./backoff.js";
-import { ChannelRefused, NotStarted, SshConnection, type ChannelLease, type SshConnectionOptions } from "./ssh-connection.js";
+import { SshConnection, type ChannelLease } from "./ssh-connection.js";
+import { ChannelRefused, NotStarted } from "./ssh-connection-errors.js";
+import type { SshConnectionOptions } from "./ssh-connection-options.js";
 import type { ExecOptions, ExecResult, SshTarget } from "./transport.js";
 import { isRetryableTransportError, TransportError } from "./transport-error.js";
 

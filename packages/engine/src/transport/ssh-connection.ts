@@ -1,38 +1,11 @@
-import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
-import { loadSsh2 } from "./ssh2-module.js";
-import { backoffDelay, sleep, type BackoffOptions } from "./backoff.js";
+import type { Client, ClientChannel, SFTPWrapper } from "ssh2";
+import { backoffDelay, jittered, sleep } from "./backoff.js";
 import { checkHostKey } from "./host-key.js";
-import type { ExecOptions, ExecResult, HostKeyStore, SshTarget } from "./transport.js";
+import { ChannelRefused, NotStarted } from "./ssh-connection-errors.js";
+import type { SshConnectionEvents, SshConnectionOptions } from "./ssh-connection-options.js";
+import { openSshClient } from "./ssh-handshake.js";
+import type { ExecOptions, ExecResult, SshTarget } from "./transport.js";
 import { TransportError } from "./transport-error.js";
-
-export interface SshConnectionOptions {
-  hostKeys: HostKeyStore;
-  readyTimeoutMs: number;
-  keepaliveIntervalMs: number;
-  keepaliveCountMax: number;
-  /** Channels open at once, until the server shows that it allows fewer. */
-  maxChannels: number;
-  /** Handshake attempts: a server past its MaxStartups drops new connections at random. */
-  backoff: BackoffOptions;
-  /** A connection without a channel for this long is closed. */
-  idleTimeoutMs: number;
-}
-
-/** What a connection tells the set of connections it belongs to. */
-export interface SshConnectionEvents {
-  /** Every machine whose host key record a new connection must match. */
-  machineKeys(): Iterable<string>;
-  /** The handshake succeeded (for counting). */
-  connected(): void;
-  /** Channel slots were freed, the connection became ready, or it died. */
-  changed(): void;
-}
-
-/** Marks a failure that happened before the remote command could start: safe to retry. */
-export class NotStarted extends TransportError {}
-
-/** The server refused to open a channel (OpenSSH: MaxSessions reached) on a live connection: try again. */
-export class ChannelRefused extends TransportError {}
 
 /** A channel slot on a connection: held until the server has closed the channel, not merely until we asked it to. */
 export interface ChannelLease {
@@ -188,72 +161,19 @@ export class SshConnection {
     });
   }
 
-  async #connectOnce(): Promise<Client> {
-    const { Client } = await loadSsh2();
-    return new Promise((resolve, reject) => {
-      const client = new Client();
-      let ready = false;
-      let refusal: Error | undefined;
-      const config: ConnectConfig = {
-        host: this.target.host,
-        port: this.target.port,
-        username: this.target.username,
-        // ssh2 offers what it is given: password first, then the key.
-        ...(this.target.privateKey !== undefined ? { privateKey: this.target.privateKey } : {}),
-        ...(this.target.password !== undefined ? { password: this.target.password } : {}),
-        readyTimeout: this.options.readyTimeoutMs,
-        keepaliveInterval: this.options.keepaliveIntervalMs,
-        keepaliveCountMax: this.options.keepaliveCountMax,
-        // Without a verifier ssh2 accepts any host key.
-        hostVerifier: (key: Buffer, verify: (valid: boolean) => void) => {
-          const machineKeys = [...this.events.machineKeys()];
-          this.#checkAll(machineKeys, key).then(
-            (mismatch) => {
-              refusal = mismatch;
-              if (!mismatch) {
-                this.#hostKey = key;
-                for (const k of machineKeys) this.#verifiedFor.add(k);
-              }
-              verify(mismatch === undefined);
-            },
-            (e: unknown) => {
-              refusal = new TransportError(`Cannot check the host key of ${this.description}: ${(e as Error).message}`, {
-                retryable: false,
-                cause: e,
-              });
-              verify(false);
-            },
-          );
-        },
-      };
-      // Small packets both ways (a command, its exit status, window adjusts): with Nagle's
-      // algorithm each waits for the peer's delayed ACK.
-      client.on("connect", () => client.setNoDelay(true));
-      // Each operation in flight listens for the connection's close.
-      client.setMaxListeners(0);
-      client.on("ready", () => {
-        ready = true;
-        resolve(client);
-      });
-      client.on("error", (e: Error & { level?: string }) => {
-        if (ready) return; // in-flight operations learn of it through 'close'
-        if (refusal) return reject(refusal);
-        // ssh2's messages say nothing of keys; the level tells an auth refusal from a network failure.
-        const retryable = e.level !== "client-authentication";
-        reject(new TransportError(`Cannot connect to ${this.description}: ${e.message}`, { retryable, cause: e }));
-      });
-      client.on("close", () => {
-        // A server past MaxStartups closes new connections during the handshake.
-        if (!ready) reject(refusal ?? new TransportError(`Connection to ${this.description} closed during the handshake`, { retryable: true }));
-      });
-      try {
-        client.connect(config);
-      } catch (e) {
-        // A malformed private key throws here; its message names the format, not the key.
-        reject(new TransportError(`Cannot connect to ${this.description}: ${(e as Error).message}`, { retryable: false, cause: e }));
+
+  #connectOnce(): Promise<Client> {
+    return openSshClient(this.target, this.description, this.options, async (key) => {
+      const machineKeys = [...this.events.machineKeys()];
+      const mismatch = await this.#checkAll(machineKeys, key);
+      if (!mismatch) {
+        this.#hostKey = key;
+        for (const k of machineKeys) this.#verifiedFor.add(k);
       }
+      return mismatch;
     });
   }
+
 
   async #checkAll(machineKeys: string[], key: Buffer): Promise<Error | undefined> {
     for (const machineKey of machineKeys) {
@@ -403,9 +323,4 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
       (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
     );
   });
-}
-
-/** Between half and all of `ms`: clients refused together must not all come back together. */
-function jittered(ms: number): number {
-  return ms / 2 + Math.random() * (ms / 2);
 }

@@ -1,0 +1,39 @@
+// The contract's schemas under their own names. The SDK's build copies this file in beside its
+// copy of the generated schema: the two packages name the same types from this one list.
+import type { components } from "./generated/schema.js";
+
+type Schemas = components["schemas"];
+
+export type Session = Schemas["Session"];
+export type SessionState = Session["state"];
+export type SessionCreate = Schemas["SessionCreate"];
+export type SessionCreateFormA = Schemas["SessionCreateFormA"];
+export type SessionCreateFormB = Schemas["SessionCreateFormB"];
+export type ProviderSection = Schemas["ProviderSection"];
+export type ServiceSection = Schemas["ServiceSection"];
+export type HostEntry = Schemas["HostEntry"];
+export type Execution = Schemas["Execution"];
+export type ExecutionCreate = Schemas["ExecutionCreate"];
+export type ExecutionState = Execution["state"];
+export type StepRecord = Schemas["StepRecord"];
+export type StepName = StepRecord["step"];
+export type StepResult = Schemas["StepResult"];
+export type StepAttempt = Schemas["StepAttempt"];
+export type Metric = Schemas["Metric"];
+export type Vm = Schemas["Vm"];
+export type MachineFacts = Schemas["MachineFacts"];
+export type Benchmark = Schemas["Benchmark"];
+export type Workload = Schemas["Workload"];
+export type Provider = Schemas["Provider"];
+export type Problem = Schemas["Problem"];
+export type SweepRequest = Schemas["SweepRequest"];
+export type SweepReport = Schemas["SweepReport"];
+export type SessionProvider = Schemas["SessionProvider"];
+export type ExecutionTest = Schemas["ExecutionTest"];
+/** One metric figure as the metrics export writes it (a CSV row, a JSON Lines object). */
+export type MetricRow = Schemas["MetricRow"];
+/** Executions compared metric by metric with a baseline (`compareExecutions`). */
+export type Comparison = Schemas["Comparison"];
+export type ComparedMetric = Schemas["ComparedMetric"];
+export type MetricFigure = Schemas["MetricFigure"];
+export type EventType = Schemas["EventType"];

@@ -1,0 +1,247 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Catalog } from "@benchwright/catalog";
+import { stepFields, type EngineLog, type LogFields } from "../engine-log.js";
+import { BenchwrightError } from "../errors.js";
+import { logFilePath, maskingSecrets, type LogStore, type LogWriter } from "../logs/index.js";
+import type { MachineAccess } from "../machines/machine-access.js";
+import type { Machine } from "../providers/provider.js";
+import type { StepRunner } from "../runner/step-runner.js";
+import { Scrubber } from "../secrets/scrub.js";
+import type { Store } from "../store/store.js";
+import type { ExecutionRow } from "../model/executions.js";
+import type { StepEnd, StepKey, StepKind, StepRow } from "../model/steps.js";
+import { formatDuration } from "../time.js";
+import { isHandBack, LeaseLost } from "./hand-back.js";
+import { asStepError } from "./outcome.js";
+import type { StepContext, StepTools, StepWork } from "./step-attempt.js";
+import { work } from "./step-work.js";
+import { TRANSITIONS } from "./transitions.js";
+import { WorkDirs } from "./work-dirs.js";
+
+/** A step attempt this process followed to its end, as the metrics count it. */
+export interface StepEnded {
+  step: StepKind;
+  outcome: "succeeded" | "failed";
+  /** Seconds, as recorded. */
+  duration: number;
+}
+
+export interface StepExecutorOptions {
+  store: Store;
+  /** The catalog as it is now: dropped-in definitions may change while the server runs. */
+  catalog: () => Catalog;
+  runner: StepRunner;
+  access: MachineAccess;
+  dataDir: string;
+  /** Where step logs are kept: files on the embedded default, chunks in PostgreSQL otherwise. */
+  logs: LogStore;
+  log?: EngineLog;
+  /** Told of each step's end once its outcome is known, before it is recorded (a waiting answer may go out right after). */
+  onEnd?: (ended: StepEnded) => void;
+  /** A secret per purpose, the same on every server (SecretBox.derive). */
+  derive: (purpose: string) => string;
+}
+
+/**
+ * Prepare and run: the state machine around the runner, logs, metrics to the store. A step
+ * is begun by whoever receives the request and driven by whichever process holds its lease;
+ * a driver that takes over re-attaches to the detached process the step's row points at.
+ */
+export class StepExecutor {
+  readonly workDirs: WorkDirs;
+  readonly #options: StepExecutorOptions;
+  readonly #tools: StepTools;
+  #running = 0;
+
+  constructor(options: StepExecutorOptions) {
+    this.#options = options;
+    const { store, catalog, runner, access, log = () => {} } = options;
+    this.#tools = { store, catalog, runner, access, log };
+    this.workDirs = new WorkDirs({ access, runner });
+  }
+
+  /** Steps this process follows now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  logFile(executionId: string, step: StepKind, attempt: number): string {
+    return logFilePath(this.#options.dataDir, { execution_id: executionId, step, attempt });
+  }
+
+  /**
+   * Moves the execution into the step and opens its next attempt, leased to `claim`'s owner
+   * when given; 409 when its state does not allow the step.
+   */
+  async begin(kind: StepKind, execution: ExecutionRow, claim?: { owner: string; leaseMs: number }): Promise<StepRow> {
+    const { store } = this.#options;
+    const t = TRANSITIONS[kind];
+    const step = await store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);
+    if (!step) {
+      const now = await store.getExecution(execution.id);
+      if (!(await store.sessionActive(execution.session_id))) {
+        throw new BenchwrightError("session_deleted", `The session of execution ${execution.id} is being deleted or deleted`, { state: now?.state });
+      }
+      throw new BenchwrightError(
+        "wrong_state",
+        `Execution ${execution.id} is ${now?.state}; ${kind} needs ${t.from.join(" or ")}`,
+        { state: now?.state },
+      );
+    }
+    return step;
+  }
+
+  /**
+   * Follows a claimed step to its end and records the outcome. Every way out records one,
+   * except a hand-back (the process stops, or lost the lease): then the step stays `running`,
+   * goes on detached, and its next holder re-attaches. The step's row as it ended, when this
+   * holder recorded the end.
+   */
+  async drive(step: StepRow, ctx: StepContext): Promise<StepRow | null> {
+    const { store, logs, catalog, onEnd = () => {} } = this.#options;
+    const { log: engineLog } = this.#tools;
+    const { execution } = ctx;
+    const kind = step.step;
+    const t = TRANSITIONS[kind];
+    const started = new Date(step.started);
+    const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
+    const about = stepFields(key, execution.session_id);
+    // Read once: the catalog may change while the step runs (dropped-in definitions).
+    const workload = catalog().workload(execution.tool_id, execution.workload_id);
+    const roles = workload?.roles;
+    const secret = roles ? this.stepSecret(execution, step) : undefined;
+    // What a failure says masks the session's credentials and the step's secret, as the log does.
+    const scrubber = secret ? (ctx.scrubber ?? new Scrubber()).with(secret) : ctx.scrubber;
+    let log: LogWriter | undefined;
+    let done: StepWork | undefined;
+    let failure: BenchwrightError | undefined;
+    // The machines the step reached: where its work dir is, when its session's DELETE began meanwhile.
+    let reached: Machine[] = [];
+    const resolving: StepContext = { ...ctx, machines: async (count) => (reached = await ctx.machines(count)) };
+    this.#running++;
+    let following = true;
+    const stopFollowing = () => {
+      if (following) this.#running--;
+      following = false;
+    };
+    try {
+      try {
+        const opened = await logs.open(key, step.log_file, {
+          // Followers of the log (and of /events) learn that it grew; losing one of these is harmless.
+          onProgress: (bytes) =>
+            void store.events
+              .append({ type: "step.log", session_id: execution.session_id, execution_id: execution.id, data: { step: kind, attempt: step.attempt, bytes } })
+              .catch(() => {}),
+          onError: (e) => engineLog(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, { ...about, level: "warn" }),
+        });
+        // The session's masking is made once per session; the step's secret, new each attempt, on its own.
+        log = maskingSecrets(maskingSecrets(opened, ctx.scrubber), secret ? new Scrubber().add(secret) : undefined);
+        done = await work(this.#tools, { step, ctx: resolving, log }, { roles, declared: workload?.params, secret });
+      } catch (e) {
+        if (isHandBack(e, ctx.signal)) {
+          await log?.close(ctx.signal).catch(() => {});
+          // Lost to a DELETE that ended the step (it waits a bounded time for its owner): nobody else cleans what it started since.
+          if (ctx.signal.reason instanceof LeaseLost) await this.removeIfSessionGone(execution, reached, about);
+          throw ctx.signal.reason ?? e;
+        }
+        const error = asStepError(e, kind, execution, step.attempt, log);
+        // The output tails in it come from the host's files, past the log's masking.
+        failure = scrubber ? scrubber.error(error) : error;
+      }
+      // Every byte is stored before the step's end is: a follower of the log ends once the step has.
+      await log?.close(ctx.signal).catch((e: Error) =>
+        engineLog(`cannot store the end of the log of ${kind} ${step.attempt} of execution ${execution.id}: ${e.message}`, { ...about, level: "warn" }),
+      );
+      // The host's own record of when the work ended: time spent reconnecting is not the step's.
+      const duration = Math.max(0, (Math.min(done?.endedAt ?? Date.now(), Date.now()) - started.getTime()) / 1000);
+      const end: StepEnd = failure
+        ? {
+            state: "failed",
+            duration,
+            exit_code: failure.extras.exit_code ?? null,
+            error: failure.detail,
+            metrics: null,
+            error_code: failure.code,
+            error_extras: failure.extras as Record<string, unknown>,
+          }
+        : { state: "succeeded", duration, exit_code: 0, error: null, metrics: done!.metrics };
+      // Counted before it is recorded: whoever waits for the step may answer the moment it is.
+      stopFollowing();
+      onEnd({ step: kind, outcome: end.state, duration });
+      engineLog(
+        `${kind} ${step.attempt} of execution ${execution.id} ${end.state} in ${formatDuration(duration)} s${failure ? `: ${failure.detail}` : ""}`,
+        { ...about, level: failure ? "warn" : "info" },
+      );
+      const recorded = await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
+        store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
+      );
+      // Its session's DELETE began while it ran: what the step launched since the DELETE cleaned the host goes too.
+      if (!recorded?.session_active) await this.removeIfSessionGone(execution, reached, about);
+      return recorded;
+    } finally {
+      stopFollowing();
+    }
+  }
+
+  /** Ends, as failed, the steps of these executions still recorded as running (nobody follows them any more). */
+  async abandon(executionIds: string[], reason: string): Promise<void> {
+    if (executionIds.length === 0) return;
+    const { store } = this.#options;
+    for (const step of await store.runningSteps(executionIds)) {
+      const t = TRANSITIONS[step.step];
+      const duration = Math.max(0, (Date.now() - new Date(step.started).getTime()) / 1000);
+      await store.endStep(
+        step.execution_id,
+        step.step,
+        step.attempt,
+        { state: "failed", duration, exit_code: null, error: reason, metrics: null, error_code: "step_failed" },
+        { from: t.during, to: t.failed },
+      );
+    }
+  }
+
+  /**
+   * Kills what the execution runs on these machines and removes its work dir there, when its
+   * session is no longer active. A DELETE cleans the hosts before and after it waits for the
+   * steps' owners, but a step whose launch lands later, or that outlives that wait, is its
+   * owner's to clean. Failures are logged: the step's outcome stands.
+   */
+  private async removeIfSessionGone(execution: ExecutionRow, machines: Machine[], about: LogFields): Promise<void> {
+    if (machines.length === 0) return;
+    try {
+      if (await this.#options.store.sessionActive(execution.session_id)) return;
+    } catch {
+      // The database is out: the DELETE (finished again on restart) cleans it.
+      return;
+    }
+    await this.workDirs.removeAll(execution.session_id, machines, [execution.id], (machine, e) =>
+      this.#tools.log(`cannot remove the work dir of execution ${execution.id} on ${machine.id}: ${e.message}`, { ...about, level: "warn" }),
+    );
+  }
+
+  /**
+   * What the parts of a step attempt with roles share to guard a server (a database's
+   * password): the same on every server, so a takeover derives it again.
+   */
+  private stepSecret(execution: ExecutionRow, step: StepRow): string {
+    return this.#options.derive(`step ${execution.id} ${step.step} ${step.attempt}`);
+  }
+
+  /**
+   * Writes a step's outcome, trying again until the database takes it: the outcome is known
+   * and must not be lost to an outage. Only a hand-back gives up, leaving the step `running`
+   * for its next holder.
+   */
+  private async record<T>(ctx: StepContext, what: string, about: LogFields, write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (e) {
+        if (isHandBack(e, ctx.signal)) throw ctx.signal.reason ?? e;
+        this.#tools.log(`cannot record the outcome of ${what} yet (try ${attempt}): ${(e as Error).message}`, { ...about, level: "warn" });
+        const wait = isHandBack(undefined, ctx.signal) ? undefined : ctx.signal.aborted ? undefined : ctx.signal;
+        await delay(Math.min(250 * 2 ** (attempt - 1), 10_000), undefined, { signal: wait }).catch(() => {});
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import { paramEnv, type ParamDeclaration, type ParamValue, type RoleDefinition } from "@benchwright/catalog";
+import { BenchwrightError } from "../errors.js";
+import { readMachineFacts } from "../machines/facts.js";
+import type { Machine } from "../providers/provider.js";
+import type { StepSpec } from "../runner/step.js";
+import type { ExecutionRow } from "../model/executions.js";
+import type { VmRecord } from "../model/machines.js";
+import { isHandBack } from "./hand-back.js";
+import { measure } from "./measure.js";
+import { machinesNeeded, partLabel, roleEnv, stepParts, type StepPart } from "./role-parts.js";
+import { serve, stopServing } from "./role-serving.js";
+import type { Attempt, StepTools, StepWork } from "./step-attempt.js";
+import { stepDir } from "./work-dirs.js";
+
+/** What a step's work reads of its workload's definition, once, when the step is taken. */
+export interface WorkloadSide {
+  roles: Record<string, RoleDefinition> | undefined;
+  /** The parameters the workload declares now. */
+  declared: Record<string, ParamDeclaration> | undefined;
+  /** What the parts of this attempt share to guard a serving role (a database's password), when it has roles. */
+  secret: string | undefined;
+}
+
+/**
+ * The step's parts in turn (each machine's, or each role's on its machine): started, or
+ * re-attached where its row says one is under way. A run's serving roles are started first
+ * and stopped once the other parts have ended, however they ended.
+ */
+export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, workload: WorkloadSide): Promise<StepWork> {
+  const { step, ctx, log } = at;
+  const { execution, signal } = ctx;
+  const kind = step.step;
+  const machines = await ctx.machines(machinesNeeded(workload.roles));
+  const parts = stepParts(workload.roles, machines);
+  const timeoutS = ctx.timeoutOverride ?? tools.catalog().timeouts(execution.tool_id, execution.workload_id)[kind];
+  const attempt: Attempt = { ...at, timeoutS };
+  const serving = kind === "run" ? parts.filter((p) => p.serves) : [];
+  const measured = kind === "run" ? parts.filter((p) => !p.serves) : parts;
+  let from = 0;
+  if (step.machine_id) {
+    from = measured.findIndex((p) => p.machine.id === step.machine_id && (partLabel(p) ?? null) === (step.role ?? null));
+    if (from < 0) throw new BenchwrightError("step_failed", `${kind} was under way on machine ${step.machine_id}, which the session no longer has`);
+  } else if (kind === "prepare") {
+    await recordFacts(tools, execution, machines);
+  }
+  // Only a prepare changes the machines' facts (recordFacts, just above): a run has them in its row.
+  const vms = kind === "prepare" ? (await tools.store.getExecution(execution.id))!.exec_env.vms : execution.exec_env.vms;
+  const params = paramEnv(stepParams(execution, workload.declared));
+  const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => (): StepSpec => {
+    const platform = vms.find((v) => v.id === part.machine.id)?.platform || part.machine.platform;
+    const opts = { platform, allowInstall: part.machine.allowInstall, ...(part.role === undefined ? {} : { role: part.role }) };
+    const script =
+      kind === "prepare"
+        ? tools.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
+        : tools.catalog().runScript(execution.tool_id, execution.workload_id, opts);
+    return {
+      dir,
+      script,
+      env: {
+        // Parameter values travel as data in env.sh, never inside the script's text.
+        ...params,
+        ...roleEnv(part, parts, ready),
+        // What a serving role guards itself with (a database's password), shared by the
+        // parts of this attempt alone: in env.sh, which only the login user reads; a script
+        // that prints it prints stars to the log (maskingSecrets).
+        ...(part.role !== undefined && workload.secret ? { BW_STEP_SECRET: workload.secret } : {}),
+        BW_EXECUTION_ID: execution.id,
+        BW_STEP: kind,
+        BW_ATTEMPT: String(step.attempt),
+        BW_MACHINE: part.machine.id,
+        BW_REPETITION: String(round),
+      },
+      timeoutMs: timeoutS * 1000,
+    };
+  };
+
+  const ready = new Map<string, Record<string, string>>();
+  const servingDirs = serving.map((part) => stepDir(part.machine, execution.id, kind, step.attempt, 1, partLabel(part)));
+  // Taken over once a measured part had begun (the row names it): every serving part was
+  // ready, and its output is in the log; it is re-attached only to learn what it said. Taken
+  // over while they started: they are re-read from the start, and so is the log.
+  const servedBefore = !!step.machine_id;
+  if (serving.length > 0 && !servedBefore && log.bytes > 0) await log.truncate(0);
+  try {
+    for (const [i, part] of serving.entries()) {
+      const spec = specOf(part, servingDirs[i], 1, ready);
+      ready.set(partLabel(part)!, await serve(tools, ctx, { part, dir: servingDirs[i], spec, log: servedBefore ? undefined : log, timeoutS }));
+    }
+    const work = await measure(tools, attempt, { parts: measured, from, specOf: (part, dir, round) => specOf(part, dir, round, ready) });
+    await stopServing(tools, attempt, serving, servingDirs);
+    return work;
+  } catch (e) {
+    // A hand-back leaves the step going on, servers included, for the next holder.
+    if (!isHandBack(e, signal)) await stopServing(tools, attempt, serving, servingDirs);
+    throw e;
+  }
+}
+
+/**
+ * The values the scripts get: those resolved against the workload and stored when the
+ * execution was created. A parameter the workload declares that the row lacks gets its
+ * default, as the scripts read every declared one (under `set -u`): one declared since the
+ * row was written (a dropped-in file changed), or a row from before parameters existed.
+ */
+export function stepParams(execution: ExecutionRow, declared: Record<string, ParamDeclaration> | undefined): Record<string, ParamValue> {
+  const defaults = Object.fromEntries(Object.entries(declared ?? {}).map(([name, d]) => [name, d.default]));
+  return { ...defaults, ...execution.params };
+}
+
+/** Prepare reads what each machine is, so that results stay comparable. */
+async function recordFacts(tools: StepTools, execution: ExecutionRow, machines: Machine[]): Promise<void> {
+  const vms: VmRecord[] = [];
+  for (const machine of machines) {
+    const transport = tools.access.transport(execution.session_id, machine);
+    try {
+      const { platform, ...facts } = await readMachineFacts(transport);
+      const vm = { id: machine.id, ip: machine.ip, platform: machine.platform || platform || "unknown", facts };
+      vms.push(vm);
+      await tools.store.upsertMachine({ session_id: execution.session_id, id: vm.id, ip: vm.ip, platform: vm.platform, facts });
+    } finally {
+      transport.release();
+    }
+  }
+  await tools.store.setExecEnv(execution.id, { vms });
+}
