@@ -6,7 +6,7 @@
 //
 // Usage: node bench/store-writes.mjs [--runs=20] [--database-url=postgres://...]
 import { randomUUID } from "node:crypto";
-import { migrate, openDb, Store } from "@benchwright/engine";
+import { migrate, openDb, storeWithEvents } from "@benchwright/engine";
 import { flags, main, tempDir } from "./harness/script.mjs";
 import { median, timeEach } from "./harness/timing.mjs";
 
@@ -16,7 +16,7 @@ await main(async (defer) => {
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { pgliteDir: tempDir(defer, "store-writes") });
   defer(() => db.close());
   await migrate(db);
-  const store = new Store(db);
+  const store = storeWithEvents(db);
   const [sessionId, executionId] = [randomUUID(), randomUUID()];
   const created = new Date();
   await store.insertSession({

@@ -1,4 +1,4 @@
-import type { StepKind } from "./store/store.js";
+import type { StepKind } from "./model/steps.js";
 
 type LogLevel = "debug" | "info" | "warn" | "error";
 

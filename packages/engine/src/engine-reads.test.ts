@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema } from "@benchwright/testing";
 import { Engine } from "./engine.js";
 import { CommitProbe } from "./store/commit-probe.js";
-import { openDb, type Db } from "./store/db.js";
+import type { Db } from "./store/db.js";
+import { openDb } from "./store/open-db.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
 const LOCAL = { provider: "local", service: "default" } as const;

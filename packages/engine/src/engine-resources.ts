@@ -7,15 +7,17 @@ import { MachineAccess } from "./machines/machine-access.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";
 import type { StepQueue } from "./queue/step-queue.js";
 import { SecretBox } from "./secrets/secret-box.js";
-import { openDb } from "./store/db.js";
+import { openDb } from "./store/open-db.js";
 import { migrate } from "./store/migrations.js";
-import { Store } from "./store/store.js";
+import type { EventLog } from "./events/event-log.js";
+import { storeWithEvents } from "./events/store-with-events.js";
+import type { Store } from "./store/store.js";
 
 /** What every part of the engine is built on, opened once per engine. */
 export interface EngineResources {
   log: EngineLog;
   /** On the database, its schema migrated to the current one. */
-  store: Store;
+  store: Store<EventLog>;
   catalogs: CatalogSource;
   secrets: SecretBox;
   access: MachineAccess;
@@ -31,7 +33,7 @@ export async function openEngineResources(options: EngineOptions): Promise<Engin
     pgliteDir: options.inMemory ? "memory://" : join(options.dataDir, "db"),
   });
   await migrate(db);
-  const store = new Store(db);
+  const store = storeWithEvents(db);
   return {
     log,
     store,

@@ -12,7 +12,10 @@ import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { ProviderOptions } from "./providers/registry.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { StepQueue } from "./queue/step-queue.js";
-import type { LiveResourceCount, StepKind, Store } from "./store/store.js";
+import type { EventLog } from "./events/event-log.js";
+import type { Store } from "./store/store.js";
+import type { LiveResourceCount } from "./model/resources.js";
+import type { StepKind } from "./model/steps.js";
 import { Steps, type StepEnded } from "./steps/steps.js";
 import type { StepWorkerOptions } from "./steps/step-worker.js";
 import { SessionMachines } from "./machines/session-machines.js";
@@ -71,7 +74,7 @@ export interface EngineStats {
  * hands its work to the module that owns it (benchmarks/, sessions/, executions/, sweep/, the steps).
  */
 export class Engine {
-  readonly store: Store;
+  readonly store: Store<EventLog>;
   private readonly access: MachineAccess;
   private readonly queue: StepQueue;
   private readonly log: EngineLog;

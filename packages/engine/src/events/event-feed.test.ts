@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb, type Db } from "../store/db.js";
+import type { Db } from "../store/db.js";
+import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
-import { EventLog, type BwEvent, type EventLogOptions, type NewEvent } from "./event-log.js";
+import type { BwEvent, NewEvent } from "../model/events.js";
+import { EventLog, type EventLogOptions } from "./event-log.js";
 
 // Many subscribers of one process share one following of the log. Subscribers are given an
 // hour between polls: what they see came through the wake-ups and the shared reads.

@@ -1,4 +1,4 @@
-import type { BwEvent, EventFilter } from "./event-log.js";
+import type { BwEvent, EventFilter } from "../model/events.js";
 import type { WakeUps } from "./wake-ups.js";
 
 /** What the feed needs of the log: its filtered reads by id, and where it ends. */

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, startTcpProxy } from "@benchwright/testing";
-import { openDb, type Db } from "../store/db.js";
+import type { Db } from "../store/db.js";
+import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
-import { EventLog, type BwEvent, type EventFilter, type NewEvent } from "./event-log.js";
+import type { BwEvent, EventFilter, NewEvent } from "../model/events.js";
+import { EventLog } from "./event-log.js";
 
 // The same log on the embedded database and on a real PostgreSQL server. Subscribers are
 // given an hour between polls: a test passes only if the wake-ups themselves work.

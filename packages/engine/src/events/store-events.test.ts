@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema } from "@benchwright/testing";
-import { openDb, type Db } from "../store/db.js";
+import type { Db } from "../store/db.js";
+import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
-import { Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import { storeWithEvents } from "./store-with-events.js";
 
 // Every state change of the store tells of itself in the event log, in the same transaction.
 
@@ -23,7 +25,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         db = await openDb({ databaseUrl: schema.url });
       }
       await migrate(db);
-      store = new Store(db);
+      store = storeWithEvents(db);
     });
 
     afterAll(async () => {
@@ -117,7 +119,7 @@ for (const kind of ["pglite", "postgres"] as const) {
           ),
       };
       const end = { state: "succeeded" as const, duration: 1, exit_code: 0, error: null, metrics: null };
-      await expect(new Store(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow("went away");
+      await expect(storeWithEvents(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow("went away");
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
       expect((await store.getExecution(eid))?.state).toBe("preparing");
     });

@@ -1,7 +1,7 @@
 import type { operations } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import type { ExecutionWhere, SessionWhere } from "../store/list-where.js";
-import type { SessionState } from "../store/store.js";
+import type { SessionState } from "../model/sessions.js";
 import { executionSeqOf, sessionKeyOf } from "./cursor.js";
 
 type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;

@@ -1,5 +1,5 @@
 import type { components } from "@benchwright/contract";
-import type { RunMetricsRow } from "../store/store.js";
+import type { RunMetricsRow } from "../model/metrics.js";
 import { formatTimestamp } from "../time.js";
 
 /** One metric figure as the metrics export writes it: the contract's `MetricRow`. */

@@ -3,9 +3,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bytesOf, hashOf, randomSizes, writeAll, createTestSchema, startTcpProxy } from "@benchwright/testing";
-import { openDb, type Db } from "../store/db.js";
+import type { Db } from "../store/db.js";
+import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 import { DbLogStore } from "./db-log-store.js";
 
 const MiB = 1024 * 1024;

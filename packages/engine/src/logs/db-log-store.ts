@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Db } from "../store/db.js";
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 import { sleep } from "../transport/backoff.js";
 import { TAIL_CAPACITY, type ByteRange, type LogStore, type LogWriter, type LogWriterOptions } from "./log-store.js";
 import { ProgressReporter } from "./progress.js";

@@ -2,7 +2,7 @@ import { closeSync, createReadStream, existsSync, ftruncateSync, mkdirSync, open
 import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import type { Db } from "../store/db.js";
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 import { recordLogBytes } from "./log-bytes.js";
 import { logSize, readLogTail } from "./log-file.js";
 import { logFilePath, TAIL_CAPACITY, type ByteRange, type LogStore, type LogWriter, type LogWriterOptions } from "./log-store.js";

@@ -1,5 +1,5 @@
 import type { Db } from "../store/db.js";
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 
 /** Records in the attempt's row how many bytes its log holds. */
 export async function recordLogBytes(db: Db, key: StepKey, bytes: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 
 /** Bytes `start` (included) to `end` (excluded) of a log; `end` unset means to the end. */
 export interface ByteRange {

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { BenchwrightError, isBenchwrightError } from "../errors.js";
-import type { Store, StepKey, StepKind } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { StepKey, StepKind } from "../model/steps.js";
 import { sleep } from "../transport/backoff.js";
 import type { ByteRange, LogStore } from "./log-store.js";
 

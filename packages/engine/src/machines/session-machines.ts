@@ -8,7 +8,8 @@ import type { Machine, Provider, ProviderContext } from "../providers/provider.j
 import { createProvider, type ProviderOptions } from "../providers/registry.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import { scrubberOf, type Scrubber } from "../secrets/scrub.js";
-import type { SessionRow, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { SessionRow } from "../model/sessions.js";
 import type { MachineAccess } from "./machine-access.js";
 
 export interface SessionMachinesOptions {

@@ -1,4 +1,4 @@
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 import type { StepQueue } from "./step-queue.js";
 
 /** The embedded default's queue: one process, so a job goes straight to its own worker. */

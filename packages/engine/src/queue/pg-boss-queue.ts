@@ -1,6 +1,6 @@
 import PgBoss from "pg-boss";
 import type { EngineLog } from "../engine-log.js";
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 import type { StepQueue } from "./step-queue.js";
 
 const QUEUE = "benchwright-steps";

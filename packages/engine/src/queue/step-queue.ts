@@ -1,4 +1,4 @@
-import type { StepKey } from "../store/store.js";
+import type { StepKey } from "../model/steps.js";
 
 /**
  * Hands steps that need an owner to whichever worker takes them first. A job only says

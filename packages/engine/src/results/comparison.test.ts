@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredMetric } from "../store/store.js";
+import type { StoredMetric } from "../model/metrics.js";
 import { compareExecutions, type ComparedRow } from "./comparison.js";
 
 function row(id: string, metrics: StoredMetric[]): ComparedRow {

@@ -1,5 +1,5 @@
 import type { components } from "@benchwright/contract";
-import type { StoredMetric } from "../store/store.js";
+import type { StoredMetric } from "../model/metrics.js";
 import { compareSamples, summarize } from "./statistics.js";
 
 export type Comparison = components["schemas"]["Comparison"];

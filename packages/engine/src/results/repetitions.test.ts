@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredMetric } from "../store/store.js";
+import type { StoredMetric } from "../model/metrics.js";
 import { mainMetricSettled, metricsView, repetitionPlanOf } from "./repetitions.js";
 
 describe("repeated runs", () => {

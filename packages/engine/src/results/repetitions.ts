@@ -1,6 +1,7 @@
 import type { components } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
-import type { RepetitionPlan, StoredMetric } from "../store/store.js";
+import type { RepetitionPlan } from "../model/executions.js";
+import type { StoredMetric } from "../model/metrics.js";
 import { metricKey } from "./comparison.js";
 import { summarize } from "./statistics.js";
 

@@ -1,5 +1,6 @@
 import { BenchwrightError } from "../errors.js";
-import type { SessionRow, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { SessionRow } from "../model/sessions.js";
 
 /** The session's row, unless it does not exist or is deleted. */
 export async function liveSession(store: Store, id: string): Promise<SessionRow> {

@@ -1,4 +1,4 @@
-import { SESSION_DELETED } from "../store/store.js";
+import { SESSION_DELETED } from "../model/steps.js";
 
 /**
  * Abort reasons that end a process's following of a step without ending the step: it goes

@@ -5,7 +5,9 @@ import type { LogWriter } from "../logs/index.js";
 import type { Machine } from "../providers/provider.js";
 import type { StepOutcome } from "../runner/step.js";
 import { isLocalStorageFull, storageFullReason } from "../storage-full.js";
-import type { ExecutionRow, StepKind, StepRow, StoredMetric } from "../store/store.js";
+import type { ExecutionRow } from "../model/executions.js";
+import type { StoredMetric } from "../model/metrics.js";
+import type { StepKind, StepRow } from "../model/steps.js";
 import { formatDuration, formatTimestamp } from "../time.js";
 import { TRANSITIONS } from "./transitions.js";
 

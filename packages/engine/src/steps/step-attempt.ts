@@ -5,7 +5,11 @@ import type { MachineAccess } from "../machines/machine-access.js";
 import type { Machine } from "../providers/provider.js";
 import type { StepRunner } from "../runner/step-runner.js";
 import type { Scrubber } from "../secrets/scrub.js";
-import type { ExecutionRow, SessionRow, StepRow, StoredMetric, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { ExecutionRow } from "../model/executions.js";
+import type { StoredMetric } from "../model/metrics.js";
+import type { SessionRow } from "../model/sessions.js";
+import type { StepRow } from "../model/steps.js";
 
 export interface StepContext {
   execution: ExecutionRow;

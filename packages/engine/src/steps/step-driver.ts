@@ -1,7 +1,9 @@
 import { stepFields } from "../engine-log.js";
 import { BenchwrightError } from "../errors.js";
 import type { SessionMachines } from "../machines/session-machines.js";
-import type { ExecutionRow, StepRow, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { ExecutionRow } from "../model/executions.js";
+import type { StepRow } from "../model/steps.js";
 import type { BegunRows } from "./step-attempt.js";
 import type { StepExecutor } from "./step-executor.js";
 

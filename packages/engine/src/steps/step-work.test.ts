@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ParamDeclaration } from "@benchwright/catalog";
-import type { ExecutionRow } from "../store/store.js";
+import type { ExecutionRow } from "../model/executions.js";
 import { stepParams } from "./step-work.js";
 
 const declared: Record<string, ParamDeclaration> = {

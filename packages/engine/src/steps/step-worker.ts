@@ -2,7 +2,8 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { stepFields, type EngineLog } from "../engine-log.js";
-import type { Store, StepKey, StepRow } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { StepKey, StepRow } from "../model/steps.js";
 import { EngineShutdown, LeaseLost, SessionDeleted } from "./hand-back.js";
 import type { BegunRows } from "./step-attempt.js";
 

@@ -1,4 +1,5 @@
-import type { ExecutionState, StepKind } from "../store/store.js";
+import type { ExecutionState } from "../model/executions.js";
+import type { StepKind } from "../model/steps.js";
 
 /** Where each step may start from, and where it ends. */
 export const TRANSITIONS: Record<StepKind, { from: ExecutionState[]; during: ExecutionState; ok: ExecutionState; failed: ExecutionState }> = {

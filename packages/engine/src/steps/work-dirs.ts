@@ -3,7 +3,7 @@ import type { MachineAccess } from "../machines/machine-access.js";
 import type { Machine } from "../providers/provider.js";
 import { stopExecutionSteps } from "../runner/step-control.js";
 import type { StepRunner } from "../runner/step-runner.js";
-import type { StepKind } from "../store/store.js";
+import type { StepKind } from "../model/steps.js";
 import type { Transport } from "../transport/transport.js";
 
 /** A part's dir on its machine; a repetition after the first has its own, the first keeps the name a run that measures once has. */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDb } from "./db.js";
+import { openDb } from "./open-db.js";
 import { DirectoryLocked, lockDirectory } from "./dir-lock.js";
 
 describe("the embedded database's directory lock", () => {

@@ -4,9 +4,13 @@ import { createTestSchema } from "@benchwright/testing";
 import { executionCursor, sessionCursor } from "../lists/cursor.js";
 import { executionWhereOf, pageOf, sessionWhereOf, type ExecutionListQuery, type SessionListQuery } from "../lists/list-query.js";
 import { metricRowsOf } from "../lists/metric-rows.js";
-import { openDb, type Db } from "./db.js";
+import type { Db } from "./db.js";
+import { openDb } from "./open-db.js";
 import { migrate } from "./migrations.js";
-import { Store, type ExecutionState, type SessionState } from "./store.js";
+import { storeWithEvents } from "../events/store-with-events.js";
+import type { Store } from "./store.js";
+import type { ExecutionState } from "../model/executions.js";
+import type { SessionState } from "../model/sessions.js";
 
 // The lists' filters and pages are conditions of the queries: the same on the embedded
 // database and on PostgreSQL, and exactly the records a filter in memory keeps.
@@ -116,7 +120,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         db = await openDb({ databaseUrl: schema.url });
       }
       await migrate(db);
-      store = new Store(db);
+      store = storeWithEvents(db);
       for (const s of SESSIONS) {
         // Written as text, so that the microseconds a Date cannot hold are kept.
         await db.query(

@@ -1,4 +1,5 @@
-import type { ExecutionState, SessionState } from "./store.js";
+import type { ExecutionState } from "../model/executions.js";
+import type { SessionState } from "../model/sessions.js";
 
 /**
  * Which sessions a read selects, in the database. Lists come oldest first, `(created, id)`;

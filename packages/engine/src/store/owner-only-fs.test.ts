@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine } from "../engine.js";
-import { openDb } from "./db.js";
+import { openDb } from "./open-db.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 

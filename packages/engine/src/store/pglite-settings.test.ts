@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb, type Db } from "./db.js";
+import type { Db } from "./db.js";
+import { openDb } from "./open-db.js";
 import { PGLITE_SETTINGS } from "./pglite-settings.js";
 
 describe("the embedded database's settings", () => {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema } from "@benchwright/testing";
-import { openDb, type Db } from "./db.js";
+import type { Db } from "./db.js";
+import { openDb } from "./open-db.js";
 import { migrate, MIGRATIONS } from "./migrations.js";
-import { Store } from "./store.js";
+import { storeWithEvents } from "../events/store-with-events.js";
+import type { Store } from "./store.js";
 
 
 // The same schema must work on the embedded database and on a real PostgreSQL server.
@@ -21,7 +23,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         db = await openDb({ databaseUrl: schema.url });
       }
       await migrate(db);
-      store = new Store(db);
+      store = storeWithEvents(db);
     });
 
     afterAll(async () => {
@@ -135,7 +137,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       };
       const metrics = [{ name: "idle_seconds", value: 0, unit: "s" }];
       await expect(
-        new Store(failing).endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" }),
+        storeWithEvents(failing).endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" }),
       ).rejects.toThrow("went away");
       const execution = await store.getExecution(id);
       expect(execution?.state).toBe("running");

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb, type Db } from "./db.js";
+import type { Db } from "./db.js";
+import { openDb } from "./open-db.js";
 import { migrate } from "./migrations.js";
-import { Store } from "./store.js";
+import { storeWithEvents } from "../events/store-with-events.js";
+import type { Store } from "./store.js";
 import { tablesWritten, WriteClock } from "./write-clock.js";
 
 describe("tablesWritten", () => {
@@ -56,7 +58,7 @@ describe("the embedded database's write clock", () => {
   beforeAll(async () => {
     db = await openDb({ pgliteDir: "memory://" });
     await migrate(db);
-    store = new Store(db);
+    store = storeWithEvents(db);
   });
   afterAll(() => db.close());
 

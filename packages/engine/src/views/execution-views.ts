@@ -1,5 +1,7 @@
 import type { Execution, Session, StepAttempt, StepRecord } from "@benchwright/contract";
-import type { ExecutionRow, ExecutionWithSteps, SessionSummary, StepRow, StepSummary } from "../store/store.js";
+import type { ExecutionRow, ExecutionWithSteps } from "../model/executions.js";
+import type { SessionSummary } from "../model/sessions.js";
+import type { StepRow, StepSummary } from "../model/steps.js";
 import { metricsView } from "../results/repetitions.js";
 import { formatDuration, formatTimestamp } from "../time.js";
 

@@ -1,0 +1,47 @@
+import type { ExecutionState } from "@benchwright/contract";
+import type { ParamValue } from "@benchwright/catalog";
+import type { VmRecord } from "./machines.js";
+import type { StoredMetric } from "./metrics.js";
+import type { StepSummary } from "./steps.js";
+
+export type { ExecutionState };
+
+/** What an execution runs: its tool and workload, with their names as the catalog gave them. */
+interface TestInfo {
+  tool_id: string;
+  workload_id: string;
+  tool_name: string;
+  workload_name: string;
+  workload_description: string;
+}
+
+/** How often a run measures: `count` times, or until the main metric's CV is at most `until_cv`, from `min` to `max` times. */
+export type RepetitionPlan = { count: number } | { until_cv: number; min: number; max: number };
+
+export interface ExecutionRow {
+  id: string;
+  session_id: string;
+  tool_id: string;
+  workload_id: string;
+  test: TestInfo;
+  /** The workload parameter values its steps use, defaults included. */
+  params: Record<string, ParamValue>;
+  /** How its runs repeat; null for once. */
+  repetitions: RepetitionPlan | null;
+  state: ExecutionState;
+  created: Date;
+  exec_env: { vms: VmRecord[] };
+  metrics: StoredMetric[];
+}
+
+/** A new execution: its environment and metrics come later; no parameters and no repetitions by default. */
+export type NewExecution = Omit<ExecutionRow, "exec_env" | "metrics" | "params" | "repetitions"> & {
+  params?: ExecutionRow["params"];
+  repetitions?: RepetitionPlan | null;
+};
+
+export interface ExecutionWithSteps extends ExecutionRow {
+  steps: StepSummary[];
+  /** Its place in creation order (a bigint, as text): where a page of executions starts. */
+  seq: string;
+}

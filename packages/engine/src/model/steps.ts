@@ -1,0 +1,66 @@
+import type { StepAttempt } from "@benchwright/contract";
+import type { StoredMetric } from "./metrics.js";
+
+export type StepKind = StepAttempt["step"];
+type StepState = StepAttempt["state"];
+
+export interface StepRow {
+  execution_id: string;
+  step: StepKind;
+  attempt: number;
+  state: StepState;
+  started: Date;
+  duration: number | null;
+  exit_code: number | null;
+  error: string | null;
+  log_file: string;
+  metrics: StoredMetric[] | null;
+  /** The process that follows the step now, and until when its lease holds. */
+  owner: string | null;
+  lease_until: Date | null;
+  /** The machine whose part of the step is under way (in which repetition of a repeated run), its detached process group, and where its log part began. */
+  machine_id: string | null;
+  /** Which role's part on that machine (`client`, `client-2`), for a workload with roles. */
+  role: string | null;
+  repetition: number | null;
+  pgid: number | null;
+  machine_log_start: string | number | null;
+  log_bytes: string | number;
+  /** For a failed step: the problem code and its extra members (exit code, output tail...). */
+  error_code: string | null;
+  error_extras: Record<string, unknown> | null;
+}
+
+/** How a step attempt ended. */
+export interface StepEnd {
+  state: Exclude<StepState, "running">;
+  duration: number;
+  exit_code: number | null;
+  error: string | null;
+  metrics: StoredMetric[] | null;
+  error_code?: string | null;
+  error_extras?: Record<string, unknown> | null;
+}
+
+/** Names one attempt of one step. */
+export interface StepKey {
+  execution_id: string;
+  step: StepKind;
+  attempt: number;
+}
+
+/** A step attempt as an execution's view shows it. */
+export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error">;
+
+/** Where a running step's machine part is: enough for a new owner to re-attach to it. */
+export interface StepHandle {
+  machine_id: string;
+  role?: string;
+  repetition?: number;
+  pgid: number | null;
+  machine_log_start: number;
+  metrics: StoredMetric[];
+}
+
+/** Why a step ended failed when its session's DELETE began while it ran. */
+export const SESSION_DELETED = "the session was deleted while the step ran";

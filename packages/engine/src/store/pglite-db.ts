@@ -1,0 +1,59 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { Db } from "./db.js";
+import { lockDirectory } from "./dir-lock.js";
+import { KeyedMutex } from "./keyed-mutex.js";
+import { OwnerOnlyNodeFS, removeGroupAndWorldAccess } from "./owner-only-fs.js";
+import { pgliteOptions } from "./pglite-settings.js";
+import { WriteClock } from "./write-clock.js";
+
+/** The engine's embedded database, in `dir` (or in memory for `memory://`), owned by this process alone. */
+export async function openPglite(dir: string): Promise<Db> {
+  let release = () => {};
+  if (!dir.startsWith("memory://")) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    removeGroupAndWorldAccess(dir);
+    release = lockDirectory(dir);
+  }
+  let lite: PGlite;
+  try {
+    lite = dir.startsWith("memory://")
+      ? await PGlite.create(dir, pgliteOptions())
+      : await PGlite.create({ ...pgliteOptions(), fs: new OwnerOnlyNodeFS(dir) });
+  } catch (e) {
+    release();
+    throw e;
+  }
+  const writes = new WriteClock();
+  const wrap = (q: { query: PGlite["query"] }): Pick<Db, "query"> => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      // Counted before and after: a read that overlaps the write in any way is not kept.
+      writes.saw(sql);
+      try {
+        return (await q.query<T>(sql, params as unknown[])).rows;
+      } finally {
+        writes.saw(sql);
+      }
+    },
+  });
+  // One process owns the embedded database: a lock in memory is a lock for everyone.
+  const locks = new KeyedMutex();
+  const exclusive: Db["exclusive"] = (key, fn) => locks.run(key, fn);
+  const db: Db = {
+    kind: "pglite",
+    ...wrap(lite),
+    transaction: (fn) =>
+      lite.transaction((tx) =>
+        fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} }),
+      ),
+    exclusive,
+    writes,
+    // PGlite delivers notifications in process, at commit, like a server does.
+    async listen(channel, onNotify) {
+      const unlisten = await lite.listen(channel, () => onNotify());
+      return () => unlisten();
+    },
+    close: () => lite.close().finally(release),
+  };
+  return db;
+}
