@@ -35,8 +35,7 @@ interface Spec {
 
 const spec = loadSpec() as unknown as Spec;
 const BASE = spec.servers[0].url;
-// biome-ignore lint/suspicious/noExplicitAny: a JSON Pointer walks the untyped spec one key at a time
-const resolve = (ref: string): Schema => ref.split("/").slice(1).reduce<any>((o, k) => o[k], spec);
+const resolve = (ref: string): Schema => ref.split("/").slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], spec) as Schema;
 const deref = <T>(x: T | { $ref: string }): T => ("$ref" in (x as object) ? deref(resolve((x as { $ref: string }).$ref) as T) : (x as T));
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
