@@ -32,7 +32,9 @@ const ENGINE_TIERS = [
   /* 7 */ ["engine.ts", "index.ts"],
 ];
 
-const TESTS = String.raw`(\.test\.ts$|/test-support/|^packages/sdk/test/|^apps/web/test/|/vitest\.config\.ts$)`;
+// Tests: *.test.ts, test-support/ folders, a package's test/ folder and vitest config.
+const TESTS = String.raw`(\.test\.ts$|/test-support/|^(packages|apps)/[^/]+/(test/|vitest\.config\.ts$))`;
+const testsIn = (dir) => String.raw`^${esc(dir)}/(.*\.test\.ts$|.*test-support/|test/|vitest\.config\.ts$)`;
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const any = (patterns) => `(${patterns.join("|")})`;
 
@@ -59,7 +61,7 @@ const packageRules = Object.entries(PACKAGES).flatMap(([name, { dir, may, testsM
       name: `layers-${name}-tests`,
       comment: `${name}'s tests may import only ${[...may, ...testsMay].join(", ") || "no other Benchwright package"} (PACKAGES)`,
       severity: "error",
-      from: { path: `^${esc(dir)}/.*${TESTS}` },
+      from: { path: testsIn(dir) },
       to: { path: any(tests) },
     },
   ].filter(Boolean);
