@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -188,8 +188,8 @@ describe("tool aliases", () => {
     writeFileSync(join(dir, "a.yaml"), MINIMAL("a", "aliases: [a]"));
     writeFileSync(join(dir, "b.yaml"), MINIMAL("b", "aliases: ['no way']"));
     const { catalog, messages } = loadReporting(dir);
-    expect(messages).toMatch(/a\.yaml: invalid definition:\n  aliases: must be a list of valid ids/);
-    expect(messages).toMatch(/b\.yaml: invalid definition:\n  aliases: must be a list of valid ids/);
+    expect(messages).toMatch(/a\.yaml: invalid definition:\n {2}aliases: must be a list of valid ids/);
+    expect(messages).toMatch(/b\.yaml: invalid definition:\n {2}aliases: must be a list of valid ids/);
     expect(catalog.tool("a")).toBeUndefined();
   });
 });

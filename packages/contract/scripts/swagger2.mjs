@@ -265,6 +265,7 @@ export function toSwagger2(spec) {
     if (names.length) {
       out.properties = Object.fromEntries(names.map((n) => [n, widest(resolved.filter((b) => b.properties?.[n]).map((b) => b.properties[n]))]));
     }
+    // biome-ignore lint/performance/noAccumulatingSpread: each step builds a smaller set; nothing accumulates
     const required = resolved.map((b) => new Set(b.required ?? [])).reduce((a, b) => new Set([...a].filter((x) => b.has(x))));
     if (required.size) out.required = [...required];
     return out;

@@ -4,7 +4,8 @@ import { loadCatalog } from "@benchwright/catalog";
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "./index.js";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the examples are arbitrary JSON, read by path
+type Json = Record<string, any>;
 const spec = loadSpec() as Json;
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
@@ -62,8 +63,11 @@ function allExamples(): Array<{ where: string; media: string; value: unknown }> 
 
 /** Every object within a value, at any depth, with where it was found. */
 function objectsIn(value: unknown, where: string, out: Array<[string, Json]> = []): Array<[string, Json]> {
-  if (Array.isArray(value)) value.forEach((v, i) => objectsIn(v, `${where}[${i}]`, out));
-  else if (value && typeof value === "object") {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      objectsIn(v, `${where}[${i}]`, out);
+    });
+  } else if (value && typeof value === "object") {
     out.push([where, value as Json]);
     for (const [k, v] of Object.entries(value)) objectsIn(v, `${where}.${k}`, out);
   }

@@ -110,7 +110,7 @@ describe("operations against prism mock", () => {
     expect(execution.state).toBe("completed");
     expect(execution.metrics[0]).toMatchObject({ name: "idle_seconds", unit: "s" });
     expect(typeof execution.metrics[0]!.value).toBe("number");
-    execution.steps.forEach((step) => expect(step.started).toMatch(TIMESTAMP));
+    for (const step of execution.steps) expect(step.started).toMatch(TIMESTAMP);
   });
 
   it("prepares and runs", async () => {

@@ -168,7 +168,7 @@ function nonFinite(value: unknown, at: string, found: string[] = []): string[] {
     if (!Number.isFinite(value)) found.push(at);
   } else if (value && typeof value === "object") {
     // Every request passes here: no copies of its parameters on the way.
-    for (const k in value) if (Object.prototype.hasOwnProperty.call(value, k)) nonFinite((value as Record<string, unknown>)[k], `${at}/${k}`, found);
+    for (const k in value) if (Object.hasOwn(value, k)) nonFinite((value as Record<string, unknown>)[k], `${at}/${k}`, found);
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { BenchwrightError, type ProblemExtras } from "@benchwright/engine";
+import type { BenchwrightError, ProblemExtras } from "@benchwright/engine";
 import { PROBLEMS, type Problem } from "@benchwright/contract";
 
 /**

@@ -7,7 +7,7 @@ import type { RequestHandler } from "express";
  */
 export function operationPathMatcher(basePath: string, templates: string[]): (path: string) => string | undefined {
   const patterns = templates.map(
-    (t) => [t, new RegExp("^" + escape(basePath) + t.split(/\{[^}]+\}/).map(escape).join("[^/]+") + "$")] as const,
+    (t) => [t, new RegExp("^" + escapeRegExp(basePath) + t.split(/\{[^}]+\}/).map(escapeRegExp).join("[^/]+") + "$")] as const,
   );
   return (path) => patterns.find(([, p]) => p.test(path))?.[0];
 }
@@ -38,6 +38,6 @@ export function pathOf(url: string): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -205,7 +205,7 @@ export function requestLogger(log: Logger, operation: (req: Request) => string):
  * request's properties, in Express and here, had to tell them apart.
  */
 function definedRequestLog(): void {
-  if (Object.prototype.hasOwnProperty.call(express.request, "log")) return;
+  if (Object.hasOwn(express.request, "log")) return;
   Object.defineProperty(express.request, "log", {
     configurable: true,
     get(this: IncomingMessage) {

@@ -35,7 +35,7 @@ interface Spec {
 
 const spec = loadSpec() as unknown as Spec;
 const BASE = spec.servers[0].url;
-const resolve = (ref: string): Schema => ref.split("/").slice(1).reduce<any>((o, k) => o[k], spec); // eslint-disable-line @typescript-eslint/no-explicit-any
+const resolve = (ref: string): Schema => ref.split("/").slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], spec) as Schema;
 const deref = <T>(x: T | { $ref: string }): T => ("$ref" in (x as object) ? deref(resolve((x as { $ref: string }).$ref) as T) : (x as T));
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
@@ -290,7 +290,9 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
       .chain((r) =>
         headers(op, r.body !== undefined).map((h): Generated => {
           const filled = [...segments];
-          params.forEach(([, i], k) => (filled[i] = r.values[k]));
+          params.forEach(([, i], k) => {
+            filled[i] = r.values[k];
+          });
           const path = spell(filled, literal, r.spelling, r.pick) + r.query;
           const named = templateNamed(path);
           return { method: r.method.toUpperCase(), path, headers: h, body: r.body, target: named ? operationAt(named, r.method) : undefined };

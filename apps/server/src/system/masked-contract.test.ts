@@ -47,7 +47,7 @@ describe("masked answers, checked by Prism against the contract", () => {
       if (res.status >= 300) failures.push(`${operationId} with mask '${mask}': ${res.status} ${text}`);
       return text ? JSON.parse(text) : undefined;
     };
-    const each = async (operationId: string, own: string[], send: (mask: string) => Promise<unknown>) => {
+    const each = async (_operationId: string, own: string[], send: (mask: string) => Promise<unknown>) => {
       for (const mask of [...COMMON_MASKS, ...own]) await send(mask);
     };
 

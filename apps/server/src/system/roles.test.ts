@@ -323,7 +323,7 @@ describe("machine roles on two hosts over SSH", () => {
     // Where the scripts printed it, the log has as many stars; the stderr tail has the mask.
     const stars = "*".repeat(32);
     for (const line of [`server has ${stars}`, `client has ${stars}`, `stderr has ${stars}`]) expect(log).toContain(line);
-    expect(log).toMatch(new RegExp(`^export BW_STEP_SECRET='?\\*{32}'?$`, "m"));
+    expect(log).toMatch(/^export BW_STEP_SECRET='?\*{32}'?$/m);
     // In base64 too, as the failure's tails mask it: 44 stars where the script printed 44 characters.
     expect(log).toContain(`b64 has ${"*".repeat(44)}\n`);
     expect(log).not.toContain(Buffer.from(secret!).toString("base64").slice(0, 40));

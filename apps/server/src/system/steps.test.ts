@@ -66,7 +66,7 @@ describe("steps at their edges", () => {
     try {
       const answer = api.post(`/api/v1/executions/${id}/run`).then((res) => res);
       // While it runs, it is held: by this server's worker, on a lease.
-      let running;
+      let running: Awaited<ReturnType<typeof store.runningSteps>>[number] | undefined;
       for (let i = 0; i < 100 && !running; i++) {
         running = (await store.runningSteps([id]))[0];
         if (!running) await new Promise((r) => setTimeout(r, 50));

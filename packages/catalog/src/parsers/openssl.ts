@@ -16,7 +16,9 @@ export const openssl: Parser = (output) => {
     const f = line.trim().split(":");
     if (f[0] === "+H") sizes = f.slice(1);
     else if (f[0] === "+F" && f.length === sizes.length + 3) {
-      f.slice(3).forEach((v, i) => push(out, "bytes_per_second", toNumber(v), "B/s", { algorithm: f[2]!, block_size: sizes[i]! }));
+      f.slice(3).forEach((v, i) => {
+        push(out, "bytes_per_second", toNumber(v), "B/s", { algorithm: f[2]!, block_size: sizes[i]! });
+      });
     } else if (f[0]! in SIGN && f.length === 5) {
       const tags = { algorithm: `${SIGN[f[0]!]}${f[2]}` };
       push(out, "signs_per_second", toNumber(f[3]), "signs/s", tags);

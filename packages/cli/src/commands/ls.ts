@@ -42,7 +42,10 @@ async function collect<T>(
 }
 
 function show<T extends Session | Execution>(ctx: Context, items: T[], render: (items: T[]) => string, what: string, more: boolean): void {
-  if (ctx.json) return printJson(items);
+  if (ctx.json) {
+    printJson(items);
+    return;
+  }
   if (items.length === 0) note(`no ${what} match`);
   else print(render(items));
   if (more) note(`more ${what} match: raise --limit, or leave it out to list them all`);

@@ -20,7 +20,10 @@ export class ProgressReporter {
   changed(): void {
     if (!this.report || this.#timer) return;
     const wait = this.#lastAt + this.intervalMs - Date.now();
-    if (wait <= 0) return this.#emit();
+    if (wait <= 0) {
+      this.#emit();
+      return;
+    }
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#emit();

@@ -20,12 +20,12 @@ function jsonEscaped(s: string): string {
 
 /** JSON with every non-ASCII character as `\uXXXX` (Python's json.dumps default), in both hex cases. */
 function asciiJsonEscaped(s: string): string[] {
-  const escape = (upper: boolean) =>
+  const asciiOnly = (upper: boolean) =>
     jsonEscaped(s).replace(/[^\x00-\x7f]/g, (c) => {
       const hex = c.charCodeAt(0).toString(16).padStart(4, "0");
       return `\\u${upper ? hex.toUpperCase() : hex}`;
     });
-  return [escape(false), escape(true)];
+  return [asciiOnly(false), asciiOnly(true)];
 }
 
 /**
@@ -220,7 +220,9 @@ const PRIVATE_KEY_TEXT = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 function visitCredentials(config: ResolvedConfig, found: (text: string, at: Array<string | number>) => void, keyPath: (path: string) => void): void {
   const visit = (value: unknown, key: string, at: Array<string | number>) => {
     if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, key, [...at, i]));
+      value.forEach((item, i) => {
+        visit(item, key, [...at, i]);
+      });
       return;
     }
     if (value && typeof value === "object") {

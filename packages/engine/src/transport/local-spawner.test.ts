@@ -46,7 +46,9 @@ describe("LocalSpawner", () => {
         return Buffer.concat(chunks).toString();
       }),
     );
-    results.forEach((text, i) => expect(text).toBe(Array.from({ length: 20001 - i }, (_, k) => i + k).join("\n") + "\n"));
+    results.forEach((text, i) => {
+      expect(text).toBe(Array.from({ length: 20001 - i }, (_, k) => i + k).join("\n") + "\n");
+    });
   });
 
   it("delivers a large output whole, however fast it comes", async () => {

@@ -140,7 +140,10 @@ export class LocalSpawner {
     if (m.out) return void (call.options.onStdout ? call.options.onStdout(asBuffer(m.out)) : call.out.push(asBuffer(m.out)));
     if (m.err) return void (call.options.onStderr ? call.options.onStderr(asBuffer(m.err)) : call.err.push(asBuffer(m.err)));
     this.#settle(m.id);
-    if (m.error !== undefined) return call.reject(new Error(m.error));
+    if (m.error !== undefined) {
+      call.reject(new Error(m.error));
+      return;
+    }
     call.resolve({
       code: m.code ?? null,
       signal: m.signal ?? null,

@@ -117,7 +117,7 @@ export class GceDriver implements CloudDriver {
   }
 
   async describe(name: string): Promise<MachineView> {
-    let instance;
+    let instance: compute.protos.google.cloud.compute.v1.IInstance;
     try {
       [instance] = await this.instances.get({ ...this.where, instance: name });
     } catch (error) {

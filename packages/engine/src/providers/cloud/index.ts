@@ -6,7 +6,7 @@ import { cloudSettings, type CloudProviderOptions } from "./cloud-settings.js";
 import { CloudProvider } from "./cloud-provider.js";
 import { OpenStackDriver } from "./openstack-driver.js";
 
-export { type CloudProviderOptions } from "./cloud-settings.js";
+export type { CloudProviderOptions } from "./cloud-settings.js";
 export { EC2_KINDS } from "./ec2-kinds.js";
 export { OPENSTACK_KINDS } from "./openstack-driver.js";
 

@@ -1,5 +1,6 @@
 import { BenchwrightError } from "../../errors.js";
 import type { Machine, ProviderContext } from "../provider.js";
+import type { ExecResult } from "../../transport/transport.js";
 import { timerDelay } from "../../time.js";
 
 /** How much of the script's output a failure quotes: enough to see why, bounded whatever the script prints. */
@@ -35,7 +36,7 @@ export async function runPostCreate(
   const timeout = AbortSignal.timeout(timerDelay(timeoutMs));
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
   const output = tailKeeper(TAIL_CHARS);
-  let result;
+  let result: ExecResult;
   try {
     result = await ctx.exec(machine, script, { signal, onStdout: output.add, onStderr: output.add });
   } catch (error) {

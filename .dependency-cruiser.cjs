@@ -1,0 +1,138 @@
+// The dependency rules of the repository, checked by `npm run deps` (dependency-cruiser).
+// Two tables below say what may import what; the rules are generated from them.
+const { readFileSync } = require("node:fs");
+
+// ─── Packages ──────────────────────────────────────────────────────────────────────────────
+// `may`: what a package's code may import besides itself. `testsMay`: what its tests
+// (*.test.ts, test-support/, test/, vitest configs) may import on top: the devDependency arrows
+// of ARCHITECTURE.md's graph. No package imports an app at run time.
+const PACKAGES = {
+  contract: { dir: "packages/contract", may: [], testsMay: ["catalog"] },
+  catalog: { dir: "packages/catalog", may: ["contract"], testsMay: [] },
+  testing: { dir: "packages/testing", may: [], testsMay: [] },
+  engine: { dir: "packages/engine", may: ["contract", "catalog"], testsMay: ["testing"] },
+  sdk: { dir: "packages/sdk", may: ["contract"], testsMay: [] },
+  cli: { dir: "packages/cli", may: ["sdk", "contract"], testsMay: ["server"] },
+  server: { dir: "apps/server", may: ["engine", "catalog", "contract"], testsMay: ["sdk", "testing"] },
+  web: { dir: "apps/web", may: ["sdk", "contract"], testsMay: ["engine", "server"] },
+  // bench measures everything, but only through what the packages export (rule below).
+  bench: { dir: "bench", may: ["contract", "catalog", "testing", "engine", "sdk", "server"], testsMay: [] },
+};
+
+// ─── The engine's folders (packages/engine/src) ───────────────────────────────────────────
+// An import may go to the same tier or a lower one, never up. A name ending in "/" is a folder.
+const ENGINE_TIERS = [
+  /* 0 */ ["model/", "errors.ts", "time.ts", "data-dir.ts", "engine-log.ts", "storage-full.ts", "net/", "secrets/"],
+  /* 1 */ ["config/", "store/", "transport/", "results/", "lists/"],
+  /* 2 */ ["logs/", "events/", "runner/", "queue/", "views/", "views.ts"],
+  /* 3 */ ["providers/", "catalog-source.ts", "read-cache.ts"],
+  /* 4 */ ["machines/"],
+  /* 5 */ ["steps/", "step-executor.ts"],
+  /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/"],
+  /* 7 */ ["engine.ts", "index.ts"],
+];
+
+// Tests: *.test.ts, test-support/ folders, a package's test/ folder and vitest config.
+const TESTS = String.raw`(\.test\.ts$|/test-support/|^(packages|apps)/[^/]+/(test/|vitest\.config\.ts$))`;
+const testsIn = (dir) => String.raw`^${esc(dir)}/(.*\.test\.ts$|.*test-support/|test/|vitest\.config\.ts$)`;
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const any = (patterns) => `(${patterns.join("|")})`;
+
+// A package, reached by its name (unbuilt, or a subpath) or by a file in its folder (built: the
+// name resolves through node_modules' symlink to its dist/).
+const pkg = (name) => `^(${esc(PACKAGES[name].dir)}/|@benchwright/${name}($|/))`;
+const others = (name, allowed) =>
+  Object.keys(PACKAGES)
+    .filter((p) => p !== name && !allowed.includes(p))
+    .map(pkg);
+
+const packageRules = Object.entries(PACKAGES).flatMap(([name, { dir, may, testsMay }]) => {
+  const code = others(name, may);
+  const tests = others(name, [...may, ...testsMay]);
+  return [
+    code.length && {
+      name: `layers-${name}`,
+      comment: `${name} may import only ${may.join(", ") || "no other Benchwright package"} (.dependency-cruiser.cjs, PACKAGES)`,
+      severity: "error",
+      from: { path: `^${esc(dir)}/`, pathNot: TESTS },
+      to: { path: any(code) },
+    },
+    tests.length && {
+      name: `layers-${name}-tests`,
+      comment: `${name}'s tests may import only ${[...may, ...testsMay].join(", ") || "no other Benchwright package"} (PACKAGES)`,
+      severity: "error",
+      from: { path: testsIn(dir) },
+      to: { path: any(tests) },
+    },
+  ].filter(Boolean);
+});
+
+// The files a package's `exports` name: the only ones another package may reach.
+const entryPoints = Object.values(PACKAGES).flatMap(({ dir }) => {
+  const targets = [];
+  const walk = (e) => (typeof e === "string" ? targets.push(e) : e && Object.values(e).forEach(walk));
+  try {
+    walk(JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).exports);
+  } catch {}
+  return targets.map((t) => `^${esc(`${dir}/${t.replace(/^\.\//, "")}`)}$`);
+});
+
+const engineSrc = "packages/engine/src/";
+const tierPattern = (entries) => any(entries.map((e) => `^${esc(engineSrc + e)}${e.endsWith("/") ? "" : "$"}`));
+const tierRules = ENGINE_TIERS.slice(0, -1).map((entries, tier) => ({
+  name: `engine-tier-${tier}`,
+  comment: `engine tier ${tier} (${entries.join(" ")}) imports from a higher tier (ENGINE_TIERS)`,
+  severity: "error",
+  from: { path: tierPattern(entries), pathNot: TESTS },
+  to: { path: tierPattern(ENGINE_TIERS.slice(tier + 1).flat()) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "a cycle of imports, type-only ones included",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    ...packageRules,
+    {
+      name: "only-entry-points",
+      comment: "another package is reached through its name and what its package.json exports, never a file path",
+      severity: "error",
+      from: { path: "^(packages|apps)/([^/]+)/" },
+      to: { path: "^(packages|apps)/([^/]+)/", pathNot: ["^$1/$2/", ...entryPoints] },
+    },
+    {
+      name: "bench-only-entry-points",
+      comment: "bench uses the packages as a user would: through their exported entry points",
+      severity: "error",
+      from: { path: "^bench/" },
+      to: { path: "^(packages|apps)/", pathNot: entryPoints },
+    },
+    ...tierRules,
+    {
+      name: "engine-file-without-tier",
+      comment: "every engine file belongs to a tier: add its folder to ENGINE_TIERS",
+      severity: "error",
+      from: { path: `^${esc(engineSrc)}`, pathNot: [TESTS, tierPattern(ENGINE_TIERS.flat())] },
+      to: {},
+    },
+  ],
+  options: {
+    // Type-only imports are dependencies too: a cycle through them is still a cycle.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.base.json" },
+    doNotFollow: { path: ["node_modules", "/dist/"] },
+    exclude: { path: ["/generated/", "node_modules"] },
+    // Node's resolution of a workspace package: its `exports`, ESM first.
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+      mainFields: ["module", "main"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
