@@ -5,14 +5,15 @@ const { readFileSync } = require("node:fs");
 // ─── Packages ──────────────────────────────────────────────────────────────────────────────
 // `may`: what a package's code may import besides itself. `testsMay`: what its tests
 // (*.test.ts, test-support/, test/, vitest configs) may import on top: the devDependency arrows
-// of ARCHITECTURE.md's graph. No package imports an app at run time.
+// of ARCHITECTURE.md's graph. No package imports an app at run time, except the CLI's optional `benchwright server`.
 const PACKAGES = {
   contract: { dir: "packages/contract", may: [], testsMay: ["catalog"] },
   catalog: { dir: "packages/catalog", may: ["contract"], testsMay: [] },
   testing: { dir: "packages/testing", may: [], testsMay: [] },
   engine: { dir: "packages/engine", may: ["contract", "catalog"], testsMay: ["testing"] },
   sdk: { dir: "packages/sdk", may: ["contract"], testsMay: [] },
-  cli: { dir: "packages/cli", may: ["sdk", "contract"], testsMay: ["server"] },
+  // `benchwright server` loads the server package, an optional peer, only when that command runs.
+  cli: { dir: "packages/cli", may: ["sdk", "contract", "server"], testsMay: ["testing"] },
   server: { dir: "apps/server", may: ["engine", "catalog", "contract"], testsMay: ["sdk", "testing"] },
   web: { dir: "apps/web", may: ["sdk", "contract"], testsMay: ["engine", "server"] },
   // bench measures everything, but only through what the packages export (rule below).
@@ -24,12 +25,12 @@ const PACKAGES = {
 const ENGINE_TIERS = [
   /* 0 */ ["model/", "errors.ts", "time.ts", "data-dir.ts", "engine-log.ts", "storage-full.ts", "net/", "secrets/"],
   /* 1 */ ["config/", "store/", "transport/", "results/", "lists/"],
-  /* 2 */ ["logs/", "events/", "runner/", "queue/", "views/", "views.ts"],
+  /* 2 */ ["logs/", "events/", "runner/", "queue/", "views/"],
   /* 3 */ ["providers/", "catalog-source.ts", "read-cache.ts"],
   /* 4 */ ["machines/"],
-  /* 5 */ ["steps/", "step-executor.ts"],
+  /* 5 */ ["steps/"],
   /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/"],
-  /* 7 */ ["engine.ts", "index.ts"],
+  /* 7 */ ["engine.ts", "engine-options.ts", "engine-resources.ts", "index.ts"],
 ];
 
 // Tests: *.test.ts, test-support/ folders, a package's test/ folder and vitest config.

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { CatalogSource } from "./catalog-source.js";
 import { createDataDir } from "./data-dir.js";
-import type { EngineOptions } from "./engine.js";
+import type { EngineOptions } from "./engine-options.js";
 import type { EngineLog } from "./engine-log.js";
 import { MachineAccess } from "./machines/machine-access.js";
 import { InProcessQueue } from "./queue/in-process-queue.js";

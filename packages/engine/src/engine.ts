@@ -5,19 +5,16 @@ import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { storedProviderConfigs } from "./config/stored-provider-configs.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import type { EngineLog } from "./engine-log.js";
+import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
 import { Executions } from "./executions/executions.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import type { MachineAccess } from "./machines/machine-access.js";
-import type { OutboundPolicy } from "./net/outbound-guard.js";
-import type { ProviderOptions } from "./providers/registry.js";
-import type { SecretBox } from "./secrets/secret-box.js";
 import type { StepQueue } from "./queue/step-queue.js";
 import type { EventLog } from "./events/event-log.js";
 import type { Store } from "./store/store.js";
 import type { LiveResourceCount } from "./model/resources.js";
 import type { StepKind } from "./model/steps.js";
 import { Steps, type StepEnded } from "./steps/steps.js";
-import type { StepWorkerOptions } from "./steps/step-worker.js";
 import { SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
 import type { ExecutionListQuery, MetricsExportQuery, Page, SessionListQuery } from "./lists/list-query.js";
@@ -25,37 +22,6 @@ import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
-
-export interface EngineOptions {
-  /** Embedded database, logs, local work dirs and the generated secret key live here. */
-  dataDir: string;
-  /** `providers/` (Form A configurations) and `benchmarks/` (extra definitions) live here. */
-  configDir: string;
-  /** PostgreSQL instead of the embedded PGlite. */
-  databaseUrl?: string;
-  /** Keep the embedded database in memory (tests). */
-  inMemory?: boolean;
-  /** Lines for the operator, with what each concerns (session, execution, step); never given a credential. */
-  log?: EngineLog;
-  providers?: ProviderOptions;
-  /**
-   * Which addresses the engine's own outbound calls (cloud APIs) may reach: the Internet's only
-   * by default; the server's BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS allows private ones too.
-   */
-  outbound?: OutboundPolicy;
-  secrets?: SecretBox;
-  /** Whether this process runs steps (a worker); default true. A server that only serves leaves them to workers. */
-  work?: boolean;
-  /** pg-boss's schema on PostgreSQL; default `<search_path schema>_queue` or `benchwright_queue`. */
-  queueSchema?: string;
-  /** Lease, renewal and sweep timings of the step worker (tests shorten them). */
-  worker?: StepWorkerOptions;
-  /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
-  maxStepTimeoutS?: number;
-}
-
-/** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */
-export const DEFAULT_MAX_STEP_TIMEOUT_S = 86_400;
 
 /** See Engine.stats. */
 export interface EngineStats {

@@ -1,5 +1,6 @@
 // What the server, the dashboard's tests and bench/ import; everything else stays inside the engine.
-export { DEFAULT_MAX_STEP_TIMEOUT_S, Engine, type EngineOptions } from "./engine.js";
+export { Engine } from "./engine.js";
+export { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
 export type { MetricsExportQuery, Page } from "./lists/list-query.js";
 export type { MetricRow } from "./lists/metric-rows.js";
 export type { EngineLog } from "./engine-log.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BenchwrightError } from "../errors.js";
-import type { ResolvedConfig } from "./resolved-config.js";
+import type { ResolvedConfig } from "../model/resolved-config.js";
 import { parseProviderConfig } from "./parse-provider-config.js";
 import { loadProviderConfigs, resolveInline, resolveStored } from "./provider-config.js";
 

@@ -1,4 +1,4 @@
-import type { ResolvedConfig } from "./resolved-config.js";
+import type { ResolvedConfig } from "../model/resolved-config.js";
 import { secretsOfConfig } from "../secrets/scrub.js";
 import { configError, problem, type ConfigProblem } from "./config-problem.js";
 import { ConfigSection, type ProviderKey, type ServiceKey } from "./config-section.js";

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { BenchwrightError } from "../errors.js";
-import type { ProviderClass, ResolvedConfig } from "./resolved-config.js";
+import type { ProviderClass, ResolvedConfig } from "../model/resolved-config.js";
 import { parseIni } from "./ini.js";
 import { configError, describeValue, problem } from "./config-problem.js";
 

@@ -1,6 +1,6 @@
 import { parseProviderConfig } from "../config/parse-provider-config.js";
 import type { ProviderConfig } from "../config/provider-config-types.js";
-import type { ResolvedConfig } from "../config/resolved-config.js";
+import type { ResolvedConfig } from "../model/resolved-config.js";
 import type { EngineLog, LogFields } from "../engine-log.js";
 import type { BenchwrightError } from "../errors.js";
 import type { OutboundPolicy } from "../net/outbound-guard.js";

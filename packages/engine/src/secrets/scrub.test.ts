@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BenchwrightError } from "../errors.js";
-import type { ResolvedConfig } from "../config/resolved-config.js";
+import type { ResolvedConfig } from "../model/resolved-config.js";
 import { MASK, Scrubber, secretForms, secretsOfConfig } from "./scrub.js";
 
 // Backslashes, both quotes, `+`, `/`, `%`, a space, a tab, non-ASCII and a character outside the BMP.

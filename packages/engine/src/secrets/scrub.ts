@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { EngineLog } from "../engine-log.js";
 import { BenchwrightError, isBenchwrightError, type ProblemExtras } from "../errors.js";
-import type { ResolvedConfig } from "../config/resolved-config.js";
+import type { ResolvedConfig } from "../model/resolved-config.js";
 
 /** What a credential becomes in any text that leaves the engine. */
 export const MASK = "***";

@@ -3,7 +3,7 @@ import { configError, problem } from "../config/config-problem.js";
 import { resolveInline, resolveStored, type ProviderConfigFile } from "../config/provider-config.js";
 import type { ProviderConfig } from "../config/provider-config-types.js";
 import { parseProviderConfig } from "../config/parse-provider-config.js";
-import type { ResolvedConfig } from "../config/resolved-config.js";
+import type { ResolvedConfig } from "../model/resolved-config.js";
 import { BenchwrightError } from "../errors.js";
 import { credentialsTooShort, MIN_SECRET_LENGTH } from "../secrets/scrub.js";
 

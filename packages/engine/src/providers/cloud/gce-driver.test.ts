@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startCountingListener, startGceDouble, type GceDouble, startSshd, type SshdHarness, createMemoryLedger, loginWorks, testContext, type MemoryLedger } from "@benchwright/testing";
 import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
-import type { ResolvedConfig } from "../../config/resolved-config.js";
+import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { GCE_KINDS } from "./gce-driver.js";
 import { createCloudProvider } from "./index.js";

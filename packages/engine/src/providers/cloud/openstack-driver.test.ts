@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startOpenStackDouble, type OpenStackDouble, startSshd, type SshdHarness, createMemoryLedger, leaks, loginWorks, TestSession, testContext, type MemoryLedger } from "@benchwright/testing";
 import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
-import type { ResolvedConfig } from "../../config/resolved-config.js";
+import type { ResolvedConfig } from "../../model/resolved-config.js";
 import type { Machine } from "../provider.js";
 import type { ExecOptions } from "../../transport/transport.js";
 import { createCloudProvider, OPENSTACK_KINDS, type CloudProviderOptions } from "./index.js";
