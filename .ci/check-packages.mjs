@@ -26,7 +26,12 @@ try {
     let packed;
     try {
       // prepack's own output goes to stderr: stdout is npm's JSON alone.
-      const json = execFileSync("npm", ["pack", "--json", "--foreground-scripts", "--pack-destination", out], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+      const json = execFileSync("npm", ["pack", "--json", "--foreground-scripts", "--pack-destination", out], {
+        cwd: dir,
+        env,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       [packed] = JSON.parse(json.slice(json.indexOf("[")));
     } catch (e) {
       console.error(`${pkg.name}: npm pack failed\n${String(e.stdout ?? e.message).slice(-4000)}`);
@@ -41,13 +46,20 @@ try {
     }
 
     const bytes = readFileSync(tarball);
-    const { messages, pkg: packedPkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: "suggestion", strict: true });
+    const { messages, pkg: packedPkg } = await publint({
+      pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) },
+      level: "suggestion",
+      strict: true,
+    });
     for (const m of messages) console.error(`  publint ${m.type}: ${formatMessage(m, packedPkg) ?? m.code}`);
     if (messages.length) failed = true;
     else console.log("  publint: no problem");
 
     try {
-      execFileSync(join(root, "node_modules", ".bin", "attw"), [tarball, "--format", "table", "--no-emoji", "--no-color"], { env, stdio: "inherit" });
+      execFileSync(join(root, "node_modules", ".bin", "attw"), [tarball, "--format", "table", "--no-emoji", "--no-color"], {
+        env,
+        stdio: "inherit",
+      });
     } catch {
       failed = true;
     }

@@ -53,7 +53,12 @@ for (const script of scripts) {
   if (code !== 0) failed = true;
 }
 
-const rows = existsSync(figuresFile) ? readFileSync(figuresFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+const rows = existsSync(figuresFile)
+  ? readFileSync(figuresFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
 rmSync(dir, { recursive: true, force: true });
 console.log(`\nran: ${timings.join(", ")}`);
 console.log(`on: ${describeMachine()}`);
@@ -63,8 +68,14 @@ process.exit(failed || interrupted ? 1 : 0);
 function describeMachine() {
   let commit = "unknown commit";
   try {
-    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: fileURLToPath(new URL("..", import.meta.url)), encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "packages", "apps"], { cwd: fileURLToPath(new URL("..", import.meta.url)), encoding: "utf8" });
+    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      encoding: "utf8",
+    }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "packages", "apps"], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      encoding: "utf8",
+    });
     if (dirty) commit += " + uncommitted changes";
   } catch {
     // not a git checkout

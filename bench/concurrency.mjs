@@ -57,7 +57,8 @@ async function runAtOnce(server, sessionBody, count) {
   const session = await call("POST", "/sessions/", sessionBody);
   try {
     const executions = [];
-    for (let i = 0; i < count; i++) executions.push((await call("POST", `/sessions/${session.id}/executions/`, { tool: "idle", workload: "idle5" })).id);
+    for (let i = 0; i < count; i++)
+      executions.push((await call("POST", `/sessions/${session.id}/executions/`, { tool: "idle", workload: "idle5" })).id);
     const t0 = performance.now();
     const prepared = await mapLimit(executions, 8, (id) => call("POST", `/executions/${id}/prepare`));
     const unprepared = prepared.filter((r) => !r.ok);
@@ -80,7 +81,9 @@ async function runAtOnce(server, sessionBody, count) {
     const completed = answers.filter((a) => a.status === 200).length;
     const failures = answers.filter((a) => a.status !== 200);
     const firstDone = (Math.min(...answers.map((a) => a.at)) - started) / 1000;
-    console.log(`run: ${completed} completed, ${failures.length} failed (+${unprepared.length} not prepared); first answer after ${firstDone.toFixed(2)} s, last after ${seconds.toFixed(2)} s`);
+    console.log(
+      `run: ${completed} completed, ${failures.length} failed (+${unprepared.length} not prepared); first answer after ${firstDone.toFixed(2)} s, last after ${seconds.toFixed(2)} s`,
+    );
     if (failures.length) console.log(`first run failure: ${failures[0].status} ${failures[0].text.slice(0, 400)}`);
     return { seconds, completed, failed: failures.length + unprepared.length };
   } finally {

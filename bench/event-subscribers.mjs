@@ -64,7 +64,8 @@ async function bench() {
       const stopWorker = () => worker.terminate();
       defer(stopWorker);
       const opened = await message(worker);
-      if (opened.refused.length) throw new Error(`${opened.refused.length} of ${count} subscribers refused: ${opened.refused.slice(0, 3).join("; ")}`);
+      if (opened.refused.length)
+        throw new Error(`${opened.refused.length} of ${count} subscribers refused: ${opened.refused.slice(0, 3).join("; ")}`);
       const roundsBefore = producer.rounds;
       const during = await measure();
       const rssDuring = residentBytes(server.pid);
@@ -92,7 +93,13 @@ async function bench() {
           ok: (r) => r <= 2,
         });
       }
-      figure({ measure: `server VmRSS with ${count} /events subscribers, ${db}`, now: rssDuring / MiB, ref: rssBefore / MiB, unit: "MiB", refLabel: "no subscriber" });
+      figure({
+        measure: `server VmRSS with ${count} /events subscribers, ${db}`,
+        now: rssDuring / MiB,
+        ref: rssBefore / MiB,
+        unit: "MiB",
+        refLabel: "no subscriber",
+      });
     }
     await producer.stop();
   });
@@ -140,30 +147,33 @@ async function holdSubscribers({ api, count }) {
   const requests = [];
   const events = new Array(count).fill(0);
   const t0 = performance.now();
-  const opened = await mapLimit(Array.from({ length: count }, (_, i) => i), 50, (i) =>
-    new Promise((resolve, reject) => {
-      const req = request(`${api}/events`, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          reject(new Error(`${res.statusCode} ${res.headers["content-type"]}`));
-          return;
-        }
-        res.setEncoding("utf8");
-        let tail = "";
-        res.on("data", (chunk) => {
-          // A message's `event:` line may be cut between two chunks: the end of the last one is
-          // kept, one character short of a whole match, which is counted once.
-          const text = tail + chunk;
-          events[i] += text.split("\nevent: ").length - 1;
-          tail = text.slice(-7);
+  const opened = await mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    50,
+    (i) =>
+      new Promise((resolve, reject) => {
+        const req = request(`${api}/events`, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            reject(new Error(`${res.statusCode} ${res.headers["content-type"]}`));
+            return;
+          }
+          res.setEncoding("utf8");
+          let tail = "";
+          res.on("data", (chunk) => {
+            // A message's `event:` line may be cut between two chunks: the end of the last one is
+            // kept, one character short of a whole match, which is counted once.
+            const text = tail + chunk;
+            events[i] += text.split("\nevent: ").length - 1;
+            tail = text.slice(-7);
+          });
+          res.on("error", () => {});
+          resolve();
         });
-        res.on("error", () => {});
-        resolve();
-      });
-      req.on("error", reject);
-      requests.push(req);
-      req.end();
-    }),
+        req.on("error", reject);
+        requests.push(req);
+        req.end();
+      }),
   );
   const refused = opened.filter((r) => !r.ok).map((r) => String(r.error?.message ?? r.error));
   parentPort.postMessage({ ms: performance.now() - t0, refused });

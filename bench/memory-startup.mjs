@@ -38,7 +38,9 @@ async function measureStarts(defer, which, envFor) {
     }
     await proc.stop();
   }
-  console.log(`${which}: first answer ${answers.map((ms) => ms.toFixed(0)).join(", ")} ms; RSS after it ${firstRss.map((m) => m.toFixed(1)).join(", ")} MiB; after ${opts.idleSeconds} s idle ${idleRss.toFixed(1)} MiB`);
+  console.log(
+    `${which}: first answer ${answers.map((ms) => ms.toFixed(0)).join(", ")} ms; RSS after it ${firstRss.map((m) => m.toFixed(1)).join(", ")} MiB; after ${opts.idleSeconds} s idle ${idleRss.toFixed(1)} MiB`,
+  );
   return { firstAnswerMs: median(answers), firstRss: median(firstRss), idleRss, answer: last };
 }
 
@@ -66,7 +68,9 @@ await main(async (defer) => {
   if (!anyResult) return;
   const bareScope = cleanupStack();
   defer(() => bareScope.run());
-  const bare = await measureStarts(bareScope.defer, "bare", (port) => bareEnv(bareScope.defer, { body: anyResult.answer.body, contentType: anyResult.answer.contentType, port }));
+  const bare = await measureStarts(bareScope.defer, "bare", (port) =>
+    bareEnv(bareScope.defer, { body: anyResult.answer.body, contentType: anyResult.answer.contentType, port }),
+  );
 
   for (const [database, r] of Object.entries(results)) {
     const db = dbName(database);

@@ -86,7 +86,9 @@ await main(async (defer) => {
     const api = median(await timeEach(opts.runs, () => call("POST", `/executions/${noop.id}/run`)));
     await timeEach(5, t.noop);
     const reference = median(await timeEach(opts.referenceRuns, t.noop));
-    console.log(`no-op step p50 ${api.toFixed(1)} ms over ${opts.runs} runs; ${t.noopLabel} p50 ${reference.toFixed(2)} ms over ${opts.referenceRuns}`);
+    console.log(
+      `no-op step p50 ${api.toFixed(1)} ms over ${opts.runs} runs; ${t.noopLabel} p50 ${reference.toFixed(2)} ms over ${opts.referenceRuns}`,
+    );
     figure({
       measure: `no-op step (idle0) API wall p50, ${t.name}${onDb}`,
       now: api,
@@ -100,7 +102,13 @@ await main(async (defer) => {
     await timeEach(3, t.script);
     const script = median(await timeEach(opts.referenceRuns, t.script));
     figure({ measure: `floor: idle0's run script alone, ${t.name}`, now: script, ref: reference, unit: "ms", refLabel: t.noopLabel });
-    figure({ measure: `floor: the store's writes of one step${onDb}`, now: storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
+    figure({
+      measure: `floor: the store's writes of one step${onDb}`,
+      now: storeWrites,
+      ref: reference,
+      unit: "ms",
+      refLabel: t.noopLabel,
+    });
     figure({ measure: `floor: their sum, ${t.name}${onDb}`, now: script + storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
     if (t.name === "SSH") {
       // The issue's reference, 48 ms on its machine, is an exec on a client as ssh2 makes it.
@@ -118,7 +126,13 @@ await main(async (defer) => {
         ok: (r) => r <= 2,
       });
       const fresh = median(await timeEach(opts.freshSshRuns, () => opensshTrue(sshd)));
-      figure({ measure: "no-op step (idle0) API wall p50, SSH vs fresh ssh", now: api, ref: fresh, unit: "ms", refLabel: "fresh `ssh host true`" });
+      figure({
+        measure: "no-op step (idle0) API wall p50, SSH vs fresh ssh",
+        now: api,
+        ref: fresh,
+        unit: "ms",
+        refLabel: "fresh `ssh host true`",
+      });
     }
 
     // Notice latency.
@@ -135,7 +149,9 @@ await main(async (defer) => {
       const rc = stepRcMtime(t.workRoot(session.id), idle.id, attempt);
       notices.push(rc === undefined ? NaN : answeredAt - rc);
       overheads.push((Number(step.duration) - Number(idleSeconds)) * 1000);
-      console.log(`idle5 run ${i + 1}: duration ${step.duration} s, idle_seconds ${idleSeconds}, answer - step.rc mtime ${rc === undefined ? "n/a (no step.rc found)" : `${answeredAt - rc} ms`}`);
+      console.log(
+        `idle5 run ${i + 1}: duration ${step.duration} s, idle_seconds ${idleSeconds}, answer - step.rc mtime ${rc === undefined ? "n/a (no step.rc found)" : `${answeredAt - rc} ms`}`,
+      );
     }
     const sleepRef = median(await timeEach(1, t.sleep5)) - 5000;
     figure({
@@ -163,7 +179,11 @@ await main(async (defer) => {
  */
 function storeWritesPerStep(databaseUrl, runs) {
   return new Promise((resolve, reject) => {
-    const args = [fileURLToPath(new URL("./store-writes.mjs", import.meta.url)), `--runs=${runs}`, ...(databaseUrl ? [`--database-url=${databaseUrl}`] : [])];
+    const args = [
+      fileURLToPath(new URL("./store-writes.mjs", import.meta.url)),
+      `--runs=${runs}`,
+      ...(databaseUrl ? [`--database-url=${databaseUrl}`] : []),
+    ];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
@@ -180,9 +200,22 @@ function storeWritesPerStep(databaseUrl, runs) {
 function opensshTrue(sshd) {
   return new Promise((resolve, reject) => {
     const args = [
-      "-F", "/dev/null", "-i", sshd.privateKeyPath, "-p", String(sshd.port),
-      "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-      `${sshd.username}@${sshd.host}`, "true",
+      "-F",
+      "/dev/null",
+      "-i",
+      sshd.privateKeyPath,
+      "-p",
+      String(sshd.port),
+      "-o",
+      "BatchMode=yes",
+      "-o",
+      "StrictHostKeyChecking=no",
+      "-o",
+      "UserKnownHostsFile=/dev/null",
+      "-o",
+      "LogLevel=ERROR",
+      `${sshd.username}@${sshd.host}`,
+      "true",
     ];
     const child = spawn("ssh", args, { stdio: "ignore" });
     child.once("error", reject);

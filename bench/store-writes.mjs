@@ -20,10 +20,26 @@ await main(async (defer) => {
   const [sessionId, executionId] = [randomUUID(), randomUUID()];
   const created = new Date();
   await store.insertSession({
-    id: sessionId, provider_name: "bench", service_type: "default", provider_class: "local", driver: null, region: null, config_sealed: "", state: "active", created,
+    id: sessionId,
+    provider_name: "bench",
+    service_type: "default",
+    provider_class: "local",
+    driver: null,
+    region: null,
+    config_sealed: "",
+    state: "active",
+    created,
   });
   const test = { tool_id: "idle", workload_id: "idle0", tool_name: "Idle", workload_name: "Idle 0 s" };
-  await store.insertExecution({ id: executionId, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created });
+  await store.insertExecution({
+    id: executionId,
+    session_id: sessionId,
+    tool_id: "idle",
+    workload_id: "idle0",
+    test,
+    state: "prepared",
+    created,
+  });
   const oneStep = async () => {
     const run = { from: ["prepared", "completed", "run_failed"], to: "running" };
     const step = await store.beginStep(executionId, "run", run, new Date(), (a) => `run-${a}.log`, { owner: "bench", leaseMs: 15_000 });

@@ -18,7 +18,13 @@ const host = !process.env.HOST || ["0.0.0.0", "::"].includes(process.env.HOST) ?
 const healthz = `http://${host.includes(":") ? `[${host}]` : host}:${process.env.PORT || 5000}/healthz`;
 // Built once the server answers, so that it does not slow the first answer.
 for (let tries = 0; tries < 600; tries++) {
-  if (await fetch(healthz).then(() => true, () => false)) break;
+  if (
+    await fetch(healthz).then(
+      () => true,
+      () => false,
+    )
+  )
+    break;
   await new Promise((r) => setTimeout(r, 100));
 }
 // Its output is the server's terminal's only if it fails: the log stays the server's.
@@ -27,5 +33,8 @@ let said = "";
 for (const stream of [whole.stdout, whole.stderr]) stream.setEncoding("utf8").on("data", (t) => (said = (said + t).slice(-20_000)));
 process.once("exit", () => whole.kill("SIGTERM"));
 whole.once("exit", (code) => {
-  if (code) console.error(`${said}\nthe whole build failed (${code}): the server goes on as transpiled, without /ui/ if the dashboard did not build`);
+  if (code)
+    console.error(
+      `${said}\nthe whole build failed (${code}): the server goes on as transpiled, without /ui/ if the dashboard did not build`,
+    );
 });

@@ -12,18 +12,22 @@ export function figure({ measure, now, ref, unit, refLabel, target = "", ok, dig
   const row = {
     measure,
     now: formatValue(now, unit, digits),
-    reference: Number.isFinite(ref) ? `${formatValue(ref, unit, digits)}${refLabel ? ` (${refLabel})` : ""}` : refLabel ?? "",
+    reference: Number.isFinite(ref) ? `${formatValue(ref, unit, digits)}${refLabel ? ` (${refLabel})` : ""}` : (refLabel ?? ""),
     ratio: Number.isFinite(ratio) ? `${ratio >= 100 ? ratio.toFixed(0) : ratio >= 10 ? ratio.toFixed(1) : ratio.toFixed(2)}x` : "",
     target,
     ok: ok === undefined ? "" : ok(ratio, now) ? "yes" : "NO",
   };
-  console.log(`  -> ${row.measure}: ${row.now}${row.reference ? ` vs ${row.reference}` : ""}${row.ratio ? ` = ${row.ratio}` : ""}${target ? ` (target ${target}: ${row.ok})` : ""}`);
+  console.log(
+    `  -> ${row.measure}: ${row.now}${row.reference ? ` vs ${row.reference}` : ""}${row.ratio ? ` = ${row.ratio}` : ""}${target ? ` (target ${target}: ${row.ok})` : ""}`,
+  );
   record(row);
 }
 
 /** Records that a measure could not be taken (the script goes on with the next one). */
 export function failure(measure, error) {
-  const reason = String(error?.message ?? error).split("\n")[0].slice(0, 160);
+  const reason = String(error?.message ?? error)
+    .split("\n")[0]
+    .slice(0, 160);
   console.error(`${measure} failed: ${error?.stack ?? error}`);
   process.exitCode = 1;
   record({ measure, now: `failed: ${reason}`, reference: "", ratio: "", target: "", ok: "NO" });

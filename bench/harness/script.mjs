@@ -16,7 +16,9 @@ export function cleanupStack() {
         const fn = stack.pop();
         let timer;
         // A clean-up that hangs (a server that does not stop) must not keep the others from running.
-        const limit = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no end after ${CLEANUP_LIMIT_MS / 1000} s`)), CLEANUP_LIMIT_MS)));
+        const limit = new Promise(
+          (_, reject) => (timer = setTimeout(() => reject(new Error(`no end after ${CLEANUP_LIMIT_MS / 1000} s`)), CLEANUP_LIMIT_MS)),
+        );
         try {
           await Promise.race([Promise.resolve().then(fn), limit]);
         } catch (e) {
@@ -61,9 +63,19 @@ export function flags(defaults) {
   const out = { ...defaults };
   for (const arg of process.argv.slice(2)) {
     const m = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new Error(`Unknown argument ${arg}; flags: ${Object.keys(defaults).map((k) => `--${k}`).join(" ")}`);
+    if (!m)
+      throw new Error(
+        `Unknown argument ${arg}; flags: ${Object.keys(defaults)
+          .map((k) => `--${k}`)
+          .join(" ")}`,
+      );
     const key = m[1].replace(/-(\w)/g, (_, c) => c.toUpperCase());
-    if (!(key in defaults)) throw new Error(`Unknown flag --${m[1]}; flags: ${Object.keys(defaults).map((k) => `--${k}`).join(" ")}`);
+    if (!(key in defaults))
+      throw new Error(
+        `Unknown flag --${m[1]}; flags: ${Object.keys(defaults)
+          .map((k) => `--${k}`)
+          .join(" ")}`,
+      );
     const value = m[2] ?? "true";
     out[key] = typeof defaults[key] === "number" ? Number(value) : typeof defaults[key] === "boolean" ? value !== "false" : value;
     if (Number.isNaN(out[key])) throw new Error(`--${m[1]} takes a number`);

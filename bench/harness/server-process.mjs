@@ -40,7 +40,13 @@ export function benchConfigDir(defer, benchmarks = {}) {
 export function serverEnv({ dataDir, configDir, databaseUrl, port = 0 }) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BENCHWRIGHT_") && k !== "DATABASE_URL"));
   // The harness waits for the "listening" line, which an inherited LOG_LEVEL above info would hide.
-  Object.assign(env, { HOST: "127.0.0.1", PORT: String(port), BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: configDir, LOG_LEVEL: "info" });
+  Object.assign(env, {
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    BENCHWRIGHT_DATA_DIR: dataDir,
+    BENCHWRIGHT_CONFIG_DIR: configDir,
+    LOG_LEVEL: "info",
+  });
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   return env;
 }

@@ -61,7 +61,13 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
   }
   const config = readConfig();
   const log = createLogger({ level: config.logLevel });
-  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, log: engineLogOf(log), outbound: outboundPolicyOf(config) });
+  const engine = await Engine.open({
+    dataDir: config.dataDir,
+    configDir: config.configDir,
+    databaseUrl: config.databaseUrl,
+    log: engineLogOf(log),
+    outbound: outboundPolicyOf(config),
+  });
   try {
     const report = await engine.sweep({ provider: values.provider, service: values.service, dry_run: values["dry-run"] ?? false });
     out(JSON.stringify(report, null, 2));

@@ -148,9 +148,20 @@ export function barChart(bars: readonly Bar[], options: { title: string; kind: s
       return s(
         "g",
         { class: `bar ${bar.tone ?? ""}`.trim(), "data-key": bar.key },
-        s("title", {}, `${bar.label}: ${figure(bar.value)}${unit}${bar.low !== undefined && bar.high !== undefined ? ` [${figure(bar.low)}, ${figure(bar.high)}]` : ""}`),
+        s(
+          "title",
+          {},
+          `${bar.label}: ${figure(bar.value)}${unit}${bar.low !== undefined && bar.high !== undefined ? ` [${figure(bar.low)}, ${figure(bar.high)}]` : ""}`,
+        ),
         s("text", { x: plotLeft - 8, y: mid + 4, "text-anchor": "end", class: "label" }, bar.label),
-        s("rect", { class: "bar-rect", x: x0, y: mid - barHeight / 2, width: Math.max(1, x1 - x0), height: barHeight, "data-value": bar.value }),
+        s("rect", {
+          class: "bar-rect",
+          x: x0,
+          y: mid - barHeight / 2,
+          width: Math.max(1, x1 - x0),
+          height: barHeight,
+          "data-value": bar.value,
+        }),
         errorX0 !== undefined && errorX1 !== undefined
           ? s(
               "g",
@@ -160,11 +171,7 @@ export function barChart(bars: readonly Bar[], options: { title: string; kind: s
               s("line", { x1: errorX1, x2: errorX1, y1: mid - 6, y2: mid + 6 }),
             )
           : null,
-        s(
-          "text",
-          { x: plotRight + 8, y: mid + 4, class: "value" },
-          `${figure(bar.value)}${unit}${bar.note ? `  ${bar.note}` : ""}`,
-        ),
+        s("text", { x: plotRight + 8, y: mid + 4, class: "value" }, `${figure(bar.value)}${unit}${bar.note ? `  ${bar.note}` : ""}`),
       );
     }),
   );

@@ -11,7 +11,11 @@ const SUITE = "mock";
 const WAIT = { timeout: 30_000 };
 // The contract's examples (openapi.yaml, components/examples).
 const IDLE_RUN = "9b2e4d6a-1c3f-4e5a-8b7d-0a1b2c3d4e5f";
-const SYSBENCH_RUNS = ["4d8f2a61-7b3e-4c9d-8a15-2e6f9b0c3d71", "1c5d8e2f-3a4b-4c6d-9e7f-8a9b0c1d2e3f", "6f1b8d04-3e5c-4a2f-8d79-4c8b2e3f5a91"];
+const SYSBENCH_RUNS = [
+  "4d8f2a61-7b3e-4c9d-8a15-2e6f9b0c3d71",
+  "1c5d8e2f-3a4b-4c6d-9e7f-8a9b0c1d2e3f",
+  "6f1b8d04-3e5c-4a2f-8d79-4c8b2e3f5a91",
+];
 
 describe("the dashboard against the Prism mock", () => {
   let prism: RunningPrism;
@@ -64,7 +68,11 @@ describe("the dashboard against the Prism mock", () => {
     const bars = page.locator('svg[data-chart="metrics"] rect.bar-rect');
     expect(await bars.count()).toBe(1);
     expect(Number(await bars.first().getAttribute("data-value"))).toBe(5.004);
-    await page.waitForFunction(() => document.querySelector('[data-testid="log"]')?.textContent?.includes("Idling for 5 seconds"), undefined, WAIT);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="log"]')?.textContent?.includes("Idling for 5 seconds"),
+      undefined,
+      WAIT,
+    );
     await screenshot(page, SUITE, "3-execution");
   });
 
@@ -107,7 +115,19 @@ describe("the dashboard against the Prism mock", () => {
         name: `metric_${String(i).padStart(2, "0")}`,
         unit: units[i % 4]!,
         // The last: two spread values, never negative, whose interval reaches below zero.
-        ...(i === 13 ? { figures: example.metrics[0]!.figures.map((f) => ({ ...f, values: [0.1, 0.9], min: 0.1, max: 0.9, mean: 0.5, ci_low: -4.58, ci_high: 5.58 })) } : {}),
+        ...(i === 13
+          ? {
+              figures: example.metrics[0]!.figures.map((f) => ({
+                ...f,
+                values: [0.1, 0.9],
+                min: 0.1,
+                max: 0.9,
+                mean: 0.5,
+                ci_low: -4.58,
+                ci_high: 5.58,
+              })),
+            }
+          : {}),
       })),
     };
     await page.route("**/api/v1/executions/compare?*", (route) => route.fulfill({ json: wide }));
@@ -115,7 +135,11 @@ describe("the dashboard against the Prism mock", () => {
     await view("compare");
     expect(await page.locator('[data-testid="metrics-overview"] tr[data-metric]').count()).toBe(14);
     const groups = page.locator('[data-testid="metric-group"]');
-    expect(await groups.evaluateAll((ds) => ds.map((d) => [d.getAttribute("data-unit"), d.querySelectorAll("figure.metric").length, (d as HTMLDetailsElement).open]))).toEqual([
+    expect(
+      await groups.evaluateAll((ds) =>
+        ds.map((d) => [d.getAttribute("data-unit"), d.querySelectorAll("figure.metric").length, (d as HTMLDetailsElement).open]),
+      ),
+    ).toEqual([
       ["events/s", 4, false],
       ["ms", 4, false],
       ["MiB/s", 3, false],

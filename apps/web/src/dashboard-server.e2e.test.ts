@@ -205,7 +205,11 @@ describe("the dashboard served by the real server", () => {
     expect(seen.indexOf("prepared")).toBeGreaterThanOrEqual(0);
     expect(seen.indexOf("completed")).toBeGreaterThan(seen.indexOf("prepared"));
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    expect((await bw.getExecution(created)).steps.map((st) => `${st.step}#${st.attempt} ${st.state}`)).toEqual(["prepare#1 succeeded", "run#1 succeeded", "run#2 succeeded"]);
+    expect((await bw.getExecution(created)).steps.map((st) => `${st.step}#${st.attempt} ${st.state}`)).toEqual([
+      "prepare#1 succeeded",
+      "run#1 succeeded",
+      "run#2 succeeded",
+    ]);
   });
 
   it("repeats it three times: a new execution of the same parameters, whose page draws each mean's error bar", async () => {

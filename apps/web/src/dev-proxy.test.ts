@@ -23,7 +23,12 @@ describe("the dev server (npx vite)", () => {
     });
     await new Promise<void>((r) => api.listen(0, "127.0.0.1", r));
     process.env.BENCHWRIGHT_URL = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-    vite = await createServer({ root: WEB_DIR, configFile: resolve(WEB_DIR, "vite.config.ts"), logLevel: "silent", server: { port: 0, host: "127.0.0.1" } });
+    vite = await createServer({
+      root: WEB_DIR,
+      configFile: resolve(WEB_DIR, "vite.config.ts"),
+      logLevel: "silent",
+      server: { port: 0, host: "127.0.0.1" },
+    });
     await vite.listen();
   });
   afterAll(async () => {

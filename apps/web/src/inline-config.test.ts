@@ -3,7 +3,8 @@ import { inlineSessionBody } from "./inline-config.js";
 
 describe("inlineSessionBody", () => {
   it("takes a configuration in YAML, as a stored file holds it", () => {
-    const yaml = "provider:\n  class: existing-vm\n  name: lab\ndefault:\n  host: 192.0.2.10\n  vm_user: ubuntu\n  ssh_private_key: |\n    -----BEGIN KEY-----\n    abc\n    -----END KEY-----\n";
+    const yaml =
+      "provider:\n  class: existing-vm\n  name: lab\ndefault:\n  host: 192.0.2.10\n  vm_user: ubuntu\n  ssh_private_key: |\n    -----BEGIN KEY-----\n    abc\n    -----END KEY-----\n";
     expect(inlineSessionBody(yaml)).toEqual({
       config: {
         provider: { class: "existing-vm", name: "lab" },

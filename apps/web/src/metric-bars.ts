@@ -25,7 +25,13 @@ export function executionMetricGroups(list: readonly Metric[]): MetricGroup[] {
       label: [tagsText(m.tags), figures.length > 1 && !tagsText(m.tags) ? m.vm : ""].filter(Boolean).join(" ") || name,
       value: m.value,
       // A repeated run reports its mean as `value`, and the mean's confidence interval.
-      ...(m.stats ? { low: m.stats.ci_low, high: m.stats.ci_high, note: `95% CI [${figure(m.stats.ci_low)}, ${figure(m.stats.ci_high)}], n=${m.stats.n}` } : {}),
+      ...(m.stats
+        ? {
+            low: m.stats.ci_low,
+            high: m.stats.ci_high,
+            note: `95% CI [${figure(m.stats.ci_low)}, ${figure(m.stats.ci_high)}], n=${m.stats.n}`,
+          }
+        : {}),
     })),
     nonNegative: figures.every((m) => [m.value, ...(m.values ?? [])].every((v) => v >= 0)),
   }));

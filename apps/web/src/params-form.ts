@@ -32,7 +32,10 @@ export function readValue(d: ParamDeclaration, raw: string | boolean): ParamValu
 }
 
 /** The values that differ from the defaults: the others the API fills in as declared. */
-export function changedValues(declarations: readonly ParamDeclaration[], values: ReadonlyMap<string, ParamValue | undefined>): Record<string, ParamValue> {
+export function changedValues(
+  declarations: readonly ParamDeclaration[],
+  values: ReadonlyMap<string, ParamValue | undefined>,
+): Record<string, ParamValue> {
   const out: Record<string, ParamValue> = {};
   for (const d of declarations) {
     const v = values.get(d.name);
@@ -55,7 +58,11 @@ export function paramsForm(declarations: readonly ParamDeclaration[]): ParamsFor
   const rows = declarations.map((d) => {
     const id = `param-${d.name}`;
     const input: HTMLInputElement | HTMLSelectElement = d.enum?.length
-      ? h("select", { id, name: d.name }, d.enum.map((v) => h("option", { value: v, selected: v === d.default }, v)))
+      ? h(
+          "select",
+          { id, name: d.name },
+          d.enum.map((v) => h("option", { value: v, selected: v === d.default }, v)),
+        )
       : h("input", { id, name: d.name, ...inputAttributes(d) });
     const error = h("span", { class: "field-error", "data-testid": `param-error-${d.name}`, role: "alert" });
     inputs.set(d.name, { decl: d, input, error });
@@ -65,7 +72,13 @@ export function paramsForm(declarations: readonly ParamDeclaration[]): ParamsFor
       { class: "field", "data-param": d.name },
       h("label", { for: id }, d.name, d.unit ? h("span", { class: "muted" }, ` (${d.unit})`) : null),
       input,
-      h("span", { class: "hint" }, [d.description, `${d.type}${bounds ? `, ${bounds}` : ""}`, `default ${String(d.default)}${d.unit ? ` ${d.unit}` : ""}`].filter(Boolean).join(" · ")),
+      h(
+        "span",
+        { class: "hint" },
+        [d.description, `${d.type}${bounds ? `, ${bounds}` : ""}`, `default ${String(d.default)}${d.unit ? ` ${d.unit}` : ""}`]
+          .filter(Boolean)
+          .join(" · "),
+      ),
       error,
     );
   });

@@ -40,7 +40,14 @@ export function problemBox(error: unknown): HTMLElement {
           problem.errors.map((e) => h("li", {}, h("code", {}, e.path), ` ${e.message}`)),
         )
       : null,
-    problem.choices?.length ? h("p", {}, "Choices: ", problem.choices.flatMap((c, i) => [i ? ", " : "", h("code", {}, c)])) : null,
+    problem.choices?.length
+      ? h(
+          "p",
+          {},
+          "Choices: ",
+          problem.choices.flatMap((c, i) => [i ? ", " : "", h("code", {}, c)]),
+        )
+      : null,
     problem.output_tail ? h("pre", { class: "tail" }, problem.output_tail) : null,
   );
 }

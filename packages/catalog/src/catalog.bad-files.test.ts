@@ -34,7 +34,14 @@ workloads:
 function load(dir: string) {
   const reported: Array<{ file: string; error: CatalogError }> = [];
   const catalog = loadCatalog({ extraDirs: [dir], onError: (file, error) => reported.push({ file, error }) });
-  return { catalog, reported, ids: catalog.tools().map((t) => t.id).sort() };
+  return {
+    catalog,
+    reported,
+    ids: catalog
+      .tools()
+      .map((t) => t.id)
+      .sort(),
+  };
 }
 
 describe("loadCatalog, bad files in an extra directory", () => {
@@ -77,7 +84,9 @@ describe("loadCatalog, bad files in an extra directory", () => {
     const dir = tempDir();
     symlinkSync(join(dir, "gone.yaml"), join(dir, "dangling.yaml"));
     writeFileSync(join(dir, "good.yaml"), DEFINITION("good"));
-    const ids = loadCatalog({ extraDirs: [dir] }).tools().map((t) => t.id);
+    const ids = loadCatalog({ extraDirs: [dir] })
+      .tools()
+      .map((t) => t.id);
     expect(ids).toContain("good");
     expect(ids).toContain("sysbench");
   });

@@ -164,17 +164,24 @@ function roles(raw: Raw, path: string, problems: Problems): Record<string, RoleD
     const description = optionalString(role, "description", `${at}.`, problems, "");
     out[name] = { count: count as number, serves: serves === true, ...(description ? { description } : {}) };
   }
-  if (Object.values(out).every((r) => r.serves)) problems.add(`${path}roles`, "must have a role that does not serve: the run ends when those roles' scripts end");
+  if (Object.values(out).every((r) => r.serves))
+    problems.add(`${path}roles`, "must have a role that does not serve: the run ends when those roles' scripts end");
   return out;
 }
 
 /** Each `<step>@<role>` script must name a declared role. */
-function checkRoleScripts(s: Record<string, string>, declared: Record<string, RoleDefinition> | undefined, path: string, problems: Problems): void {
+function checkRoleScripts(
+  s: Record<string, string>,
+  declared: Record<string, RoleDefinition> | undefined,
+  path: string,
+  problems: Problems,
+): void {
   for (const key of Object.keys(s)) {
     const role = key.split("@")[1];
     if (role === undefined) continue;
     if (!declared) problems.add(`${path}scripts.${key}`, "names a role, but the workload declares no roles");
-    else if (!Object.hasOwn(declared, role)) problems.add(`${path}scripts.${key}`, `names role '${role}', which is not declared (roles: ${Object.keys(declared).join(", ")})`);
+    else if (!Object.hasOwn(declared, role))
+      problems.add(`${path}scripts.${key}`, `names role '${role}', which is not declared (roles: ${Object.keys(declared).join(", ")})`);
   }
 }
 
@@ -202,7 +209,8 @@ function workload(
   // Every role needs a run script: its own or the shared one.
   if (!runs.some((k) => !k.includes("@"))) {
     const without = roleNames.filter((r) => !runs.some((k) => k.endsWith(`@${r}`)));
-    if (roleNames.length === 0 || without.length > 0) problems.add(`${path}scripts.run`, roleNames.length ? `is missing for role ${without.join(", ")}` : "is missing");
+    if (roleNames.length === 0 || without.length > 0)
+      problems.add(`${path}scripts.run`, roleNames.length ? `is missing for role ${without.join(", ")}` : "is missing");
   }
   const t = timeout(raw, path, problems);
   const own = paramDeclarations(raw.params, `${path}params`, (p, m) => problems.add(p, m), toolParams.raw);

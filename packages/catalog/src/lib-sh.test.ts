@@ -23,21 +23,28 @@ describe("the prelude's timing functions", () => {
   });
 
   it("puts the readings and the seconds between them in the caller's variables with -v, its locals included", () => {
-    const out = bash('f() { local s e d; bw_now -v s; bw_now -v e; bw_elapsed -v d "$s" "$e"; echo "$s $e $d"; }; f; echo "[${s:-} ${d:-}]"', "");
+    const out = bash(
+      'f() { local s e d; bw_now -v s; bw_now -v e; bw_elapsed -v d "$s" "$e"; echo "$s $e $d"; }; f; echo "[${s:-} ${d:-}]"',
+      "",
+    );
     const [start, end, elapsed, outside] = out.split(/ |\n/);
     expect(start).toMatch(/^\d{10}\.\d{6}$/);
     expect(Number(end)).toBeGreaterThanOrEqual(Number(start));
     expect(elapsed).toMatch(/^\d+\.\d{3}$/);
     expect(outside).toBe("[");
     // Names such a function would use for itself, and the awk fallback.
-    expect(bash('bw_elapsed -v a 1700000000.5 1700000002.25; bw_elapsed -v d 1 1.5; bw_elapsed -v re 2.000000 1.000000; echo "$a $d $re"')).toBe("1.750 0.500 -1.000");
+    expect(
+      bash('bw_elapsed -v a 1700000000.5 1700000002.25; bw_elapsed -v d 1 1.5; bw_elapsed -v re 2.000000 1.000000; echo "$a $d $re"'),
+    ).toBe("1.750 0.500 -1.000");
   });
 
   it("starts no process with -v, where a command substitution starts one", () => {
     // The last process id the kernel gave out (/proc/loadavg), before and after: unchanged when
     // nothing forked. Others on the machine may fork meanwhile, so once in 50 tries suffices.
     const tries = (timing: string) =>
-      bash(`n=0; for i in {1..50}; do read -r _ _ _ _ a < /proc/loadavg; ${timing}; read -r _ _ _ _ b < /proc/loadavg; [ "$a" = "$b" ] && n=$((n + 1)); done; echo $n`);
+      bash(
+        `n=0; for i in {1..50}; do read -r _ _ _ _ a < /proc/loadavg; ${timing}; read -r _ _ _ _ b < /proc/loadavg; [ "$a" = "$b" ] && n=$((n + 1)); done; echo $n`,
+      );
     expect(Number(tries('bw_now -v s; bw_now -v e; bw_elapsed -v d "$s" "$e"'))).toBeGreaterThan(0);
     expect(Number(tries('s=$(bw_now); e=$(bw_now); d=$(bw_elapsed "$s" "$e")'))).toBe(0);
   });
@@ -56,7 +63,9 @@ describe("the prelude's timing functions", () => {
 
 describe("the prelude's cleanups and servers", () => {
   it("runs every bw_on_exit command when the script ends, the latest first, and bw_scratch is one of them", () => {
-    const out = bash('bw_on_exit "echo first"; bw_scratch; d="$BW_SCRATCH"; bw_on_exit "echo second; test -d $d && echo scratch-still-there"; exit 0; echo never');
+    const out = bash(
+      'bw_on_exit "echo first"; bw_scratch; d="$BW_SCRATCH"; bw_on_exit "echo second; test -d $d && echo scratch-still-there"; exit 0; echo never',
+    );
     expect(out).toBe("second\nscratch-still-there\nfirst");
   });
 
@@ -66,7 +75,11 @@ describe("the prelude's cleanups and servers", () => {
       echo "$BW_SERVER_PORT $BW_SERVER_PID" >&2; echo "$BW_SERVER_PID"; false`;
     let pid = "";
     try {
-      execFileSync("/bin/bash", ["-c", `source "$1"; set -e; ${script}`, "bash", LIB], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] });
+      execFileSync("/bin/bash", ["-c", `source "$1"; set -e; ${script}`, "bash", LIB], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
     } catch (e) {
       pid = String((e as { stdout: string }).stdout).trim();
     }
@@ -81,8 +94,10 @@ describe("the prelude's guard of a serving role's port (bw_guard_port)", () => {
   function guarded(uid: number, commands: Record<string, string>, peers: string): string {
     const bin = mkdtempSync(join(tmpdir(), "bw-guard-"));
     try {
-      for (const real of ["md5sum", "cut", "getent", "sort", "cat", "bash", "rm"]) symlinkSync(execFileSync("/bin/sh", ["-c", `command -v ${real}`], { encoding: "utf8" }).trim(), join(bin, real));
-      for (const [name, body] of Object.entries({ id: `echo ${uid}`, ...commands })) writeFileSync(join(bin, name), `#!/bin/bash\n${body}\n`, { mode: 0o755 });
+      for (const real of ["md5sum", "cut", "getent", "sort", "cat", "bash", "rm"])
+        symlinkSync(execFileSync("/bin/sh", ["-c", `command -v ${real}`], { encoding: "utf8" }).trim(), join(bin, real));
+      for (const [name, body] of Object.entries({ id: `echo ${uid}`, ...commands }))
+        writeFileSync(join(bin, name), `#!/bin/bash\n${body}\n`, { mode: 0o755 });
       const work = mkdtempSync(join(tmpdir(), "bw-guard-part-"));
       try {
         return bash(`cd ${work}; BW_PEERS=${peers} bw_guard_port 5201; echo "undo: $(cat firewall.undo 2>/dev/null)"; exit 0`, bin);
@@ -110,11 +125,17 @@ describe("the prelude's guard of a serving role's port (bw_guard_port)", () => {
 
   it("says in the log that the port is open to every address without root or passwordless sudo, and touches no firewall", () => {
     const out = guarded(1000, { nft: "echo nft-ran", sudo: "exit 1" }, "10.0.0.7");
-    expect(out).toBe("bw: port 5201 is open to every address: this step has neither root nor passwordless sudo to keep it to the session's machines\nundo:");
+    expect(out).toBe(
+      "bw: port 5201 is open to every address: this step has neither root nor passwordless sudo to keep it to the session's machines\nundo:",
+    );
   });
 
   it("uses passwordless sudo when the step is not root", () => {
-    const out = guarded(1000, { nft: 'echo "nft $*"', sudo: '[ "$1" = -n ] && shift; [ "$1" = true ] && exit 0; echo "sudo $*"; "$@"' }, "10.0.0.7");
+    const out = guarded(
+      1000,
+      { nft: 'echo "nft $*"', sudo: '[ "$1" = -n ] && shift; [ "$1" = true ] && exit 0; echo "sudo $*"; "$@"' },
+      "10.0.0.7",
+    );
     expect(out).toMatch(/^sudo nft -f firewall\.nft$/m);
     expect(out).toMatch(/^undo: sudo -n nft delete table inet bw_[0-9a-f]{16} 2> \/dev\/null$/m);
   });

@@ -50,7 +50,9 @@ describe("what a figure means", () => {
       }
     }
     expect(seen).toBeGreaterThan(50);
-    expect(catalog.parse("idle", "idle0", "BW_METRIC idle_seconds 0.01 s")).toEqual([{ name: "idle_seconds", value: 0.01, unit: "s", better: "lower" }]);
+    expect(catalog.parse("idle", "idle0", "BW_METRIC idle_seconds 0.01 s")).toEqual([
+      { name: "idle_seconds", value: 0.01, unit: "s", better: "lower" },
+    ]);
   });
 
   it("says throughput is better higher and latency better lower", () => {
@@ -65,13 +67,17 @@ describe("what a figure means", () => {
       { name: "other", value: 1, unit: "s" },
     ]);
     const ok = withDefinition(mine('metrics:\n  answer: { unit: "units", better: lower, description: "The answer" }'));
-    expect(ok.catalog.parse("mine", "one", "BW_METRIC answer 42 units")).toEqual([{ name: "answer", value: 42, unit: "units", better: "lower" }]);
+    expect(ok.catalog.parse("mine", "one", "BW_METRIC answer 42 units")).toEqual([
+      { name: "answer", value: 42, unit: "units", better: "lower" },
+    ]);
     expect(ok.catalog.tool("mine")!.metrics).toEqual({ answer: { unit: "units", better: "lower", description: "The answer" } });
   });
 
   it("is checked when a definition is loaded: each problem named, the definition left out", () => {
     const { catalog: c, messages } = withDefinition(
-      mine('metrics:\n  answer: { unit: "", better: faster }\n  "bad name": { unit: s, better: lower }\n  extra: { unit: s, better: lower, scale: 2 }\n  plain: 3'),
+      mine(
+        'metrics:\n  answer: { unit: "", better: faster }\n  "bad name": { unit: s, better: lower }\n  extra: { unit: s, better: lower, scale: 2 }\n  plain: 3',
+      ),
     );
     expect(c.tool("mine")).toBeUndefined();
     expect(messages).toContain("metrics.answer.unit: must be a non-empty string");

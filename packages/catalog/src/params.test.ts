@@ -95,11 +95,20 @@ describe("parameters of the built-in workloads", () => {
     writeFileSync(join(bin, "sysbench"), '#!/bin/sh\necho "sysbench $*"\n');
     chmodSync(join(bin, "sysbench"), 0o755);
     const script = catalog.runScript("sysbench", "cpu_10000", debian);
-    const sections = (threads: string, events = 10000) => run(script, { threads, events: String(events) }, bin).stdout.split("\n").filter(Boolean);
+    const sections = (threads: string, events = 10000) =>
+      run(script, { threads, events: String(events) }, bin)
+        .stdout.split("\n")
+        .filter(Boolean);
     expect(sections(defaults("sysbench", "cpu_10000").threads as string)).toEqual(
-      [1, 2, 4, 8].flatMap((t) => [`BW_SECTION threads=${t}`, `sysbench cpu --cpu-max-prime=20000 --events=10000 --time=0 --threads=${t} run`]),
+      [1, 2, 4, 8].flatMap((t) => [
+        `BW_SECTION threads=${t}`,
+        `sysbench cpu --cpu-max-prime=20000 --events=10000 --time=0 --threads=${t} run`,
+      ]),
     );
-    expect(sections("16", 500)).toEqual(["BW_SECTION threads=16", "sysbench cpu --cpu-max-prime=20000 --events=500 --time=0 --threads=16 run"]);
+    expect(sections("16", 500)).toEqual([
+      "BW_SECTION threads=16",
+      "sysbench cpu --cpu-max-prime=20000 --events=500 --time=0 --threads=16 run",
+    ]);
   });
 
   it("refuse a thread list that is not one", () => {
@@ -176,7 +185,9 @@ describe("parameter declarations", () => {
       on: { type: "boolean", default: true },
       tag: { type: "string", default: "a-1", pattern: "^[a-z]-[0-9]$" },
     });
-    expect(catalog.workload("mine", "two")!.params).toEqual({ duration: { type: "integer", default: 10, min: 1, max: 60, unit: "s", description: "How long" } });
+    expect(catalog.workload("mine", "two")!.params).toEqual({
+      duration: { type: "integer", default: 10, min: 1, max: 60, unit: "s", description: "How long" },
+    });
   });
 
   it("are checked when a definition is loaded: each problem named, the definition left out", () => {

@@ -64,13 +64,15 @@ function declaration(raw: unknown, path: string, report: Report): ParamDeclarati
     const v = raw[bound];
     if (v === undefined || v === null) continue;
     if (!numeric) add(`${path}.${bound}`, `is only for integer and number parameters`);
-    else if (typeof v !== "number" || !Number.isFinite(v) || (type === "integer" && !Number.isSafeInteger(v))) add(`${path}.${bound}`, `must be ${type === "integer" ? "an integer" : "a number"}`);
+    else if (typeof v !== "number" || !Number.isFinite(v) || (type === "integer" && !Number.isSafeInteger(v)))
+      add(`${path}.${bound}`, `must be ${type === "integer" ? "an integer" : "a number"}`);
     else decl[bound] = v;
   }
   if (decl.min !== undefined && decl.max !== undefined && decl.min > decl.max) add(`${path}.min`, `is above max (${decl.max})`);
   if (raw.enum !== undefined && raw.enum !== null) {
     if (type !== "string") add(`${path}.enum`, "is only for string parameters");
-    else if (!Array.isArray(raw.enum) || raw.enum.length === 0 || raw.enum.some((e) => typeof e !== "string")) add(`${path}.enum`, "must be a non-empty list of strings");
+    else if (!Array.isArray(raw.enum) || raw.enum.length === 0 || raw.enum.some((e) => typeof e !== "string"))
+      add(`${path}.enum`, "must be a non-empty list of strings");
     else decl.enum = raw.enum as string[];
   }
   if (raw.pattern !== undefined && raw.pattern !== null) {
@@ -147,7 +149,12 @@ export function resolveParams(
     const decl = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (!decl) {
       const names = Object.keys(declared);
-      problems.push({ name, message: names.length ? `is not a parameter of this workload (it has: ${names.join(", ")})` : "is not a parameter: this workload has none" });
+      problems.push({
+        name,
+        message: names.length
+          ? `is not a parameter of this workload (it has: ${names.join(", ")})`
+          : "is not a parameter: this workload has none",
+      });
       continue;
     }
     const problem = paramValueProblem(decl, value);

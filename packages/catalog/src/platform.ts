@@ -23,11 +23,7 @@ export function platformCandidates(prefix: string, platform: string): string[] {
 }
 
 /** The most specific script for the platform, or undefined when none of the candidates exists. */
-export function pickScript(
-  scripts: Record<string, string>,
-  prefix: string,
-  platform: string,
-): { key: string; script: string } | undefined {
+export function pickScript(scripts: Record<string, string>, prefix: string, platform: string): { key: string; script: string } | undefined {
   for (const key of platformCandidates(prefix, platform)) {
     const script = scripts[key];
     if (typeof script === "string") return { key, script };

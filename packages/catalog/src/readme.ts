@@ -6,7 +6,10 @@ export const README_END = "<!-- END GENERATED: built-in catalog -->";
 
 /** A table cell: one line, no unescaped pipe. */
 function cell(text: string | undefined): string {
-  return (text ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+  return (text ?? "")
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
 }
 
 function code(text: string): string {
@@ -83,7 +86,9 @@ function renderTool(tool: ToolDefinition): string[] {
   if (Object.keys(shared).length) {
     out.push("| parameter (every workload) | type | default | allowed | meaning |", "|---|---|---|---|---|");
     for (const [name, p] of Object.entries(shared)) {
-      out.push(`| ${code(name)} | ${p.type} | ${cell(value(p.default))}${p.unit ? ` ${cell(p.unit)}` : ""} | ${cell(range(p))} | ${cell(p.description)} |`);
+      out.push(
+        `| ${code(name)} | ${p.type} | ${cell(value(p.default))}${p.unit ? ` ${cell(p.unit)}` : ""} | ${cell(range(p))} | ${cell(p.description)} |`,
+      );
     }
     out.push("");
   }

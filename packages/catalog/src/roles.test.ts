@@ -35,7 +35,10 @@ describe("machine roles in a definition", () => {
 
   it("are read in order with their counts, and each role gets its own scripts over the shared ones", () => {
     const def = parseDefinition(definition(TWO), "pair.yaml", PARSERS);
-    expect(def.workloads[0]!.roles).toEqual({ server: { count: 1, serves: true, description: "Listens" }, client: { count: 2, serves: false } });
+    expect(def.workloads[0]!.roles).toEqual({
+      server: { count: 1, serves: true, description: "Listens" },
+      client: { count: 2, serves: false },
+    });
     expect(Object.keys(def.workloads[0]!.roles!)).toEqual(["server", "client"]);
   });
 
@@ -52,7 +55,10 @@ describe("machine roles in a definition", () => {
 
   it("are inherited from the tool unless a workload declares its own", () => {
     const def = parseDefinition(
-      definition(`  - id: a\n    scripts: { run@one: echo a1, run@two: echo a2 }\n  - id: b\n    roles: { solo: {} }\n    scripts: { run: echo b }\n`, "roles: { one: { serves: true }, two: {} }"),
+      definition(
+        `  - id: a\n    scripts: { run@one: echo a1, run@two: echo a2 }\n  - id: b\n    roles: { solo: {} }\n    scripts: { run: echo b }\n`,
+        "roles: { one: { serves: true }, two: {} }",
+      ),
       "pair.yaml",
       PARSERS,
     );
@@ -104,7 +110,7 @@ describe("bw_serve_role and bw_ready", () => {
       expect(r.stdout).toMatch(/^BW_READY port=\d{5}$/m);
     } finally {
       // A KILL runs no exit command: the runner undoes the guard's rule then, as here.
-      spawnSync("bash", ["-c", '[ -f firewall.undo ] && bash firewall.undo'], { cwd: dir });
+      spawnSync("bash", ["-c", "[ -f firewall.undo ] && bash firewall.undo"], { cwd: dir });
       rmSync(dir, { recursive: true, force: true });
     }
   });

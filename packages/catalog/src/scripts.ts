@@ -6,11 +6,7 @@ import type { StepScriptOptions, ToolDefinition, WorkloadDefinition } from "./ty
 // ids are safe inside double quotes because they match ID_PATTERN.
 
 function header(step: string, tool: ToolDefinition, workload: WorkloadDefinition): string[] {
-  return [
-    "#!/usr/bin/env bash",
-    `# Benchwright ${step} step: tool ${tool.id}, workload ${workload.id}`,
-    "set -euo pipefail",
-  ];
+  return ["#!/usr/bin/env bash", `# Benchwright ${step} step: tool ${tool.id}, workload ${workload.id}`, "set -euo pipefail"];
 }
 
 function section(title: string, body: string | undefined): string[] {
@@ -59,7 +55,9 @@ function roleScripts(scripts: Record<string, string>, role: string | undefined):
 /** A role's scripts, for a workload that has roles; the role must be one of them. */
 function scriptsOf(tool: ToolDefinition, workload: WorkloadDefinition, opts: StepScriptOptions): Record<string, string> {
   if (opts.role !== undefined && !(workload.roles && Object.hasOwn(workload.roles, opts.role))) {
-    throw new CatalogError("no_script", `${tool.source}: workload '${workload.id}' of '${tool.id}' has no role '${opts.role}'`, { file: tool.source });
+    throw new CatalogError("no_script", `${tool.source}: workload '${workload.id}' of '${tool.id}' has no role '${opts.role}'`, {
+      file: tool.source,
+    });
   }
   return roleScripts(workload.scripts, opts.role);
 }
@@ -68,12 +66,7 @@ function roleLine(opts: StepScriptOptions): string[] {
   return opts.role === undefined ? [] : [`# role: ${opts.role}`];
 }
 
-export function buildPrepareScript(
-  prelude: string,
-  tool: ToolDefinition,
-  workload: WorkloadDefinition,
-  opts: StepScriptOptions,
-): string {
+export function buildPrepareScript(prelude: string, tool: ToolDefinition, workload: WorkloadDefinition, opts: StepScriptOptions): string {
   return [
     ...header("prepare", tool, workload),
     ...roleLine(opts),
@@ -87,12 +80,7 @@ export function buildPrepareScript(
   ].join("\n");
 }
 
-export function buildRunScript(
-  prelude: string,
-  tool: ToolDefinition,
-  workload: WorkloadDefinition,
-  opts: StepScriptOptions,
-): string {
+export function buildRunScript(prelude: string, tool: ToolDefinition, workload: WorkloadDefinition, opts: StepScriptOptions): string {
   const run = pickScript(scriptsOf(tool, workload, opts), "run", opts.platform);
   if (!run) {
     throw new CatalogError(

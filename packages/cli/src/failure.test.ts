@@ -18,19 +18,34 @@ describe("failureOf", () => {
     expect(failureOf(new UsageError("no"), url).exitCode).toBe(ExitCode.usage);
     expect(failureOf(new Interrupted("SIGINT"), url).exitCode).toBe(130);
     expect(failureOf(new Interrupted("SIGTERM"), url).exitCode).toBe(143);
-    expect(failureOf(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }), url)).toEqual({ exitCode: ExitCode.api, message: `cannot reach the server at ${url}: ECONNREFUSED` });
+    expect(failureOf(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }), url)).toEqual({
+      exitCode: ExitCode.api,
+      message: `cannot reach the server at ${url}: ECONNREFUSED`,
+    });
   });
 
   it("says what the server said: the detail, each failing field and the valid names", () => {
     const { message } = failureOf(
-      problem({ code: "unknown_provider", status: 400, title: "Unknown provider configuration", detail: "No provider 'x'", choices: ["local", "aws"], errors: [{ path: "/provider", message: "bad" }] }),
+      problem({
+        code: "unknown_provider",
+        status: 400,
+        title: "Unknown provider configuration",
+        detail: "No provider 'x'",
+        choices: ["local", "aws"],
+        errors: [{ path: "/provider", message: "bad" }],
+      }),
       "u",
     );
-    expect(message).toBe("Unknown provider configuration: No provider 'x' (unknown_provider, HTTP 400)\n  /provider: bad\n  choices: local, aws");
+    expect(message).toBe(
+      "Unknown provider configuration: No provider 'x' (unknown_provider, HTTP 400)\n  /provider: bad\n  choices: local, aws",
+    );
   });
 
   it("tells how to send the token when the server asks for one", () => {
-    const { message, exitCode } = failureOf(problem({ code: "unauthorized", status: 401, title: "Unauthorized", detail: "Send Authorization: Bearer <token>" }), "u");
+    const { message, exitCode } = failureOf(
+      problem({ code: "unauthorized", status: 401, title: "Unauthorized", detail: "Send Authorization: Bearer <token>" }),
+      "u",
+    );
     expect(exitCode).toBe(ExitCode.api);
     expect(message).toContain("this server needs an API token: pass --token <token> or set BENCHWRIGHT_API_TOKEN");
   });

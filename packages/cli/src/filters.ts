@@ -13,7 +13,12 @@ export interface FilterOptions {
 
 /** `--state completed,run_failed`: the server checks the names and lists the valid ones. */
 export function statesOf(text: string | undefined): string[] | undefined {
-  return text === undefined ? undefined : text.split(",").map((s) => s.trim()).filter(Boolean);
+  return text === undefined
+    ? undefined
+    : text
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 export function executionFilters(o: FilterOptions): ExecutionFilters {

@@ -20,7 +20,12 @@ describe("--param", () => {
       { name: "count", type: "integer" },
       { name: "direct", type: "boolean" },
     ];
-    expect(typeParams({ threads: "16", seconds: "2.5", count: "3", direct: "false" }, declared)).toEqual({ threads: "16", seconds: 2.5, count: 3, direct: false });
+    expect(typeParams({ threads: "16", seconds: "2.5", count: "3", direct: "false" }, declared)).toEqual({
+      threads: "16",
+      seconds: 2.5,
+      count: 3,
+      direct: false,
+    });
     expect(() => typeParams({ seconds: "soon" }, declared)).toThrow(/is a number/);
     expect(() => typeParams({ direct: "yes" }, declared)).toThrow(/true or false/);
   });

@@ -34,7 +34,12 @@ describe("the benchwright command", () => {
   it("hands serve, worker and sweep to the server's own commands", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "bw-cli-sweep-"));
     try {
-      const env = { BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: resolve(import.meta.dirname, "../../../config"), DATABASE_URL: undefined, LOG_LEVEL: "silent" };
+      const env = {
+        BENCHWRIGHT_DATA_DIR: dataDir,
+        BENCHWRIGHT_CONFIG_DIR: resolve(import.meta.dirname, "../../../config"),
+        DATABASE_URL: undefined,
+        LOG_LEVEL: "silent",
+      };
       const { code, stdout, stderr } = await runCli(["sweep", "--dry-run"], env);
       expect(code, stderr).toBe(0);
       expect(JSON.parse(stdout)).toEqual({ dry_run: true, resources: [] });

@@ -33,5 +33,9 @@ export function repetitionPlan(options: RepetitionOptions): Plan | undefined {
   }
   const cv = Number(untilCv);
   if (untilCv.trim() === "" || !Number.isFinite(cv)) throw new UsageError(`--until-cv is a number (0.05 for 5%), not '${untilCv}'`);
-  return { until_cv: cv, ...(min === undefined ? {} : { min: integer("--min", min) }), ...(max === undefined ? {} : { max: integer("--max", max) }) };
+  return {
+    until_cv: cv,
+    ...(min === undefined ? {} : { min: integer("--min", min) }),
+    ...(max === undefined ? {} : { max: integer("--max", max) }),
+  };
 }

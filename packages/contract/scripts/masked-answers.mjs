@@ -18,7 +18,7 @@ const MASKED_MARK = "x-fields-masked";
 
 /** Rewrites `spec` in place; returns the names of the masked schemas it added. */
 export function describeMaskedAnswers(spec) {
-  const schemas = (spec.components ??= {}).schemas ??= {};
+  const schemas = ((spec.components ??= {}).schemas ??= {});
   const added = new Set();
   const maskedRef = (name) => {
     const maskedName = `${name}Masked`;

@@ -13,7 +13,9 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch"];
 export function toSwagger2(spec) {
   const components = spec.components ?? {};
   const resolve = (object, prefix) =>
-    typeof object?.$ref === "string" && object.$ref.startsWith(prefix) ? components[prefix.split("/")[2]][object.$ref.slice(prefix.length)] : object;
+    typeof object?.$ref === "string" && object.$ref.startsWith(prefix)
+      ? components[prefix.split("/")[2]][object.$ref.slice(prefix.length)]
+      : object;
 
   const out = { swagger: "2.0", info: info(spec.info) };
   const base = spec.servers?.[0]?.url;
@@ -95,7 +97,11 @@ export function toSwagger2(spec) {
     if (p.example !== undefined) out["x-example"] = p.example;
     // 2.0 sends a query value as it is given: `allowReserved` (3.x's leave-reserved-characters-unencoded) is its only way.
     for (const key of Object.keys(p)) {
-      if (!["name", "in", "description", "required", "schema", "example", "style", "explode", "allowReserved"].includes(key) && !key.startsWith("x-")) unknown(`parameter key '${key}'`);
+      if (
+        !["name", "in", "description", "required", "schema", "example", "style", "explode", "allowReserved"].includes(key) &&
+        !key.startsWith("x-")
+      )
+        unknown(`parameter key '${key}'`);
     }
     return out;
   }
@@ -116,7 +122,13 @@ export function toSwagger2(spec) {
       out.headers = Object.fromEntries(
         Object.entries(r.headers).map(([name, h]) => {
           const header = resolve(h, "#/components/headers/");
-          return [name, { ...(header.description ? { description: header.description } : {}), ...simple(header.schema ?? { type: "string" }, `header '${name}'`) }];
+          return [
+            name,
+            {
+              ...(header.description ? { description: header.description } : {}),
+              ...simple(header.schema ?? { type: "string" }, `header '${name}'`),
+            },
+          ];
         }),
       );
     }
@@ -263,7 +275,9 @@ export function toSwagger2(spec) {
     const out = { type: "object" };
     const names = [...new Set(resolved.flatMap((b) => Object.keys(b.properties ?? {})))];
     if (names.length) {
-      out.properties = Object.fromEntries(names.map((n) => [n, widest(resolved.filter((b) => b.properties?.[n]).map((b) => b.properties[n]))]));
+      out.properties = Object.fromEntries(
+        names.map((n) => [n, widest(resolved.filter((b) => b.properties?.[n]).map((b) => b.properties[n]))]),
+      );
     }
     // biome-ignore lint/performance/noAccumulatingSpread: each step builds a smaller set; nothing accumulates
     const required = resolved.map((b) => new Set(b.required ?? [])).reduce((a, b) => new Set([...a].filter((x) => b.has(x))));
@@ -298,7 +312,12 @@ function info(i) {
 
 function security(s) {
   if (s.type === "http" && s.scheme === "bearer") {
-    return { type: "apiKey", name: "Authorization", in: "header", description: `${s.description ? s.description + ". " : ""}Send \`Bearer <token>\`` };
+    return {
+      type: "apiKey",
+      name: "Authorization",
+      in: "header",
+      description: `${s.description ? s.description + ". " : ""}Send \`Bearer <token>\``,
+    };
   }
   if (s.type === "apiKey") return { type: "apiKey", name: s.name, in: s.in, ...(s.description ? { description: s.description } : {}) };
   if (s.type === "http" && s.scheme === "basic") return { type: "basic", ...(s.description ? { description: s.description } : {}) };

@@ -20,17 +20,28 @@ describe("the contract, as the Benchmarking Suite's clients read it", () => {
   it("answers both creations with 200, as flask-restplus' marshal_with did", () => {
     for (const path of ["/sessions/", "/sessions/{session_id}/executions/"]) {
       const responses = spec.paths[path].post.responses;
-      expect(Object.keys(responses).filter((s) => s.startsWith("2")), path).toEqual(["200"]);
+      expect(
+        Object.keys(responses).filter((s) => s.startsWith("2")),
+        path,
+      ).toEqual(["200"]);
     }
   });
 
   it("lets prepare, run and the session deletion take an empty JSON body, and only that", () => {
-    for (const [path, method] of [["/executions/{exec_id}/prepare", "post"], ["/executions/{exec_id}/run", "post"], ["/sessions/{session_id}", "delete"]]) {
+    for (const [path, method] of [
+      ["/executions/{exec_id}/prepare", "post"],
+      ["/executions/{exec_id}/run", "post"],
+      ["/sessions/{session_id}", "delete"],
+    ]) {
       const body = bodyOf(spec.paths[path][method]);
       expect(body, `${method} ${path}`).toBeDefined();
       expect(body!.required ?? false, `${method} ${path}`).toBe(false);
       const schema = body!.content?.["application/json"]?.schema as { $ref: string };
-      expect(spec.components.schemas[schema.$ref.split("/").pop()!]).toMatchObject({ type: "object", additionalProperties: false, maxProperties: 0 });
+      expect(spec.components.schemas[schema.$ref.split("/").pop()!]).toMatchObject({
+        type: "object",
+        additionalProperties: false,
+        maxProperties: 0,
+      });
     }
   });
 });

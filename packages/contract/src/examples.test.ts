@@ -40,7 +40,9 @@ function operations(): Operation[] {
 /** Every example value of a media type object (named `examples` and a lone `example`). */
 function exampleValues(media: Json | undefined): Array<[string, unknown]> {
   if (!media) return [];
-  const named = Object.entries((media.examples ?? {}) as Record<string, Json>).map(([name, ex]) => [name, deref(ex).value] as [string, unknown]);
+  const named = Object.entries((media.examples ?? {}) as Record<string, Json>).map(
+    ([name, ex]) => [name, deref(ex).value] as [string, unknown],
+  );
   return media.example === undefined ? named : [...named, ["example", media.example]];
 }
 
@@ -76,8 +78,16 @@ function objectsIn(value: unknown, where: string, out: Array<[string, Json]> = [
 
 /** The records the text examples hold: CSV and JSON Lines rows, Server-Sent Events' data. */
 function textRecords(media: string, text: string): Json[] {
-  if (media === "application/x-ndjson") return text.trim().split("\n").map((l) => JSON.parse(l));
-  if (media === "text/event-stream") return text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  if (media === "application/x-ndjson")
+    return text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+  if (media === "text/event-stream")
+    return text
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
   if (media === "text/csv") {
     const [header, ...rows] = text.trim().split("\n").map(csvFields);
     return rows.map((row) => Object.fromEntries(header!.map((h, i) => [h, /^(parameters|tags)$/.test(h) ? JSON.parse(row[i]!) : row[i]])));
@@ -103,12 +113,17 @@ function csvFields(line: string): string[] {
 /** Every record in the examples, with where it was found: JSON values and the rows of the text ones. */
 function records(): Array<[string, Json]> {
   return allExamples().flatMap(({ where, media, value }) =>
-    typeof value === "string" ? textRecords(media, value).flatMap((r, i) => objectsIn(r, `${where} (${media} #${i + 1})`)) : objectsIn(value, where),
+    typeof value === "string"
+      ? textRecords(media, value).flatMap((r, i) => objectsIn(r, `${where} (${media} #${i + 1})`))
+      : objectsIn(value, where),
   );
 }
 
 const catalog = loadCatalog({});
-const examplesOf = (operationId: string, status: string): unknown[] => allExamples().filter((e) => e.where.startsWith(`${operationId} ${status} `)).map((e) => e.value);
+const examplesOf = (operationId: string, status: string): unknown[] =>
+  allExamples()
+    .filter((e) => e.where.startsWith(`${operationId} ${status} `))
+    .map((e) => e.value);
 const benchmarkList = examplesOf("listBenchmarks", "200")[0] as Json[];
 const listed = (tool: string) => benchmarkList.find((b) => b.id === tool || b.aliases?.includes(tool));
 
@@ -126,7 +141,13 @@ function uses(): Use[] {
   for (const [where, o] of records()) {
     if (o.test?.tool_id) found.push({ where, tool: o.test.tool_id, workload: o.test.workload_id, params: o.params, complete: true });
     else if (typeof o.tool === "string" && typeof o.workload === "string")
-      found.push({ where, tool: o.tool, workload: o.workload, params: o.params ?? o.parameters, complete: "parameters" in o || o.state !== undefined });
+      found.push({
+        where,
+        tool: o.tool,
+        workload: o.workload,
+        params: o.params ?? o.parameters,
+        complete: "parameters" in o || o.state !== undefined,
+      });
     for (const text of [o.detail, o.error].filter((t): t is string => typeof t === "string")) {
       for (const m of text.matchAll(/\bof ([a-z0-9_.-]+)\/([a-z0-9_.-]+)/gi)) found.push({ where, tool: m[1]!, workload: m[2]! });
     }
@@ -187,13 +208,19 @@ describe("the contract's examples", () => {
       for (const [name, value] of Object.entries(u.params ?? {})) {
         const d = declared.get(name);
         if (!d) problems.push(`${u.where}: ${u.tool}/${u.workload} declares no parameter ${name}`);
-        else if (d.type === "integer" ? !Number.isInteger(value) : d.type === "number" ? typeof value !== "number" : typeof value !== d.type)
+        else if (
+          d.type === "integer" ? !Number.isInteger(value) : d.type === "number" ? typeof value !== "number" : typeof value !== d.type
+        )
           problems.push(`${u.where}: ${name} is not ${d.type}`);
-        else if ((d.min !== undefined && (value as number) < d.min) || (d.max !== undefined && (value as number) > d.max)) problems.push(`${u.where}: ${name} is out of bounds`);
-        else if (d.pattern && !new RegExp(d.pattern, "u").test(value as string)) problems.push(`${u.where}: ${name} does not match ${d.pattern}`);
+        else if ((d.min !== undefined && (value as number) < d.min) || (d.max !== undefined && (value as number) > d.max))
+          problems.push(`${u.where}: ${name} is out of bounds`);
+        else if (d.pattern && !new RegExp(d.pattern, "u").test(value as string))
+          problems.push(`${u.where}: ${name} does not match ${d.pattern}`);
       }
       // A record holds every parameter's value: those given over the workload's defaults.
-      if (u.complete) for (const name of declared.keys()) if (!(name in (u.params ?? {}))) problems.push(`${u.where}: ${u.tool}/${u.workload} has no value of ${name}`);
+      if (u.complete)
+        for (const name of declared.keys())
+          if (!(name in (u.params ?? {}))) problems.push(`${u.where}: ${u.tool}/${u.workload} has no value of ${name}`);
     }
     for (const [where, o] of records()) {
       if (!o.test?.tool_id) continue;
@@ -201,7 +228,11 @@ describe("the contract's examples", () => {
       const workload = tool.workloads.find((w: Json) => w.id === o.test.workload_id);
       if (!workload) continue;
       const said = { tool_name: o.test.tool_name, workload_name: o.test.workload_name, workload_description: o.test.workload_description };
-      const real = { tool_name: tool.tool_name, workload_name: workload.workload_name, workload_description: workload.workload_description };
+      const real = {
+        tool_name: tool.tool_name,
+        workload_name: workload.workload_name,
+        workload_description: workload.workload_description,
+      };
       if (JSON.stringify(said) !== JSON.stringify(real)) problems.push(`${where}: ${JSON.stringify(said)} is not ${JSON.stringify(real)}`);
     }
     expect(problems).toEqual([]);
@@ -212,14 +243,16 @@ describe("the contract's examples", () => {
     const check = (where: string, tool: string, name: string, unit: string | undefined, better: string | undefined) => {
       const meaning = catalog.tool(tool)?.metrics?.[name];
       if (!meaning) problems.push(`${where}: ${tool} has no metric ${name}`);
-      else if ((unit !== undefined && unit !== meaning.unit) || (better !== undefined && better !== meaning.better)) problems.push(`${where}: ${name} is in ${meaning.unit}, ${meaning.better} is better`);
+      else if ((unit !== undefined && unit !== meaning.unit) || (better !== undefined && better !== meaning.better))
+        problems.push(`${where}: ${name} is in ${meaning.unit}, ${meaning.better} is better`);
     };
     for (const [where, o] of records()) {
       if (o.test?.tool_id) for (const m of o.metrics ?? []) check(where, o.test.tool_id, m.name, m.unit, m.better);
       if (typeof o.metric === "string" && typeof o.tool === "string") check(where, o.tool, o.metric, o.unit, undefined);
     }
     const comparison = examplesOf("compareExecutions", "200")[0] as Json;
-    for (const m of comparison.metrics) for (const e of comparison.executions) check(`compareExecutions ${m.name}`, e.tool, m.name, m.unit, m.better);
+    for (const m of comparison.metrics)
+      for (const e of comparison.executions) check(`compareExecutions ${m.name}`, e.tool, m.name, m.unit, m.better);
     expect(problems).toEqual([]);
   });
 
@@ -259,12 +292,24 @@ describe("the contract's examples", () => {
       const params = o.params ?? o.parameters;
       if (params !== undefined) same(where, `execution ${id}'s params`, params, e.params);
       const session = sessions.get(e.session_id);
-      if (session && typeof o.provider === "string") same(where, `execution ${id}'s provider`, [o.provider, o.service_type], [session.provider.id, session.provider.type]);
+      if (session && typeof o.provider === "string")
+        same(where, `execution ${id}'s provider`, [o.provider, o.service_type], [session.provider.id, session.provider.type]);
       if (typeof o.metric === "string") {
-        const figure = e.metrics.find((m: Json) => m.name === o.metric && JSON.stringify(m.tags ?? {}) === JSON.stringify(o.tags) && (m.values ?? [m.value]).includes(Number(o.value)));
+        const figure = e.metrics.find(
+          (m: Json) =>
+            m.name === o.metric &&
+            JSON.stringify(m.tags ?? {}) === JSON.stringify(o.tags) &&
+            (m.values ?? [m.value]).includes(Number(o.value)),
+        );
         if (!figure) problems.push(`${where}: execution ${id} has no ${o.metric} of ${o.value} at ${JSON.stringify(o.tags)}`);
       }
-      if (o.machines) same(where, `execution ${id}'s machines`, o.machines.map((m: Json) => m.id), e.exec_env.vms.map((v: Json) => v.id));
+      if (o.machines)
+        same(
+          where,
+          `execution ${id}'s machines`,
+          o.machines.map((m: Json) => m.id),
+          e.exec_env.vms.map((v: Json) => v.id),
+        );
     }
     // A comparison's figures are the compared executions' repeated values.
     const comparison = examplesOf("compareExecutions", "200")[0] as Json;
@@ -307,7 +352,12 @@ describe("the contract's examples", () => {
         messages.set(value.detail, id);
         for (const e of value.errors ?? []) {
           const [, where, field] = (e.path as string).split("/");
-          const known = where === "body" ? (field === undefined ? body !== undefined : bodyProperties.has(field)) : inputs[where!]?.has(where === "headers" ? field!.toLowerCase() : field!);
+          const known =
+            where === "body"
+              ? field === undefined
+                ? body !== undefined
+                : bodyProperties.has(field)
+              : inputs[where!]?.has(where === "headers" ? field!.toLowerCase() : field!);
           if (!known) problems.push(`${id} ${name}: ${e.path} is no input of ${id}`);
         }
         if (/X-Fields/.test(value.detail) && !inputs.headers!.has("x-fields")) problems.push(`${id} ${name}: ${id} takes no X-Fields`);

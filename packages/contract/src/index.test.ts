@@ -13,10 +13,19 @@ const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
 describe("the bundled contract", () => {
   it("holds the seed's thirteen operations under their paths", () => {
     const seed = [
-      "get /benchmarks/", "get /benchmarks/{benchmark_id}", "get /providers/",
-      "post /sessions/", "get /sessions/", "get /sessions/{session_id}", "delete /sessions/{session_id}",
-      "post /sessions/{session_id}/executions/", "get /sessions/{session_id}/executions/",
-      "get /executions/", "get /executions/{exec_id}", "post /executions/{exec_id}/prepare", "post /executions/{exec_id}/run",
+      "get /benchmarks/",
+      "get /benchmarks/{benchmark_id}",
+      "get /providers/",
+      "post /sessions/",
+      "get /sessions/",
+      "get /sessions/{session_id}",
+      "delete /sessions/{session_id}",
+      "post /sessions/{session_id}/executions/",
+      "get /sessions/{session_id}/executions/",
+      "get /executions/",
+      "get /executions/{exec_id}",
+      "post /executions/{exec_id}/prepare",
+      "post /executions/{exec_id}/run",
     ];
     const have = operations.map(({ method, path }) => `${method} ${path}`);
     for (const op of seed) expect(have).toContain(op);

@@ -3,8 +3,14 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { loadSpec, wholeAnswers } from "./index.js";
 
-type Op = { parameters?: Array<{ $ref?: string }>; responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> };
-type Spec = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown>; responses: Record<string, Op["responses"][string]> } };
+type Op = {
+  parameters?: Array<{ $ref?: string }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
+};
+type Spec = {
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, unknown>; responses: Record<string, Op["responses"][string]> };
+};
 
 const handWritten = parse(readFileSync(new URL("../../../openapi/openapi.yaml", import.meta.url), "utf8")) as Spec;
 
@@ -25,7 +31,7 @@ function maskedAnswers(spec: Spec) {
 }
 
 function keywordsIn(value: unknown, found = new Set<string>()): Set<string> {
-  if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) (found.add(k), keywordsIn(v, found));
+  if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) found.add(k), keywordsIn(v, found);
   return found;
 }
 
@@ -43,7 +49,9 @@ describe("the answers an X-Fields mask cuts down, in the bundled contract", () =
 
   it("requires no field in a masked schema, at any depth", () => {
     const masked = Object.entries(spec.components.schemas).filter(([name]) => name.endsWith("Masked"));
-    expect(masked.map(([n]) => n)).toEqual(expect.arrayContaining(["SessionMasked", "ExecutionMasked", "BenchmarkMasked", "StepAttemptMasked"]));
+    expect(masked.map(([n]) => n)).toEqual(
+      expect.arrayContaining(["SessionMasked", "ExecutionMasked", "BenchmarkMasked", "StepAttemptMasked"]),
+    );
     for (const [name, schema] of masked) {
       const keywords = keywordsIn(schema);
       expect([name, keywords.has("required"), keywords.has("oneOf"), keywords.has("minProperties")]).toEqual([name, false, false, false]);
@@ -58,7 +66,9 @@ describe("the answers an X-Fields mask cuts down, in the bundled contract", () =
   it("gives back the hand-written whole answers through wholeAnswers, for checks made before the mask", () => {
     const whole = wholeAnswers(spec as unknown as object) as unknown as Spec;
     const strip = (s: Record<string, unknown>) => JSON.parse(JSON.stringify(s));
-    expect(maskedAnswers(whole).map((a) => [a.at, strip(a.schema)])).toEqual(maskedAnswers(handWritten).map((a) => [a.at, strip(a.schema)]));
+    expect(maskedAnswers(whole).map((a) => [a.at, strip(a.schema)])).toEqual(
+      maskedAnswers(handWritten).map((a) => [a.at, strip(a.schema)]),
+    );
     // The copy is new: the bundle is left as it was.
     expect((maskedAnswers(spec)[0].schema.anyOf as unknown[]).length).toBe(2);
   });

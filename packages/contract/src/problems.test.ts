@@ -13,7 +13,10 @@ const spec = loadSpec() as {
     schemas: Record<string, Schema>;
     responses: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }>;
   };
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }> }>
+  >;
 };
 
 /** Every TypeScript source of the workspace's packages and apps, generated code left out. */
@@ -74,7 +77,8 @@ describe("the problem catalogue", () => {
   it("agrees with every problem example of the contract: code, status, title and message", () => {
     const examples: Array<[string, Record<string, unknown>]> = [];
     const collect = (where: string, content?: Record<string, { examples?: Record<string, Example> }>) => {
-      for (const [name, ex] of Object.entries(content?.["application/problem+json"]?.examples ?? {})) if (ex.value) examples.push([`${where} ${name}`, ex.value]);
+      for (const [name, ex] of Object.entries(content?.["application/problem+json"]?.examples ?? {}))
+        if (ex.value) examples.push([`${where} ${name}`, ex.value]);
     };
     for (const [name, response] of Object.entries(spec.components.responses)) collect(name, response.content);
     for (const [path, item] of Object.entries(spec.paths)) {
@@ -86,7 +90,10 @@ describe("the problem catalogue", () => {
     for (const [where, value] of examples) {
       const code = value.code as string;
       expect(isProblemCode(code), `${where}: ${code}`).toBe(true);
-      expect(value, where).toMatchObject({ status: PROBLEMS[code as keyof typeof PROBLEMS].status, title: PROBLEMS[code as keyof typeof PROBLEMS].title });
+      expect(value, where).toMatchObject({
+        status: PROBLEMS[code as keyof typeof PROBLEMS].status,
+        title: PROBLEMS[code as keyof typeof PROBLEMS].title,
+      });
       expect(value.type, where).toBe(`https://benchwright.dev/problems/${code.replace(/_/g, "-")}`);
       expect(value.message, where).toBe(value.detail);
     }

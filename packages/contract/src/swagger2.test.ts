@@ -16,7 +16,15 @@ const tiny = (schemas: Record<string, unknown>, extra: Record<string, unknown> =
       parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
       get: {
         operationId: "getThing",
-        parameters: [{ name: "tags", in: "query", style: "form", explode: false, schema: { type: "array", items: { $ref: "#/components/schemas/Tag" } } }],
+        parameters: [
+          {
+            name: "tags",
+            in: "query",
+            style: "form",
+            explode: false,
+            schema: { type: "array", items: { $ref: "#/components/schemas/Tag" } },
+          },
+        ],
         responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } } },
       },
     },
@@ -30,14 +38,24 @@ describe("the Swagger 2.0 rendition of the contract", () => {
     const swagger = loadSwagger() as { swagger: string; paths: Record<string, Record<string, { operationId: string }>> };
     await expect(SwaggerParser.validate(structuredClone(swagger) as never)).resolves.toBeTruthy();
     const ids = (doc: { paths: Record<string, Record<string, { operationId?: string }>> }) =>
-      Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean)).sort();
+      Object.values(doc.paths)
+        .flatMap((item) =>
+          Object.values(item)
+            .map((op) => op.operationId)
+            .filter(Boolean),
+        )
+        .sort();
     expect(ids(swagger)).toEqual(ids(loadSpec() as never));
   });
 
   it("says in 2.0 what 3.1 says with null types, const, examples, oneOf and array parameters", async () => {
     const out = toSwagger2(
       tiny({
-        A: { type: "object", required: ["kind", "a"], properties: { kind: { const: "a" }, a: { type: ["integer", "null"], examples: [3] } } },
+        A: {
+          type: "object",
+          required: ["kind", "a"],
+          properties: { kind: { const: "a" }, a: { type: ["integer", "null"], examples: [3] } },
+        },
         B: { type: "object", required: ["kind"], properties: { kind: { const: "b" }, b: { type: "string", exclusiveMinimum: 0 } } },
         Thing: { oneOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/B" }] },
       }),
@@ -47,14 +65,26 @@ describe("the Swagger 2.0 rendition of the contract", () => {
     expect(out.definitions.A.properties.a).toEqual({ type: "integer", "x-nullable": true, example: 3 });
     expect(out.definitions.A.properties.kind).toEqual({ enum: ["a"] });
     // Widened so that both branches' values pass: only what both require stays required.
-    expect(out.definitions.Thing).toMatchObject({ type: "object", required: ["kind"], "x-oneOf": [{ $ref: "#/definitions/A" }, { $ref: "#/definitions/B" }] });
+    expect(out.definitions.Thing).toMatchObject({
+      type: "object",
+      required: ["kind"],
+      "x-oneOf": [{ $ref: "#/definitions/A" }, { $ref: "#/definitions/B" }],
+    });
     expect(Object.keys(out.definitions.Thing.properties)).toEqual(["kind", "a", "b"]);
     const tags = out.paths["/things/{id}"].get.parameters[0];
-    expect(tags).toEqual({ name: "tags", in: "query", type: "array", items: { type: "string", enum: ["a", "b"] }, collectionFormat: "csv" });
+    expect(tags).toEqual({
+      name: "tags",
+      in: "query",
+      type: "array",
+      items: { type: "string", enum: ["a", "b"] },
+      collectionFormat: "csv",
+    });
   });
 
   it("refuses, at build time, a keyword it has no 2.0 form for, rather than drop it", () => {
-    expect(() => toSwagger2(tiny({ Thing: { type: "array", prefixItems: [{ type: "string" }] } }))).toThrow(/prefixItems.*teach scripts\/swagger2.mjs/);
+    expect(() => toSwagger2(tiny({ Thing: { type: "array", prefixItems: [{ type: "string" }] } }))).toThrow(
+      /prefixItems.*teach scripts\/swagger2.mjs/,
+    );
     expect(() => toSwagger2(tiny({ Thing: { type: "string" } }, { servers: [{ url: "https://api.example/v1" }] }))).toThrow(/not a path/);
   });
 });

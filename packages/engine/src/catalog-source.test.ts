@@ -26,7 +26,12 @@ describe("CatalogSource", () => {
     const source = new CatalogSource(dir, (l) => logs.push(l));
     expect(source.current().tool("dropped")).toBeUndefined();
     writeFileSync(join(dir, "dropped.yaml"), definition("dropped"));
-    expect(source.current().tool("dropped")?.workloads.map((w) => w.id)).toEqual(["once"]);
+    expect(
+      source
+        .current()
+        .tool("dropped")
+        ?.workloads.map((w) => w.id),
+    ).toEqual(["once"]);
     rmSync(join(dir, "dropped.yaml"));
     expect(source.current().tool("dropped")).toBeUndefined();
     expect(source.current().tool("sysbench")).toBeDefined();
@@ -63,7 +68,12 @@ describe("CatalogSource", () => {
     symlinkSync(join(target, "linked.yaml"), join(dir, "linked.yaml"));
     mkdirSync(join(dir, "folder.yaml"));
     writeFileSync(join(dir, "typo.yaml"), definition("typo").replace("parser: keyvalue", "parser: nonsense"));
-    expect(source.current().tools().map((t) => t.id)).toEqual(expect.arrayContaining(["good", "idle", "sysbench"]));
+    expect(
+      source
+        .current()
+        .tools()
+        .map((t) => t.id),
+    ).toEqual(expect.arrayContaining(["good", "idle", "sysbench"]));
     expect(source.current().tool("typo")).toBeUndefined();
     expect(logs.join("\n")).toMatch(/linked\.yaml: is a symbolic link to nothing/);
     expect(logs.join("\n")).toMatch(/folder\.yaml: is not a regular file/);

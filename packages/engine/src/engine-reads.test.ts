@@ -69,18 +69,37 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await engine.getExecution(execution.id)).steps).toEqual([]);
 
       // A step begins and ends in transactions of their own.
-      const step = await engine.store.beginStep(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => join(dataDir, "log"));
-      expect(await engine.getExecution(execution.id)).toMatchObject({ state: "preparing", steps: [{ step: "prepare", attempt: 1, state: "running", duration: null }] });
-      await engine.store.endStep(execution.id, "prepare", step!.attempt, { state: "succeeded", duration: 1.5, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" });
+      const step = await engine.store.beginStep(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () =>
+        join(dataDir, "log"),
+      );
+      expect(await engine.getExecution(execution.id)).toMatchObject({
+        state: "preparing",
+        steps: [{ step: "prepare", attempt: 1, state: "running", duration: null }],
+      });
+      await engine.store.endStep(
+        execution.id,
+        "prepare",
+        step!.attempt,
+        { state: "succeeded", duration: 1.5, exit_code: 0, error: null, metrics: null },
+        { from: "preparing", to: "prepared" },
+      );
       const prepared = await engine.getExecution(execution.id);
-      expect(prepared).toMatchObject({ state: "prepared", steps: [{ step: "prepare", attempt: 1, state: "succeeded", duration: "1.500", exit_code: 0 }] });
+      expect(prepared).toMatchObject({
+        state: "prepared",
+        steps: [{ step: "prepare", attempt: 1, state: "succeeded", duration: "1.500", exit_code: 0 }],
+      });
       expect(prepared.steps[0].started).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect((await engine.listSessions()).items.find((s) => s.id === session.id)?.executions[0].state).toBe("prepared");
 
       await engine.deleteSession(session.id);
       expect((await engine.listSessions()).items.map((s) => s.id)).not.toContain(session.id);
       // Its record stays, as its executions do.
-      expect(await engine.getSession(session.id)).toMatchObject({ id: session.id, state: "deleted", deleted: expect.any(String), executions: [{ id: execution.id }] });
+      expect(await engine.getSession(session.id)).toMatchObject({
+        id: session.id,
+        state: "deleted",
+        deleted: expect.any(String),
+        executions: [{ id: execution.id }],
+      });
       // A deleted session's executions stay readable.
       expect((await engine.getExecution(execution.id)).id).toBe(execution.id);
       expect((await engine.listExecutions()).items.map((e) => e.id)).toContain(execution.id);
@@ -139,7 +158,12 @@ for (const kind of ["pglite", "postgres"] as const) {
         db.commits = new CommitProbe(async () => token);
         try {
           const { execution, counter } = await executionReadOnce(engine);
-          await Promise.all([engine.getExecution(execution.id), engine.getExecution(execution.id), engine.listSessions(), engine.listSessions()]);
+          await Promise.all([
+            engine.getExecution(execution.id),
+            engine.getExecution(execution.id),
+            engine.listSessions(),
+            engine.listSessions(),
+          ]);
           const afterList = counter.count;
           await Promise.all([engine.getExecution(execution.id), engine.listSessions()]);
           expect(counter.count).toBe(afterList);

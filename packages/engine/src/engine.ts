@@ -1,5 +1,14 @@
 import type {
-  Benchmark, Execution, ExecutionCreate, Provider as ProviderView, Session, SessionCreate, StepAttempt, StepResult, SweepReport, SweepRequest,
+  Benchmark,
+  Execution,
+  ExecutionCreate,
+  Provider as ProviderView,
+  Session,
+  SessionCreate,
+  StepAttempt,
+  StepResult,
+  SweepReport,
+  SweepRequest,
 } from "@benchwright/contract";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { storedProviderConfigs } from "./config/stored-provider-configs.js";
@@ -54,17 +63,21 @@ export class Engine {
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
-
-  private constructor(
-    options: EngineOptions,
-    { store, catalogs, secrets, access, queue, log }: EngineResources,
-  ) {
+  private constructor(options: EngineOptions, { store, catalogs, secrets, access, queue, log }: EngineResources) {
     this.store = store;
     this.access = access;
     this.queue = queue;
     this.log = log;
     this.logs = logStoreFor(store.db, options.dataDir);
-    this.machines = new SessionMachines({ store, secrets, access, dataDir: options.dataDir, log, providers: options.providers, outbound: options.outbound });
+    this.machines = new SessionMachines({
+      store,
+      secrets,
+      access,
+      dataDir: options.dataDir,
+      log,
+      providers: options.providers,
+      outbound: options.outbound,
+    });
     this.steps = new Steps({
       store,
       catalog: () => catalogs.current(),
@@ -83,7 +96,16 @@ export class Engine {
     const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
     const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
     this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
-    this.sessions = new Sessions({ store, secrets, machines: this.machines, reads, providerConfigs, steps: this.steps, log, maxStepTimeoutS });
+    this.sessions = new Sessions({
+      store,
+      secrets,
+      machines: this.machines,
+      reads,
+      providerConfigs,
+      steps: this.steps,
+      log,
+      maxStepTimeoutS,
+    });
     this.executions = new Executions({ store, catalogs, reads });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
   }
@@ -111,7 +133,10 @@ export class Engine {
 
   /** For /readyz: the database answers, its schema is current, and the step queue delivers. */
   async ready(): Promise<{ ready: boolean; database: boolean; queue: boolean }> {
-    const database = await this.store.db.query("SELECT 1").then(() => true, () => false);
+    const database = await this.store.db.query("SELECT 1").then(
+      () => true,
+      () => false,
+    );
     const queue = this.queue.running && !this.closing;
     return { ready: database && queue, database, queue };
   }
@@ -250,4 +275,3 @@ export class Engine {
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }
-

@@ -50,7 +50,11 @@ describe("a prepare racing the DELETE of its session", () => {
   };
 
   /** Replaces one method of a store for its next call only. */
-  function once<K extends "beginStep" | "recordStepHandle" | "heldSteps">(store: Store, name: K, replacement: (original: Store[K]) => Store[K]) {
+  function once<K extends "beginStep" | "recordStepHandle" | "heldSteps">(
+    store: Store,
+    name: K,
+    replacement: (original: Store[K]) => Store[K],
+  ) {
     const original = store[name].bind(store) as Store[K];
     (store as unknown as Record<K, Store[K]>)[name] = ((...args: unknown[]) => {
       (store as unknown as Record<K, Store[K]>)[name] = original;
@@ -107,7 +111,10 @@ describe("a prepare racing the DELETE of its session", () => {
       await waiting;
       return recorded;
     });
-    await expect(server.prepare(id)).rejects.toMatchObject({ code: "step_failed", detail: expect.stringContaining("the session was deleted") });
+    await expect(server.prepare(id)).rejects.toMatchObject({
+      code: "step_failed",
+      detail: expect.stringContaining("the session was deleted"),
+    });
     await deletion;
     expect((await server.getExecution(id)).state).toBe("prepare_failed");
     expect(existsSync(workDir)).toBe(false);
@@ -130,7 +137,10 @@ describe("a prepare racing the DELETE of its session", () => {
       return recorded;
     });
     try {
-      await expect(server.prepare(id)).rejects.toMatchObject({ code: "step_failed", detail: expect.stringContaining("the session was deleted") });
+      await expect(server.prepare(id)).rejects.toMatchObject({
+        code: "step_failed",
+        detail: expect.stringContaining("the session was deleted"),
+      });
       await deletion;
     } finally {
       worker.store.renewLease = renew;

@@ -20,10 +20,7 @@ function contractSchema() {
   }
   const schema = join(dirname(entry), "generated", "schema.d.ts");
   if (!existsSync(schema)) {
-    console.error(
-      `${schema} is missing: build the contract first\n` +
-        "  npx turbo run build --filter=@benchwright/contract",
-    );
+    console.error(`${schema} is missing: build the contract first\n` + "  npx turbo run build --filter=@benchwright/contract");
     process.exit(1);
   }
   return schema;

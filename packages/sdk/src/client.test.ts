@@ -237,9 +237,7 @@ describe("errors", () => {
       status: 409,
       code: "wrong_state",
     });
-    await expect(bw.deleteSession(SESSION_ID, { headers: { Prefer: "code=404" } })).rejects.toBeInstanceOf(
-      BenchwrightProblemError,
-    );
+    await expect(bw.deleteSession(SESSION_ID, { headers: { Prefer: "code=404" } })).rejects.toBeInstanceOf(BenchwrightProblemError);
     await expect(bw.getLog(EXEC_ID, { headers: { Prefer: "code=404" } })).rejects.toMatchObject({
       status: 404,
       code: "not_found",
@@ -298,9 +296,7 @@ describe("helpers", () => {
   });
 
   it("waitForState times out with the last execution seen", async () => {
-    const err = await caught<WaitForStateTimeoutError>(
-      waitForState(bw, EXEC_ID, "prepared", { intervalMs: 20, timeoutMs: 100 }),
-    );
+    const err = await caught<WaitForStateTimeoutError>(waitForState(bw, EXEC_ID, "prepared", { intervalMs: 20, timeoutMs: 100 }));
     expect(err).toBeInstanceOf(WaitForStateTimeoutError);
     expect(err.execution.state).toBe("completed");
     expect(sent.length).toBeGreaterThan(1);

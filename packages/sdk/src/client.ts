@@ -269,8 +269,7 @@ export function createClient(options: ClientOptions): BenchwrightClient {
         }),
       ),
     listProviders: (o) => unwrap(raw.GET("/providers/", { params: { header: fieldsHeader(o) }, ...init(o) })),
-    createSession: (body, o) =>
-      unwrap(raw.POST("/sessions/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+    createSession: (body, o) => unwrap(raw.POST("/sessions/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
     listSessions: async (o) => (await sessionsPage(o)).items,
     listSessionsPage: sessionsPage,
     sessions: (o) => followPages((cursor) => sessionsPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),

@@ -40,8 +40,14 @@ async function collect(
 describe("events()", () => {
   it("yields typed events, reconnects with Last-Event-ID after a drop, and yields none twice", async () => {
     // Three requests: the second answer (the same two events again) was read whole.
-    const seen = await collect((signal) => bw.events({ signal, retryMs: 10 }), () => sent.length >= 3);
-    expect(seen.map((e) => [e.id, e.type])).toEqual([[42, "execution.state"], [43, "step.started"]]);
+    const seen = await collect(
+      (signal) => bw.events({ signal, retryMs: 10 }),
+      () => sent.length >= 3,
+    );
+    expect(seen.map((e) => [e.id, e.type])).toEqual([
+      [42, "execution.state"],
+      [43, "step.started"],
+    ]);
     const first = seen[0];
     if (first.type !== "execution.state") throw new Error("narrowed by type");
     expect(first.data).toEqual({ state: "preparing", previous: "created" });
@@ -54,7 +60,8 @@ describe("events()", () => {
 
   it("resumes from a given id, and sends the filters as the contract spells them", async () => {
     const seen = await collect(
-      (signal) => bw.events({ signal, lastEventId: 42, sessionId: SESSION_ID, executionId: EXEC_ID, types: ["execution.state", "step.started"] }),
+      (signal) =>
+        bw.events({ signal, lastEventId: 42, sessionId: SESSION_ID, executionId: EXEC_ID, types: ["execution.state", "step.started"] }),
       (seen) => seen.length > 0,
     );
     expect(seen.map((e) => e.id)).toEqual([43]);
@@ -75,7 +82,10 @@ describe("events()", () => {
   });
 
   it("asks again while the server is unavailable, and ends quietly when aborted", async () => {
-    const seen = await collect((signal) => bw.events({ signal, retryMs: 10, headers: { Prefer: "code=503" } }), () => sent.length >= 3);
+    const seen = await collect(
+      (signal) => bw.events({ signal, retryMs: 10, headers: { Prefer: "code=503" } }),
+      () => sent.length >= 3,
+    );
     expect(seen).toEqual([]);
     expect(sent.length).toBeGreaterThanOrEqual(3);
   });

@@ -7,11 +7,7 @@ export interface PrepareAndRunResult {
 }
 
 /** Prepares then runs an execution; a failed step throws BenchwrightProblemError (`step_failed`). */
-export async function prepareAndRun(
-  client: BenchwrightClient,
-  execId: string,
-  options?: CallOptions,
-): Promise<PrepareAndRunResult> {
+export async function prepareAndRun(client: BenchwrightClient, execId: string, options?: CallOptions): Promise<PrepareAndRunResult> {
   const prepare = await client.prepare(execId, options);
   const run = await client.run(execId, options);
   return { prepare, run };
@@ -78,7 +74,8 @@ export async function waitForStep(
   for (;;) {
     const now = await client.getStep(attempt.execution_id, attempt.step, attempt.attempt, { signal });
     if (now.state !== "running") return now;
-    if (Date.now() + intervalMs > deadline) throw new Error(`${attempt.step} ${attempt.attempt} of execution ${attempt.execution_id} is still running after ${timeoutMs} ms`);
+    if (Date.now() + intervalMs > deadline)
+      throw new Error(`${attempt.step} ${attempt.attempt} of execution ${attempt.execution_id} is still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
     signal?.throwIfAborted();
   }

@@ -29,7 +29,11 @@ export async function exportMetricsText(raw: Client<paths>, format: "csv" | "jso
 }
 
 /** The metrics export's bytes as they come, CSV or JSON Lines: cancelling the stream closes the connection. */
-export async function exportMetricsStream(raw: Client<paths>, format: "csv" | "jsonl", options: MetricsExportOptions = {}): Promise<ReadableStream<Uint8Array>> {
+export async function exportMetricsStream(
+  raw: Client<paths>,
+  format: "csv" | "jsonl",
+  options: MetricsExportOptions = {},
+): Promise<ReadableStream<Uint8Array>> {
   const { data, error, response } = await exportRequest(raw, format, options, "stream");
   if (!response.ok) throw BenchwrightProblemError.from(error, response);
   return (data as ReadableStream<Uint8Array> | null | undefined) ?? new ReadableStream({ start: (c) => c.close() });
@@ -39,7 +43,10 @@ export async function exportMetricsStream(raw: Client<paths>, format: "csv" | "j
  * The metrics export's rows as they stream in (JSON Lines on the wire), one `MetricRow` per
  * metric figure. Leaving the loop early closes the connection.
  */
-export async function* streamMetricRows(raw: Client<paths>, options: MetricsExportOptions = {}): AsyncGenerator<MetricRow, void, undefined> {
+export async function* streamMetricRows(
+  raw: Client<paths>,
+  options: MetricsExportOptions = {},
+): AsyncGenerator<MetricRow, void, undefined> {
   const reader = (await exportMetricsStream(raw, "jsonl", options)).getReader();
   const decoder = new TextDecoder();
   let buffer = "";

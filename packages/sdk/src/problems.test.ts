@@ -10,9 +10,14 @@ describe("the SDK's problem catalogue", () => {
 
   it("names the code of a body that is not a Problem from it, where its status has one code only", async () => {
     const answering = (status: number) =>
-      createClient({ baseUrl: "http://bw.invalid", fetch: async () => new Response("<html>proxy</html>", { status, statusText: "Proxy" }) });
+      createClient({
+        baseUrl: "http://bw.invalid",
+        fetch: async () => new Response("<html>proxy</html>", { status, statusText: "Proxy" }),
+      });
     const codeOf = async (status: number) => {
-      const err = await answering(status).listSessions().catch((e: unknown) => e);
+      const err = await answering(status)
+        .listSessions()
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BenchwrightProblemError);
       return (err as BenchwrightProblemError).code;
     };

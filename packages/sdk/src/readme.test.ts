@@ -92,7 +92,9 @@ describe("the TypeScript snippets of the READMEs", () => {
   });
 
   it("reports a snippet that does not type-check", () => {
-    const errors = typeErrors([{ name: "bad", code: 'import { createClient } from "@benchwright/sdk";\ncreateClient({ baseUrl: "x", token: process.env.T });' }]);
+    const errors = typeErrors([
+      { name: "bad", code: 'import { createClient } from "@benchwright/sdk";\ncreateClient({ baseUrl: "x", token: process.env.T });' },
+    ]);
     expect(errors.join("\n")).toMatch(/exactOptionalPropertyTypes|not assignable/);
   });
 

@@ -19,11 +19,7 @@ async function parse(stream: ReadableStream<Uint8Array>): Promise<SseMessage[]> 
 }
 
 const STREAM = 'retry: 2000\nid: 41\n\n: keepalive\n\nid: 42\nevent: session.state\ndata: {"a":1}\n\ndata: one\ndata:two\n\n';
-const EXPECTED: SseMessage[] = [
-  { retry: 2000, id: "41" },
-  { id: "42", event: "session.state", data: '{"a":1}' },
-  { data: "one\ntwo" },
-];
+const EXPECTED: SseMessage[] = [{ retry: 2000, id: "41" }, { id: "42", event: "session.state", data: '{"a":1}' }, { data: "one\ntwo" }];
 
 describe("the event-stream parser", () => {
   it("reads ids, types, multi-line data and retry, and skips comments", async () => {

@@ -91,7 +91,14 @@ function hexId(prefix: string): string {
 }
 
 function glob(pattern: string, value: string): boolean {
-  const re = new RegExp("^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+  const re = new RegExp(
+    "^" +
+      pattern
+        .split("*")
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*") +
+      "$",
+  );
   return re.test(value);
 }
 
@@ -116,7 +123,10 @@ function described<T>(
 ): T[] {
   const missing = wanted?.find((key) => !all.has(key));
   if (missing) throw notFound(missing);
-  return [...all].filter(([key]) => !wanted || wanted.includes(key)).map(([, item]) => item).filter((item) => matches(filters, (n) => fields(item, n)));
+  return [...all]
+    .filter(([key]) => !wanted || wanted.includes(key))
+    .map(([, item]) => item)
+    .filter((item) => matches(filters, (n) => fields(item, n)));
 }
 
 function tagFields(tags: ec2.Tag[], name: string): string[] | undefined {
@@ -146,16 +156,18 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
   let failNextLaunch = false;
   let ipCounter = 10;
 
-  const handle = <I, O>(name: string, fn: (input: I) => O) => async (input: I) => {
-    sent.push(name);
-    const failure = failures.get(name);
-    if (failure && failure.after > 0) failure.after -= 1;
-    else if (failure) {
-      failures.delete(name);
-      throw failure.error;
-    }
-    return structuredClone(fn(input));
-  };
+  const handle =
+    <I, O>(name: string, fn: (input: I) => O) =>
+    async (input: I) => {
+      sent.push(name);
+      const failure = failures.get(name);
+      if (failure && failure.after > 0) failure.after -= 1;
+      else if (failure) {
+        failures.delete(name);
+        throw failure.error;
+      }
+      return structuredClone(fn(input));
+    };
 
   let held = false;
   const advance = (i: InstanceState) => {
@@ -171,7 +183,10 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     InstanceType: i.type,
     KeyName: i.keyName,
     State: { Name: i.state, Code: { pending: 0, running: 16, "shutting-down": 32, terminated: 48 }[i.state] },
-    StateReason: i.failLaunch && i.state === "terminated" ? { Code: "Server.InternalError", Message: "Server.InternalError: Internal error on launch" } : undefined,
+    StateReason:
+      i.failLaunch && i.state === "terminated"
+        ? { Code: "Server.InternalError", Message: "Server.InternalError: Internal error on launch" }
+        : undefined,
     // The harness's sshd is "the internet" here: only a public address reaches it.
     PrivateIpAddress: i.state === "terminated" ? undefined : i.privateIp,
     PublicIpAddress: i.state === "running" && i.publicIp ? options.sshHost : undefined,
@@ -217,7 +232,9 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     handle("ImportKeyPair", (input: ec2.ImportKeyPairCommand["input"]) => {
       const name = input.KeyName ?? "";
       if (keyPairs.has(name)) throw awsError("InvalidKeyPair.Duplicate", `The keypair already exists`);
-      const publicKey = Buffer.from(input.PublicKeyMaterial ?? new Uint8Array()).toString("utf8").trim();
+      const publicKey = Buffer.from(input.PublicKeyMaterial ?? new Uint8Array())
+        .toString("utf8")
+        .trim();
       if (!/^(ssh-rsa|ssh-ed25519|ecdsa-sha2-\S+) [A-Za-z0-9+/=]+( .*)?$/.test(publicKey)) {
         throw awsError("InvalidKey.Format", "Key is not in valid OpenSSH public key format");
       }
@@ -237,8 +254,12 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
 
   mock.on(ec2.DescribeKeyPairsCommand).callsFake(
     handle("DescribeKeyPairs", (input: ec2.DescribeKeyPairsCommand["input"]) => {
-      const found = described(keyPairs, input.KeyNames, input.Filters, (k, n) => tagFields(k.tags, n) ?? (n === "key-name" ? [k.name] : []), (name) =>
-        awsError("InvalidKeyPair.NotFound", `The key pair '${name}' does not exist`),
+      const found = described(
+        keyPairs,
+        input.KeyNames,
+        input.Filters,
+        (k, n) => tagFields(k.tags, n) ?? (n === "key-name" ? [k.name] : []),
+        (name) => awsError("InvalidKeyPair.NotFound", `The key pair '${name}' does not exist`),
       );
       return { KeyPairs: found.map((k) => ({ KeyName: k.name, KeyPairId: k.id, Tags: k.tags })) };
     }),
@@ -250,7 +271,13 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
         throw awsError("InvalidGroup.Duplicate", `The security group '${input.GroupName}' already exists`);
       }
       const id = hexId("sg");
-      groups.set(id, { id, name: input.GroupName ?? "", vpcId: input.VpcId, rules: [], tags: tagsFor(input.TagSpecifications, "security-group") });
+      groups.set(id, {
+        id,
+        name: input.GroupName ?? "",
+        vpcId: input.VpcId,
+        rules: [],
+        tags: tagsFor(input.TagSpecifications, "security-group"),
+      });
       return { GroupId: id };
     }),
   );
@@ -262,12 +289,14 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       const rules: string[] = [];
       for (const p of input.IpPermissions ?? []) {
         // "-1" is every protocol and port (FromPort and ToPort do not count then).
-        const what = p.IpProtocol === "-1" ? "all" : `${p.IpProtocol}/${p.FromPort === p.ToPort ? p.FromPort : `${p.FromPort}-${p.ToPort}`}`;
+        const what =
+          p.IpProtocol === "-1" ? "all" : `${p.IpProtocol}/${p.FromPort === p.ToPort ? p.FromPort : `${p.FromPort}-${p.ToPort}`}`;
         for (const r of p.IpRanges ?? []) rules.push(`${what} from ${r.CidrIp}`);
         for (const pair of p.UserIdGroupPairs ?? []) {
           const source = groups.get(pair.GroupId ?? "");
           if (!source) throw awsError("InvalidGroup.NotFound", `The security group '${pair.GroupId}' does not exist`);
-          if (source.vpcId !== group.vpcId) throw awsError("InvalidGroup.NotFound", `You have specified two resources that belong to different networks.`);
+          if (source.vpcId !== group.vpcId)
+            throw awsError("InvalidGroup.NotFound", `You have specified two resources that belong to different networks.`);
           rules.push(`${what} from ${source.id}`);
         }
       }
@@ -316,7 +345,10 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       }
       const nic = input.NetworkInterfaces?.[0];
       if (nic && (input.SubnetId || input.SecurityGroupIds)) {
-        throw awsError("InvalidParameterCombination", "Network interfaces and an instance-level subnet ID or security groups may not be specified on the same request");
+        throw awsError(
+          "InvalidParameterCombination",
+          "Network interfaces and an instance-level subnet ID or security groups may not be specified on the same request",
+        );
       }
       const subnetId = nic ? nic.SubnetId : input.SubnetId;
       const groupIds = (nic ? nic.Groups : input.SecurityGroupIds) ?? [];
@@ -358,7 +390,10 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
         .filter((i) => !input.InstanceIds || input.InstanceIds.includes(i.id))
         .map((i) => (advance(i), i))
         .filter((i) =>
-          matches(input.Filters, (n) => tagFields(i.tags, n) ?? (n === "instance-state-name" ? [i.state] : n === "instance-id" ? [i.id] : [])),
+          matches(
+            input.Filters,
+            (n) => tagFields(i.tags, n) ?? (n === "instance-state-name" ? [i.state] : n === "instance-id" ? [i.id] : []),
+          ),
         );
       return { Reservations: found.map((i) => ({ ReservationId: `r-${i.id.slice(2)}`, Instances: [view(i)] })) };
     }),

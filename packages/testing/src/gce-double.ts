@@ -35,7 +35,15 @@ export type GceOperation =
 
 interface GceInventory {
   /** `networkIP` is its address in the VPC network, its own. */
-  instances: Array<{ name: string; status: string; labels: Record<string, string>; tags: string[]; sshKeys: string; externalIp: boolean; networkIP: string }>;
+  instances: Array<{
+    name: string;
+    status: string;
+    labels: Record<string, string>;
+    tags: string[];
+    sshKeys: string;
+    externalIp: boolean;
+    networkIP: string;
+  }>;
   /**
    * Ingress firewalls: `allowed` as `tcp/22` (`all`: every protocol and port), to the instances
    * with one of `targetTags` (all of the network's, when none), from any address in
@@ -103,7 +111,14 @@ function tail(url: string | undefined): string {
 }
 
 function operation(kind: string, target: string) {
-  return { kind: "compute#operation", name: `operation-${randomBytes(6).toString("hex")}`, operationType: kind, targetLink: target, status: "RUNNING", progress: 0 };
+  return {
+    kind: "compute#operation",
+    name: `operation-${randomBytes(6).toString("hex")}`,
+    operationType: kind,
+    targetLink: target,
+    status: "RUNNING",
+    progress: 0,
+  };
 }
 
 export async function startGceDouble(options: GceDoubleOptions): Promise<GceDouble> {
@@ -113,7 +128,10 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
   const token = `ya29.${randomBytes(24).toString("base64url")}`;
   const instances = new Map<string, Instance>();
   /** As the API shows them (`allowed` as it was given). */
-  const firewalls = new Map<string, Omit<GceInventory["firewalls"][number], "allowed"> & { direction: string; allowed: Array<{ IPProtocol: string; ports?: string[] }> }>();
+  const firewalls = new Map<
+    string,
+    Omit<GceInventory["firewalls"][number], "allowed"> & { direction: string; allowed: Array<{ IPProtocol: string; ports?: string[] }> }
+  >();
   const failures = new Map<GceOperation, { status: number; message: string; after: number }>();
   let failNextBoot = false;
   let held = false;
@@ -148,7 +166,9 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
       networkInterfaces: [
         {
           networkIP: i.ip,
-          accessConfigs: i.externalIp ? [{ type: "ONE_TO_ONE_NAT", name: "External NAT", natIP: s === "RUNNING" ? options.sshHost : undefined }] : [],
+          accessConfigs: i.externalIp
+            ? [{ type: "ONE_TO_ONE_NAT", name: "External NAT", natIP: s === "RUNNING" ? options.sshHost : undefined }]
+            : [],
         },
       ],
     };
@@ -166,16 +186,20 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
     };
     const name = spec.name ?? "";
     if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new HttpError(400, `Invalid value for field 'resource.name': '${name}'.`);
-    if (instances.has(name)) throw new HttpError(409, `The resource 'projects/${project}/zones/${zone}/instances/${name}' already exists`, "alreadyExists");
+    if (instances.has(name))
+      throw new HttpError(409, `The resource 'projects/${project}/zones/${zone}/instances/${name}' already exists`, "alreadyExists");
     const type = /machineTypes\/([^/]+)$/.exec(tail(spec.machineType))?.[1];
-    if (!type || !MACHINE_TYPES.includes(type)) throw new HttpError(400, `Invalid value for field 'resource.machineType': '${spec.machineType}'.`);
+    if (!type || !MACHINE_TYPES.includes(type))
+      throw new HttpError(400, `Invalid value for field 'resource.machineType': '${spec.machineType}'.`);
     const image = tail(spec.disks?.[0]?.initializeParams?.sourceImage);
     if (!IMAGES.includes(image)) throw new HttpError(404, `The resource '${image}' was not found`, "notFound");
     const nic = spec.networkInterfaces?.[0];
     const network = /networks\/([^/]+)$/.exec(tail(nic?.network ?? "global/networks/default"))?.[1];
-    if (!network || !NETWORKS.includes(network)) throw new HttpError(404, `The resource 'projects/${project}/global/networks/${network}' was not found`, "notFound");
+    if (!network || !NETWORKS.includes(network))
+      throw new HttpError(404, `The resource 'projects/${project}/global/networks/${network}' was not found`, "notFound");
     for (const [key, value] of Object.entries(spec.labels ?? {})) {
-      if (!/^[a-z][a-z0-9_-]{0,62}$/.test(key) || !/^[a-z0-9_-]{0,63}$/.test(value)) throw new HttpError(400, `Invalid value for field 'resource.labels': '${key}'.`);
+      if (!/^[a-z][a-z0-9_-]{0,62}$/.test(key) || !/^[a-z0-9_-]{0,63}$/.test(value))
+        throw new HttpError(400, `Invalid value for field 'resource.labels': '${key}'.`);
     }
     const i: Instance = {
       name,
@@ -259,14 +283,19 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
           targetTags?: string[];
         };
         const name = spec.name ?? "";
-        if (firewalls.has(name)) throw new HttpError(409, `The resource 'projects/${project}/global/firewalls/${name}' already exists`, "alreadyExists");
+        if (firewalls.has(name))
+          throw new HttpError(409, `The resource 'projects/${project}/global/firewalls/${name}' already exists`, "alreadyExists");
         if ((spec.direction ?? "INGRESS") !== "INGRESS") throw new HttpError(400, `Not modelled here: a ${spec.direction} firewall.`);
-        if (!spec.allowed?.length) throw new HttpError(400, "Invalid value for field 'resource.allowed': ''. At least one rule is required.");
+        if (!spec.allowed?.length)
+          throw new HttpError(400, "Invalid value for field 'resource.allowed': ''. At least one rule is required.");
         for (const a of spec.allowed) {
           if (!a.IPProtocol) throw new HttpError(400, "Invalid value for field 'resource.allowed[0].IPProtocol': ''.");
           // Ports mean something only for these.
           if (a.ports?.length && !["tcp", "udp", "sctp"].includes(a.IPProtocol)) {
-            throw new HttpError(400, `Invalid value for field 'resource.allowed[0].ports[0]': '${a.ports[0]}'. Ports may only be specified for rules whose protocol is one of [TCP, UDP, SCTP].`);
+            throw new HttpError(
+              400,
+              `Invalid value for field 'resource.allowed[0].ports[0]': '${a.ports[0]}'. Ports may only be specified for rules whose protocol is one of [TCP, UDP, SCTP].`,
+            );
           }
         }
         const sourceTags = spec.sourceTags ?? [];
@@ -303,7 +332,9 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bearer ${token}`) {
-      return reply(401, { error: { code: 401, message: "Request is missing required authentication credential.", status: "UNAUTHENTICATED" } });
+      return reply(401, {
+        error: { code: 401, message: "Request is missing required authentication credential.", status: "UNAUTHENTICATED" },
+      });
     }
     route(req, url.pathname, url.searchParams).then(
       (body) => reply(200, body),
@@ -322,7 +353,11 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
   const authClient = {
     getRequestHeaders: async () => new Headers({ Authorization: `Bearer ${token}` }),
     fetch: (url: string, init: RequestInit) =>
-      fetch(url, { method: init.method, body: init.body, headers: { ...Object.fromEntries(new Headers(init.headers)), Authorization: `Bearer ${token}` } }),
+      fetch(url, {
+        method: init.method,
+        body: init.body,
+        headers: { ...Object.fromEntries(new Headers(init.headers)), Authorization: `Bearer ${token}` },
+      }),
   };
 
   return {

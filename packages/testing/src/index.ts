@@ -2,7 +2,13 @@ export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./ss
 export { createPasswordUser, type PasswordUser } from "./system-user.js";
 export { createEc2Double, type Ec2Double } from "./ec2-double.js";
 export { startGceDouble, type GceDouble, type GceOperation } from "./gce-double.js";
-export { credentialEcho, startOpenStackDouble, type OpenStackDouble, type OpenStackFailure, type OpenStackOperation } from "./openstack-double.js";
+export {
+  credentialEcho,
+  startOpenStackDouble,
+  type OpenStackDouble,
+  type OpenStackFailure,
+  type OpenStackOperation,
+} from "./openstack-double.js";
 export { createTestSchema, TEST_POSTGRES_URL } from "./postgres.js";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
 export { startCountingListener, type CountingListener } from "./counting-listener.js";
@@ -10,6 +16,11 @@ export { bytesOf, hashOf, randomSizes, writeAll } from "./log-data.js";
 export { loadedAfter } from "./loaded-after.js";
 export { serverDirs, type ServerDirs } from "./server-dirs.js";
 export {
-  closedPort, createMemoryLedger, leaks, loginWorks, testContext, TestSession,
+  closedPort,
+  createMemoryLedger,
+  leaks,
+  loginWorks,
+  testContext,
+  TestSession,
   type MemoryLedger,
 } from "./cloud-session.js";

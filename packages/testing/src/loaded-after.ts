@@ -6,11 +6,19 @@ import { execFileSync } from "node:child_process";
  * For checks that a dependency stays out of a process that does not need it.
  */
 export function loadedAfter(cwd: string, script: string, module: string): boolean {
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+  const out = execFileSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `
     import { createRequire } from "node:module";
     ${script}
     const cache = Object.keys(createRequire(${JSON.stringify(cwd + "/")}).cache);
     process.stdout.write(String(cache.some((k) => k.includes(${JSON.stringify(module)}))));
-  `], { cwd, encoding: "utf8" });
+  `,
+    ],
+    { cwd, encoding: "utf8" },
+  );
   return out.trim() === "true";
 }

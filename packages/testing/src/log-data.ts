@@ -4,7 +4,11 @@ import type { Readable } from "node:stream";
 // Helpers of the log tests: a producer that writes as a step runner does, and readers.
 
 /** Writes `source` in pieces of the given sizes, each a buffer of its own, waiting when the writer asks. */
-export async function writeAll(writer: { write(chunk: Buffer): unknown; writable: boolean; drain(): Promise<void> }, source: Buffer, sizes: number[]): Promise<void> {
+export async function writeAll(
+  writer: { write(chunk: Buffer): unknown; writable: boolean; drain(): Promise<void> },
+  source: Buffer,
+  sizes: number[],
+): Promise<void> {
   let at = 0;
   for (const size of sizes) {
     writer.write(Buffer.from(source.subarray(at, at + size)));

@@ -165,7 +165,14 @@ class HttpError extends Error {
   }
 }
 
-const NOVA_KIND: Record<number, string> = { 400: "badRequest", 401: "unauthorized", 403: "forbidden", 404: "itemNotFound", 409: "conflictingRequest", 413: "overLimit" };
+const NOVA_KIND: Record<number, string> = {
+  400: "badRequest",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "itemNotFound",
+  409: "conflictingRequest",
+  413: "overLimit",
+};
 
 export async function startOpenStackDouble(options: OpenStackDoubleOptions): Promise<OpenStackDouble> {
   const username = options.username ?? "bench-user";
@@ -210,7 +217,10 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   const groupNamed = (ref: string) => securityGroups.get(ref) ?? [...securityGroups.values()].find((g) => g.name === ref);
   const keypairs = new Map<string, { name: string; public_key: string; imported: boolean }>();
   const servers = new Map<string, ServerState>();
-  const floatingIps = new Map<string, { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; description: string }>();
+  const floatingIps = new Map<
+    string,
+    { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; description: string }
+  >();
 
   /** Throws the failure injected for this operation, echoing `credentials` (the double's own by default) if asked. */
   const maybeFail = (operation: OpenStackOperation, credentials = { user: username, password }) => {
@@ -320,7 +330,8 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       ) {
         throw new HttpError(401, "The request you have made requires authentication.");
       }
-      if (scope?.name !== project || scope?.domain?.name !== domain) throw new HttpError(401, "The request you have made requires authentication.");
+      if (scope?.name !== project || scope?.domain?.name !== domain)
+        throw new HttpError(401, "The request you have made requires authentication.");
       const token = `gAAAA${randomBytes(24).toString("base64url")}`;
       tokens.add(token);
       issued.push(token);
@@ -372,7 +383,8 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       if (!name) throw new HttpError(400, "Keypair data is invalid: name is required");
       if (keypairs.has(name)) throw new HttpError(409, `Key pair '${name}' already exists.`);
       const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-      const publicText = body.keypair?.public_key ?? `ssh-rsa ${publicKey.export({ type: "spki", format: "der" }).toString("base64")} ${name}`;
+      const publicText =
+        body.keypair?.public_key ?? `ssh-rsa ${publicKey.export({ type: "spki", format: "der" }).toString("base64")} ${name}`;
       keypairs.set(name, { name, public_key: publicText, imported: !!body.keypair?.public_key });
       const generated = body.keypair?.public_key
         ? undefined
@@ -459,7 +471,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       const body = (await readBody(req)) as { floatingip?: { floating_network_id?: string; port_id?: string; description?: string } };
       const spec = body.floatingip ?? {};
       const network = networks.find((n) => n.id === spec.floating_network_id);
-      if (!network || !network["router:external"]) throw new HttpError(400, `Network ${spec.floating_network_id} is not a valid external network`);
+      if (!network?.["router:external"]) throw new HttpError(400, `Network ${spec.floating_network_id} is not a valid external network`);
       if (spec.port_id && ![...servers.values()].some((s) => `port-${s.id}` === spec.port_id)) {
         throw new HttpError(404, `Port ${spec.port_id} could not be found.`);
       }
@@ -481,7 +493,13 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       maybeFail("createSecurityGroup");
       const body = (await readBody(req)) as { security_group?: { name?: string; description?: string } };
       const id = randomUUID();
-      const group = { id, name: body.security_group?.name ?? "", description: body.security_group?.description ?? "", rules: [], preset: false };
+      const group = {
+        id,
+        name: body.security_group?.name ?? "",
+        description: body.security_group?.description ?? "",
+        rules: [],
+        preset: false,
+      };
       securityGroups.set(id, group);
       return { status: 201, body: { security_group: { id, name: group.name, description: group.description } } };
     }
@@ -514,8 +532,10 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       const group = securityGroups.get(r.security_group_id ?? "");
       if (!group) throw new HttpError(404, `Security group ${r.security_group_id} does not exist`);
       if (r.remote_ip_prefix && r.remote_group_id) throw new HttpError(400, "Only remote_ip_prefix or remote_group_id may be provided.");
-      if (r.remote_group_id && !securityGroups.has(r.remote_group_id)) throw new HttpError(404, `Security group ${r.remote_group_id} does not exist`);
-      if (!r.protocol && (r.port_range_min != null || r.port_range_max != null)) throw new HttpError(400, "Must also specify protocol if port range is given.");
+      if (r.remote_group_id && !securityGroups.has(r.remote_group_id))
+        throw new HttpError(404, `Security group ${r.remote_group_id} does not exist`);
+      if (!r.protocol && (r.port_range_min != null || r.port_range_max != null))
+        throw new HttpError(400, "Must also specify protocol if port range is given.");
       const ethertype = r.ethertype ?? "IPv4";
       // Neither remote: from anywhere.
       const remote = r.remote_group_id ?? r.remote_ip_prefix ?? (ethertype === "IPv6" ? "::/0" : "0.0.0.0/0");
@@ -548,7 +568,13 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", base);
     const path = url.pathname;
-    const service = path.startsWith("/v3") ? "keystone" : path.startsWith("/network") ? "neutron" : path.startsWith("/image") ? "glance" : "nova";
+    const service = path.startsWith("/v3")
+      ? "keystone"
+      : path.startsWith("/network")
+        ? "neutron"
+        : path.startsWith("/image")
+          ? "glance"
+          : "nova";
     let route: Route;
     try {
       if (service !== "keystone" && !tokens.has(String(req.headers["x-auth-token"] ?? ""))) {
@@ -598,7 +624,12 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       securityGroups: [...securityGroups.values()]
         .filter((g) => !g.preset)
         .map(({ id, name, description, rules }) => ({ id, name, description, rules: [...rules] })),
-      floatingIps: [...floatingIps.values()].map((f) => ({ id: f.id, address: f.floating_ip_address, portId: f.port_id, description: f.description })),
+      floatingIps: [...floatingIps.values()].map((f) => ({
+        id: f.id,
+        address: f.floating_ip_address,
+        portId: f.port_id,
+        description: f.description,
+      })),
     }),
     failNext(operation, error = {}, after = 0) {
       if (operation === "serverBuild") {

@@ -24,7 +24,10 @@ describe("X-Fields masks", () => {
 
   it("applies a nested mask to each element of a list field", () => {
     expect(masked("executions{id,test{tool_id}}")).toEqual({
-      executions: [{ id: "e1", test: { tool_id: "idle" } }, { id: "e2", test: { tool_id: "fio" } }],
+      executions: [
+        { id: "e1", test: { tool_id: "idle" } },
+        { id: "e2", test: { tool_id: "fio" } },
+      ],
     });
   });
 
@@ -35,7 +38,9 @@ describe("X-Fields masks", () => {
   it("refuses a mask nested too deep with a 400, not a stack overflow", () => {
     // Never closed, so it fits in Node's 16 KiB of headers, and deep enough to overflow the stack.
     const deep = "a{".repeat(7_900);
-    expect(() => parseFieldsMask(deep)).toThrow(expect.objectContaining({ code: "bad_fields_mask", detail: expect.stringMatching(/nests deeper than 16 levels/) }));
+    expect(() => parseFieldsMask(deep)).toThrow(
+      expect.objectContaining({ code: "bad_fields_mask", detail: expect.stringMatching(/nests deeper than 16 levels/) }),
+    );
     const sixteen = "a{".repeat(16) + "a" + "}".repeat(16);
     expect(masked(sixteen, { a: { b: 1 } })).toEqual({ a: {} });
   });

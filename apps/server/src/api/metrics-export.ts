@@ -7,8 +7,22 @@ export type ExportFormat = "csv" | "jsonl";
 
 /** The columns of the CSV export, in the order of the contract's `MetricRow` (its test checks that). */
 export const METRIC_COLUMNS: ReadonlyArray<keyof MetricRow> = [
-  "session_id", "provider", "service_type", "machine", "machine_ip", "tool", "workload", "parameters", "repetition",
-  "metric", "value", "unit", "tags", "execution_id", "attempt", "started",
+  "session_id",
+  "provider",
+  "service_type",
+  "machine",
+  "machine_ip",
+  "tool",
+  "workload",
+  "parameters",
+  "repetition",
+  "metric",
+  "value",
+  "unit",
+  "tags",
+  "execution_id",
+  "attempt",
+  "started",
 ];
 
 const MEDIA_TYPES: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8; header=present", jsonl: "application/x-ndjson" };
@@ -55,7 +69,14 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
  * comma, a quote or a line end.
  */
 function csvField(value: unknown): string {
-  let text = value === undefined || value === null ? "" : typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
+  let text =
+    value === undefined || value === null
+      ? ""
+      : typeof value === "string"
+        ? value
+        : typeof value === "number"
+          ? String(value)
+          : JSON.stringify(value);
   if (typeof value === "string" && FORMULA.test(text) && !NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

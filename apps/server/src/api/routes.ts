@@ -19,14 +19,16 @@ export type OperationHandler = (req: Request<Record<string, string>>, res: Respo
  */
 export function apiOperations(engine: Engine, options: { eventStreams?: SubscriberCap } = {}): Record<keyof operations, OperationHandler> {
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
-  const step = (kind: "prepare" | "run"): OperationHandler => async (req, res) => {
-    const attempt = await engine.startStep(kind, req.params.exec_id);
-    // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
-    if (!prefersAsync(req.get("prefer"))) return ok(res, 200, await engine.waitForStep(attempt));
-    res.set("Location", `${API_BASE}/executions/${attempt.execution_id}/steps/${attempt.step}/${attempt.attempt}`);
-    res.set("Preference-Applied", "respond-async");
-    ok(res, 202, attempt);
-  };
+  const step =
+    (kind: "prepare" | "run"): OperationHandler =>
+    async (req, res) => {
+      const attempt = await engine.startStep(kind, req.params.exec_id);
+      // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
+      if (!prefersAsync(req.get("prefer"))) return ok(res, 200, await engine.waitForStep(attempt));
+      res.set("Location", `${API_BASE}/executions/${attempt.execution_id}/steps/${attempt.step}/${attempt.attempt}`);
+      res.set("Preference-Applied", "respond-async");
+      ok(res, 202, attempt);
+    };
   return {
     listBenchmarks: (_req, res) => ok(res, 200, engine.listBenchmarks()),
     getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
@@ -49,7 +51,15 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     compareExecutions: async (req, res) => {
       const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number };
       const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
-      ok(res, 200, await engine.compareExecutions({ ids, baseline: q.baseline, confidence: q.confidence === undefined ? undefined : Number(q.confidence) }));
+      ok(
+        res,
+        200,
+        await engine.compareExecutions({
+          ids,
+          baseline: q.baseline,
+          confidence: q.confidence === undefined ? undefined : Number(q.confidence),
+        }),
+      );
     },
     getExecution: async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)),
     prepareExecution: step("prepare"),

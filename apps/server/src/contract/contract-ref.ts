@@ -9,7 +9,12 @@ export function dereferenced<T extends object>(contract: object, node: T | undef
   for (let hops = 0; hops < 16; hops++) {
     const ref = (current as { $ref?: unknown } | undefined)?.$ref;
     if (typeof ref !== "string") return current as T | undefined;
-    const path = ref.startsWith("#/") ? ref.slice(2).split("/").map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~")) : undefined;
+    const path = ref.startsWith("#/")
+      ? ref
+          .slice(2)
+          .split("/")
+          .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))
+      : undefined;
     current = path?.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], contract);
   }
   return undefined;

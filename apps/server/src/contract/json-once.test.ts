@@ -6,10 +6,14 @@ import { serializeFrozenOnce } from "./json-once.js";
 describe("serializeFrozenOnce", () => {
   it("serializes a frozen answer once and sends the bytes res.json sends", async () => {
     let reads = 0;
-    const frozen = Object.freeze({ id: "a", get state() {
-      reads++;
-      return "active";
-    }, list: Object.freeze([1, 2]) });
+    const frozen = Object.freeze({
+      id: "a",
+      get state() {
+        reads++;
+        return "active";
+      },
+      list: Object.freeze([1, 2]),
+    });
     const plain = express();
     plain.get("/", (_req, res) => res.json(frozen));
     const app = express();

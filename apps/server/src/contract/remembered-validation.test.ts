@@ -51,7 +51,12 @@ describe("the validator's remembered verdicts", () => {
     send("GET", "/api/v1/executions/two", { "x-fields": "id" });
     send("POST", "/api/v1/executions/two");
     send("DELETE", "/api/v1/executions/two");
-    const rewritten = { method: "GET", url: "/api/v1/executions/two", originalUrl: "/API/v1/executions/two", headers: {} } as unknown as Request;
+    const rewritten = {
+      method: "GET",
+      url: "/api/v1/executions/two",
+      originalUrl: "/API/v1/executions/two",
+      headers: {},
+    } as unknown as Request;
     remembering(rewritten, {} as Response, () => {});
     expect(calls).toBe(5);
     send("HEAD", "/api/v1/executions/two");

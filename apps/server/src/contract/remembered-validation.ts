@@ -28,7 +28,10 @@ export function headerParametersByOperation(spec: Spec): Map<string, readonly st
     for (const operation of Object.values(item ?? {}) as Array<{ operationId?: string; parameters?: Parameter[] }>) {
       if (!operation?.operationId) continue;
       const all = [...shared, ...(operation.parameters ?? [])].map(resolve);
-      headers.set(operation.operationId, all.filter((p) => p.in === "header" && p.name).map((p) => p.name!.toLowerCase()));
+      headers.set(
+        operation.operationId,
+        all.filter((p) => p.in === "header" && p.name).map((p) => p.name!.toLowerCase()),
+      );
     }
   }
   return headers;

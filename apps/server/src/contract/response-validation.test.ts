@@ -22,7 +22,11 @@ describe("BENCHWRIGHT_VALIDATE_RESPONSES", () => {
     expect(validateResponsesOption("off", log)).toBe(false);
     expect(validateResponsesOption("fail", log)).toBe(true);
     const option = validateResponsesOption("log", log);
-    (option as { onError: (e: { message: string }, body: unknown, req: { originalUrl: string }) => void }).onError({ message: "bad" }, {}, { originalUrl: "/api/v1/x" });
+    (option as { onError: (e: { message: string }, body: unknown, req: { originalUrl: string }) => void }).onError(
+      { message: "bad" },
+      {},
+      { originalUrl: "/api/v1/x" },
+    );
     expect(entries()).toMatchObject([{ level: 40, msg: "response breaks the contract", path: "/api/v1/x", error: "bad" }]);
   });
 });
@@ -35,14 +39,25 @@ describe("a validator that checks requests only", () => {
         "/things/{id}": {
           parameters: [{ name: "id", in: "path" }],
           summary: "Things",
-          get: { operationId: "getThing", parameters: [{ name: "X-Fields", in: "header" }], responses: { "200": { description: "A thing" } } },
-          post: { operationId: "addThing", requestBody: { $ref: "#/components/requestBodies/Thing" }, responses: { "201": { description: "Added" } } },
+          get: {
+            operationId: "getThing",
+            parameters: [{ name: "X-Fields", in: "header" }],
+            responses: { "200": { description: "A thing" } },
+          },
+          post: {
+            operationId: "addThing",
+            requestBody: { $ref: "#/components/requestBodies/Thing" },
+            responses: { "201": { description: "Added" } },
+          },
         },
       },
       components: { schemas: { Thing: { type: "object" } } },
     };
     const stripped = withoutResponses(spec);
-    expect(stripped.paths["/things/{id}"].get).toEqual({ ...spec.paths["/things/{id}"].get, responses: { default: { description: "Not checked" } } });
+    expect(stripped.paths["/things/{id}"].get).toEqual({
+      ...spec.paths["/things/{id}"].get,
+      responses: { default: { description: "Not checked" } },
+    });
     expect(stripped.paths["/things/{id}"].post.requestBody).toBe(spec.paths["/things/{id}"].post.requestBody);
     expect(stripped.paths["/things/{id}"].parameters).toBe(spec.paths["/things/{id}"].parameters);
     expect(stripped.paths["/things/{id}"].summary).toBe("Things");

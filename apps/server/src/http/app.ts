@@ -115,7 +115,9 @@ export function createApp(options: AppOptions): Express {
       emptyOptionalBody(spec, operationOf),
       (req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()),
       fieldsMask,
-      responses === "off" ? rememberedValidation(validate, (req) => operationOf(req)?.operationId, headerParametersByOperation(spec)) : validate,
+      responses === "off"
+        ? rememberedValidation(validate, (req) => operationOf(req)?.operationId, headerParametersByOperation(spec))
+        : validate,
       // Every request here is an operation (the gate above): served without a mount, which would cut
       // and restore its path for nothing.
       validatedOnly,
@@ -154,11 +156,12 @@ function outsideApi(path: string): boolean {
 const validatedOnly: express.RequestHandler = (req, _res, next) => {
   const openapi = (req as OpenApiRequest).openapi;
   if (!openapi) return next(notFound(req));
-  const errors = [
-    ...nonFinite(openapi.pathParams, "/params"),
-    ...nonFinite(req.query, "/query"),
-  ].map((path) => ({ path, message: "must be a finite number" }));
-  if (errors.length) return next(new BenchwrightError("validation_failed", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors }));
+  const errors = [...nonFinite(openapi.pathParams, "/params"), ...nonFinite(req.query, "/query")].map((path) => ({
+    path,
+    message: "must be a finite number",
+  }));
+  if (errors.length)
+    return next(new BenchwrightError("validation_failed", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors }));
   next();
 };
 

@@ -11,7 +11,9 @@ const TOKEN = "s3cret-token-for-cors";
 /** The CORS headers of an answer, by lower-case name. */
 function corsHeaders(headers: Record<string, string> | Headers): Record<string, string> {
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  return Object.fromEntries(entries.filter(([k]) => k.toLowerCase().startsWith("access-control-")).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  return Object.fromEntries(
+    entries.filter(([k]) => k.toLowerCase().startsWith("access-control-")).map(([k, v]) => [k.toLowerCase(), String(v)]),
+  );
 }
 
 describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
@@ -29,7 +31,11 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
     await fx?.close();
   });
 
-  const preflight = { Origin: PAGE, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type,x-fields" };
+  const preflight = {
+    Origin: PAGE,
+    "Access-Control-Request-Method": "POST",
+    "Access-Control-Request-Headers": "authorization,content-type,x-fields",
+  };
 
   it("answers a preflight from a listed origin at once, with the mock's headers, before the token and the validator", async () => {
     // No token, and OPTIONS is no operation of the contract: neither may refuse a preflight.
@@ -38,18 +44,28 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
     expect(theirs.status).toBe(204);
     const [o, t] = [corsHeaders(ours.headers), corsHeaders(theirs.headers)];
     expect(Object.keys(o).sort()).toEqual(Object.keys(t).sort());
-    for (const name of ["access-control-allow-origin", "access-control-allow-headers", "access-control-allow-credentials", "access-control-allow-methods"]) {
+    for (const name of [
+      "access-control-allow-origin",
+      "access-control-allow-headers",
+      "access-control-allow-credentials",
+      "access-control-allow-methods",
+    ]) {
       expect([name, o[name]]).toEqual([name, t[name]]);
     }
     expect(o["access-control-allow-origin"]).toBe(PAGE);
     // The mock exposes `*`; so do we, and name the contract's headers for credentialed requests.
     expect(t["access-control-expose-headers"]).toBe("*");
-    expect(o["access-control-expose-headers"].split(/,\s*/)).toEqual(expect.arrayContaining(["*", "Location", "Content-Range", "Preference-Applied"]));
+    expect(o["access-control-expose-headers"].split(/,\s*/)).toEqual(
+      expect.arrayContaining(["*", "Location", "Content-Range", "Preference-Applied"]),
+    );
     expect(ours.headers.vary).toMatch(/Origin/);
   });
 
   it("answers a listed origin's requests with the mock's headers, a refusal included", async () => {
-    const ours = await api.get("/api/v1/benchmarks/").set({ Origin: PAGE, Authorization: `Bearer ${TOKEN}` }).expect(200);
+    const ours = await api
+      .get("/api/v1/benchmarks/")
+      .set({ Origin: PAGE, Authorization: `Bearer ${TOKEN}` })
+      .expect(200);
     const theirs = await fetch(`${mock.url}/api/v1/benchmarks/`, { headers: { Origin: PAGE } });
     const [o, t] = [corsHeaders(ours.headers), corsHeaders(theirs.headers)];
     expect(Object.keys(o).sort()).toEqual(Object.keys(t).sort());
@@ -64,7 +80,10 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
     const pre = await api.options("/api/v1/sessions/").set({ ...preflight, Origin: "http://evil.example" });
     expect(pre.status).not.toBe(204);
     expect(corsHeaders(pre.headers)).toEqual({});
-    const get = await api.get("/api/v1/benchmarks/").set({ Origin: "http://evil.example", Authorization: `Bearer ${TOKEN}` }).expect(200);
+    const get = await api
+      .get("/api/v1/benchmarks/")
+      .set({ Origin: "http://evil.example", Authorization: `Bearer ${TOKEN}` })
+      .expect(200);
     expect(corsHeaders(get.headers)).toEqual({});
   });
 
@@ -88,7 +107,10 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
       const get = await api.get("/api/v1/benchmarks/").set({ Origin: "http://anyone.example" }).expect(200);
       expect(corsHeaders(get.headers)["access-control-allow-origin"]).toBe("*");
       expect(corsHeaders(get.headers)).not.toHaveProperty("access-control-allow-credentials");
-      const pre = await api.options("/api/v1/sessions/").set({ ...preflight, Origin: "http://anyone.example" }).expect(204);
+      const pre = await api
+        .options("/api/v1/sessions/")
+        .set({ ...preflight, Origin: "http://anyone.example" })
+        .expect(204);
       expect(corsHeaders(pre.headers)["access-control-allow-origin"]).toBe("*");
       expect(corsHeaders(pre.headers)).not.toHaveProperty("access-control-allow-credentials");
       // A sandboxed frame or a file:// page sends `null`: `*` does not cover it.
@@ -106,7 +128,10 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
       const api = request(listed.app);
       for (const origin of [PAGE, "null"]) {
         const get = await api.get("/api/v1/benchmarks/").set({ Origin: origin }).expect(200);
-        expect(corsHeaders(get.headers)).toMatchObject({ "access-control-allow-origin": origin, "access-control-allow-credentials": "true" });
+        expect(corsHeaders(get.headers)).toMatchObject({
+          "access-control-allow-origin": origin,
+          "access-control-allow-credentials": "true",
+        });
       }
       const other = await api.get("/api/v1/benchmarks/").set({ Origin: "http://anyone.example" }).expect(200);
       expect(corsHeaders(other.headers)["access-control-allow-origin"]).toBe("*");

@@ -53,7 +53,10 @@ function normalizeOrigin(origin: string): string {
  * entry allows.
  */
 export function parseCorsOrigins(value: string | undefined): string[] {
-  const origins = (value ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  const origins = (value ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     if (origin !== "*" && origin.toLowerCase() !== "null" && !/^https?:\/\/[^/\s]+\/?$/i.test(origin)) {
       throw new Error(`BENCHWRIGHT_CORS_ORIGINS: '${origin}' is not an origin (scheme://host[:port], null, or *)`);

@@ -7,7 +7,19 @@ import type { RequestHandler } from "express";
  */
 export function operationPathMatcher(basePath: string, templates: string[]): (path: string) => string | undefined {
   const patterns = templates.map(
-    (t) => [t, new RegExp("^" + escapeRegExp(basePath) + t.split(/\{[^}]+\}/).map(escapeRegExp).join("[^/]+") + "$")] as const,
+    (t) =>
+      [
+        t,
+        new RegExp(
+          "^" +
+            escapeRegExp(basePath) +
+            t
+              .split(/\{[^}]+\}/)
+              .map(escapeRegExp)
+              .join("[^/]+") +
+            "$",
+        ),
+      ] as const,
   );
   return (path) => patterns.find(([, p]) => p.test(path))?.[0];
 }

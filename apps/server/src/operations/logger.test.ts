@@ -29,16 +29,34 @@ describe("the server's logger", () => {
     log.info(
       {
         req: { headers: { authorization: "Bearer tok-123456", cookie: "sid=abcdef", "proxy-authorization": "Basic eHl6OnNlY3JldA==" } },
-        body: { config: { provider: { secret_key: "sk-top-secret", access_id: "AKIA0000" }, vms: { ssh_private_key: "-----BEGIN KEY-----", password: "pw-123456" } } },
+        body: {
+          config: {
+            provider: { secret_key: "sk-top-secret", access_id: "AKIA0000" },
+            vms: { ssh_private_key: "-----BEGIN KEY-----", password: "pw-123456" },
+          },
+        },
         config: { micro: { passphrase: "pp-123456" } },
         password: "pw-top",
       },
       "a request",
     );
-    for (const secret of ["tok-123456", "sid=abcdef", "eHl6OnNlY3JldA==", "sk-top-secret", "AKIA0000", "BEGIN KEY", "pw-123456", "pp-123456", "pw-top"]) {
+    for (const secret of [
+      "tok-123456",
+      "sid=abcdef",
+      "eHl6OnNlY3JldA==",
+      "sk-top-secret",
+      "AKIA0000",
+      "BEGIN KEY",
+      "pw-123456",
+      "pp-123456",
+      "pw-top",
+    ]) {
       expect(raw.join("\n")).not.toContain(secret);
     }
-    expect(JSON.parse(raw[0])).toMatchObject({ req: { headers: { authorization: "***" } }, body: { config: { vms: { password: "***" } } } });
+    expect(JSON.parse(raw[0])).toMatchObject({
+      req: { headers: { authorization: "***" } },
+      body: { config: { vms: { password: "***" } } },
+    });
   });
 
   it("gives the engine's lines their level and what they concern", () => {
@@ -46,7 +64,14 @@ describe("the server's logger", () => {
     engineLogOf(log)("run 1 of execution e failed", { level: "warn", session_id: "s", execution_id: "e", step: "run", attempt: 1 });
     engineLogOf(log)("a plain line");
     expect(entries()).toEqual([
-      expect.objectContaining({ level: 40, msg: "run 1 of execution e failed", session_id: "s", execution_id: "e", step: "run", attempt: 1 }),
+      expect.objectContaining({
+        level: 40,
+        msg: "run 1 of execution e failed",
+        session_id: "s",
+        execution_id: "e",
+        step: "run",
+        attempt: 1,
+      }),
       expect.objectContaining({ level: 30, msg: "a plain line" }),
     ]);
     // Written outside any request: no request's id (those inside one: see observability.test.ts).
@@ -54,7 +79,11 @@ describe("the server's logger", () => {
   });
 
   it("keeps the process from starting on a LOG_LEVEL that does not exist, saying why in a pino line", () => {
-    const run = spawnSync(process.execPath, [MAIN], { env: { ...process.env, LOG_LEVEL: "loud", PORT: "0" }, encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, [MAIN], {
+      env: { ...process.env, LOG_LEVEL: "loud", PORT: "0" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(run.status).toBe(1);
     const line = JSON.parse(run.stderr.trim().split("\n").pop()!);
     expect(line).toMatchObject({ level: 60, msg: "cannot start" });
@@ -67,7 +96,11 @@ describe("the log's format", () => {
   const readable = /^\[\d\d:\d\d:\d\d\.\d{3}\] FATAL.*: cannot start\n\s+error: "LOG_LEVEL must be one of/m;
 
   it("is one readable line per event with BENCHWRIGHT_LOG_FORMAT=pretty", () => {
-    const run = spawnSync(process.execPath, [MAIN], { env: { ...env, BENCHWRIGHT_LOG_FORMAT: "pretty" }, encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, [MAIN], {
+      env: { ...env, BENCHWRIGHT_LOG_FORMAT: "pretty" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(readable);
     expect(run.stderr).not.toContain('"level":60');
@@ -75,16 +108,30 @@ describe("the log's format", () => {
 
   it("is readable by default on a terminal, JSON elsewhere and with BENCHWRIGHT_LOG_FORMAT=json", () => {
     // `script` gives the server a pseudo-terminal: what it writes comes back on script's stdout.
-    const onTerminal = spawnSync("script", ["-qfec", `'${process.execPath}' '${MAIN}'`, "/dev/null"], { env, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+    const onTerminal = spawnSync("script", ["-qfec", `'${process.execPath}' '${MAIN}'`, "/dev/null"], {
+      env,
+      encoding: "utf8",
+      timeout: 30_000,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     expect(onTerminal.status).toBe(1);
     // eslint-disable-next-line no-control-regex -- a terminal's lines are coloured
     expect(onTerminal.stdout.replaceAll("\r", "").replace(/\x1b\[[0-9;]*m/g, "")).toMatch(readable);
-    const json = spawnSync("script", ["-qfec", `'${process.execPath}' '${MAIN}'`, "/dev/null"], { env: { ...env, BENCHWRIGHT_LOG_FORMAT: "json" }, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+    const json = spawnSync("script", ["-qfec", `'${process.execPath}' '${MAIN}'`, "/dev/null"], {
+      env: { ...env, BENCHWRIGHT_LOG_FORMAT: "json" },
+      encoding: "utf8",
+      timeout: 30_000,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     expect(json.stdout).toContain('"level":60');
   });
 
   it("refuses a format it does not know, saying which it knows", () => {
-    const run = spawnSync(process.execPath, [MAIN], { env: { ...env, LOG_LEVEL: "info", BENCHWRIGHT_LOG_FORMAT: "yaml" }, encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, [MAIN], {
+      env: { ...env, LOG_LEVEL: "info", BENCHWRIGHT_LOG_FORMAT: "yaml" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("BENCHWRIGHT_LOG_FORMAT must be pretty or json, not 'yaml'");
   });
@@ -109,20 +156,26 @@ describe("X-Request-Id", () => {
   it("takes the caller's id when it is a short token of safe characters, and makes one otherwise", async () => {
     const kept = await request(fx.app).get("/api/v1/benchmarks/").set("X-Request-Id", "edge-7f3a:01.b_c").expect(200);
     expect(kept.headers["x-request-id"]).toBe("edge-7f3a:01.b_c");
-    for (const refused of ["x".repeat(129), "has spaces", "a\"quote", "{\"json\":1}", ""]) {
+    for (const refused of ["x".repeat(129), "has spaces", 'a"quote', '{"json":1}', ""]) {
       const res = await request(fx.app).get("/api/v1/benchmarks/").set("X-Request-Id", refused).expect(200);
       expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
     const made = await request(fx.app).get("/api/v1/benchmarks/").expect(200);
     const other = await request(fx.app).get("/api/v1/benchmarks/").expect(200);
     expect(made.headers["x-request-id"]).not.toBe(other.headers["x-request-id"]);
-    const logged = fx.log.entries().filter((e) => e.msg === "request completed").map((e) => e.reqId);
+    const logged = fx.log
+      .entries()
+      .filter((e) => e.msg === "request completed")
+      .map((e) => e.reqId);
     expect(logged).toContain("edge-7f3a:01.b_c");
     expect(logged).toContain(made.headers["x-request-id"]);
   });
 
   it("is declared on every answer of the contract, so that a page may read it (CORS exposes the contract's headers)", () => {
-    const spec = loadSpec() as { paths: Record<string, Record<string, { responses?: Record<string, Answer> }>>; components: { responses: Record<string, Answer> } };
+    const spec = loadSpec() as {
+      paths: Record<string, Record<string, { responses?: Record<string, Answer> }>>;
+      components: { responses: Record<string, Answer> };
+    };
     const answers = Object.values(spec.paths).flatMap((item) => Object.values(item).flatMap((op) => Object.entries(op.responses ?? {})));
     expect(answers.length).toBeGreaterThan(50);
     for (const [status, answer] of answers) {
@@ -155,7 +208,8 @@ describe("a request's line", () => {
 
   it("is one line at the end, at the level its status calls for, with the request's id on every line written for it", async () => {
     const { app, entries } = loggedApp();
-    for (const code of [200, 404, 503]) await request(app).get(`/status/${code}`).set("X-Request-Id", `id-${code}`).set("Authorization", "Bearer tok-secret-1");
+    for (const code of [200, 404, 503])
+      await request(app).get(`/status/${code}`).set("X-Request-Id", `id-${code}`).set("Authorization", "Bearer tok-secret-1");
     const ended = entries().filter((e) => e.msg === "request completed" || e.msg === "request errored");
     expect(ended.map((e) => [e.reqId, e.level, e.msg, (e.res as { statusCode: number }).statusCode, e.operation])).toEqual([
       ["id-200", 30, "request completed", 200, "op:/status/200"],
@@ -164,7 +218,11 @@ describe("a request's line", () => {
     ]);
     expect(ended[0]).toMatchObject({ req: { method: "GET", url: "/status/200", headers: { authorization: "***" } } });
     expect(typeof ended[0].responseTime).toBe("number");
-    expect(entries().filter((e) => e.msg === "served").map((e) => e.reqId)).toEqual(["id-200", "id-404", "id-503"]);
+    expect(
+      entries()
+        .filter((e) => e.msg === "served")
+        .map((e) => e.reqId),
+    ).toEqual(["id-200", "id-404", "id-503"]);
     expect(JSON.stringify(entries())).not.toContain("tok-secret-1");
   });
 

@@ -75,8 +75,16 @@ const MASKED_HEADERS: ReadonlySet<string> = new Set(CREDENTIAL_HEADERS);
  */
 function requestLogFields(req: IncomingMessage & { originalUrl?: string; id?: unknown }): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
-  for (const name of LOGGED_HEADERS) if (req.headers[name] !== undefined) headers[name] = MASKED_HEADERS.has(name) ? MASK : req.headers[name];
-  return { id: req.id, method: req.method, url: req.originalUrl ?? req.url, headers, remoteAddress: req.socket?.remoteAddress, remotePort: req.socket?.remotePort };
+  for (const name of LOGGED_HEADERS)
+    if (req.headers[name] !== undefined) headers[name] = MASKED_HEADERS.has(name) ? MASK : req.headers[name];
+  return {
+    id: req.id,
+    method: req.method,
+    url: req.originalUrl ?? req.url,
+    headers,
+    remoteAddress: req.socket?.remoteAddress,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 /** What a request's line says of the answer. */

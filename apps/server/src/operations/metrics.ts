@@ -17,10 +17,12 @@ const STEP_BUCKETS = [0.1, 0.5, 1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly #requests = counter(this.registry, "benchwright_http_requests_total", "Requests answered, by the contract's operationId (`unmatched` for no operation) and status", [
-    "operation",
-    "status",
-  ]);
+  readonly #requests = counter(
+    this.registry,
+    "benchwright_http_requests_total",
+    "Requests answered, by the contract's operationId (`unmatched` for no operation) and status",
+    ["operation", "status"],
+  );
   readonly #latency = histogram(
     this.registry,
     "benchwright_http_request_duration_seconds",
@@ -121,7 +123,13 @@ function counter<L extends string>(registry: Registry, name: string, help: strin
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
-function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+function histogram<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  buckets: number[],
+): Histogram<L> {
   return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
 }
 

@@ -38,7 +38,12 @@ export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR): Router {
   router.use("/ui/", (req, res, next) =>
     isBuilt()
       ? files(req, res, next)
-      : next(new BenchwrightError("not_found", "The web dashboard is not built (yet: npm start builds it once the server listens): npm run build -w @benchwright/web (or npm run build)")),
+      : next(
+          new BenchwrightError(
+            "not_found",
+            "The web dashboard is not built (yet: npm start builds it once the server listens): npm run build -w @benchwright/web (or npm run build)",
+          ),
+        ),
   );
   return router;
 }

@@ -29,7 +29,9 @@ describe("server configuration", () => {
   it("logs at LOG_LEVEL, info by default, and refuses a level that does not exist", () => {
     expect(readConfig({}, []).logLevel).toBe("info");
     expect(readConfig({ LOG_LEVEL: " Debug " }, []).logLevel).toBe("debug");
-    expect(() => readConfig({ LOG_LEVEL: "verbose" }, [])).toThrow("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'");
+    expect(() => readConfig({ LOG_LEVEL: "verbose" }, [])).toThrow(
+      "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'",
+    );
   });
 
   it("keeps /metrics behind the token unless BENCHWRIGHT_METRICS_PUBLIC is true", () => {
@@ -43,7 +45,9 @@ describe("server configuration", () => {
     expect(readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: "" }, []).maxEventSubscribers).toBe(1000);
     expect(readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: "50" }, []).maxEventSubscribers).toBe(50);
     for (const bad of ["0", "-3", "2.5", "many", "1e309"]) {
-      expect(() => readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: bad }, []), bad).toThrow(`BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS must be a whole number of subscribers, at least 1, not '${bad}'`);
+      expect(() => readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: bad }, []), bad).toThrow(
+        `BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS must be a whole number of subscribers, at least 1, not '${bad}'`,
+      );
     }
   });
 
@@ -51,7 +55,9 @@ describe("server configuration", () => {
     expect(readConfig({}, []).maxStepTimeoutS).toBe(86_400);
     expect(readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: "3600" }, []).maxStepTimeoutS).toBe(3600);
     for (const wrong of ["0", "-1", "1.5", "a day"]) {
-      expect(() => readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: wrong }, []), wrong).toThrow(`BENCHWRIGHT_MAX_STEP_TIMEOUT must be a whole number of seconds, at least 1, not '${wrong}'`);
+      expect(() => readConfig({ BENCHWRIGHT_MAX_STEP_TIMEOUT: wrong }, []), wrong).toThrow(
+        `BENCHWRIGHT_MAX_STEP_TIMEOUT must be a whole number of seconds, at least 1, not '${wrong}'`,
+      );
     }
   });
 

@@ -22,7 +22,15 @@ export async function serve(config: ServerConfig, log: Logger): Promise<RunningS
 /** `benchwright worker`: runs steps from the shared queue, serves nothing. Needs PostgreSQL. */
 export async function work(config: ServerConfig, log: Logger): Promise<{ engine: Engine; close(deadlineMs?: number): Promise<void> }> {
   if (!config.databaseUrl) throw new Error("A worker shares its database with the servers: set DATABASE_URL to their PostgreSQL");
-  const engine = await Engine.open({ dataDir: config.dataDir, configDir: config.configDir, databaseUrl: config.databaseUrl, queueSchema: config.queueSchema, work: true, log: engineLogOf(log), outbound: outboundPolicyOf(config) });
+  const engine = await Engine.open({
+    dataDir: config.dataDir,
+    configDir: config.configDir,
+    databaseUrl: config.databaseUrl,
+    queueSchema: config.queueSchema,
+    work: true,
+    log: engineLogOf(log),
+    outbound: outboundPolicyOf(config),
+  });
   log.info({ dataDir: config.dataDir, database: "postgresql" }, "working");
   return { engine, close: (deadlineMs = config.stopTimeoutMs ?? 10_000) => engine.close(deadlineMs) };
 }

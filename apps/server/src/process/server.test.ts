@@ -26,9 +26,7 @@ function exchange(port: number, bytes: string): Promise<Answer> {
       const text = Buffer.concat(chunks).toString("utf8");
       const [head, ...rest] = text.split("\r\n\r\n");
       const [statusLine, ...lines] = head.split("\r\n");
-      const headers = Object.fromEntries(
-        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
-      );
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
       done({ status: Number(statusLine.split(" ")[1]), headers, body: rest.join("\r\n\r\n") });
       socket.destroy();
     });
@@ -60,7 +58,13 @@ describe("requests Node's parser refuses before Express", () => {
     expect(answer.status).toBe(status);
     expect(answer.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
-    expect(JSON.parse(answer.body)).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      status,
+      code,
+      type: expect.any(String),
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   };
 
   it("answers a 20 KiB header with a 431 problem", async () => {
@@ -74,7 +78,10 @@ describe("requests Node's parser refuses before Express", () => {
     ["an unknown method", "FROB /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\n\r\n"],
     ["a space in the path", "GET /api/v1/ses sions/ HTTP/1.1\r\nHost: x\r\n\r\n"],
     ["a header line without a colon", "GET /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n"],
-    ["two Content-Length headers that disagree", "POST /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"],
+    [
+      "two Content-Length headers that disagree",
+      "POST /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+    ],
   ])("answers %s with a 400 problem", async (_name, bytes) => {
     expectProblem(await exchange(port, bytes), 400, "validation_failed");
   });

@@ -81,10 +81,14 @@ function listen(app: ReturnType<typeof createApp>, config: ServerConfig): Promis
 function listenError(error: NodeJS.ErrnoException, config: Pick<ServerConfig, "host" | "port">): Error {
   const where = `${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
   if (error.code === "EADDRINUSE") {
-    return new Error(`${where} is already in use (EADDRINUSE): another process listens there, perhaps another Benchwright server; stop it, or set PORT (and HOST) to another address`);
+    return new Error(
+      `${where} is already in use (EADDRINUSE): another process listens there, perhaps another Benchwright server; stop it, or set PORT (and HOST) to another address`,
+    );
   }
-  if (error.code === "EACCES") return new Error(`not allowed to listen on ${where} (EACCES): set PORT to a port above 1023, or run with the right to bind it`);
-  if (error.code === "EADDRNOTAVAIL") return new Error(`${config.host} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses`);
+  if (error.code === "EACCES")
+    return new Error(`not allowed to listen on ${where} (EACCES): set PORT to a port above 1023, or run with the right to bind it`);
+  if (error.code === "EADDRNOTAVAIL")
+    return new Error(`${config.host} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses`);
   return new Error(`cannot listen on ${where}: ${error.message}`);
 }
 
@@ -107,7 +111,10 @@ export function answerClientErrors(server: Server): void {
     }
     const error =
       err.code === "HPE_HEADER_OVERFLOW"
-        ? new BenchwrightError("header_too_large", `The request's header fields are larger than the ${maxHeaderSize} bytes the server accepts`)
+        ? new BenchwrightError(
+            "header_too_large",
+            `The request's header fields are larger than the ${maxHeaderSize} bytes the server accepts`,
+          )
         : new BenchwrightError("validation_failed", "The request is not well-formed HTTP/1.1 (request line, header fields or framing)");
     const body = JSON.stringify(problemOf(error));
     socket.end(

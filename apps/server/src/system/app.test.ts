@@ -22,7 +22,10 @@ describe("the v1 REST interface on the local provider", () => {
   it("serves the interactive docs and the spec under both names", async () => {
     const page = await api.get("/api/v1/").expect(200);
     expect(page.text).toContain("swagger-ui-bundle.js");
-    await api.get("/api/v1/docs/swagger-ui-bundle.js").expect(200).expect("content-type", /javascript/);
+    await api
+      .get("/api/v1/docs/swagger-ui-bundle.js")
+      .expect(200)
+      .expect("content-type", /javascript/);
     expect((await api.get("/api/v1/openapi.json").expect(200)).body.openapi).toBe("3.1.0");
     // flask-restplus' name serves the Swagger 2.0 rendition (swagger-json.test.ts checks it whole).
     expect((await api.get("/api/v1/swagger.json").expect(200)).body.swagger).toBe("2.0");
@@ -88,7 +91,10 @@ describe("the v1 REST interface on the local provider", () => {
       expect(res.body).toContainEqual({ id: execId });
     }
     for (const path of [`/api/v1/executions/${execId}`, `/api/v1/executions/${execId}/`]) {
-      await api.get(path).set("X-Fields", "test{tool_id}").expect(200, { test: { tool_id: "idle" } });
+      await api
+        .get(path)
+        .set("X-Fields", "test{tool_id}")
+        .expect(200, { test: { tool_id: "idle" } });
     }
   });
 
@@ -104,7 +110,10 @@ describe("the v1 REST interface on the local provider", () => {
     expect(exec.exec_env.vms[0]).toMatchObject({ id: "local", ip: "127.0.0.1" });
     expect(exec.exec_env.vms[0].facts.cpu_count).toBeGreaterThan(0);
     expect(exec.steps.map((s: { step: string; state: string }) => `${s.step}:${s.state}`)).toEqual(["prepare:succeeded", "run:succeeded"]);
-    const log = await api.get(`/api/v1/executions/${execId}/logs?step=run&attempt=1`).expect(200).expect("content-type", /text\/plain/);
+    const log = await api
+      .get(`/api/v1/executions/${execId}/logs?step=run&attempt=1`)
+      .expect(200)
+      .expect("content-type", /text\/plain/);
     expect(log.text).toMatch(/BW_METRIC idle_seconds/);
   });
 
@@ -121,7 +130,10 @@ describe("the v1 REST interface on the local provider", () => {
   it("answers a failing run with a problem that carries the exit code, and stays usable", async () => {
     const exec = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "failing" }).expect(200)).body;
     await api.post(`/api/v1/executions/${exec.id}/prepare`).expect(200);
-    const res = await api.post(`/api/v1/executions/${exec.id}/run`).expect(502).expect("content-type", /application\/problem\+json/);
+    const res = await api
+      .post(`/api/v1/executions/${exec.id}/run`)
+      .expect(502)
+      .expect("content-type", /application\/problem\+json/);
     expect(res.body).toMatchObject({ code: "step_failed", status: 502, exit_code: 3, state: "run_failed" });
     expect(res.body.output_tail).toBeTruthy();
     expect((await api.get(`/api/v1/executions/${exec.id}`)).body.state).toBe("run_failed");
@@ -162,26 +174,110 @@ describe("malformed requests", () => {
   const json = (body: unknown) => ({ body: JSON.stringify(body), type: "application/json" });
   const cases: Array<[string, string, string, { body?: string; type?: string; headers?: Record<string, string> }, number, string]> = [
     ["session: neither form", "post", "/api/v1/sessions/", json({}), 400, "validation_failed"],
-    ["session: both forms", "post", "/api/v1/sessions/", json({ provider: "local", service: "default", config: { provider: { class: "local" }, a: {} } }), 400, "validation_failed"],
+    [
+      "session: both forms",
+      "post",
+      "/api/v1/sessions/",
+      json({ provider: "local", service: "default", config: { provider: { class: "local" }, a: {} } }),
+      400,
+      "validation_failed",
+    ],
     ["session: wrong type", "post", "/api/v1/sessions/", json({ provider: 42, service: "default" }), 400, "validation_failed"],
-    ["session: unknown field", "post", "/api/v1/sessions/", json({ provider: "local", service: "default", color: "red" }), 400, "validation_failed"],
-    ["session: unknown stored provider", "post", "/api/v1/sessions/", json({ provider: "nowhere", service: "default" }), 400, "unknown_provider"],
-    ["session: unknown service type", "post", "/api/v1/sessions/", json({ provider: "local", service: "huge" }), 400, "unknown_service_type"],
-    ["session: unknown class", "post", "/api/v1/sessions/", json({ config: { provider: { class: "teleport" }, s: {} } }), 400, "unknown_provider_class"],
-    ["session: two service sections", "post", "/api/v1/sessions/", json({ config: { provider: { class: "local" }, a: {}, b: {} } }), 400, "validation_failed"],
-    ["session: existing-vm without host", "post", "/api/v1/sessions/", json({ config: { provider: { class: "existing-vm" }, s: { vm_user: "u" } } }), 400, "invalid_configuration"],
+    [
+      "session: unknown field",
+      "post",
+      "/api/v1/sessions/",
+      json({ provider: "local", service: "default", color: "red" }),
+      400,
+      "validation_failed",
+    ],
+    [
+      "session: unknown stored provider",
+      "post",
+      "/api/v1/sessions/",
+      json({ provider: "nowhere", service: "default" }),
+      400,
+      "unknown_provider",
+    ],
+    [
+      "session: unknown service type",
+      "post",
+      "/api/v1/sessions/",
+      json({ provider: "local", service: "huge" }),
+      400,
+      "unknown_service_type",
+    ],
+    [
+      "session: unknown class",
+      "post",
+      "/api/v1/sessions/",
+      json({ config: { provider: { class: "teleport" }, s: {} } }),
+      400,
+      "unknown_provider_class",
+    ],
+    [
+      "session: two service sections",
+      "post",
+      "/api/v1/sessions/",
+      json({ config: { provider: { class: "local" }, a: {}, b: {} } }),
+      400,
+      "validation_failed",
+    ],
+    [
+      "session: existing-vm without host",
+      "post",
+      "/api/v1/sessions/",
+      json({ config: { provider: { class: "existing-vm" }, s: { vm_user: "u" } } }),
+      400,
+      "invalid_configuration",
+    ],
     ["session: bad JSON", "post", "/api/v1/sessions/", { body: '{"provider": "local",', type: "application/json" }, 400, "bad_json"],
-    ["session: not JSON", "post", "/api/v1/sessions/", { body: "provider=local&service=default", type: "application/x-www-form-urlencoded" }, 415, "unsupported_media_type"],
+    [
+      "session: not JSON",
+      "post",
+      "/api/v1/sessions/",
+      { body: "provider=local&service=default", type: "application/x-www-form-urlencoded" },
+      415,
+      "unsupported_media_type",
+    ],
     ["session: array body", "post", "/api/v1/sessions/", json([{ provider: "local" }]), 400, "validation_failed"],
     ["execution: missing workload", "post", `/api/v1/sessions/${"SID"}/executions/`, json({ tool: "idle" }), 400, "validation_failed"],
-    ["execution: unknown tool", "post", `/api/v1/sessions/${"SID"}/executions/`, json({ tool: "sysbenc", workload: "cpu" }), 400, "unknown_tool"],
-    ["execution: unknown workload", "post", `/api/v1/sessions/${"SID"}/executions/`, json({ tool: "idle", workload: "idle7" }), 400, "unknown_workload"],
-    ["execution: unknown session", "post", `/api/v1/sessions/${MISSING}/executions/`, json({ tool: "idle", workload: "idle0" }), 404, "not_found"],
+    [
+      "execution: unknown tool",
+      "post",
+      `/api/v1/sessions/${"SID"}/executions/`,
+      json({ tool: "sysbenc", workload: "cpu" }),
+      400,
+      "unknown_tool",
+    ],
+    [
+      "execution: unknown workload",
+      "post",
+      `/api/v1/sessions/${"SID"}/executions/`,
+      json({ tool: "idle", workload: "idle7" }),
+      400,
+      "unknown_workload",
+    ],
+    [
+      "execution: unknown session",
+      "post",
+      `/api/v1/sessions/${MISSING}/executions/`,
+      json({ tool: "idle", workload: "idle0" }),
+      404,
+      "not_found",
+    ],
     ["execution: session id not a uuid", "get", "/api/v1/sessions/not-a-uuid", {}, 400, "validation_failed"],
     ["unknown execution", "get", `/api/v1/executions/${MISSING}`, {}, 404, "not_found"],
     ["unknown benchmark", "get", "/api/v1/benchmarks/nope", {}, 404, "not_found"],
     ["bad mask", "get", "/api/v1/sessions/", { headers: { "X-Fields": "id,provider{id" } }, 400, "bad_fields_mask"],
-    ["bad mask on a write", "post", "/api/v1/sessions/", { ...json({ provider: "local", service: "default" }), headers: { "X-Fields": "id}" } }, 400, "bad_fields_mask"],
+    [
+      "bad mask on a write",
+      "post",
+      "/api/v1/sessions/",
+      { ...json({ provider: "local", service: "default" }), headers: { "X-Fields": "id}" } },
+      400,
+      "bad_fields_mask",
+    ],
     ["run before prepare", "post", `/api/v1/executions/${"EID"}/run`, {}, 409, "wrong_state"],
     ["unknown query parameter", "get", "/api/v1/sessions/?page=2", {}, 400, "validation_failed"],
     ["log step not in the enum", "get", `/api/v1/executions/${"EID"}/logs?step=build`, {}, 400, "validation_failed"],
@@ -237,30 +333,35 @@ describe("access with a token", () => {
 
 describe("persistence", () => {
   // The embedded database by default, and the same schema on a real PostgreSQL server.
-  it.each(["pglite", "postgres"])("keeps every session and execution across a restart, on %s", async (kind) => {
-    const schema = kind === "postgres" ? await createTestSchema() : undefined;
-    let fx = await openFixture({ persistent: true, engine: schema ? { databaseUrl: schema.url } : {} });
-    try {
-      let api = request(fx.app);
-      const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body;
-      const exec = (await api.post(`/api/v1/sessions/${session.id}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body;
-      await api.post(`/api/v1/executions/${exec.id}/prepare`).expect(200);
-      await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
-      const before = (await api.get(`/api/v1/sessions/${session.id}`).expect(200)).body;
-      fx = await fx.reopen();
-      api = request(fx.app);
-      expect((await api.get(`/api/v1/sessions/${session.id}`).expect(200)).body).toEqual(before);
-      await api.get(`/api/v1/executions/${exec.id}/logs`).expect(200);
-      await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
-      if (schema) {
-        const rows = await fx.engine.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM executions");
-        expect(rows[0].n).toBe(1);
+  it.each(["pglite", "postgres"])(
+    "keeps every session and execution across a restart, on %s",
+    async (kind) => {
+      const schema = kind === "postgres" ? await createTestSchema() : undefined;
+      let fx = await openFixture({ persistent: true, engine: schema ? { databaseUrl: schema.url } : {} });
+      try {
+        let api = request(fx.app);
+        const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body;
+        const exec = (await api.post(`/api/v1/sessions/${session.id}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200))
+          .body;
+        await api.post(`/api/v1/executions/${exec.id}/prepare`).expect(200);
+        await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
+        const before = (await api.get(`/api/v1/sessions/${session.id}`).expect(200)).body;
+        fx = await fx.reopen();
+        api = request(fx.app);
+        expect((await api.get(`/api/v1/sessions/${session.id}`).expect(200)).body).toEqual(before);
+        await api.get(`/api/v1/executions/${exec.id}/logs`).expect(200);
+        await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
+        if (schema) {
+          const rows = await fx.engine.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM executions");
+          expect(rows[0].n).toBe(1);
+        }
+      } finally {
+        await fx.close();
+        await schema?.drop();
       }
-    } finally {
-      await fx.close();
-      await schema?.drop();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("every operation of the seed, on both spellings, with a mask", () => {
@@ -272,40 +373,46 @@ describe("every operation of the seed, on both spellings, with a mask", () => {
   });
   afterAll(() => fx.close());
 
-  const newSession = async () => (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
-  const newExec = async (sid: string) => (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id as string;
+  const newSession = async () =>
+    (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
+  const newExec = async (sid: string) =>
+    (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id as string;
 
-  it.each(["", "toggled"])("answers each of the 13 operations%s", async (variant) => {
-    const spell = (canonical: string) => (variant ? (canonical.endsWith("/") ? canonical.slice(0, -1) : canonical + "/") : canonical);
-    const sid = await newSession();
-    const eid = await newExec(sid);
-    const prepared = await newExec(sid);
-    await api.post(`/api/v1/executions/${prepared}/prepare`).expect(200);
-    const doomed = await newSession();
-    const calls: Array<[string, string, number, unknown?]> = [
-      ["get", "/api/v1/benchmarks/", 200],
-      ["get", "/api/v1/benchmarks/idle", 200],
-      ["get", "/api/v1/providers/", 200],
-      ["post", "/api/v1/sessions/", 200, { provider: "local", service: "default" }],
-      ["get", "/api/v1/sessions/", 200],
-      ["get", `/api/v1/sessions/${sid}`, 200],
-      ["post", `/api/v1/sessions/${sid}/executions/`, 200, { tool: "idle", workload: "idle0" }],
-      ["get", `/api/v1/sessions/${sid}/executions/`, 200],
-      ["get", "/api/v1/executions/", 200],
-      ["get", `/api/v1/executions/${eid}`, 200],
-      ["post", `/api/v1/executions/${eid}/prepare`, 200],
-      ["post", `/api/v1/executions/${prepared}/run`, 200],
-    ];
-    for (const [method, path, status, body] of calls) {
-      const mask = path.includes("prepare") || path.includes("run") ? "started" : path.includes("providers") ? "name" : "id";
-      const call = (api as unknown as Record<string, (p: string) => request.Test>)[method](spell(path)).set("X-Fields", mask);
-      const res = await (body ? call.send(body as object) : call);
-      expect(res.status, `${method} ${spell(path)}`).toBe(status);
-      const items = Array.isArray(res.body) ? res.body : [res.body];
-      expect(items.length, `${method} ${spell(path)}`).toBeGreaterThan(0);
-      for (const item of items) expect(Object.keys(item), `${method} ${spell(path)}`).toEqual([mask]);
-    }
-    await api.delete(spell(`/api/v1/sessions/${doomed}`)).expect(204);
-    expect((await api.get(`/api/v1/sessions/${doomed}`).expect(200)).body.state).toBe("deleted");
-  }, 60_000);
+  it.each(["", "toggled"])(
+    "answers each of the 13 operations%s",
+    async (variant) => {
+      const spell = (canonical: string) => (variant ? (canonical.endsWith("/") ? canonical.slice(0, -1) : canonical + "/") : canonical);
+      const sid = await newSession();
+      const eid = await newExec(sid);
+      const prepared = await newExec(sid);
+      await api.post(`/api/v1/executions/${prepared}/prepare`).expect(200);
+      const doomed = await newSession();
+      const calls: Array<[string, string, number, unknown?]> = [
+        ["get", "/api/v1/benchmarks/", 200],
+        ["get", "/api/v1/benchmarks/idle", 200],
+        ["get", "/api/v1/providers/", 200],
+        ["post", "/api/v1/sessions/", 200, { provider: "local", service: "default" }],
+        ["get", "/api/v1/sessions/", 200],
+        ["get", `/api/v1/sessions/${sid}`, 200],
+        ["post", `/api/v1/sessions/${sid}/executions/`, 200, { tool: "idle", workload: "idle0" }],
+        ["get", `/api/v1/sessions/${sid}/executions/`, 200],
+        ["get", "/api/v1/executions/", 200],
+        ["get", `/api/v1/executions/${eid}`, 200],
+        ["post", `/api/v1/executions/${eid}/prepare`, 200],
+        ["post", `/api/v1/executions/${prepared}/run`, 200],
+      ];
+      for (const [method, path, status, body] of calls) {
+        const mask = path.includes("prepare") || path.includes("run") ? "started" : path.includes("providers") ? "name" : "id";
+        const call = (api as unknown as Record<string, (p: string) => request.Test>)[method](spell(path)).set("X-Fields", mask);
+        const res = await (body ? call.send(body as object) : call);
+        expect(res.status, `${method} ${spell(path)}`).toBe(status);
+        const items = Array.isArray(res.body) ? res.body : [res.body];
+        expect(items.length, `${method} ${spell(path)}`).toBeGreaterThan(0);
+        for (const item of items) expect(Object.keys(item), `${method} ${spell(path)}`).toEqual([mask]);
+      }
+      await api.delete(spell(`/api/v1/sessions/${doomed}`)).expect(204);
+      expect((await api.get(`/api/v1/sessions/${doomed}`).expect(200)).body.state).toBe("deleted");
+    },
+    60_000,
+  );
 });

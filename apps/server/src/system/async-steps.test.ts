@@ -42,7 +42,15 @@ describe("asynchronous steps (Prefer: respond-async)", () => {
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(res.headers.location).toBe(`/api/v1/executions/${id}/steps/run/1`);
     expect(res.headers["preference-applied"]).toBe("respond-async");
-    expect(res.body).toMatchObject({ execution_id: id, step: "run", attempt: 1, state: "running", duration: null, exit_code: null, metrics: [] });
+    expect(res.body).toMatchObject({
+      execution_id: id,
+      step: "run",
+      attempt: 1,
+      state: "running",
+      duration: null,
+      exit_code: null,
+      metrics: [],
+    });
     expect((await api.get(`/api/v1/executions/${id}`)).body.state).toBe("running");
 
     let attempt = res.body;
@@ -115,10 +123,19 @@ describe("stopping well", () => {
     try {
       const env = { BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG, BENCHWRIGHT_STOP_TIMEOUT: "3" };
       let server = await startProcess("serve", env);
-      const call = (path: string, init: RequestInit = {}) => fetch(server.api + path, init).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const call = (path: string, init: RequestInit = {}) =>
+        fetch(server.api + path, init).then(async (r) => ({ status: r.status, body: await r.json() }));
       const json = { "Content-Type": "application/json" };
-      const sid = (await call("/sessions/", { method: "POST", headers: json, body: JSON.stringify({ provider: "local", service: "default" }) })).body.id;
-      const id = (await call(`/sessions/${sid}/executions/`, { method: "POST", headers: json, body: JSON.stringify({ tool: "idle", workload: "idle5" }) })).body.id;
+      const sid = (
+        await call("/sessions/", { method: "POST", headers: json, body: JSON.stringify({ provider: "local", service: "default" }) })
+      ).body.id;
+      const id = (
+        await call(`/sessions/${sid}/executions/`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ tool: "idle", workload: "idle5" }),
+        })
+      ).body.id;
       expect((await call(`/executions/${id}/prepare`, { method: "POST" })).status).toBe(200);
       // A client waits for the run synchronously while the server is told to stop.
       const waiting = call(`/executions/${id}/run`, { method: "POST" }).catch((e: Error) => e);

@@ -39,7 +39,9 @@ describe("a config dir with bad benchmark files", () => {
     const res = await fetch(`${server.url}/api/v1/benchmarks/`);
     expect(res.status).toBe(200);
     const ids = ((await res.json()) as Array<{ id: string }>).map((b) => b.id).sort();
-    const builtins = loadCatalog().tools().map((t) => t.id);
+    const builtins = loadCatalog()
+      .tools()
+      .map((t) => t.id);
     expect(builtins.length).toBeGreaterThanOrEqual(20);
     expect(ids).toEqual([...builtins, "extra"].sort());
     const extra = await fetch(`${server.url}/api/v1/benchmarks/extra`);
@@ -48,7 +50,10 @@ describe("a config dir with bad benchmark files", () => {
   });
 
   it("logs each bad file by name", () => {
-    const skipped = captured.entries().map((e) => String(e.msg)).filter((l) => l.startsWith("benchmark definition skipped"));
+    const skipped = captured
+      .entries()
+      .map((e) => String(e.msg))
+      .filter((l) => l.startsWith("benchmark definition skipped"));
     expect(skipped.join("\n")).toMatch(/dangling\.yaml: is a symbolic link to nothing/);
     expect(skipped.join("\n")).toMatch(/folder\.yaml: is not a regular file/);
     expect(skipped.join("\n")).toMatch(/typo\.yaml: not valid YAML/);

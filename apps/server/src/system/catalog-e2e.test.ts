@@ -52,9 +52,7 @@ describe("every built-in workload, end to end over SSH", () => {
     await loop?.close();
   });
 
-  const cases = catalog
-    .tools()
-    .flatMap((t) => t.workloads.filter((w) => !w.roles).map((w) => [t.id, w.id] as const));
+  const cases = catalog.tools().flatMap((t) => t.workloads.filter((w) => !w.roles).map((w) => [t.id, w.id] as const));
 
   /** The small parameters this workload declares. */
   function paramsOf(tool: string, workload: string): Record<string, string | number | boolean> {
@@ -68,7 +66,8 @@ describe("every built-in workload, end to end over SSH", () => {
     const withRoles = catalog.tools().reduce((n, t) => n + t.workloads.filter((w) => w.roles).length, 0);
     expect(cases).toHaveLength(all - withRoles);
     expect(all).toBeGreaterThanOrEqual(80);
-    for (const [tool, workload] of cases) expect(catalog.params(tool, workload, paramsOf(tool, workload)).problems, `${tool}/${workload}`).toEqual([]);
+    for (const [tool, workload] of cases)
+      expect(catalog.params(tool, workload, paramsOf(tool, workload)).problems, `${tool}/${workload}`).toEqual([]);
     // Every entry of SMALL names a tool or workload that is still there.
     for (const key of Object.keys(SMALL)) {
       const [tool, workload] = key.split("/") as [string, string | undefined];
@@ -77,34 +76,38 @@ describe("every built-in workload, end to end over SSH", () => {
   });
 
   // A first prepare may install a package (ffmpeg's dependencies are large): the prepare timeout.
-  it.each(cases)("prepares and runs %s %s: completed, with declared, finite metrics", async (tool, workload) => {
-    const { api, sessionId } = loop;
-    const params = paramsOf(tool, workload);
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload, params }).expect(200)).body.id;
-    const prepared = await api.post(`/api/v1/executions/${id}/prepare`);
-    expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
-    const ran = await api.post(`/api/v1/executions/${id}/run`);
-    const exec = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
-    if (FAILS.has(`${tool}/${workload}`)) {
-      expect(ran.status, JSON.stringify(ran.body)).toBe(502);
-      expect(exec.state).toBe("run_failed");
-      expect(exec.metrics).toEqual([]);
-      return;
-    }
-    expect(ran.status, JSON.stringify(ran.body)).toBe(200);
-    expect(exec.state).toBe("completed");
-    const metrics = exec.metrics as Metric[];
-    expect(metrics.length, `${tool}/${workload} gave no metric`).toBeGreaterThan(0);
-    const declared = catalog.tool(tool)!.metrics ?? {};
-    for (const m of metrics) {
-      const meaning = declared[m.name];
-      expect(meaning, `${tool}/${workload}: ${m.name} is declared`).toBeDefined();
-      expect(m.unit, `${tool}/${workload}: ${m.name}`).toBe(meaning!.unit);
-      expect(m.better, `${tool}/${workload}: ${m.name}`).toBe(meaning!.better);
-      expect(Number.isFinite(m.value), `${tool}/${workload}: ${m.name} = ${m.value}`).toBe(true);
-      // A rate, a rating or a size measured is more than nothing; a latency, a time or a count of failures may be 0.
-      if (meaning!.better === "higher") expect(m.value, `${tool}/${workload}: ${m.name}`).toBeGreaterThan(0);
-      else expect(m.value, `${tool}/${workload}: ${m.name}`).toBeGreaterThanOrEqual(0);
-    }
-  }, 900_000);
+  it.each(cases)(
+    "prepares and runs %s %s: completed, with declared, finite metrics",
+    async (tool, workload) => {
+      const { api, sessionId } = loop;
+      const params = paramsOf(tool, workload);
+      const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload, params }).expect(200)).body.id;
+      const prepared = await api.post(`/api/v1/executions/${id}/prepare`);
+      expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
+      const ran = await api.post(`/api/v1/executions/${id}/run`);
+      const exec = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
+      if (FAILS.has(`${tool}/${workload}`)) {
+        expect(ran.status, JSON.stringify(ran.body)).toBe(502);
+        expect(exec.state).toBe("run_failed");
+        expect(exec.metrics).toEqual([]);
+        return;
+      }
+      expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+      expect(exec.state).toBe("completed");
+      const metrics = exec.metrics as Metric[];
+      expect(metrics.length, `${tool}/${workload} gave no metric`).toBeGreaterThan(0);
+      const declared = catalog.tool(tool)!.metrics ?? {};
+      for (const m of metrics) {
+        const meaning = declared[m.name];
+        expect(meaning, `${tool}/${workload}: ${m.name} is declared`).toBeDefined();
+        expect(m.unit, `${tool}/${workload}: ${m.name}`).toBe(meaning!.unit);
+        expect(m.better, `${tool}/${workload}: ${m.name}`).toBe(meaning!.better);
+        expect(Number.isFinite(m.value), `${tool}/${workload}: ${m.name} = ${m.value}`).toBe(true);
+        // A rate, a rating or a size measured is more than nothing; a latency, a time or a count of failures may be 0.
+        if (meaning!.better === "higher") expect(m.value, `${tool}/${workload}: ${m.name}`).toBeGreaterThan(0);
+        else expect(m.value, `${tool}/${workload}: ${m.name}`).toBeGreaterThanOrEqual(0);
+      }
+    },
+    900_000,
+  );
 });

@@ -47,12 +47,23 @@ async function ec2Cloud(): Promise<{ cloud: Cloud; providers: object }> {
   const cloud: Cloud = {
     name: "ec2",
     config: () => ({
-      provider: { class: "benchsuite.stdlib.provider.libcloud.LibcloudComputeProvider", name: "aws", driver: "ec2", access_id: ACCESS_ID, secret_key: SECRET_KEY, region: "eu-west-1" },
+      provider: {
+        class: "benchsuite.stdlib.provider.libcloud.LibcloudComputeProvider",
+        name: "aws",
+        driver: "ec2",
+        access_id: ACCESS_ID,
+        secret_key: SECRET_KEY,
+        region: "eu-west-1",
+      },
       micro: { image: "ubuntu-jammy-22.04-amd64-server-*", size: "t3.micro", vm_user: sshd.username, platform: "debian_12" },
     }),
     leftovers: () => {
       const inv = double.inventory();
-      return [...inv.instances.filter((i) => i.state !== "terminated"), ...inv.keyPairs, ...inv.securityGroups.filter((g) => g.name !== "default")];
+      return [
+        ...inv.instances.filter((i) => i.state !== "terminated"),
+        ...inv.keyPairs,
+        ...inv.securityGroups.filter((g) => g.name !== "default"),
+      ];
     },
     injectFailures: [
       () => double.failNext("CreateKeyPair", "KeyPairLimitExceeded"),
@@ -74,8 +85,24 @@ async function openstackCloud(): Promise<{ cloud: Cloud; providers: object }> {
   const cloud: Cloud = {
     name: "openstack",
     config: () => ({
-      provider: { class: "cloud", name: "openstack", driver: "openstack", auth_url: double.authUrl, auth_version: "3.x_password", access_id: double.username, secret_key: double.password, tenant: double.project },
-      small: { image: "ubuntu-22.04", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", security_group: "default" },
+      provider: {
+        class: "cloud",
+        name: "openstack",
+        driver: "openstack",
+        auth_url: double.authUrl,
+        auth_version: "3.x_password",
+        access_id: double.username,
+        secret_key: double.password,
+        tenant: double.project,
+      },
+      small: {
+        image: "ubuntu-22.04",
+        size: "m1.small",
+        vm_user: sshd.username,
+        platform: "debian_12",
+        network: "private",
+        security_group: "default",
+      },
     }),
     leftovers: () => {
       const inv = double.inventory() as unknown as Record<string, unknown[]>;
@@ -103,8 +130,21 @@ async function gceCloud(): Promise<{ cloud: Cloud; providers: object }> {
   const cloud: Cloud = {
     name: "gce",
     config: () => ({
-      provider: { class: "cloud", name: "gcp", driver: "gce", access_id: "bench@bench-project.iam.gserviceaccount.com", secret_key: secretKey, project: double.project, region: double.zone },
-      small: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, platform: "debian_12" },
+      provider: {
+        class: "cloud",
+        name: "gcp",
+        driver: "gce",
+        access_id: "bench@bench-project.iam.gserviceaccount.com",
+        secret_key: secretKey,
+        project: double.project,
+        region: double.zone,
+      },
+      small: {
+        image: "projects/debian-cloud/global/images/family/debian-12",
+        size: "e2-small",
+        vm_user: sshd.username,
+        platform: "debian_12",
+      },
     }),
     leftovers: () => {
       const inv = double.inventory();
@@ -156,7 +196,10 @@ for (const make of [ec2Cloud, openstackCloud, gceCloud]) {
 
     it("prepares, runs idle and sysbench over SSH on the instance it created, and leaves nothing behind", async () => {
       const id = await session();
-      for (const [tool, workload, metric] of [["idle", "idle0", "idle_seconds"], ["sysbench", "threads", "events_per_second"]]) {
+      for (const [tool, workload, metric] of [
+        ["idle", "idle0", "idle_seconds"],
+        ["sysbench", "threads", "events_per_second"],
+      ]) {
         const exec = await execution(id, tool, workload);
         const prepared = seen(await api.post(`/api/v1/executions/${exec}/prepare`));
         expect(prepared.status, prepared.text).toBe(200);

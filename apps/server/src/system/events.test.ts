@@ -133,7 +133,8 @@ describe("GET /api/v1/events", () => {
     };
   }
 
-  const everything = async (filter: EventFilter, after: number) => (await fx.engine.store.events.read(filter, after, 1_000_000)).map((e) => e.id);
+  const everything = async (filter: EventFilter, after: number) =>
+    (await fx.engine.store.events.read(filter, after, 1_000_000)).map((e) => e.id);
 
   beforeAll(async () => {
     fx = await openFixture({ token: TOKEN });
@@ -170,15 +171,28 @@ describe("GET /api/v1/events", () => {
     const events = eventsOf(stream.blocks);
     // The log's growth is told too (how often depends on timing): every other event, in this order.
     expect(events.map((e) => e.type).filter((t) => t !== "step.log")).toEqual([
-      "session.created", "execution.created", "execution.state", "step.started", "step.finished", "execution.state",
+      "session.created",
+      "execution.created",
+      "execution.state",
+      "step.started",
+      "step.finished",
+      "execution.state",
     ]);
     const grown = events.filter((e) => e.type === "step.log");
     expect(grown.at(-1)).toMatchObject({ execution_id: eid, data: { step: "prepare", attempt: 1, bytes: expect.any(Number) } });
     expect(events[0]).toEqual({
-      id: before + 2, at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), type: "session.created",
-      session_id: sid, execution_id: null, data: { provider: "local", service_type: "default" },
+      id: before + 2,
+      at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      type: "session.created",
+      session_id: sid,
+      execution_id: null,
+      data: { provider: "local", service_type: "default" },
     });
-    expect(events.find((e) => e.type === "step.finished")).toMatchObject({ session_id: sid, execution_id: eid, data: { step: "prepare", attempt: 1, state: "succeeded", exit_code: 0 } });
+    expect(events.find((e) => e.type === "step.finished")).toMatchObject({
+      session_id: sid,
+      execution_id: eid,
+      data: { step: "prepare", attempt: 1, state: "succeeded", exit_code: 0 },
+    });
     expect(events.map((e) => e.id)).toEqual(await everything({}, before + 1));
   });
 
@@ -186,7 +200,14 @@ describe("GET /api/v1/events", () => {
     const start = await fx.engine.store.events.lastId();
     const sid = await newSession();
     const stream = await openStream(http.port, `/api/v1/events?session_id=${sid}&types=execution.created&last_event_id=${start}`);
-    const repeated = (await call("POST", `/sessions/${sid}/executions/`, { tool: "idle", workload: "idle5", params: { seconds: 1 }, repetitions: { count: 3 } })).id;
+    const repeated = (
+      await call("POST", `/sessions/${sid}/executions/`, {
+        tool: "idle",
+        workload: "idle5",
+        params: { seconds: 1 },
+        repetitions: { count: 3 },
+      })
+    ).id;
     const plain = await newExecution(sid);
     await stream.until((b) => eventsOf(b).length >= 2);
     stream.drop();
@@ -215,7 +236,10 @@ describe("GET /api/v1/events", () => {
       const expected = await everything(filter, start);
       expect(expected.length, query).toBeGreaterThan(0);
       await streams[i].until((b) => eventsOf(b).at(-1)?.id === expected.at(-1));
-      expect(eventsOf(streams[i].blocks).map((e) => e.id), query).toEqual(expected);
+      expect(
+        eventsOf(streams[i].blocks).map((e) => e.id),
+        query,
+      ).toEqual(expected);
       streams[i].drop();
     }
   });
@@ -224,11 +248,19 @@ describe("GET /api/v1/events", () => {
     const all = await everything({}, 0);
     const replay = await openStream(http.port, "/api/v1/events?last_event_id=0");
     await replay.until((b) => eventsOf(b).length >= all.length);
-    expect(eventsOf(replay.blocks).slice(0, all.length).map((e) => e.id)).toEqual(all);
+    expect(
+      eventsOf(replay.blocks)
+        .slice(0, all.length)
+        .map((e) => e.id),
+    ).toEqual(all);
     replay.drop();
     const both = await openStream(http.port, "/api/v1/events?last_event_id=0", { "Last-Event-ID": String(all.at(-3)) });
     await both.until((b) => eventsOf(b).length >= 2);
-    expect(eventsOf(both.blocks).slice(0, 2).map((e) => e.id)).toEqual(all.slice(-2));
+    expect(
+      eventsOf(both.blocks)
+        .slice(0, 2)
+        .map((e) => e.id),
+    ).toEqual(all.slice(-2));
     both.drop();
   });
 
@@ -328,7 +360,12 @@ describe("GET /api/v1/events", () => {
       expect(refused.status).toBe(429);
       expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(refused.headers["retry-after"]).toBe("5");
-      expect(refused.json).toMatchObject({ status: 429, code: "too_many_subscribers", retry_after: 5, title: "Too many event subscribers" });
+      expect(refused.json).toMatchObject({
+        status: 429,
+        code: "too_many_subscribers",
+        retry_after: 5,
+        title: "Too many event subscribers",
+      });
       expect((refused.json as { detail: string }).detail).toContain("2 subscribers");
       // Only the streams are counted, and /metrics tells how many are open.
       expect((await capped.send("GET", "/api/v1/sessions/", { headers: AUTH })).status).toBe(200);

@@ -31,12 +31,24 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     const providers = join(fx.configDir, "providers");
     const ini = (sections: Record<string, string>) =>
       `# as in the Benchmarking Suite's existing_vm.conf.example\n[provider]\nclass = ${ANCESTOR_CLASS}\n\n[my_vm1]\n` +
-      Object.entries(sections).map(([k, v]) => `${k} = ${v}`).join("\n") + "\n";
-    writeFileSync(join(providers, "vm_password.conf"), ini({ ip_address: sshd.host, port: String(sshd.port), user: user.username, password: user.password, platform: "ubuntu" }));
-    writeFileSync(join(providers, "vm_keyfile.conf"), ini({ ip_address: sshd.host, port: String(sshd.port), user: sshd.username, key_path: sshd.privateKeyPath, platform: "ubuntu" }));
+      Object.entries(sections)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join("\n") +
+      "\n";
+    writeFileSync(
+      join(providers, "vm_password.conf"),
+      ini({ ip_address: sshd.host, port: String(sshd.port), user: user.username, password: user.password, platform: "ubuntu" }),
+    );
+    writeFileSync(
+      join(providers, "vm_keyfile.conf"),
+      ini({ ip_address: sshd.host, port: String(sshd.port), user: sshd.username, key_path: sshd.privateKeyPath, platform: "ubuntu" }),
+    );
     // configparser's continuation lines: how an INI file holds a key's text.
     const indented = sshd.privateKey.trim().split("\n").join("\n    ");
-    writeFileSync(join(providers, "vm_keytext.conf"), ini({ ip_address: sshd.host, port: String(sshd.port), user: sshd.username, ssh_private_key: indented }));
+    writeFileSync(
+      join(providers, "vm_keytext.conf"),
+      ini({ ip_address: sshd.host, port: String(sshd.port), user: sshd.username, ssh_private_key: indented }),
+    );
     api = request(fx.app);
   }, 60_000);
 
@@ -55,7 +67,8 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
   }
 
   async function prepareAndRun(sessionId: string): Promise<{ id: string; state: string; exec_env: { vms: Array<{ ip: string }> } }> {
-    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
+    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body
+      .id;
     const prepared = see(await api.post(`/api/v1/executions/${id}/prepare`));
     expect(prepared.status, prepared.text).toBe(200);
     see(await api.post(`/api/v1/executions/${id}/run`).expect(200));
@@ -66,18 +79,27 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     ["a password", "vm_password", () => user.username],
     ["key_path", "vm_keyfile", () => sshd.username],
     ["ssh_private_key on continuation lines", "vm_keytext", () => sshd.username],
-  ])("runs on a stored INI host given by ip_address and user with %s (Form A)", async (_name, provider, login) => {
-    const exec = await prepareAndRun(await session({ provider, service: "my_vm1" }));
-    expect(exec.state).toBe("completed");
-    expect(exec.exec_env.vms[0].ip).toBe("127.0.0.1");
-    // It ran as that user: the work dir is in that user's home.
-    const home = login() === user.username ? `/home/${user.username}` : process.env.HOME!;
-    expect(existsSync(join(home, ".benchwright", exec.id))).toBe(true);
-  }, 60_000);
+  ])(
+    "runs on a stored INI host given by ip_address and user with %s (Form A)",
+    async (_name, provider, login) => {
+      const exec = await prepareAndRun(await session({ provider, service: "my_vm1" }));
+      expect(exec.state).toBe("completed");
+      expect(exec.exec_env.vms[0].ip).toBe("127.0.0.1");
+      // It ran as that user: the work dir is in that user's home.
+      const home = login() === user.username ? `/home/${user.username}` : process.env.HOME!;
+      expect(existsSync(join(home, ".benchwright", exec.id))).toBe(true);
+    },
+    60_000,
+  );
 
   it("runs on an inline host given by ip_address, user and password (Form B), in the ancestor's class name", async () => {
     const exec = await prepareAndRun(
-      await session({ config: { provider: { class: ANCESTOR_CLASS, name: "lab" }, my_vm1: { ip_address: sshd.host, port: sshd.port, user: user.username, password: user.password } } }),
+      await session({
+        config: {
+          provider: { class: ANCESTOR_CLASS, name: "lab" },
+          my_vm1: { ip_address: sshd.host, port: sshd.port, user: user.username, password: user.password },
+        },
+      }),
     );
     expect(exec.state).toBe("completed");
     expect(existsSync(join(`/home/${user.username}`, ".benchwright", exec.id))).toBe(true);
@@ -85,7 +107,12 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
 
   it("runs on inline hosts listed with the ancestor's keys, a password given once for all", async () => {
     const exec = await prepareAndRun(
-      await session({ config: { provider: { class: "existing-vm", name: "lab" }, vms: { user: user.username, password: user.password, hosts: [{ ip_address: sshd.host, port: sshd.port }] } } }),
+      await session({
+        config: {
+          provider: { class: "existing-vm", name: "lab" },
+          vms: { user: user.username, password: user.password, hosts: [{ ip_address: sshd.host, port: sshd.port }] },
+        },
+      }),
     );
     expect(exec.state).toBe("completed");
   }, 60_000);
@@ -95,23 +122,46 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     const res = see(
       await api
         .post("/api/v1/sessions/")
-        .send({ config: { provider: { class: ANCESTOR_CLASS, name: "lab" }, my_vm1: { ip_address: sshd.host, port: sshd.port, user: sshd.username, key_path: sshd.privateKeyPath } } })
+        .send({
+          config: {
+            provider: { class: ANCESTOR_CLASS, name: "lab" },
+            my_vm1: { ip_address: sshd.host, port: sshd.port, user: sshd.username, key_path: sshd.privateKeyPath },
+          },
+        })
         .expect(400),
     );
-    expect(res.body).toMatchObject({ code: "invalid_configuration", errors: [expect.objectContaining({ path: "/config/my_vm1/key_path" })] });
+    expect(res.body).toMatchObject({
+      code: "invalid_configuration",
+      errors: [expect.objectContaining({ path: "/config/my_vm1/key_path" })],
+    });
     expect(see(await api.get("/api/v1/sessions/").expect(200)).body.length).toBe(before);
   });
 
   it("refuses a host without a credential, naming the three it takes", async () => {
-    const res = see(await api.post("/api/v1/sessions/").send({ config: { provider: { class: ANCESTOR_CLASS }, my_vm1: { ip_address: sshd.host, user: user.username } } }).expect(400));
+    const res = see(
+      await api
+        .post("/api/v1/sessions/")
+        .send({ config: { provider: { class: ANCESTOR_CLASS }, my_vm1: { ip_address: sshd.host, user: user.username } } })
+        .expect(400),
+    );
     expect(res.body.detail).toContain("ssh_private_key, key_path or password is required");
   });
 
   it("never serves a wrong password on the right one's pooled connection to the same host and user", async () => {
-    const right = await session({ config: { provider: { class: ANCESTOR_CLASS }, vm: { ip_address: sshd.host, port: sshd.port, user: user.username, password: user.password } } });
+    const right = await session({
+      config: {
+        provider: { class: ANCESTOR_CLASS },
+        vm: { ip_address: sshd.host, port: sshd.port, user: user.username, password: user.password },
+      },
+    });
     await prepareAndRun(right);
     // Same host, port and user; the right password's connection is open and idle in the pool.
-    const wrong = await session({ config: { provider: { class: ANCESTOR_CLASS }, vm: { ip_address: sshd.host, port: sshd.port, user: user.username, password: `${user.password}-wrong` } } });
+    const wrong = await session({
+      config: {
+        provider: { class: ANCESTOR_CLASS },
+        vm: { ip_address: sshd.host, port: sshd.port, user: user.username, password: `${user.password}-wrong` },
+      },
+    });
     const id = see(await api.post(`/api/v1/sessions/${wrong}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     const res = see(await api.post(`/api/v1/executions/${id}/prepare`));
     expect(res.status, res.text).toBe(502);
@@ -128,10 +178,16 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     dropDefinition(fx.configDir, {
       id: "telltale",
       workload: "password",
-      run: [`echo "plain ${user.password}"`, `echo "base64 $(printf %s '${user.password}' | base64 -w0)"`, `echo "basic ${basic}"`, "echo 'BW_METRIC told 1 count'"].join("\n"),
+      run: [
+        `echo "plain ${user.password}"`,
+        `echo "base64 $(printf %s '${user.password}' | base64 -w0)"`,
+        `echo "basic ${basic}"`,
+        "echo 'BW_METRIC told 1 count'",
+      ].join("\n"),
     });
     const sessionId = await session({ provider: "vm_password", service: "my_vm1" });
-    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "telltale", workload: "password" }).expect(200)).body.id;
+    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "telltale", workload: "password" }).expect(200))
+      .body.id;
     see(await api.post(`/api/v1/executions/${id}/prepare`).expect(200));
     see(await api.post(`/api/v1/executions/${id}/run`).expect(200));
     const log = see(await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;

@@ -71,7 +71,9 @@ describe("existing-vm over SSH, end to end", () => {
     // The host is this machine: sysbench is here once prepared. Runs directly before and after
     // the service's run bound what the machine gave at the time (other tests share its cores).
     const direct = () => {
-      const out = execFileSync("sysbench", ["cpu", "--cpu-max-prime=20000", "--events=10000", "--time=0", "--threads=1", "run"], { encoding: "utf8" });
+      const out = execFileSync("sysbench", ["cpu", "--cpu-max-prime=20000", "--events=10000", "--time=0", "--threads=1", "run"], {
+        encoding: "utf8",
+      });
       return Number(/events per second:\s*([\d.]+)/.exec(out)![1]);
     };
     const before = direct();
@@ -81,8 +83,14 @@ describe("existing-vm over SSH, end to end", () => {
     const exec = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
     expect(exec.state).toBe("completed");
     expect(exec.exec_env.vms[0]).toMatchObject({ ip: "127.0.0.1", platform: expect.stringMatching(/^debian_\d+/) });
-    expect(exec.exec_env.vms[0].facts).toMatchObject({ cpu_count: expect.any(Number), kernel: expect.any(String), os_release: expect.any(String) });
-    const viaService = exec.metrics.find((m: { name: string; tags?: { threads?: string } }) => m.name === "events_per_second" && m.tags?.threads === "1");
+    expect(exec.exec_env.vms[0].facts).toMatchObject({
+      cpu_count: expect.any(Number),
+      kernel: expect.any(String),
+      os_release: expect.any(String),
+    });
+    const viaService = exec.metrics.find(
+      (m: { name: string; tags?: { threads?: string } }) => m.name === "events_per_second" && m.tags?.threads === "1",
+    );
     expect(viaService).toMatchObject({ unit: "events/s" });
     expect(viaService.value, `direct runs: ${before} and ${after} events/s`).toBeGreaterThan(0.8 * Math.min(before, after));
     expect(viaService.value, `direct runs: ${before} and ${after} events/s`).toBeLessThan(1.2 * Math.max(before, after));
@@ -90,7 +98,9 @@ describe("existing-vm over SSH, end to end", () => {
 
   it("prepares and runs fio randread", async () => {
     const exec = await prepareAndRun("fio", "randread");
-    expect(exec.metrics).toContainEqual(expect.objectContaining({ name: "iops", unit: "IO/s", tags: expect.objectContaining({ direction: "read" }) }));
+    expect(exec.metrics).toContainEqual(
+      expect.objectContaining({ name: "iops", unit: "IO/s", tags: expect.objectContaining({ direction: "read" }) }),
+    );
   }, 900_000);
 
   it("prepares and runs iperf3 tcp_10_1", async () => {

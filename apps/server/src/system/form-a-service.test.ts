@@ -13,7 +13,10 @@ describe("Form A without a service type", () => {
   beforeAll(async () => {
     fx = await openFixture();
     // The ancestor's INI form, with two service types.
-    writeFileSync(join(fx.configDir, "providers", "two.conf"), "[provider]\nclass = local\n\n[small]\nallow_install = false\n\n[large]\nallow_install = false\n");
+    writeFileSync(
+      join(fx.configDir, "providers", "two.conf"),
+      "[provider]\nclass = local\n\n[small]\nallow_install = false\n\n[large]\nallow_install = false\n",
+    );
     api = request(fx.app);
   });
   afterAll(async () => {
@@ -75,7 +78,10 @@ describe("Form A without a service type", () => {
   it("takes the service type in the ancestor REST server's spelling, service-type", async () => {
     const res = await api.post("/api/v1/sessions/").send({ provider: "two", "service-type": "large" }).expect(200);
     expect(res.body.provider).toMatchObject({ id: "two", type: "large" });
-    expect((await api.post("/api/v1/sessions/").send({ provider: "two", service: "large", "service-type": "large" }).expect(200)).body.provider.type).toBe("large");
+    expect(
+      (await api.post("/api/v1/sessions/").send({ provider: "two", service: "large", "service-type": "large" }).expect(200)).body.provider
+        .type,
+    ).toBe("large");
   });
 
   it("refuses service and service-type that differ, and changes nothing", async () => {

@@ -35,14 +35,20 @@ interface Spec {
 
 const spec = loadSpec() as unknown as Spec;
 const BASE = spec.servers[0].url;
-const resolve = (ref: string): Schema => ref.split("/").slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], spec) as Schema;
+const resolve = (ref: string): Schema =>
+  ref
+    .split("/")
+    .slice(1)
+    .reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], spec) as Schema;
 const deref = <T>(x: T | { $ref: string }): T => ("$ref" in (x as object) ? deref(resolve((x as { $ref: string }).$ref) as T) : (x as T));
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 const OPERATIONS: Operation[] = Object.entries(spec.paths).flatMap(([template, item]) =>
   HTTP_METHODS.filter((m) => item[m]).map((method) => {
     const op = item[method] as { parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
-    const body = op.requestBody ? deref<{ content: Record<string, { schema: Schema }> }>(op.requestBody as never).content["application/json"]?.schema : undefined;
+    const body = op.requestBody
+      ? deref<{ content: Record<string, { schema: Schema }> }>(op.requestBody as never).content["application/json"]?.schema
+      : undefined;
     return {
       template,
       method,
@@ -60,7 +66,10 @@ const operationAt = (template: string, method: string) => OPERATIONS.find((o) =>
  * item `.` with a slash): that is the template it names.
  */
 const SPELLED = Object.keys(spec.paths).map((t) => {
-  const body = (BASE + t.replace(/\/$/, "")).split(/\{[^}]+\}/).map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+");
+  const body = (BASE + t.replace(/\/$/, ""))
+    .split(/\{[^}]+\}/)
+    .map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("[^/]+");
   return [t, new RegExp(`^${body}/?$`)] as const;
 });
 const templateNamed = (path: string) => SPELLED.find(([, r]) => r.test(path.split("?")[0]))?.[0];
@@ -68,21 +77,27 @@ const isStep = (op: Operation) => /\/(prepare|run)$/.test(op.template);
 
 /** Every property name the contract's schemas have: what a valid mask is made of. */
 const FIELD_NAMES = [
-  ...new Set(
-    Object.values(spec.components.schemas as Record<string, Schema>).flatMap((s) => Object.keys(s.properties ?? {})),
-  ),
+  ...new Set(Object.values(spec.components.schemas as Record<string, Schema>).flatMap((s) => Object.keys(s.properties ?? {}))),
 ];
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAA\\n-----END OPENSSH PRIVATE KEY-----\\n";
 /** Values the server knows, so that generated bodies also get past the engine's name checks. */
 /** Mostly the value the server knows, sometimes another. */
-const mostly = <T>(known: T, ...others: T[]) => fc.oneof({ weight: 4, arbitrary: fc.constant(known) }, { weight: 1, arbitrary: fc.constantFrom(known, ...others) });
+const mostly = <T>(known: T, ...others: T[]) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constant(known) }, { weight: 1, arbitrary: fc.constantFrom(known, ...others) });
 const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   provider: mostly("local", "nowhere"),
   service: mostly("default", "huge"),
   tool: mostly("idle", "sysbench", "fio", "nope"),
   workload: mostly("idle0", "failing", "cpu_10000", "idle7"),
-  class: fc.constantFrom("local", "existing-vm", "cloud", "existing_vm", "benchsuite.stdlib.provider.existing_vm.ExistingVMProvider", "teleport"),
+  class: fc.constantFrom(
+    "local",
+    "existing-vm",
+    "cloud",
+    "existing_vm",
+    "benchsuite.stdlib.provider.existing_vm.ExistingVMProvider",
+    "teleport",
+  ),
   driver: fc.constantFrom("ec2", "openstack", "gce"),
   host: fc.constantFrom("10.0.0.1", "192.0.2.1", "h"),
   vm_user: fc.constantFrom("ubuntu", "root"),
@@ -93,9 +108,29 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   "*key": fc.constantFrom("default", "vms", "bench", "provider", "__proto__", "constructor"),
 };
 
-const JUNK_SEGMENTS = ["..", ".", "%2F", "a%2Fb", "%zz", "%", "%00", "%C0%AE", "%E0%A4%A", "-1", "0", "7", "1e309", "null", "~", "!$&'()*+,;=", "%F0%9F%92%A9", "x".repeat(200)];
+const JUNK_SEGMENTS = [
+  "..",
+  ".",
+  "%2F",
+  "a%2Fb",
+  "%zz",
+  "%",
+  "%00",
+  "%C0%AE",
+  "%E0%A4%A",
+  "-1",
+  "0",
+  "7",
+  "1e309",
+  "null",
+  "~",
+  "!$&'()*+,;=",
+  "%F0%9F%92%A9",
+  "x".repeat(200),
+];
 /** `arbitrary` once in `n` times, otherwise null (fc.option's `freq` is the other way round). */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>, n: number) => fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, n: number) =>
+  fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
 
 const safeEncode = (s: string) => {
   try {
@@ -104,7 +139,10 @@ const safeEncode = (s: string) => {
     return "x";
   }
 };
-const garbageSegment = fc.oneof(fc.constantFrom(...JUNK_SEGMENTS), fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).map(safeEncode));
+const garbageSegment = fc.oneof(
+  fc.constantFrom(...JUNK_SEGMENTS),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).map(safeEncode),
+);
 
 /** What a header value may hold for Node's client: no CR, LF, NUL or other control. */
 const headerSafe = (s: string) => s.replace(/[^\t\x20-\x7e]/g, "?");
@@ -138,11 +176,26 @@ const CONTENT_TYPES = [
   ";;",
   "application/",
 ];
-const ACCEPTS = ["application/json", "application/problem+json", "*/*", "text/html", "application/xml", "text/plain", "garbage", "application/json;q=0"];
+const ACCEPTS = [
+  "application/json",
+  "application/problem+json",
+  "*/*",
+  "text/html",
+  "application/xml",
+  "text/plain",
+  "garbage",
+  "application/json;q=0",
+];
 
-const deepJson = fc.integer({ min: 10, max: 50_000 }).chain((n) =>
-  fc.constantFrom("[".repeat(n) + "]".repeat(n), '{"a":'.repeat(n) + "1" + "}".repeat(n), '{"config":' + "[".repeat(n) + "]".repeat(n) + "}"),
-);
+const deepJson = fc
+  .integer({ min: 10, max: 50_000 })
+  .chain((n) =>
+    fc.constantFrom(
+      "[".repeat(n) + "]".repeat(n),
+      '{"a":'.repeat(n) + "1" + "}".repeat(n),
+      '{"config":' + "[".repeat(n) + "]".repeat(n) + "}",
+    ),
+  );
 const junkBody = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.constantFrom("", "{", "null", "42", '"x"', "[]", "{}", "\u0000", "provider=local&service=default", '{"provider":"local",'),
@@ -214,7 +267,15 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
     const own = schemaArbitrary(p.schema, resolve, HINTS).map((v) => safeEncode(String(v)));
     const known =
       p.schema.format === "uuid"
-        ? fc.constantFrom(...(op.method === "delete" && p.name === "session_id" ? pool.doomed : p.name === "exec_id" ? pool.executions : p.name === "session_id" ? pool.sessions : ids))
+        ? fc.constantFrom(
+            ...(op.method === "delete" && p.name === "session_id"
+              ? pool.doomed
+              : p.name === "exec_id"
+                ? pool.executions
+                : p.name === "session_id"
+                  ? pool.sessions
+                  : ids),
+          )
         : p.name === "benchmark_id"
           ? fc.constantFrom("idle", "sysbench", "fio", "iperf3", "stress-ng")
           : own;
@@ -229,11 +290,19 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
     const declared = op.parameters.filter((p) => p.in === "query");
     const pairs = declared.map((p) =>
       fc.option(
-        fc.oneof(schemaArbitrary(p.schema, resolve, HINTS).map((v) => safeEncode(String(v))), garbageSegment).map((v) => `${p.name}=${v}`),
+        fc
+          .oneof(
+            schemaArbitrary(p.schema, resolve, HINTS).map((v) => safeEncode(String(v))),
+            garbageSegment,
+          )
+          .map((v) => `${p.name}=${v}`),
         { freq: 2 },
       ),
     );
-    const extra = sometimes(fc.constantFrom("page=2", "a[]=1", "%zz", "=", "&&", "step=run&step=prepare", "attempt=1&attempt=x", "X-Fields=id"), 8);
+    const extra = sometimes(
+      fc.constantFrom("page=2", "a[]=1", "%zz", "=", "&&", "step=run&step=prepare", "attempt=1&attempt=x", "X-Fields=id"),
+      8,
+    );
     return fc.tuple(fc.tuple(...pairs), extra).map(([given, more]) => {
       const all = [...given, more].filter((x): x is string => x !== null);
       return all.length ? "?" + all.join("&") : "";
@@ -244,10 +313,25 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
     return fc
       .record({
         mask: fc.option(masks, { freq: 2 }),
-        type: hasBody ? fc.option(fc.oneof({ weight: 7, arbitrary: fc.constant("application/json") }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }), { freq: 12 }) : fc.constant(null),
+        type: hasBody
+          ? fc.option(
+              fc.oneof(
+                { weight: 7, arbitrary: fc.constant("application/json") },
+                { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+              ),
+              { freq: 12 },
+            )
+          : fc.constant(null),
         accept: fc.option(fc.constantFrom(...ACCEPTS), { freq: 2 }),
         auth: sometimes(fc.constantFrom("Bearer nope", "Basic eDp5", "Bearer"), 10),
-        others: fc.tuple(...others.map((p) => sometimes(fc.oneof(schemaArbitrary(p.schema, resolve, HINTS).map(String), fc.constantFrom("respond-async", "wait=1, respond-async")), 4))),
+        others: fc.tuple(
+          ...others.map((p) =>
+            sometimes(
+              fc.oneof(schemaArbitrary(p.schema, resolve, HINTS).map(String), fc.constantFrom("respond-async", "wait=1, respond-async")),
+              4,
+            ),
+          ),
+        ),
       })
       .map(({ mask, type, accept, auth, others: values }) => {
         const h: Record<string, string> = {};
@@ -276,7 +360,10 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
   return fc.oneof(...weighted).chain((op) => {
     const segments = (BASE + op.template).split("/");
     const params = segments.map((s, i) => [s, i] as const).filter(([s]) => /^\{.+\}$/.test(s));
-    const literal = segments.map((s, i) => [s, i] as const).filter(([s]) => s !== "" && !/^\{.+\}$/.test(s)).map(([, i]) => i);
+    const literal = segments
+      .map((s, i) => [s, i] as const)
+      .filter(([s]) => s !== "" && !/^\{.+\}$/.test(s))
+      .map(([, i]) => i);
     const pathParams = params.map(([s]) => op.parameters.find((p) => p.in === "path" && `{${p.name}}` === s)!);
     return fc
       .record({
@@ -295,7 +382,13 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
           });
           const path = spell(filled, literal, r.spelling, r.pick) + r.query;
           const named = templateNamed(path);
-          return { method: r.method.toUpperCase(), path, headers: h, body: r.body, target: named ? operationAt(named, r.method) : undefined };
+          return {
+            method: r.method.toUpperCase(),
+            path,
+            headers: h,
+            body: r.body,
+            target: named ? operationAt(named, r.method) : undefined,
+          };
         }),
       );
   });
@@ -314,7 +407,12 @@ function check(req: Generated, res: RawResponse): void {
   if (res.status >= 400) {
     expect(res.headers["content-type"], `not a problem: ${where}`).toMatch(/^application\/problem\+json/);
     if (req.method !== "HEAD") {
-      expect(problem, `not a whole problem: ${where}`).toMatchObject({ type: expect.any(String), title: expect.any(String), status: res.status, code: expect.any(String) });
+      expect(problem, `not a whole problem: ${where}`).toMatchObject({
+        type: expect.any(String),
+        title: expect.any(String),
+        status: res.status,
+        code: expect.any(String),
+      });
     }
   }
   if (req.target) expect([...req.target.statuses], `a status the contract does not declare: ${where}`).toContain(res.status);
@@ -330,8 +428,13 @@ describe("requests generated from the contract", () => {
   const pool: Pool = { sessions: [], doomed: [], executions: [] };
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await http.send(method, path, body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    if (res.status >= 300 && !(res.status === 502 && path.endsWith("/run"))) throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
+    const res = await http.send(
+      method,
+      path,
+      body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+    );
+    if (res.status >= 300 && !(res.status === 502 && path.endsWith("/run")))
+      throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
     return res.json as { id: string };
   };
 
@@ -346,7 +449,8 @@ describe("requests generated from the contract", () => {
     for (let i = 0; i < 2; i++) pool.sessions.push((await call("POST", `${BASE}/sessions/`, local)).id);
     for (let i = 0; i < 25; i++) pool.doomed.push((await call("POST", `${BASE}/sessions/`, local)).id);
     const [a, b] = pool.sessions;
-    const exec = async (sid: string, workload: string) => (await call("POST", `${BASE}/sessions/${sid}/executions/`, { tool: "idle", workload })).id;
+    const exec = async (sid: string, workload: string) =>
+      (await call("POST", `${BASE}/sessions/${sid}/executions/`, { tool: "idle", workload })).id;
     const created = await exec(a, "idle0");
     const prepared = await exec(a, "idle0");
     await call("POST", `${BASE}/executions/${prepared}/prepare`);
@@ -389,8 +493,13 @@ describe("requests generated from the contract", () => {
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
-    const summary = [...statuses].sort(([x], [y]) => x - y).map(([s, n]) => `${s}×${n}`).join(" ");
-    console.log(`generated requests: ${sent} sent (seed ${SEED}; set FC_SEED to vary): ${summary}; ${reads} reads answered alike unchecked`);
+    const summary = [...statuses]
+      .sort(([x], [y]) => x - y)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(" ");
+    console.log(
+      `generated requests: ${sent} sent (seed ${SEED}; set FC_SEED to vary): ${summary}; ${reads} reads answered alike unchecked`,
+    );
     expect(sent).toBeGreaterThanOrEqual(2_000);
     expect(reads).toBeGreaterThan(500);
     // The mix reached past validation too: some requests succeeded, some were refused by the engine.

@@ -25,7 +25,10 @@ describe("an inline configuration cannot reach into the server", () => {
   const attempts = [
     {
       name: "the server's key file as the service's key_path",
-      config: { provider: { class: "existing-vm", name: "mine" }, vms: { host: "127.0.0.1", port: 22, vm_user: "root", key_path: serverKey } },
+      config: {
+        provider: { class: "existing-vm", name: "mine" },
+        vms: { host: "127.0.0.1", port: 22, vm_user: "root", key_path: serverKey },
+      },
       field: "vms.key_path",
       path: "/config/vms/key_path",
     },
@@ -52,28 +55,36 @@ describe("an inline configuration cannot reach into the server", () => {
     },
   ];
 
-  it.each(attempts.map((a) => [a.name, a] as const))("refuses %s: 400 invalid_configuration naming the field, store unchanged", async (_name, attempt) => {
-    const before = await fx.engine.store.snapshot();
-    const res = await api.post("/api/v1/sessions/").send({ config: attempt.config });
-    expect(res.status, res.text).toBe(400);
-    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ code: "invalid_configuration", status: 400 });
-    expect(res.body.detail).toContain(attempt.field);
-    expect(res.body.detail).toMatch(/reach into the server/);
-    expect(res.body.errors).toContainEqual({ path: attempt.path, message: expect.any(String) });
-    // The answer says which field, never what the client put in it.
-    expect(res.text).not.toContain(serverKey);
-    expect(res.text).not.toContain("b3BlbnNzaC1rZXktdjEAAAAA");
-    expect(await fx.engine.store.snapshot()).toBe(before);
-    const sessions = await api.get("/api/v1/sessions/").expect(200);
-    expect(sessions.body).toEqual([]);
-  });
+  it.each(attempts.map((a) => [a.name, a] as const))(
+    "refuses %s: 400 invalid_configuration naming the field, store unchanged",
+    async (_name, attempt) => {
+      const before = await fx.engine.store.snapshot();
+      const res = await api.post("/api/v1/sessions/").send({ config: attempt.config });
+      expect(res.status, res.text).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ code: "invalid_configuration", status: 400 });
+      expect(res.body.detail).toContain(attempt.field);
+      expect(res.body.detail).toMatch(/reach into the server/);
+      expect(res.body.errors).toContainEqual({ path: attempt.path, message: expect.any(String) });
+      // The answer says which field, never what the client put in it.
+      expect(res.text).not.toContain(serverKey);
+      expect(res.text).not.toContain("b3BlbnNzaC1rZXktdjEAAAAA");
+      expect(await fx.engine.store.snapshot()).toBe(before);
+      const sessions = await api.get("/api/v1/sessions/").expect(200);
+      expect(sessions.body).toEqual([]);
+    },
+  );
 
   it("still accepts what stays on the client's machines", async () => {
-    await api.post("/api/v1/sessions/").send({ config: { provider: { class: "local" }, bench: { allow_install: false } } }).expect(200);
     await api
       .post("/api/v1/sessions/")
-      .send({ config: { provider: { class: "existing-vm" }, vms: { host: "10.0.0.1", vm_user: "u", ssh_private_key: KEY, allow_install: true } } })
+      .send({ config: { provider: { class: "local" }, bench: { allow_install: false } } })
+      .expect(200);
+    await api
+      .post("/api/v1/sessions/")
+      .send({
+        config: { provider: { class: "existing-vm" }, vms: { host: "10.0.0.1", vm_user: "u", ssh_private_key: KEY, allow_install: true } },
+      })
       .expect(200);
   });
 

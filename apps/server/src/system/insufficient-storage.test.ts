@@ -53,7 +53,10 @@ describe("a full data directory", () => {
       const res = await api.post(`/api/v1/executions/${exec.id}/prepare`);
       expect([res.status, res.body.code], res.text).toEqual([507, "insufficient_storage"]);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ title: "Insufficient storage", detail: expect.stringMatching(/storage is full \(No space left on device\)/) });
+      expect(res.body).toMatchObject({
+        title: "Insufficient storage",
+        detail: expect.stringMatching(/storage is full \(No space left on device\)/),
+      });
       // Sessions fill their pages until one more is needed: that one is a 507 too, never a 500.
       let status = 200;
       for (let i = 0; i < 400 && status === 200; i++) {
@@ -74,7 +77,12 @@ describe("a full data directory", () => {
     const session = (
       await api
         .post("/api/v1/sessions/")
-        .send({ config: { provider: { class: "existing-vm", name: "roomy" }, vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey } } })
+        .send({
+          config: {
+            provider: { class: "existing-vm", name: "roomy" },
+            vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey },
+          },
+        })
         .expect(200)
     ).body;
     const exec = (await api.post(`/api/v1/sessions/${session.id}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body;
@@ -86,8 +94,15 @@ describe("a full data directory", () => {
       const res = await api.post(`/api/v1/executions/${exec.id}/run`);
       expect(Date.now() - started).toBeLessThan(30_000);
       expect([res.status, res.body.code], res.text).toEqual([507, "insufficient_storage"]);
-      expect(res.body).toMatchObject({ step: "run", attempt: 2, state: "run_failed", detail: expect.stringMatching(/log .*storage is full \(No space left on device\)/) });
-      const step = (await api.get(`/api/v1/executions/${exec.id}`).expect(200)).body.steps.find((s: { step: string; attempt: number }) => s.step === "run" && s.attempt === 2);
+      expect(res.body).toMatchObject({
+        step: "run",
+        attempt: 2,
+        state: "run_failed",
+        detail: expect.stringMatching(/log .*storage is full \(No space left on device\)/),
+      });
+      const step = (await api.get(`/api/v1/executions/${exec.id}`).expect(200)).body.steps.find(
+        (s: { step: string; attempt: number }) => s.step === "run" && s.attempt === 2,
+      );
       expect(step).toMatchObject({ state: "failed", error: res.body.detail });
     } finally {
       freeDisk();

@@ -22,7 +22,12 @@ describe("filters, pages and the metrics export", () => {
   const order: string[] = [];
 
   async function session(name: string): Promise<string> {
-    return (await api.post("/api/v1/sessions/").send({ config: { provider: { class: "local", name }, default: {} } }).expect(200)).body.id;
+    return (
+      await api
+        .post("/api/v1/sessions/")
+        .send({ config: { provider: { class: "local", name }, default: {} } })
+        .expect(200)
+    ).body.id;
   }
   async function execution(key: string, sessionId: string, tool: string, workload: string, steps: Array<"prepare" | "run">): Promise<void> {
     const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload }).expect(200)).body.id;
@@ -151,7 +156,16 @@ describe("filters, pages and the metrics export", () => {
       [ex.a_pair_done, "2", "second"],
     ]);
     const second = rows.find((r) => r.metric === "second")!;
-    expect(second).toMatchObject({ session_id: sessions.a, provider: "alpha", service_type: "default", tool: "pair", workload: "two", value: "42", unit: "ops/s", repetition: "1" });
+    expect(second).toMatchObject({
+      session_id: sessions.a,
+      provider: "alpha",
+      service_type: "default",
+      tool: "pair",
+      workload: "two",
+      value: "42",
+      unit: "ops/s",
+      repetition: "1",
+    });
     expect(JSON.parse(second.parameters)).toEqual({});
     expect(second.machine).not.toBe("");
   });
@@ -159,14 +173,20 @@ describe("filters, pages and the metrics export", () => {
   it("exports the same figures as JSON Lines, and through the SDK as rows and as text", async () => {
     const res = await api.get(`/api/v1/executions/metrics?format=jsonl&session_id=${sessions.c}`).expect(200);
     expect(res.headers["content-type"]).toMatch(/^application\/x-ndjson/);
-    const lines = res.text.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = res.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.execution_id, l.tool, l.metric])).toEqual([[ex.c_testing, "idle", "idle_seconds"]]);
 
     const rows = [];
     for await (const row of sdk.metricRows({ provider: "alpha", tool: "pair" })) rows.push(row);
     expect(rows.map((r) => `${r.attempt}:${r.metric}=${r.value}`)).toEqual(["1:first=1.5", "1:second=42", "2:first=1.5", "2:second=42"]);
     const csv = await sdk.exportMetrics({ format: "csv", state: ["completed"], workload: "idle0" });
-    expect((parse(csv, { columns: true }) as Array<Record<string, string>>).map((r) => r.execution_id)).toEqual([ex.a_idle_done, ex.c_testing]);
+    expect((parse(csv, { columns: true }) as Array<Record<string, string>>).map((r) => r.execution_id)).toEqual([
+      ex.a_idle_done,
+      ex.c_testing,
+    ]);
     // As a stream of bytes: the same text.
     const stream = await sdk.exportMetricsStream({ format: "csv", state: ["completed"], workload: "idle0" });
     expect(await new Response(stream).text()).toBe(csv);
@@ -206,7 +226,12 @@ describe("filters, pages and the metrics export", () => {
     expect(ids((await api.get("/api/v1/sessions/").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c]);
     expect(ids((await api.get("/api/v1/sessions/?state=active,deleting").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c]);
     expect(ids((await api.get("/api/v1/sessions/?state=deleted").expect(200)).body)).toEqual([doomed]);
-    expect(ids((await api.get("/api/v1/sessions/?state=active,deleting,deleted").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c, doomed]);
+    expect(ids((await api.get("/api/v1/sessions/?state=active,deleting,deleted").expect(200)).body)).toEqual([
+      sessions.a,
+      sessions.b,
+      sessions.c,
+      doomed,
+    ]);
     expect(ids((await api.get("/api/v1/sessions/?state=deleted&provider=alpha").expect(200)).body)).toEqual([]);
     expect((await api.get("/api/v1/sessions/?state=gone").expect(400)).body.code).toBe("validation_failed");
     expect((await sdk.listSessions({ state: ["deleted"] })).map((s) => [s.id, s.state])).toEqual([[doomed, "deleted"]]);
@@ -217,7 +242,9 @@ describe("filters, pages and the metrics export", () => {
 
     // What would change it answers as it did: nothing to create, prepare, run or delete.
     const unchanged = await fx.engine.store.snapshot();
-    expect((await api.post(`/api/v1/sessions/${doomed}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(404)).body.code).toBe("not_found");
+    expect((await api.post(`/api/v1/sessions/${doomed}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(404)).body.code).toBe(
+      "not_found",
+    );
     expect((await api.post(`/api/v1/executions/${ex.d_done}/prepare`).expect(409)).body.code).toBe("session_deleted");
     expect((await api.post(`/api/v1/executions/${ex.d_done}/run`).expect(409)).body.code).toBe("session_deleted");
     expect((await api.delete(`/api/v1/sessions/${doomed}`).expect(404)).body.code).toBe("not_found");

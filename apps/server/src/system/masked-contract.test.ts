@@ -10,7 +10,11 @@ type Operation = { operationId: string; parameters?: Array<{ $ref?: string }> };
 function maskedOperations(): string[] {
   const spec = loadSpec() as { paths: Record<string, Record<string, Operation>> };
   return Object.values(spec.paths)
-    .flatMap((item) => Object.entries(item).filter(([m]) => m !== "parameters").map(([, op]) => op))
+    .flatMap((item) =>
+      Object.entries(item)
+        .filter(([m]) => m !== "parameters")
+        .map(([, op]) => op),
+    )
     .filter((op) => op.parameters?.some((p) => p.$ref === "#/components/parameters/XFields"))
     .map((op) => op.operationId)
     .sort();
@@ -36,11 +40,22 @@ describe("masked answers, checked by Prism against the contract", () => {
   it("finds no violation with any mask on any operation that takes X-Fields", async () => {
     const seen = new Set<string>();
     const failures: string[] = [];
-    const call = async (operationId: string, method: string, path: string, mask: string | undefined, body?: unknown, headers: Record<string, string> = {}) => {
+    const call = async (
+      operationId: string,
+      method: string,
+      path: string,
+      mask: string | undefined,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ) => {
       seen.add(operationId);
       const res = await fetch(`${prism.url}/api/v1${path}`, {
         method,
-        headers: { ...(mask === undefined ? {} : { "X-Fields": mask }), ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+        headers: {
+          ...(mask === undefined ? {} : { "X-Fields": mask }),
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -53,7 +68,10 @@ describe("masked answers, checked by Prism against the contract", () => {
 
     // What the masked calls need: a session, and executions in every state a mask can meet.
     const session = await call("createSession", "POST", "/sessions/", undefined, { provider: "local", service: "default" });
-    const ran = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+    const ran = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {
+      tool: "idle",
+      workload: "idle0",
+    });
     await call("prepareExecution", "POST", `/executions/${ran.id}/prepare`, undefined);
     await call("runExecution", "POST", `/executions/${ran.id}/run`, undefined);
 
@@ -67,27 +85,44 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listSessions", ["executions{id,state}", "provider{type,class}", ...execMasks.map((m) => `executions{${m}}`)], (m) =>
       call("listSessions", "GET", "/sessions/", m),
     );
-    await each("getSession", ["id,created", "executions{id,metrics{name}}"], (m) => call("getSession", "GET", `/sessions/${session.id}`, m));
-    await each("createExecution", execMasks, (m) => call("createExecution", "POST", `/sessions/${session.id}/executions/`, m, { tool: "idle", workload: "idle0" }));
+    await each("getSession", ["id,created", "executions{id,metrics{name}}"], (m) =>
+      call("getSession", "GET", `/sessions/${session.id}`, m),
+    );
+    await each("createExecution", execMasks, (m) =>
+      call("createExecution", "POST", `/sessions/${session.id}/executions/`, m, { tool: "idle", workload: "idle0" }),
+    );
     await each("listSessionExecutions", execMasks, (m) => call("listSessionExecutions", "GET", `/sessions/${session.id}/executions/`, m));
     await each("listExecutions", execMasks, (m) => call("listExecutions", "GET", "/executions/", m));
     await each("getExecution", execMasks, (m) => call("getExecution", "GET", `/executions/${ran.id}`, m));
-    const other = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+    const other = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {
+      tool: "idle",
+      workload: "idle0",
+    });
     await call("prepareExecution", "POST", `/executions/${other.id}/prepare`, undefined);
     await call("runExecution", "POST", `/executions/${other.id}/run`, undefined);
-    await each("compareExecutions", ["baseline,confidence", "metrics{name,figures{execution_id,mean,verdict}}", "executions{id,machines{facts}}"], (m) =>
-      call("compareExecutions", "GET", `/executions/compare?ids=${ran.id},${other.id}`, m),
+    await each(
+      "compareExecutions",
+      ["baseline,confidence", "metrics{name,figures{execution_id,mean,verdict}}", "executions{id,machines{facts}}"],
+      (m) => call("compareExecutions", "GET", `/executions/compare?ids=${ran.id},${other.id}`, m),
     );
-    await each("getStepAttempt", ["state,metrics{name}", "execution_id,step,attempt", "error"], (m) => call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m));
+    await each("getStepAttempt", ["state,metrics{name}", "execution_id,step,attempt", "error"], (m) =>
+      call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m),
+    );
     await each("sweepResources", ["resources{id}", "dry_run"], (m) => call("sweepResources", "POST", "/admin/sweep", m, { dry_run: true }));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
-      const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+      const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {
+        tool: "idle",
+        workload: "idle0",
+      });
       await call("prepareExecution", "POST", `/executions/${e.id}/prepare`, mask);
       await call("runExecution", "POST", `/executions/${e.id}/run`, mask);
     }
     for (const mask of ["state", "execution_id,attempt", "metrics{name}"]) {
-      const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, { tool: "idle", workload: "idle0" });
+      const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {
+        tool: "idle",
+        workload: "idle0",
+      });
       await call("prepareExecution", "POST", `/executions/${e.id}/prepare`, mask, undefined, { Prefer: "respond-async" });
       await waitForStepEnd(`${server.url}/api/v1/executions/${e.id}/steps/prepare/1`);
     }

@@ -53,17 +53,37 @@ describe("a full flow, logged and counted", () => {
     double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey });
     fx = await openFixture({
       token: TOKEN,
-      engine: { outbound: { allowPrivate: true }, providers: { cloud: { sshPort: sshd.port, pollIntervalMs: 5, stateTimeoutMs: 5000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 } } },
+      engine: {
+        outbound: { allowPrivate: true },
+        providers: { cloud: { sshPort: sshd.port, pollIntervalMs: 5, stateTimeoutMs: 5000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 } },
+      },
     });
     const config = {
-      provider: { class: "cloud", name: "openstack", driver: "openstack", auth_url: double.authUrl, auth_version: "3.x_password", access_id: double.username, secret_key: double.password, tenant: double.project },
-      small: { image: "ubuntu-22.04", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", security_group: "default" },
+      provider: {
+        class: "cloud",
+        name: "openstack",
+        driver: "openstack",
+        auth_url: double.authUrl,
+        auth_version: "3.x_password",
+        access_id: double.username,
+        secret_key: double.password,
+        tenant: double.project,
+      },
+      small: {
+        image: "ubuntu-22.04",
+        size: "m1.small",
+        vm_user: sshd.username,
+        platform: "debian_12",
+        network: "private",
+        security_group: "default",
+      },
     };
     const session = await api("post", "/api/v1/sessions/", { id: "flow-create-session", body: { config } });
     expect(session.status, session.text).toBe(200);
     const sid = session.body.id as string;
     const ok = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "idle0" } })).body.id as string;
-    const failing = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "failing" } })).body.id as string;
+    const failing = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "failing" } })).body
+      .id as string;
     for (const exec of [ok, failing]) {
       prepares.push({ execution: exec, reqId: `flow-prepare-${exec}` });
       const prepared = await api("post", `/api/v1/executions/${exec}/prepare`, { id: `flow-prepare-${exec}` });
@@ -75,7 +95,12 @@ describe("a full flow, logged and counted", () => {
     // Errors: no token, a bad body holding credentials, an unknown path, an id that is not taken as it is.
     expect((await api("get", "/api/v1/sessions/", { token: null })).status).toBe(401);
     const bad = await api("post", "/api/v1/sessions/", {
-      body: { config: { provider: { class: "existing-vm", name: "x" }, vms: { host: "h", port: "not a port", vm_user: "u", password: PASSWORD_IN_A_BAD_BODY, ssh_private_key: sshd.privateKey } } },
+      body: {
+        config: {
+          provider: { class: "existing-vm", name: "x" },
+          vms: { host: "h", port: "not a port", vm_user: "u", password: PASSWORD_IN_A_BAD_BODY, ssh_private_key: sshd.privateKey },
+        },
+      },
     });
     expect(bad.status).toBe(400);
     expect((await api("get", "/api/v1/no/such/thing", { id: "x".repeat(129) })).status).toBe(404);
@@ -115,7 +140,12 @@ describe("a full flow, logged and counted", () => {
         if (given && given.length > 128) expect(id).not.toBe(given);
         const lines = ended.filter((e) => e.reqId === id);
         expect(lines, `the line of ${sent.get(res)!.url}`).toHaveLength(1);
-        const [line] = lines as Array<{ req: { url: string; method: string; headers: Record<string, unknown> }; res: { statusCode: number }; operation: string; level: number }>;
+        const [line] = lines as Array<{
+          req: { url: string; method: string; headers: Record<string, unknown> };
+          res: { statusCode: number };
+          operation: string;
+          level: number;
+        }>;
         expect(line.req.url).toBe(sent.get(res)!.url);
         expect(line.req.method).toBe(sent.get(res)!.method.toUpperCase());
         // A few headers, not every one the client sent (supertest sends accept-encoding).
@@ -143,7 +173,9 @@ describe("a full flow, logged and counted", () => {
     it("give the engine's lines written for a request that request's id, and a step's lines no other", () => {
       const entries = fx.log.entries() as Array<{ msg: string; reqId?: string; execution_id?: string; step?: string }>;
       for (const { execution, reqId } of prepares) {
-        const ended = entries.find((e) => e.execution_id === execution && e.step === "prepare" && /^prepare 1 of execution \S+ succeeded in /.test(e.msg));
+        const ended = entries.find(
+          (e) => e.execution_id === execution && e.step === "prepare" && /^prepare 1 of execution \S+ succeeded in /.test(e.msg),
+        );
         expect(ended, `the end of the prepare of ${execution}`).toMatchObject({ reqId });
         // Every line about this prepare, the provider's too, is the prepare request's.
         const lines = entries.filter((e) => e.execution_id === execution && e.step === "prepare");
@@ -159,7 +191,11 @@ describe("a full flow, logged and counted", () => {
 
     it("hold no credential: not the token, the cloud's password or tokens, nor a key or password sent in a body", () => {
       const text = fx.log.raw.join("\n");
-      const decoded = fx.log.entries().map((e) => JSON.stringify(e, null, 0)).join("\n") + fx.logs.join("\n");
+      const decoded =
+        fx.log
+          .entries()
+          .map((e) => JSON.stringify(e, null, 0))
+          .join("\n") + fx.logs.join("\n");
       const keyLines = sshd.privateKey.split("\n").filter((l) => l.length >= 16 && !l.startsWith("-----"));
       expect(keyLines.length).toBeGreaterThan(0);
       for (const secret of [TOKEN, double.password, ...double.tokens(), PASSWORD_IN_A_BAD_BODY, ...keyLines]) {
@@ -212,7 +248,7 @@ describe("a full flow, logged and counted", () => {
       const runs = one(m, "benchwright_step_duration_seconds", { step: "run", outcome: "succeeded" });
       expect(runs.count).toBe(1);
       expect(runs.sum).toBeGreaterThan(0);
-    expect(runs.buckets!["+Inf"]).toBe(1);
+      expect(runs.buckets!["+Inf"]).toBe(1);
       expect(one(m, "benchwright_step_duration_seconds", { step: "prepare", outcome: "succeeded" }).count).toBe(2);
       expect(one(m, "benchwright_steps_running").value).toBe(0);
       expect(one(metricsAfter, "benchwright_steps_running").value).toBe(0);
@@ -228,7 +264,9 @@ describe("a full flow, logged and counted", () => {
       const kinds = ["openstack:floating_ip", "openstack:key_pair", "openstack:server"];
       expect(liveDuringSession.map((r) => r.kind).sort()).toEqual(kinds);
       const live = value(m, "benchwright_cloud_resources_live", {});
-      expect(live.map((s) => [s.labels.provider, s.labels.driver, s.labels.kind, s.value]).sort()).toEqual(kinds.map((kind) => ["openstack", "openstack", kind, 1]));
+      expect(live.map((s) => [s.labels.provider, s.labels.driver, s.labels.kind, s.value]).sort()).toEqual(
+        kinds.map((kind) => ["openstack", "openstack", kind, 1]),
+      );
       // Deleting the session destroyed them: their series are gone.
       expect(value(metricsAfter, "benchwright_cloud_resources_live", {})).toHaveLength(0);
     });
@@ -280,7 +318,8 @@ describe("benchwright_step_queue_depth on PostgreSQL", () => {
     expect(await depth()).toEqual([["pg-boss", 0]]);
     const session = (await api("post", "/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
     for (let n = 1; n <= 2; n++) {
-      const exec = (await api("post", `/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id as string;
+      const exec = (await api("post", `/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body
+        .id as string;
       await api("post", `/api/v1/executions/${exec}/prepare`).set("Prefer", "respond-async").expect(202);
       expect(await depth()).toEqual([["pg-boss", n]]);
     }

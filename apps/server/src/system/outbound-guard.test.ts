@@ -74,7 +74,15 @@ describe("an inline cloud configuration naming an internal address", () => {
     const closed = await startCountingListener();
     await closed.stop();
     const at = (p: number) =>
-      prepare({ class: "cloud", name: "openstack", driver: "openstack", auth_url: `http://127.0.0.1:${p}/v3`, access_id: "demo", secret_key: "the-password", tenant: "demo" });
+      prepare({
+        class: "cloud",
+        name: "openstack",
+        driver: "openstack",
+        auth_url: `http://127.0.0.1:${p}/v3`,
+        access_id: "demo",
+        secret_key: "the-password",
+        tenant: "demo",
+      });
     const listening = await at(port);
     const nothing = await at(closed.port);
     expect(listening.status).toBe(502);

@@ -28,7 +28,10 @@ describe("workload parameters", () => {
     });
     // A stored configuration may allow installing on the server's own host (an inline one may not):
     // sysbench comes from the distribution's packages where it is missing.
-    writeFileSync(join(fx.configDir, "providers", "local-install.yaml"), "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n");
+    writeFileSync(
+      join(fx.configDir, "providers", "local-install.yaml"),
+      "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n",
+    );
     api = request(fx.app);
     sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local-install", service: "default" }).expect(200)).body.id;
   });
@@ -72,13 +75,41 @@ describe("workload parameters", () => {
   });
 
   const bad: Array<[string, object, Array<{ path: string; message: string | RegExp }>]> = [
-    ["an unknown name", { tool: "sysbench", workload: "threads", params: { thread: 2 } }, [{ path: "/body/params/thread", message: /is not a parameter of this workload \(it has: duration, threads\)/ }]],
-    ["a wrong type", { tool: "sysbench", workload: "threads", params: { threads: "8" } }, [{ path: "/body/params/threads", message: "must be an integer" }]],
-    ["a fraction for an integer", { tool: "sysbench", workload: "threads", params: { threads: 2.5 } }, [{ path: "/body/params/threads", message: "must be an integer" }]],
-    ["a value above its bound", { tool: "sysbench", workload: "threads", params: { threads: 4096 } }, [{ path: "/body/params/threads", message: "must be at most 1024" }]],
-    ["a value below its bound", { tool: "idle", workload: "idle5", params: { seconds: -1 } }, [{ path: "/body/params/seconds", message: "must be at least 0" }]],
-    ["a value not in the enum", { tool: "echoer", workload: "say", params: { mode: "quiet" } }, [{ path: "/body/params/mode", message: "must be one of: plain, loud" }]],
-    ["a thread list that is not one", { tool: "sysbench", workload: "cpu_10000", params: { threads: "1;reboot" } }, [{ path: "/body/params/threads", message: /^must match / }]],
+    [
+      "an unknown name",
+      { tool: "sysbench", workload: "threads", params: { thread: 2 } },
+      [{ path: "/body/params/thread", message: /is not a parameter of this workload \(it has: duration, threads\)/ }],
+    ],
+    [
+      "a wrong type",
+      { tool: "sysbench", workload: "threads", params: { threads: "8" } },
+      [{ path: "/body/params/threads", message: "must be an integer" }],
+    ],
+    [
+      "a fraction for an integer",
+      { tool: "sysbench", workload: "threads", params: { threads: 2.5 } },
+      [{ path: "/body/params/threads", message: "must be an integer" }],
+    ],
+    [
+      "a value above its bound",
+      { tool: "sysbench", workload: "threads", params: { threads: 4096 } },
+      [{ path: "/body/params/threads", message: "must be at most 1024" }],
+    ],
+    [
+      "a value below its bound",
+      { tool: "idle", workload: "idle5", params: { seconds: -1 } },
+      [{ path: "/body/params/seconds", message: "must be at least 0" }],
+    ],
+    [
+      "a value not in the enum",
+      { tool: "echoer", workload: "say", params: { mode: "quiet" } },
+      [{ path: "/body/params/mode", message: "must be one of: plain, loud" }],
+    ],
+    [
+      "a thread list that is not one",
+      { tool: "sysbench", workload: "cpu_10000", params: { threads: "1;reboot" } },
+      [{ path: "/body/params/threads", message: /^must match / }],
+    ],
     [
       "several problems at once",
       { tool: "sysbench", workload: "threads", params: { threads: 0, duration: true, "a/b": 1 } },
@@ -89,21 +120,37 @@ describe("workload parameters", () => {
       ],
     ],
   ];
-  it.each(bad.map(([name, body, errors]) => ({ name, body, errors })))("refuse $name with a 400 that lists the parameters, changing nothing", async ({ body, errors }) => {
-    const before = await fx.engine.store.snapshot();
-    const res = await create(body).expect(400);
-    expect(res.headers["content-type"]).toMatch(/application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: 400, code: "validation_failed", errors: errors.map((e) => ({ path: e.path, message: typeof e.message === "string" ? e.message : expect.stringMatching(e.message) })) });
-    const workload = (await api.get(`/api/v1/benchmarks/${(body as { tool: string }).tool}`).expect(200)).body.workloads.find((w: { id: string }) => w.id === (body as { workload: string }).workload);
-    expect(res.body.parameters).toEqual(workload.params);
-    expect(res.body.parameters.length).toBeGreaterThan(0);
-    expect(await fx.engine.store.snapshot()).toBe(before);
-  });
+  it.each(bad.map(([name, body, errors]) => ({ name, body, errors })))(
+    "refuse $name with a 400 that lists the parameters, changing nothing",
+    async ({ body, errors }) => {
+      const before = await fx.engine.store.snapshot();
+      const res = await create(body).expect(400);
+      expect(res.headers["content-type"]).toMatch(/application\/problem\+json/);
+      expect(res.body).toMatchObject({
+        status: 400,
+        code: "validation_failed",
+        errors: errors.map((e) => ({
+          path: e.path,
+          message: typeof e.message === "string" ? e.message : expect.stringMatching(e.message),
+        })),
+      });
+      const workload = (await api.get(`/api/v1/benchmarks/${(body as { tool: string }).tool}`).expect(200)).body.workloads.find(
+        (w: { id: string }) => w.id === (body as { workload: string }).workload,
+      );
+      expect(res.body.parameters).toEqual(workload.params);
+      expect(res.body.parameters.length).toBeGreaterThan(0);
+      expect(await fx.engine.store.snapshot()).toBe(before);
+    },
+  );
 
   it("refuse any parameter for a workload that has none, and values that are no parameter value at all", async () => {
     const before = await fx.engine.store.snapshot();
     const none = await create({ tool: "idle", workload: "idle0", params: { seconds: 1 } }).expect(400);
-    expect(none.body).toMatchObject({ code: "validation_failed", errors: [{ path: "/body/params/seconds", message: "is not a parameter: this workload has none" }], parameters: [] });
+    expect(none.body).toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "/body/params/seconds", message: "is not a parameter: this workload has none" }],
+      parameters: [],
+    });
     // The contract's own check: a list or null is not a value of any parameter.
     for (const value of [[1], null, { n: 1 }]) {
       const res = await create({ tool: "idle", workload: "idle5", params: { seconds: value } }).expect(400);
@@ -137,8 +184,9 @@ describe("workload parameters", () => {
     const byDefault = await run({ tool: "sysbench", workload: "threads", params: { duration: 1 } });
     expect(one.params).toEqual({ threads: 1, duration: 1 });
     expect(byDefault.params).toEqual({ threads: 4, duration: 1 });
-    const threadTags = (exec: { metrics: Array<{ name: string; tags?: { threads?: string } }> }) =>
-      [...new Set(exec.metrics.filter((m) => m.name === "events_per_second").map((m) => m.tags?.threads))];
+    const threadTags = (exec: { metrics: Array<{ name: string; tags?: { threads?: string } }> }) => [
+      ...new Set(exec.metrics.filter((m) => m.name === "events_per_second").map((m) => m.tags?.threads)),
+    ];
     expect(threadTags(one)).toEqual(["1"]);
     expect(threadTags(byDefault)).toEqual(["4"]);
     // The run lasted about the second asked for, not the default's two.

@@ -29,7 +29,10 @@ describe("repetitions with statistics, and a comparison that finds the slower si
 
   beforeAll(async () => {
     fx = await openFixture();
-    writeFileSync(join(fx.configDir, "providers", "local-install.yaml"), "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n");
+    writeFileSync(
+      join(fx.configDir, "providers", "local-install.yaml"),
+      "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n",
+    );
     // A figure that never settles: each repetition reports its own number (1, 2, 3...).
     mkdirSync(join(fx.configDir, "benchmarks"), { recursive: true });
     writeFileSync(
@@ -51,8 +54,18 @@ describe("repetitions with statistics, and a comparison that finds the slower si
 
   it("runs sysbench cpu 5 times with 2 threads and 5 with 1, and calls the 1-thread side significantly worse at about half", async () => {
     // Two threads on this 2-core machine: the 1-thread side is known to be slower.
-    const fast = await ranIn({ tool: "sysbench", workload: "cpu_10000", params: { threads: "2", events: 1000 }, repetitions: { count: 5 } });
-    const slow = await ranIn({ tool: "sysbench", workload: "cpu_10000", params: { threads: "1", events: 1000 }, repetitions: { count: 5 } });
+    const fast = await ranIn({
+      tool: "sysbench",
+      workload: "cpu_10000",
+      params: { threads: "2", events: 1000 },
+      repetitions: { count: 5 },
+    });
+    const slow = await ranIn({
+      tool: "sysbench",
+      workload: "cpu_10000",
+      params: { threads: "1", events: 1000 },
+      repetitions: { count: 5 },
+    });
 
     const record = (await api.get(`/api/v1/executions/${fast}`).expect(200)).body;
     expect(record.repetitions).toEqual({ count: 5 });
@@ -63,7 +76,9 @@ describe("repetitions with statistics, and a comparison that finds the slower si
     expect(eps.stats.ci_low).toBeLessThanOrEqual(eps.value);
     expect(eps.stats.ci_high).toBeGreaterThanOrEqual(eps.value);
     // Every repetition's raw figure is kept, numbered, in the export.
-    const rows = parse((await api.get(`/api/v1/executions/metrics?format=csv&session_id=${record.session_id}`).expect(200)).text, { columns: true }) as Array<Record<string, string>>;
+    const rows = parse((await api.get(`/api/v1/executions/metrics?format=csv&session_id=${record.session_id}`).expect(200)).text, {
+      columns: true,
+    }) as Array<Record<string, string>>;
     expect(rows.filter((r) => r.metric === "events_per_second").map((r) => r.repetition)).toEqual(["1", "2", "3", "4", "5"]);
     expect(JSON.parse(rows[0].parameters)).toEqual({ threads: "2", events: 1000 });
 
@@ -89,17 +104,28 @@ describe("repetitions with statistics, and a comparison that finds the slower si
     // The other way round, the faster side is better.
     const back = (await api.get(`/api/v1/executions/compare?ids=${fast},${slow}&baseline=${slow}`).expect(200)).body;
     expect(back.metrics.find((m: { name: string }) => m.name === "events_per_second").figures[0].verdict).toBe("better");
-    expect(comparison.executions.map((e: { params: unknown }) => e.params)).toEqual([{ threads: "2", events: 1000 }, { threads: "1", events: 1000 }]);
+    expect(comparison.executions.map((e: { params: unknown }) => e.params)).toEqual([
+      { threads: "2", events: 1000 },
+      { threads: "1", events: 1000 },
+    ]);
     expect(comparison.executions[0].machines[0].facts).toBeDefined();
   }, 180_000);
 
   it("repeats until the main metric settles: at least min, at most max times", async () => {
-    const settles = await ranIn({ tool: "idle", workload: "idle5", params: { seconds: 0.1 }, repetitions: { until_cv: 0.5, min: 2, max: 6 } });
+    const settles = await ranIn({
+      tool: "idle",
+      workload: "idle5",
+      params: { seconds: 0.1 },
+      repetitions: { until_cv: 0.5, min: 2, max: 6 },
+    });
     const settled = (await api.get(`/api/v1/executions/${settles}`).expect(200)).body;
     expect(settled.repetitions).toEqual({ until_cv: 0.5, min: 2, max: 6 });
     expect(settled.metrics[0].stats.n).toBe(2);
     const log = (await api.get(`/api/v1/executions/${settles}/logs?step=run`).expect(200)).text;
-    expect(log.match(/^=== run, repetition \d+ of at most 6 ===$/gm)).toEqual(["=== run, repetition 1 of at most 6 ===", "=== run, repetition 2 of at most 6 ==="]);
+    expect(log.match(/^=== run, repetition \d+ of at most 6 ===$/gm)).toEqual([
+      "=== run, repetition 1 of at most 6 ===",
+      "=== run, repetition 2 of at most 6 ===",
+    ]);
 
     const never = await ranIn({ tool: "counter", workload: "repetition", repetitions: { until_cv: 0.01, min: 2, max: 3 } });
     const unsettled = (await api.get(`/api/v1/executions/${never}`).expect(200)).body.metrics[0];
@@ -110,7 +136,15 @@ describe("repetitions with statistics, and a comparison that finds the slower si
   it("refuses a bad plan with a 400 that names the field, and creates nothing", async () => {
     const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
     const before = await fx.engine.store.snapshot();
-    for (const repetitions of [{ count: 0 }, { count: 101 }, { count: 3, until_cv: 0.1 }, { until_cv: 0 }, { until_cv: 0.1, min: 5, max: 3 }, {}, { times: 3 }]) {
+    for (const repetitions of [
+      { count: 0 },
+      { count: 101 },
+      { count: 3, until_cv: 0.1 },
+      { until_cv: 0 },
+      { until_cv: 0.1, min: 5, max: 3 },
+      {},
+      { times: 3 },
+    ]) {
       const res = await api.post(`/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0", repetitions });
       expect(res.status, JSON.stringify(repetitions)).toBe(400);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);

@@ -21,7 +21,9 @@ interface Metric {
 /** Processes of this machine whose command line holds `text` (both sshds are on it). */
 function processesWith(text: string): string[] {
   try {
-    return execFileSync("pgrep", ["-af", "--", text], { encoding: "utf8" }).split("\n").filter((l) => l && !l.includes("pgrep"));
+    return execFileSync("pgrep", ["-af", "--", text], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l && !l.includes("pgrep"));
   } catch {
     return [];
   }
@@ -36,7 +38,10 @@ async function otherMachine(): Promise<{ connects(port: number): boolean; remove
   const [ns, here, there] = [`bwguard${process.pid}`, `bwg${process.pid}a`, `bwg${process.pid}b`];
   const ip = (...args: string[]) => execFileSync("ip", args, { stdio: "pipe" });
   const remove = () => {
-    for (const args of [["netns", "del", ns], ["link", "del", here]]) {
+    for (const args of [
+      ["netns", "del", ns],
+      ["link", "del", here],
+    ]) {
       try {
         ip(...args);
       } catch {
@@ -194,7 +199,13 @@ describe("machine roles on two hosts over SSH", () => {
         "",
       ].join("\n"),
     );
-    const hosts = [serverHost, clientHost].map((h, i) => ({ name: ["server-host", "client-host"][i], host: h.host, port: h.port, vm_user: h.username, ssh_private_key: h.privateKey }));
+    const hosts = [serverHost, clientHost].map((h, i) => ({
+      name: ["server-host", "client-host"][i],
+      host: h.host,
+      port: h.port,
+      vm_user: h.username,
+      ssh_private_key: h.privateKey,
+    }));
     const res = await api.post("/api/v1/sessions/").send({ config: { provider: { class: "existing-vm", name: "pair" }, vms: { hosts } } });
     expect(res.status, res.text).toBe(200);
     sessionId = res.body.id;
@@ -207,7 +218,12 @@ describe("machine roles on two hosts over SSH", () => {
   });
 
   async function run(tool: string, workload: string, params?: Record<string, unknown>) {
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload, ...(params ? { params } : {}) }).expect(200)).body.id;
+    const id = (
+      await api
+        .post(`/api/v1/sessions/${sessionId}/executions/`)
+        .send({ tool, workload, ...(params ? { params } : {}) })
+        .expect(200)
+    ).body.id;
     const prepared = await api.post(`/api/v1/executions/${id}/prepare`);
     expect(prepared.status, prepared.text).toBe(200);
     const ran = await api.post(`/api/v1/executions/${id}/run`);
@@ -219,42 +235,51 @@ describe("machine roles on two hosts over SSH", () => {
   // Every built-in workload with roles.
   const cases = catalog.tools().flatMap((tool) => tool.workloads.filter((w) => w.roles).map((w) => [tool.id, w.id] as const));
   /** The figure that says how much got through, per tool. */
-  const THROUGHPUT: Record<string, string> = { iperf: "bits_per_second", iperf3: "sent_bits_per_second", wrk: "requests_per_second", sysbench: "transactions_per_second" };
+  const THROUGHPUT: Record<string, string> = {
+    iperf: "bits_per_second",
+    iperf3: "sent_bits_per_second",
+    wrk: "requests_per_second",
+    sysbench: "transactions_per_second",
+  };
 
   it("covers the two-host tools", () => {
     expect(new Set(cases.map(([tool]) => tool))).toEqual(new Set(Object.keys(THROUGHPUT)));
   });
 
-  it.each(cases)("runs %s %s from the client host to a server the step starts on the server host, and stops", async (tool, workload) => {
-    const { ran, log, execution } = await run(tool, workload, { duration: tool === "sysbench" ? 2 : 1 });
-    expect(ran.status, ran.text).toBe(200);
-    expect(execution.state).toBe("completed");
-    // The server part first, on the first host; it said where it listens, and was stopped at the end.
-    expect(log).toMatch(/^=== run, role server on server-host ===$/m);
-    const port = /^BW_READY port=(\d+)$/m.exec(log)?.[1];
-    expect(port).toBeDefined();
-    // While it ran, its port answered only the session's machines (see the guarded workload below).
-    expect(log).toContain(`bw: port ${port} answers only loopback and 127.0.0.1\n`);
-    expect(log).toMatch(/^=== run, role client on client-host ===$/m);
-    expect(log).toMatch(/^=== run, role server on server-host stopped ===$/m);
-    expect(log.indexOf("role client on client-host")).toBeGreaterThan(log.indexOf("BW_READY"));
-    expect(processesWith(`-p ${port}`)).toEqual([]);
+  it.each(cases)(
+    "runs %s %s from the client host to a server the step starts on the server host, and stops",
+    async (tool, workload) => {
+      const { ran, log, execution } = await run(tool, workload, { duration: tool === "sysbench" ? 2 : 1 });
+      expect(ran.status, ran.text).toBe(200);
+      expect(execution.state).toBe("completed");
+      // The server part first, on the first host; it said where it listens, and was stopped at the end.
+      expect(log).toMatch(/^=== run, role server on server-host ===$/m);
+      const port = /^BW_READY port=(\d+)$/m.exec(log)?.[1];
+      expect(port).toBeDefined();
+      // While it ran, its port answered only the session's machines (see the guarded workload below).
+      expect(log).toContain(`bw: port ${port} answers only loopback and 127.0.0.1\n`);
+      expect(log).toMatch(/^=== run, role client on client-host ===$/m);
+      expect(log).toMatch(/^=== run, role server on server-host stopped ===$/m);
+      expect(log.indexOf("role client on client-host")).toBeGreaterThan(log.indexOf("BW_READY"));
+      expect(processesWith(`-p ${port}`)).toEqual([]);
 
-    // The throughput from client to server, said to come from the client role on its host.
-    const metrics = execution.metrics as Metric[];
-    const throughput = metrics.find((m) => m.name === THROUGHPUT[tool]);
-    expect(throughput, JSON.stringify(metrics)).toBeDefined();
-    expect(throughput!.value).toBeGreaterThan(0);
-    const declared = catalog.tool(tool)!.metrics!;
-    for (const m of metrics) {
-      expect(m).toMatchObject({ vm: "client-host", role: "client", unit: declared[m.name]?.unit });
-      expect(Number.isFinite(m.value)).toBe(true);
-      if (declared[m.name]!.better === "higher") expect(m.value, m.name).toBeGreaterThan(0);
-      else expect(m.value, m.name).toBeGreaterThanOrEqual(0);
-    }
-    // Both hosts' facts were read at prepare.
-    expect(execution.exec_env.vms.map((v: { id: string }) => v.id)).toEqual(["server-host", "client-host"]);
-  }, 120_000);
+      // The throughput from client to server, said to come from the client role on its host.
+      const metrics = execution.metrics as Metric[];
+      const throughput = metrics.find((m) => m.name === THROUGHPUT[tool]);
+      expect(throughput, JSON.stringify(metrics)).toBeDefined();
+      expect(throughput!.value).toBeGreaterThan(0);
+      const declared = catalog.tool(tool)!.metrics!;
+      for (const m of metrics) {
+        expect(m).toMatchObject({ vm: "client-host", role: "client", unit: declared[m.name]?.unit });
+        expect(Number.isFinite(m.value)).toBe(true);
+        if (declared[m.name]!.better === "higher") expect(m.value, m.name).toBeGreaterThan(0);
+        else expect(m.value, m.name).toBeGreaterThanOrEqual(0);
+      }
+      // Both hosts' facts were read at prepare.
+      expect(execution.exec_env.vms.map((v: { id: string }) => v.id)).toEqual(["server-host", "client-host"]);
+    },
+    120_000,
+  );
 
   it("fails the run when the server role fails before it is ready, saying so, and leaves no process behind", async () => {
     const { ran, log, execution } = await run("pair", "failing_server");
@@ -277,7 +302,12 @@ describe("machine roles on two hosts over SSH", () => {
   }, 60_000);
 
   it("lets nobody into the OLTP run's MariaDB without the run's secret, which is in no answer, log line or command line", async () => {
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "sysbench", workload: "oltp_point_select", params: { duration: 8, tables: 1, table_size: 100 } }).expect(200)).body.id;
+    const id = (
+      await api
+        .post(`/api/v1/sessions/${sessionId}/executions/`)
+        .send({ tool: "sysbench", workload: "oltp_point_select", params: { duration: 8, tables: 1, table_size: 100 } })
+        .expect(200)
+    ).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
     // The client has filled the database and begun its measured part: both parts' files are written.
@@ -296,12 +326,23 @@ describe("machine roles on two hosts over SSH", () => {
     // While the server runs: root, the client's account without its password or with another, no user.
     const mariadb = (...args: string[]) => {
       try {
-        return execFileSync("mariadb", ["--no-defaults", "-h", serverHost.host, "-P", port!, "--connect-timeout=5", ...args, "-e", "SELECT 1"], { encoding: "utf8", stdio: "pipe" });
+        return execFileSync(
+          "mariadb",
+          ["--no-defaults", "-h", serverHost.host, "-P", port!, "--connect-timeout=5", ...args, "-e", "SELECT 1"],
+          { encoding: "utf8", stdio: "pipe" },
+        );
       } catch (e) {
         return String((e as { stderr?: string }).stderr);
       }
     };
-    for (const who of [["-u", "root"], ["-u", "root", "-proot"], ["-u", "bw"], ["-u", "bw", "-pwrong"], ["-u", "bw", `-p${secret.slice(0, 31)}`], ["-u", "mysql"]]) {
+    for (const who of [
+      ["-u", "root"],
+      ["-u", "root", "-proot"],
+      ["-u", "bw"],
+      ["-u", "bw", "-pwrong"],
+      ["-u", "bw", `-p${secret.slice(0, 31)}`],
+      ["-u", "mysql"],
+    ]) {
       expect(mariadb(...who), who.join(" ")).toMatch(/Access denied/);
     }
     expect(processesWith(secret)).toEqual([]);
@@ -310,7 +351,11 @@ describe("machine roles on two hosts over SSH", () => {
     // The client, with the secret, got in and measured.
     expect(execution.state, JSON.stringify(execution)).toBe("completed");
     expect((execution.metrics as Metric[]).find((m) => m.name === "transactions_per_second")!.value).toBeGreaterThan(0);
-    const answers = [JSON.stringify(execution), await runLog(api, id), (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
+    const answers = [
+      JSON.stringify(execution),
+      await runLog(api, id),
+      (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text,
+    ];
     for (const text of [...answers, ...fx.log.raw]) expect(text).not.toContain(secret);
   }, 180_000);
 
@@ -318,7 +363,9 @@ describe("machine roles on two hosts over SSH", () => {
     const { id, ran, log, execution } = await run("pair", "telling");
     expect(ran.status, ran.text).toBe(502);
     expect(ran.body.detail).toBe("run of pair/telling on client-host (role client) exited with code 7");
-    const secret = /^export BW_STEP_SECRET='?([0-9a-f]{32})'?$/m.exec(readFileSync(join(homedir(), ".benchwright", id, "run-1-server", "env.sh"), "utf8"))?.[1];
+    const secret = /^export BW_STEP_SECRET='?([0-9a-f]{32})'?$/m.exec(
+      readFileSync(join(homedir(), ".benchwright", id, "run-1-server", "env.sh"), "utf8"),
+    )?.[1];
     expect(secret).toMatch(/^[0-9a-f]{32}$/);
     // Where the scripts printed it, the log has as many stars; the stderr tail has the mask.
     const stars = "*".repeat(32);
@@ -336,37 +383,70 @@ describe("machine roles on two hosts over SSH", () => {
   // Stopped after the server part said it was ready, while the client part runs; or while the
   // server part starts. The next server takes the step over, both parts still going on their hosts.
   it.each([
-    { workload: "slow_client", during: "the client starts", lines: ["the server says hello", "BW_READY port=1", "the client starts", "the client ends"], waited: 3, server: "sleep 1618" },
-    { workload: "slow_server", during: "the server is starting", lines: ["the server is starting", "BW_READY port=1", "the client starts"], waited: 0, server: "sleep 1619" },
-  ])("hands $workload over to the next server when stopped once it logged $during: each part logged once, the figures recorded once, the server stopped", async ({ workload, during, lines, waited, server }) => {
-    let next = await openFixture({ persistent: true, configDir: fx.configDir });
-    let sid: string | undefined;
-    try {
-      const hosts = [serverHost, clientHost].map((h, i) => ({ name: ["server-host", "client-host"][i], host: h.host, port: h.port, vm_user: h.username, ssh_private_key: h.privateKey }));
-      let napi = request(next.app);
-      sid = (await napi.post("/api/v1/sessions/").send({ config: { provider: { class: "existing-vm", name: "pair" }, vms: { hosts } } }).expect(200)).body.id as string;
-      const id = (await napi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "pair", workload }).expect(200)).body.id;
-      await napi.post(`/api/v1/executions/${id}/prepare`).expect(200);
-      const interrupted = next.engine.run(id).catch((e: Error) => e);
-      expect(await runLogWith(napi, id, during, 100)).toContain(during);
-      next = await next.reopen();
-      expect(await interrupted).toMatchObject({ code: "unavailable" });
-      napi = request(next.app);
-      const execution = await settledExecution(napi, id, 80);
-      expect(execution.state).toBe("completed");
-      expect(execution.steps.filter((s: { step: string }) => s.step === "run")).toHaveLength(1);
-      expect(execution.metrics).toEqual([expect.objectContaining({ name: "waited", value: waited, unit: "s", vm: "client-host", role: "client" })]);
-      const log = await runLog(napi, id);
-      const parts = ["=== run, role server on server-host ===", "=== run, role client on client-host ===", "=== run, role server on server-host stopped ==="];
-      for (const line of [...parts, ...lines]) expect(log.split(line).length - 1, `${JSON.stringify(line)} in\n${log}`).toBe(1);
-      const at = [...parts.slice(0, 2), ...lines.slice(-1), parts[2]].map((line) => log.indexOf(line));
-      expect(at).toEqual([...at].sort((a, b) => a - b));
-      expect(processesWith(server)).toEqual([]);
-    } finally {
-      if (sid) await request(next.app).delete(`/api/v1/sessions/${sid}`);
-      await next.close();
-    }
-  }, 90_000);
+    {
+      workload: "slow_client",
+      during: "the client starts",
+      lines: ["the server says hello", "BW_READY port=1", "the client starts", "the client ends"],
+      waited: 3,
+      server: "sleep 1618",
+    },
+    {
+      workload: "slow_server",
+      during: "the server is starting",
+      lines: ["the server is starting", "BW_READY port=1", "the client starts"],
+      waited: 0,
+      server: "sleep 1619",
+    },
+  ])(
+    "hands $workload over to the next server when stopped once it logged $during: each part logged once, the figures recorded once, the server stopped",
+    async ({ workload, during, lines, waited, server }) => {
+      let next = await openFixture({ persistent: true, configDir: fx.configDir });
+      let sid: string | undefined;
+      try {
+        const hosts = [serverHost, clientHost].map((h, i) => ({
+          name: ["server-host", "client-host"][i],
+          host: h.host,
+          port: h.port,
+          vm_user: h.username,
+          ssh_private_key: h.privateKey,
+        }));
+        let napi = request(next.app);
+        sid = (
+          await napi
+            .post("/api/v1/sessions/")
+            .send({ config: { provider: { class: "existing-vm", name: "pair" }, vms: { hosts } } })
+            .expect(200)
+        ).body.id as string;
+        const id = (await napi.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "pair", workload }).expect(200)).body.id;
+        await napi.post(`/api/v1/executions/${id}/prepare`).expect(200);
+        const interrupted = next.engine.run(id).catch((e: Error) => e);
+        expect(await runLogWith(napi, id, during, 100)).toContain(during);
+        next = await next.reopen();
+        expect(await interrupted).toMatchObject({ code: "unavailable" });
+        napi = request(next.app);
+        const execution = await settledExecution(napi, id, 80);
+        expect(execution.state).toBe("completed");
+        expect(execution.steps.filter((s: { step: string }) => s.step === "run")).toHaveLength(1);
+        expect(execution.metrics).toEqual([
+          expect.objectContaining({ name: "waited", value: waited, unit: "s", vm: "client-host", role: "client" }),
+        ]);
+        const log = await runLog(napi, id);
+        const parts = [
+          "=== run, role server on server-host ===",
+          "=== run, role client on client-host ===",
+          "=== run, role server on server-host stopped ===",
+        ];
+        for (const line of [...parts, ...lines]) expect(log.split(line).length - 1, `${JSON.stringify(line)} in\n${log}`).toBe(1);
+        const at = [...parts.slice(0, 2), ...lines.slice(-1), parts[2]].map((line) => log.indexOf(line));
+        expect(at).toEqual([...at].sort((a, b) => a - b));
+        expect(processesWith(server)).toEqual([]);
+      } finally {
+        if (sid) await request(next.app).delete(`/api/v1/sessions/${sid}`);
+        await next.close();
+      }
+    },
+    90_000,
+  );
 
   // Another machine, on a network of its own: a namespace joined to this host by a veth pair.
   it("keeps a serving role's port to the session's machines while it runs, and opens it again after", async () => {
@@ -378,7 +458,8 @@ describe("machine roles on two hosts over SSH", () => {
       expect(net.connects((open.address() as AddressInfo).port)).toBe(true);
       open.close();
 
-      const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "pair", workload: "guarded" }).expect(200)).body.id;
+      const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "pair", workload: "guarded" }).expect(200)).body
+        .id;
       await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
       await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
       const log = await runLogWith(api, id, "the client waits", 300);
@@ -403,10 +484,20 @@ describe("machine roles on two hosts over SSH", () => {
   it("runs every role on the one host of a session that has one", async () => {
     const one = await api
       .post("/api/v1/sessions/")
-      .send({ config: { provider: { class: "existing-vm", name: "one" }, vms: { host: serverHost.host, port: serverHost.port, vm_user: serverHost.username, ssh_private_key: serverHost.privateKey } } })
+      .send({
+        config: {
+          provider: { class: "existing-vm", name: "one" },
+          vms: { host: serverHost.host, port: serverHost.port, vm_user: serverHost.username, ssh_private_key: serverHost.privateKey },
+        },
+      })
       .expect(200);
     try {
-      const id = (await api.post(`/api/v1/sessions/${one.body.id}/executions/`).send({ tool: "iperf", workload: "tcp_10_1", params: { duration: 1 } }).expect(200)).body.id;
+      const id = (
+        await api
+          .post(`/api/v1/sessions/${one.body.id}/executions/`)
+          .send({ tool: "iperf", workload: "tcp_10_1", params: { duration: 1 } })
+          .expect(200)
+      ).body.id;
       await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
       await api.post(`/api/v1/executions/${id}/run`).expect(200);
       const log = (await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;

@@ -14,7 +14,10 @@ describe("routing and validation see the same path", () => {
   beforeAll(async () => {
     fx = await openFixture();
     http = await listen(fx.app);
-    const created = await http.send("POST", "/api/v1/sessions/", { headers: JSON_TYPE, body: JSON.stringify({ provider: "local", service: "default" }) });
+    const created = await http.send("POST", "/api/v1/sessions/", {
+      headers: JSON_TYPE,
+      body: JSON.stringify({ provider: "local", service: "default" }),
+    });
     sid = (created.json as { id: string }).id;
   });
   afterAll(async () => {
@@ -121,9 +124,15 @@ describe("numbers JSON cannot write", () => {
   beforeAll(async () => {
     fx = await openFixture();
     http = await listen(fx.app);
-    const session = await http.send("POST", "/api/v1/sessions/", { headers: JSON_TYPE, body: JSON.stringify({ provider: "local", service: "default" }) });
+    const session = await http.send("POST", "/api/v1/sessions/", {
+      headers: JSON_TYPE,
+      body: JSON.stringify({ provider: "local", service: "default" }),
+    });
     const sid = (session.json as { id: string }).id;
-    const exec = await http.send("POST", `/api/v1/sessions/${sid}/executions/`, { headers: JSON_TYPE, body: JSON.stringify({ tool: "idle", workload: "idle0" }) });
+    const exec = await http.send("POST", `/api/v1/sessions/${sid}/executions/`, {
+      headers: JSON_TYPE,
+      body: JSON.stringify({ tool: "idle", workload: "idle0" }),
+    });
     eid = (exec.json as { id: string }).id;
   });
   afterAll(async () => {
@@ -143,11 +152,15 @@ describe("numbers JSON cannot write", () => {
 
   it("refuses Infinity in a body, changing nothing", async () => {
     const before = await fx.engine.store.snapshot();
-    const body = '{"config": {"provider": {"class": "existing-vm"}, "vms": {"host": "10.0.0.1", "port": 1e309, "vm_user": "u", "ssh_private_key": "-----BEGIN OPENSSH PRIVATE KEY-----\\nx\\n-----END OPENSSH PRIVATE KEY-----\\n", "step_timeout": 1e999}}}';
+    const body =
+      '{"config": {"provider": {"class": "existing-vm"}, "vms": {"host": "10.0.0.1", "port": 1e309, "vm_user": "u", "ssh_private_key": "-----BEGIN OPENSSH PRIVATE KEY-----\\nx\\n-----END OPENSSH PRIVATE KEY-----\\n", "step_timeout": 1e999}}}';
     const res = await http.send("POST", "/api/v1/sessions/", { headers: JSON_TYPE, body });
     expect(res.status, res.text).toBe(400);
     // Not coerced from text, so the validator's own integer check catches it.
-    expect(res.json).toMatchObject({ code: "validation_failed", errors: expect.arrayContaining([expect.objectContaining({ path: "/body/config/vms/port" })]) });
+    expect(res.json).toMatchObject({
+      code: "validation_failed",
+      errors: expect.arrayContaining([expect.objectContaining({ path: "/body/config/vms/port" })]),
+    });
     expect(await fx.engine.store.snapshot()).toBe(before);
   });
 });

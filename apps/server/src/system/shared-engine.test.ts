@@ -58,7 +58,7 @@ describe("two servers and workers on one PostgreSQL", () => {
         "    categories: [test]",
         "    scripts:",
         "      run: |",
-        "        for i in $(seq 1 150); do echo \"tick $i\"; sleep 0.2; done",
+        '        for i in $(seq 1 150); do echo "tick $i"; sleep 0.2; done',
         "        echo 'BW_METRIC ticks 150 count'",
       ].join("\n") + "\n",
     );
@@ -91,7 +91,11 @@ describe("two servers and workers on one PostgreSQL", () => {
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+    };
   };
   const existingVm = () => ({
     config: {
@@ -116,8 +120,25 @@ describe("two servers and workers on one PostgreSQL", () => {
     const [c, d] = await Promise.all([start("serve"), start("serve")]);
     const session = await call(a, "POST", "/sessions/", {
       config: {
-        provider: { class: "cloud", name: "openstack", driver: "openstack", auth_url: openstack.authUrl, auth_version: "3.x_password", access_id: openstack.username, secret_key: openstack.password, tenant: openstack.project },
-        small: { image: "ubuntu-22.04", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", security_group: "default", ssh_port: sshd.port },
+        provider: {
+          class: "cloud",
+          name: "openstack",
+          driver: "openstack",
+          auth_url: openstack.authUrl,
+          auth_version: "3.x_password",
+          access_id: openstack.username,
+          secret_key: openstack.password,
+          tenant: openstack.project,
+        },
+        small: {
+          image: "ubuntu-22.04",
+          size: "m1.small",
+          vm_user: sshd.username,
+          platform: "debian_12",
+          network: "private",
+          security_group: "default",
+          ssh_port: sshd.port,
+        },
       },
     });
     expect(session.body).toMatchObject({ id: expect.any(String) });

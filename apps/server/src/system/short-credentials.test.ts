@@ -22,7 +22,16 @@ describe("a session whose credentials are too short to mask", () => {
     },
     {
       name: "a host's password of 1 character, beside a good one",
-      config: { provider: { class: "existing-vm", name: "lab" }, vms: { vm_user: "bw", hosts: [{ host: "10.0.0.1", password: "long enough" }, { host: "10.0.0.2", password: "x" }] } },
+      config: {
+        provider: { class: "existing-vm", name: "lab" },
+        vms: {
+          vm_user: "bw",
+          hosts: [
+            { host: "10.0.0.1", password: "long enough" },
+            { host: "10.0.0.2", password: "x" },
+          ],
+        },
+      },
       paths: ["/config/vms/hosts/1/password"],
     },
   ])("refuses $name: 400 invalid_configuration naming the field, never the value, store unchanged", async ({ config, paths }) => {
@@ -38,7 +47,9 @@ describe("a session whose credentials are too short to mask", () => {
   });
 
   it("accepts a password of 4 characters", async () => {
-    const res = await api.post("/api/v1/sessions/").send({ config: { provider: { class: "existing-vm", name: "lab" }, vms: { host: "127.0.0.1", vm_user: "bw", password: "p4s5" } } });
+    const res = await api
+      .post("/api/v1/sessions/")
+      .send({ config: { provider: { class: "existing-vm", name: "lab" }, vms: { host: "127.0.0.1", vm_user: "bw", password: "p4s5" } } });
     expect(res.status, res.text).toBe(200);
     await api.delete(`/api/v1/sessions/${res.body.id}`);
   });

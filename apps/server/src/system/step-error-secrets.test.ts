@@ -37,9 +37,15 @@ describe("a failing step that prints the session's credential", () => {
   it("masks it in the 502, the execution and the step attempt", async () => {
     const session = await api
       .post("/api/v1/sessions/")
-      .send({ config: { provider: { class: "existing-vm", name: "lab" }, vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey } } })
+      .send({
+        config: {
+          provider: { class: "existing-vm", name: "lab" },
+          vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey },
+        },
+      })
       .expect(200);
-    const id = (await api.post(`/api/v1/sessions/${session.body.id}/executions/`).send({ tool: "leaky", workload: "echo_key" }).expect(200)).body.id;
+    const id = (await api.post(`/api/v1/sessions/${session.body.id}/executions/`).send({ tool: "leaky", workload: "echo_key" }).expect(200))
+      .body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     const failed = await api.post(`/api/v1/executions/${id}/run`).expect(502);
     expect(failed.body).toMatchObject({ code: "step_failed", exit_code: 7 });
@@ -61,7 +67,14 @@ describe("a failing step that prints the session's credential", () => {
       JSON.stringify(await fx.engine.store.snapshot()),
       log,
     ];
-    const forms = [...secretForms(sshd.privateKey), ...sshd.privateKey.split("\n").filter((l) => l.length >= 16 && !l.startsWith("-----")).flatMap(secretForms), printedB64.trim()];
+    const forms = [
+      ...secretForms(sshd.privateKey),
+      ...sshd.privateKey
+        .split("\n")
+        .filter((l) => l.length >= 16 && !l.startsWith("-----"))
+        .flatMap(secretForms),
+      printedB64.trim(),
+    ];
     for (const text of answers) for (const form of forms) expect(text).not.toContain(form);
   }, 60_000);
 });

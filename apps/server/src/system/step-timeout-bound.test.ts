@@ -11,7 +11,11 @@ async function expectRefused(fx: Fixture, body: object, max: number) {
   const res = await request(fx.app).post("/api/v1/sessions/").send(body);
   expect(res.status, res.text).toBe(400);
   expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ code: "invalid_configuration", status: 400, errors: [{ path: "/config/bench/step_timeout", message: expect.stringContaining(`at most ${max}`) }] });
+  expect(res.body).toMatchObject({
+    code: "invalid_configuration",
+    status: 400,
+    errors: [{ path: "/config/bench/step_timeout", message: expect.stringContaining(`at most ${max}`) }],
+  });
   expect(res.body.detail).toContain("bench.step_timeout");
   expect(await fx.engine.store.snapshot()).toEqual(before);
 }

@@ -23,7 +23,12 @@ describe("steps at their edges", () => {
   afterAll(() => fx.close());
 
   async function session(service: Record<string, unknown> = {}): Promise<string> {
-    return (await api.post("/api/v1/sessions/").send({ config: { provider: { class: "local", name: "edge" }, edge: service } }).expect(200)).body.id;
+    return (
+      await api
+        .post("/api/v1/sessions/")
+        .send({ config: { provider: { class: "local", name: "edge" }, edge: service } })
+        .expect(200)
+    ).body.id;
   }
   async function prepared(sessionId: string, tool: string, workload: string): Promise<string> {
     const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool, workload }).expect(200)).body.id;
@@ -135,7 +140,12 @@ describe("steps at their edges", () => {
   });
 
   it("fails a step whose log cannot be written, says so, and a retry works once it can", async () => {
-    const id = (await api.post(`/api/v1/sessions/${await session()}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
+    const id = (
+      await api
+        .post(`/api/v1/sessions/${await session()}/executions/`)
+        .send({ tool: "idle", workload: "idle0" })
+        .expect(200)
+    ).body.id;
     // A file where the execution's log folder goes: no log can be opened for it.
     mkdirSync(join(fx.dataDir, "logs"), { recursive: true });
     writeFileSync(join(fx.dataDir, "logs", id), "in the way");
@@ -158,7 +168,13 @@ describe("steps at their edges", () => {
       let pgid = 0;
       for (let i = 0; i < 40 && !pgid; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        pgid = (() => { try { return runPgid(persistent.dataDir, id); } catch { return 0; } })();
+        pgid = (() => {
+          try {
+            return runPgid(persistent.dataDir, id);
+          } catch {
+            return 0;
+          }
+        })();
       }
       expect(alive(pgid)).toBe(true);
       // The DELETE's first write landed, then the server stopped before it stopped anything.

@@ -8,7 +8,11 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch"];
 /** `METHOD /path operationId` for every operation of a document (3.1 or 2.0: same layout). */
 function operations(doc: { paths: Record<string, Record<string, { operationId?: string }>> }): string[] {
   return Object.entries(doc.paths)
-    .flatMap(([path, item]) => Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`))
+    .flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([m]) => METHODS.includes(m))
+        .map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`),
+    )
     .sort();
 }
 

@@ -24,7 +24,15 @@ export interface Fixture {
 
 /** A real engine on a throwaway data dir, with the repository's stored configurations. */
 export async function openFixture(
-  options: { token?: string; corsOrigins?: string[]; metricsPublic?: boolean; persistent?: boolean; dataDir?: string; configDir?: string; engine?: Partial<EngineOptions> } = {},
+  options: {
+    token?: string;
+    corsOrigins?: string[];
+    metricsPublic?: boolean;
+    persistent?: boolean;
+    dataDir?: string;
+    configDir?: string;
+    engine?: Partial<EngineOptions>;
+  } = {},
 ): Promise<Fixture> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "bw-data-"));
   let configDir = options.configDir;
@@ -66,8 +74,14 @@ export async function openFixture(
 }
 
 /** Drops a one-workload definition (keyvalue parser) into the fixture's config dir, as a user would. */
-export function dropDefinition(configDir: string, d: { id: string; workload: string; run: string; runTimeout?: number; params?: Record<string, object> }): void {
-  const run = d.run.split("\n").map((line) => `        ${line}`).join("\n");
+export function dropDefinition(
+  configDir: string,
+  d: { id: string; workload: string; run: string; runTimeout?: number; params?: Record<string, object> },
+): void {
+  const run = d.run
+    .split("\n")
+    .map((line) => `        ${line}`)
+    .join("\n");
   writeFileSync(
     join(configDir, "benchmarks", `${d.id}.yaml`),
     [

@@ -21,9 +21,12 @@ export async function openLoopbackSession(prepare: (fx: Fixture) => void = () =>
   const fx = await openFixture();
   prepare(fx);
   const api = request(fx.app);
-  const res = await api
-    .post("/api/v1/sessions/")
-    .send({ config: { provider: { class: "existing-vm", name: "loopback" }, vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey } } });
+  const res = await api.post("/api/v1/sessions/").send({
+    config: {
+      provider: { class: "existing-vm", name: "loopback" },
+      vms: { host: sshd.host, port: sshd.port, vm_user: sshd.username, ssh_private_key: sshd.privateKey },
+    },
+  });
   if (res.status !== 200) throw new Error(`creating the loopback session answered ${res.status}: ${res.text}`);
   const sessionId = res.body.id as string;
   return {

@@ -47,7 +47,10 @@ function sendRaw(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     // Node sends a GET's or DELETE's body unframed unless told its length.
-    const headers = { ...(options.body !== undefined ? { "Content-Length": String(Buffer.byteLength(options.body)) } : {}), ...options.headers };
+    const headers = {
+      ...(options.body !== undefined ? { "Content-Length": String(Buffer.byteLength(options.body)) } : {}),
+      ...options.headers,
+    };
     const req = httpRequest({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
       // An event stream does not end: its answer is its status and headers.
       if (/^text\/event-stream/.test(res.headers["content-type"] ?? "")) {

@@ -48,7 +48,7 @@ export function schemaArbitrary(
   if (s.oneOf || s.anyOf) return fc.oneof(...(s.oneOf ?? s.anyOf)!.map((x) => next(x)));
   if (s.allOf) return next(Object.assign({}, ...s.allOf.map((x) => (x.$ref ? resolve(x.$ref) : x))));
   if (s.enum) return fc.constantFrom(...s.enum);
-  const type = Array.isArray(s.type) ? s.type[0] : s.type ?? (s.properties ? "object" : "string");
+  const type = Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.properties ? "object" : "string"));
   switch (type) {
     case "string":
       if (s.format === "uuid") return fc.uuid();
@@ -75,10 +75,16 @@ export function schemaArbitrary(
       const extra = s.additionalProperties;
       if (!extra || extra === true) return known;
       // Sections named by the client (service types): as many as min/maxProperties leave room for.
-      const room = { min: Math.max(0, (s.minProperties ?? 0) - required.length), max: Math.max(0, Math.min(2, (s.maxProperties ?? required.length + 2) - required.length)) };
+      const room = {
+        min: Math.max(0, (s.minProperties ?? 0) - required.length),
+        max: Math.max(0, Math.min(2, (s.maxProperties ?? required.length + 2) - required.length)),
+      };
       const keys = hints["*key"] ?? fc.string({ minLength: 1, maxLength: 12 });
       return fc
-        .tuple(known, fc.array(fc.tuple(keys as fc.Arbitrary<string>, next(extra)), { minLength: room.min, maxLength: Math.max(room.min, room.max) }))
+        .tuple(
+          known,
+          fc.array(fc.tuple(keys as fc.Arbitrary<string>, next(extra)), { minLength: room.min, maxLength: Math.max(room.min, room.max) }),
+        )
         .map(([obj, pairs]) => {
           const out = { ...(obj as Record<string, unknown>) };
           for (const [k, v] of pairs) if (!(k in properties)) out[k] = v;

@@ -20,7 +20,13 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
   if (ids.length < 2) {
     root.replaceChildren(
       h("h1", {}, "Compare"),
-      h("p", {}, "Pick two or more executions on the ", h("a", { href: href(["executions"]) }, "executions page"), ", then Compare selected."),
+      h(
+        "p",
+        {},
+        "Pick two or more executions on the ",
+        h("a", { href: href(["executions"]) }, "executions page"),
+        ", then Compare selected.",
+      ),
     );
     return;
   }
@@ -28,7 +34,11 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
   const comparison = await api().compareExecutions(ids, { baseline, signal });
   root.replaceChildren(
     h("h1", {}, "Comparison"),
-    h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
+    h(
+      "p",
+      { class: "muted" },
+      `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`,
+    ),
     executionsTable(comparison),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
@@ -54,7 +64,13 @@ function overview(c: Comparison): HTMLElement {
     h(
       "thead",
       {},
-      h("tr", {}, h("th", {}, "Metric"), h("th", {}, "Unit"), c.executions.map((e) => h("th", { title: e.id }, label(byId.get(e.id), e.id), e.id === c.baseline ? " (baseline)" : ""))),
+      h(
+        "tr",
+        {},
+        h("th", {}, "Metric"),
+        h("th", {}, "Unit"),
+        c.executions.map((e) => h("th", { title: e.id }, label(byId.get(e.id), e.id), e.id === c.baseline ? " (baseline)" : "")),
+      ),
     ),
     // In the groups' order (by unit), as the charts below.
     groupByUnit(c.metrics).map((g) =>
@@ -68,15 +84,25 @@ function overview(c: Comparison): HTMLElement {
           return h(
             "tr",
             { "data-metric": m.name },
-            h("td", {}, h("button", { type: "button", class: "link", onclick: () => show(m) }, m.name), tags ? h("span", { class: "muted" }, ` ${tags}`) : null),
+            h(
+              "td",
+              {},
+              h("button", { type: "button", class: "link", onclick: () => show(m) }, m.name),
+              tags ? h("span", { class: "muted" }, ` ${tags}`) : null,
+            ),
             h("td", {}, m.unit, m.better ? h("span", { class: "muted" }, `, ${m.better} better`) : null),
             c.executions.map((e) => {
               const f = byExecution.get(e.id);
               if (!f) return h("td", { class: "muted" }, "—");
               return h(
                 "td",
-                { class: `cell verdict-${f.verdict}`, title: `mean ${figure(f.mean)} ${m.unit} [${figure(f.ci_low)}, ${figure(f.ci_high)}], n=${f.n}` },
-                f.verdict === "baseline" ? `${figure(f.mean)}` : `${f.ratio === null ? "" : `×${figure(f.ratio)} `}${f.verdict.replace("_", " ")}`,
+                {
+                  class: `cell verdict-${f.verdict}`,
+                  title: `mean ${figure(f.mean)} ${m.unit} [${figure(f.ci_low)}, ${figure(f.ci_high)}], n=${f.n}`,
+                },
+                f.verdict === "baseline"
+                  ? `${figure(f.mean)}`
+                  : `${f.ratio === null ? "" : `×${figure(f.ratio)} `}${f.verdict.replace("_", " ")}`,
               );
             }),
           );
@@ -112,11 +138,16 @@ function metricGroups(c: Comparison): HTMLElement[] {
           "summary",
           {},
           h("strong", {}, g.unit || "(no unit)"),
-          ` · ${g.metrics.length} metric${g.metrics.length > 1 ? "s" : ""}: ${g.metrics.map((m) => m.name).filter((n, i, a) => a.indexOf(n) === i).join(", ")}`,
+          ` · ${g.metrics.length} metric${g.metrics.length > 1 ? "s" : ""}: ${g.metrics
+            .map((m) => m.name)
+            .filter((n, i, a) => a.indexOf(n) === i)
+            .join(", ")}`,
           h(
             "span",
             { class: "tally" },
-            Object.entries(g.verdicts).map(([verdict, n]) => h("span", { class: `verdict verdict-${verdict}` }, ` ${n} ${verdict.replace("_", " ")}`)),
+            Object.entries(g.verdicts).map(([verdict, n]) =>
+              h("span", { class: `verdict verdict-${verdict}` }, ` ${n} ${verdict.replace("_", " ")}`),
+            ),
           ),
         ),
         g.metrics.map((m) => metricChart(c, m)),
@@ -137,7 +168,19 @@ function executionsTable(c: Comparison): HTMLElement {
     h(
       "thead",
       {},
-      h("tr", {}, h("th", {}, "Execution"), h("th", {}, "Provider"), h("th", {}, "Tool / workload"), h("th", {}, "CPU"), h("th", {}, "CPUs"), h("th", {}, "Memory"), h("th", {}, "Kernel"), h("th", {}, "OS"), h("th", {}, "")),
+      h(
+        "tr",
+        {},
+        h("th", {}, "Execution"),
+        h("th", {}, "Provider"),
+        h("th", {}, "Tool / workload"),
+        h("th", {}, "CPU"),
+        h("th", {}, "CPUs"),
+        h("th", {}, "Memory"),
+        h("th", {}, "Kernel"),
+        h("th", {}, "OS"),
+        h("th", {}, ""),
+      ),
     ),
     h(
       "tbody",
@@ -153,11 +196,31 @@ function executionsTable(c: Comparison): HTMLElement {
           h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
           h("td", {}, `${e.provider} (${e.service_type})`),
           h("td", {}, `${e.tool} / ${e.workload}`),
-          h("td", {}, join((x) => x.cpu_model)),
-          h("td", {}, join((x) => x.cpu_count)),
-          h("td", {}, join((x) => bytes(x.memory_bytes))),
-          h("td", {}, join((x) => x.kernel)),
-          h("td", {}, join((x) => x.os_release)),
+          h(
+            "td",
+            {},
+            join((x) => x.cpu_model),
+          ),
+          h(
+            "td",
+            {},
+            join((x) => x.cpu_count),
+          ),
+          h(
+            "td",
+            {},
+            join((x) => bytes(x.memory_bytes)),
+          ),
+          h(
+            "td",
+            {},
+            join((x) => x.kernel),
+          ),
+          h(
+            "td",
+            {},
+            join((x) => x.os_release),
+          ),
           h(
             "td",
             {},

@@ -1,4 +1,13 @@
-import { BenchwrightProblemError, type Execution, type Metric, type Session, type StepName, type StepRecord, type Vm, type Workload } from "@benchwright/sdk";
+import {
+  BenchwrightProblemError,
+  type Execution,
+  type Metric,
+  type Session,
+  type StepName,
+  type StepRecord,
+  type Vm,
+  type Workload,
+} from "@benchwright/sdk";
 import { api, describeError } from "../api.js";
 import { barChart } from "../bar-chart.js";
 import { h } from "../dom.js";
@@ -38,7 +47,12 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
     logText.textContent = "";
     void (async () => {
       try {
-        for await (const text of api().logs(execId, { step: record.step, attempt: record.attempt, follow: running, signal: aborter.signal })) {
+        for await (const text of api().logs(execId, {
+          step: record.step,
+          attempt: record.attempt,
+          follow: running,
+          signal: aborter.signal,
+        })) {
           if (aborter.signal.aborted) return;
           const atBottom = logText.scrollTop + logText.clientHeight >= logText.scrollHeight - 4;
           logText.append(text);
@@ -98,7 +112,11 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
   // From the execution's first event (a few per step), not from when the stream happens to open:
   // a step that moved on between the read above and the stream's start (a prepare and run begun
   // just before the page opened) would otherwise go unseen until its next change.
-  onChanges({ executionId: execId, types: ["execution.state", "step.started", "step.finished"], lastEventId: 0 }, signal, () => void load().catch(() => {}));
+  onChanges(
+    { executionId: execId, types: ["execution.state", "step.started", "step.finished"], lastEventId: 0 },
+    signal,
+    () => void load().catch(() => {}),
+  );
 }
 
 /** The session's record; none for a deleted session on a server that forgets them (404). */
@@ -144,9 +162,21 @@ function summary(e: Execution, workload: Workload | undefined, session: Session 
       h("dt", {}, "Workload"),
       h("dd", { "data-testid": "execution-description" }, words.description),
       h("dt", {}, "Parameters"),
-      h("dd", { "data-testid": "execution-params" }, params.length ? params.map(([k, v]) => `${k} = ${String(v)}${unit(k) ? ` ${unit(k)}` : ""}`).join(", ") : "none"),
+      h(
+        "dd",
+        { "data-testid": "execution-params" },
+        params.length ? params.map(([k, v]) => `${k} = ${String(v)}${unit(k) ? ` ${unit(k)}` : ""}`).join(", ") : "none",
+      ),
       h("dt", {}, "Each run measures"),
-      h("dd", {}, e.repetitions ? ("count" in e.repetitions ? `${e.repetitions.count} times` : `until CV ≤ ${e.repetitions.until_cv}, ${e.repetitions.min} to ${e.repetitions.max} times`) : "once"),
+      h(
+        "dd",
+        {},
+        e.repetitions
+          ? "count" in e.repetitions
+            ? `${e.repetitions.count} times`
+            : `until CV ≤ ${e.repetitions.until_cv}, ${e.repetitions.min} to ${e.repetitions.max} times`
+          : "once",
+      ),
     ),
   ];
 }
@@ -158,7 +188,21 @@ function steps(e: Execution): HTMLElement[] {
     h(
       "table",
       { class: "list", "data-testid": "steps" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Step"), h("th", {}, "Attempt"), h("th", {}, "State"), h("th", {}, "Started"), h("th", {}, "Duration (s)"), h("th", {}, "Exit code"), h("th", {}, "Error"))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, "Step"),
+          h("th", {}, "Attempt"),
+          h("th", {}, "State"),
+          h("th", {}, "Started"),
+          h("th", {}, "Duration (s)"),
+          h("th", {}, "Exit code"),
+          h("th", {}, "Error"),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -187,7 +231,22 @@ function machines(vms: Vm[]): HTMLElement[] {
     h(
       "table",
       { class: "list", "data-testid": "machines" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Machine"), h("th", {}, "Address"), h("th", {}, "Platform"), h("th", {}, "CPU"), h("th", {}, "CPUs"), h("th", {}, "Memory"), h("th", {}, "Kernel"), h("th", {}, "OS"))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, "Machine"),
+          h("th", {}, "Address"),
+          h("th", {}, "Platform"),
+          h("th", {}, "CPU"),
+          h("th", {}, "CPUs"),
+          h("th", {}, "Memory"),
+          h("th", {}, "Kernel"),
+          h("th", {}, "OS"),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -212,7 +271,11 @@ function machines(vms: Vm[]): HTMLElement[] {
 
 /** One chart per metric name, one bar per figure (tags, machine); a repeated run's with its confidence interval. */
 function metrics(list: Metric[]): Element[] {
-  if (!list.length) return [h("h2", {}, "Metrics"), h("p", { class: "muted", "data-testid": "no-metrics" }, "No metrics yet: they come with a successful run.")];
+  if (!list.length)
+    return [
+      h("h2", {}, "Metrics"),
+      h("p", { class: "muted", "data-testid": "no-metrics" }, "No metrics yet: they come with a successful run."),
+    ];
   const repeated = list.some((m) => m.stats);
   return [
     h("h2", {}, "Metrics"),

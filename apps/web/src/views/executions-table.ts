@@ -29,7 +29,16 @@ export function executionsTable(): { element: HTMLElement; replace(executions: E
       h(
         "thead",
         {},
-        h("tr", {}, h("th", {}, ""), h("th", {}, "Execution"), h("th", {}, "Tool / workload"), h("th", {}, "Created"), h("th", {}, "State"), h("th", {}, "Metrics")),
+        h(
+          "tr",
+          {},
+          h("th", {}, ""),
+          h("th", {}, "Execution"),
+          h("th", {}, "Tool / workload"),
+          h("th", {}, "Created"),
+          h("th", {}, "State"),
+          h("th", {}, "Metrics"),
+        ),
       ),
       body,
     ),
@@ -64,7 +73,9 @@ export function executionsTable(): { element: HTMLElement; replace(executions: E
   return {
     element,
     replace(executions) {
-      body.replaceChildren(...(executions.length ? executions.map(row) : [h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No execution yet"))]));
+      body.replaceChildren(
+        ...(executions.length ? executions.map(row) : [h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No execution yet"))]),
+      );
       sync();
     },
   };

@@ -21,7 +21,17 @@ export function newExecutionForm(sessionId: string, catalogue: Benchmark[]): HTM
   const workload = h("select", { name: "workload", "data-testid": "workload", "aria-label": "Workload", onchange: () => fillParams() });
   const about = h("p", { class: "muted", "data-testid": "workload-description" });
   const paramsSlot = h("div");
-  const repetitions = h("input", { type: "number", id: "repetitions", name: "repetitions", min: 1, max: 100, step: 1, value: "1", "data-testid": "repetitions", "aria-label": "Measurements per run" });
+  const repetitions = h("input", {
+    type: "number",
+    id: "repetitions",
+    name: "repetitions",
+    min: 1,
+    max: 100,
+    step: 1,
+    value: "1",
+    "data-testid": "repetitions",
+    "aria-label": "Measurements per run",
+  });
   const status = h("div", { class: "status" });
   const create = h("button", { type: "submit", value: "create", "data-testid": "create-execution" }, "Create");
   const createAndRun = h("button", { type: "submit", value: "run", "data-testid": "create-and-run" }, "Create, prepare and run");

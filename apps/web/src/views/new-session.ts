@@ -26,7 +26,12 @@ export function newSessionForm(providers: Provider[]): HTMLElement {
     { name: "stored", "data-testid": "stored-provider", "aria-label": "Stored configuration" },
     providers.flatMap((p) =>
       p.service_types.map((service) =>
-        h("option", { value: JSON.stringify([p.name, service]) }, `${p.name} / ${service}`, p.class ? ` (${[p.class, p.driver, p.region].filter(Boolean).join(", ")})` : ""),
+        h(
+          "option",
+          { value: JSON.stringify([p.name, service]) },
+          `${p.name} / ${service}`,
+          p.class ? ` (${[p.class, p.driver, p.region].filter(Boolean).join(", ")})` : "",
+        ),
       ),
     ),
   );
@@ -47,13 +52,22 @@ export function newSessionForm(providers: Provider[]): HTMLElement {
     "form",
     { class: "panel", "data-testid": "new-session", onsubmit: (event: Event) => void open(event) },
     h("h2", {}, "New session"),
-    h("div", { class: "choices" }, kind("stored", "Stored configuration", providers.length > 0), kind("inline", "Paste a configuration (YAML or JSON)", providers.length === 0)),
+    h(
+      "div",
+      { class: "choices" },
+      kind("stored", "Stored configuration", providers.length > 0),
+      kind("inline", "Paste a configuration (YAML or JSON)", providers.length === 0),
+    ),
     h("div", { class: "field", "data-form": "stored" }, stored),
     h(
       "div",
       { class: "field", "data-form": "inline" },
       pasted,
-      h("span", { class: "hint" }, "A provider section and one service type section, as a stored configuration file holds them. Credentials are sent to the server once, sealed there, and never shown again."),
+      h(
+        "span",
+        { class: "hint" },
+        "A provider section and one service type section, as a stored configuration file holds them. Credentials are sent to the server once, sealed there, and never shown again.",
+      ),
     ),
     h("p", {}, submit),
     status,

@@ -29,7 +29,10 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
     table.replace(executions);
     if (session?.state === "active" && !formShown) {
       formShown = true;
-      actions.replaceChildren(newExecutionForm(sessionId, catalogue), deleteSessionButton(sessionId, () => void load()));
+      actions.replaceChildren(
+        newExecutionForm(sessionId, catalogue),
+        deleteSessionButton(sessionId, () => void load()),
+      );
     } else if (session?.state !== "active") {
       formShown = false;
       actions.replaceChildren();
@@ -54,7 +57,12 @@ function sessionFacts(id: string, session: Session | undefined): HTMLElement {
       "dl",
       { class: "facts" },
       h("dt", {}, "State"),
-      h("dd", {}, stateBadge("deleted", "session-state"), h("span", { class: "muted" }, ` (this server keeps no record of deleted session ${id}; its executions stay)`)),
+      h(
+        "dd",
+        {},
+        stateBadge("deleted", "session-state"),
+        h("span", { class: "muted" }, ` (this server keeps no record of deleted session ${id}; its executions stay)`),
+      ),
     );
   }
   const p = session.provider;
@@ -70,7 +78,9 @@ function sessionFacts(id: string, session: Session | undefined): HTMLElement {
       "dd",
       {},
       stateBadge(session.state, "session-state"),
-      session.state === "deleted" ? h("span", { class: "muted" }, ` ${session.deleted ?? ""}: its machines are gone; its executions, logs and metrics stay`) : null,
+      session.state === "deleted"
+        ? h("span", { class: "muted" }, ` ${session.deleted ?? ""}: its machines are gone; its executions, logs and metrics stay`)
+        : null,
     ),
   );
 }

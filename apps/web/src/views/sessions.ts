@@ -36,21 +36,37 @@ export async function sessionsView(root: HTMLElement, route: Route, signal: Abor
     SHOWN.map(([value, label]) => h("option", { value, selected: value === shown }, label)),
   );
   // A 401 answers for the page (it asks for the token); other problems show in place.
-  const unlessUnauthorized = <T>(fallback: (error: unknown) => T) => (error: unknown): T => {
-    if (isUnauthorized(error)) throw error;
-    return fallback(error);
-  };
+  const unlessUnauthorized =
+    <T>(fallback: (error: unknown) => T) =>
+    (error: unknown): T => {
+      if (isUnauthorized(error)) throw error;
+      return fallback(error);
+    };
   const [first, providers] = await Promise.all([
     listSessions(shown, signal).catch(unlessUnauthorized((error) => ({ error }))),
     // No stored configuration to offer: a pasted one still opens a session.
-    api().listProviders({ signal }).catch(unlessUnauthorized(() => [])),
+    api()
+      .listProviders({ signal })
+      .catch(unlessUnauthorized(() => [])),
   ]);
   root.replaceChildren(
     h("div", { class: "heading" }, h("h1", {}, "Sessions"), h("label", { class: "filter" }, "Show ", filter)),
     h(
       "table",
       { class: "list", "data-testid": "sessions" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Session"), h("th", {}, "Provider"), h("th", {}, "Created"), h("th", {}, "State"), h("th", {}, "Executions"))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, "Session"),
+          h("th", {}, "Provider"),
+          h("th", {}, "Created"),
+          h("th", {}, "State"),
+          h("th", {}, "Executions"),
+        ),
+      ),
       table,
     ),
     status,
@@ -58,7 +74,11 @@ export async function sessionsView(root: HTMLElement, route: Route, signal: Abor
   );
   const show = (sessions: Session[]) => {
     status.replaceChildren();
-    table.replaceChildren(...(sessions.length ? sessions.map(row) : [h("tr", {}, h("td", { colspan: 5, class: "empty" }, shown === "deleted" ? "No deleted session" : "No session yet"))]));
+    table.replaceChildren(
+      ...(sessions.length
+        ? sessions.map(row)
+        : [h("tr", {}, h("td", { colspan: 5, class: "empty" }, shown === "deleted" ? "No deleted session" : "No session yet"))]),
+    );
   };
   const load = async () => {
     try {
@@ -85,7 +105,9 @@ function row(session: Session): HTMLElement {
     h(
       "td",
       { class: "badges" },
-      session.executions.map((e) => h("a", { href: href(["executions", e.id]), title: `${e.test.tool_id}/${e.test.workload_id}` }, stateBadge(e.state))),
+      session.executions.map((e) =>
+        h("a", { href: href(["executions", e.id]), title: `${e.test.tool_id}/${e.test.workload_id}` }, stateBadge(e.state)),
+      ),
     ),
   );
 }

@@ -10,7 +10,12 @@ describe("dbench parser", () => {
       { name: "throughput", value: 188.691, unit: "MB/s", tags: { clients: "1" } },
       { name: "max_latency_ms", value: 8.754, unit: "ms", tags: { clients: "1" } },
     ]);
-    expect(dbench(fixture("clients_4"), ctx("clients_4"))[0]).toEqual({ name: "throughput", value: 429.257, unit: "MB/s", tags: { clients: "4" } });
+    expect(dbench(fixture("clients_4"), ctx("clients_4"))[0]).toEqual({
+      name: "throughput",
+      value: 429.257,
+      unit: "MB/s",
+      tags: { clients: "4" },
+    });
   });
 
   it("gives [] for an unfinished run and garbage", () => {

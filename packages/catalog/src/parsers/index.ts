@@ -33,4 +33,3 @@ export const parsers: Readonly<Record<string, Parser>> = Object.freeze({
   ffmpeg,
   wrk,
 });
-

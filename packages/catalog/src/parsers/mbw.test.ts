@@ -15,7 +15,12 @@ describe("mbw parser", () => {
 
   it("tags each method", () => {
     expect(mbw(fixture("dumb"), ctx("dumb"))[0]?.tags).toEqual({ method: "dumb" });
-    expect(mbw(fixture("mcblock"), ctx("mcblock"))[0]).toEqual({ name: "copy_bandwidth", value: 12400.938, unit: "MiB/s", tags: { method: "mcblock" } });
+    expect(mbw(fixture("mcblock"), ctx("mcblock"))[0]).toEqual({
+      name: "copy_bandwidth",
+      value: 12400.938,
+      unit: "MiB/s",
+      tags: { method: "mcblock" },
+    });
   });
 
   it("gives [] for an unfinished run and garbage", () => {

@@ -33,7 +33,12 @@ function replay(solverLog: string) {
     chmodSync(join(bin, command), 0o755);
   }
   const script = catalog.runScript("openfoam", "pitzdaily", { platform: "debian_12", allowInstall: false });
-  const env = { ...process.env, ...paramEnv(catalog.params("openfoam", "pitzdaily").values), PATH: `${bin}:${process.env.PATH}`, BW_FOAM_EXAMPLES: examples };
+  const env = {
+    ...process.env,
+    ...paramEnv(catalog.params("openfoam", "pitzdaily").values),
+    PATH: `${bin}:${process.env.PATH}`,
+    BW_FOAM_EXAMPLES: examples,
+  };
   const work = join(dir, "work");
   mkdirSync(work);
   return spawnSync("bash", ["-c", script], { cwd: work, env, encoding: "utf8", timeout: 30_000 });

@@ -16,7 +16,10 @@ describe("openssl speed parser", () => {
 
   it("reads every block size of a run over several", () => {
     const out = "+H:16:64\n+F:6:sha256:1000.5:2000.25\n";
-    expect(openssl(out, ctx("sha256")).map((m) => [m.tags?.block_size, m.value])).toEqual([["16", 1000.5], ["64", 2000.25]]);
+    expect(openssl(out, ctx("sha256")).map((m) => [m.tags?.block_size, m.value])).toEqual([
+      ["16", 1000.5],
+      ["64", 2000.25],
+    ]);
   });
 
   it("reads signs and verifies per second of RSA, ECDSA and EdDSA", () => {

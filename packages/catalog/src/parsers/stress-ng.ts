@@ -3,8 +3,7 @@ import { push, toNumber } from "./util.js";
 
 // `stress-ng: metrc: [pid] cpu  2041  10.00  19.96  0.01  204.07  102.21`
 // (older releases say `info:` instead of `metrc:`).
-const ROW =
-  /^stress-ng:\s+(?:metrc|info):\s+\[\d+\]\s+([a-z][\w-]*)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$/;
+const ROW = /^stress-ng:\s+(?:metrc|info):\s+\[\d+\]\s+([a-z][\w-]*)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$/;
 // `\b` keeps "unsuccessful run completed" out.
 const SUCCESS = /\bsuccessful run completed\b/;
 

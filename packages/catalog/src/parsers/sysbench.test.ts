@@ -25,9 +25,7 @@ describe("sysbench parser", () => {
 
   it("reads memory throughput", () => {
     const m = sysbench(fixture("memory"), ctx("memory"));
-    expect(pick(m, "memory_throughput")).toEqual([
-      { name: "memory_throughput", value: 31502.1, unit: "MiB/s", tags: { threads: "1" } },
-    ]);
+    expect(pick(m, "memory_throughput")).toEqual([{ name: "memory_throughput", value: 31502.1, unit: "MiB/s", tags: { threads: "1" } }]);
     expect(pick(m, "memory_transferred")[0]).toMatchObject({ value: 63034, unit: "MiB" });
     expect(pick(m, "operations_per_second")[0]).toMatchObject({ value: 31502.1, unit: "ops/s" });
     expect(pick(m, "latency_max_ms")[0]).toMatchObject({ value: 2.09, unit: "ms" });
@@ -59,7 +57,9 @@ describe("sysbench parser", () => {
   });
 
   it("reads an oltp run's transactions, queries and ignored errors beside its latency", () => {
-    const m = Object.fromEntries(sysbench(fixture("oltp_read_write"), ctx("oltp_read_write")).map((x) => [x.name, [x.value, x.unit, x.tags]]));
+    const m = Object.fromEntries(
+      sysbench(fixture("oltp_read_write"), ctx("oltp_read_write")).map((x) => [x.name, [x.value, x.unit, x.tags]]),
+    );
     const tags = { threads: "2" };
     expect(m.transactions_per_second).toEqual([748.54, "tx/s", tags]);
     expect(m.queries_per_second).toEqual([14987.25, "queries/s", tags]);

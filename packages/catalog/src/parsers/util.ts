@@ -15,13 +15,7 @@ export function jsonNumber(v: unknown): number | undefined {
 }
 
 /** Appends a metric only when the value is really there. */
-export function push(
-  out: Metric[],
-  name: string,
-  value: number | undefined,
-  unit: string,
-  tags?: Record<string, string>,
-): void {
+export function push(out: Metric[], name: string, value: number | undefined, unit: string, tags?: Record<string, string>): void {
   if (value === undefined) return;
   const m: Metric = { name, value, unit };
   if (tags && Object.keys(tags).length > 0) m.tags = { ...tags };
@@ -34,10 +28,7 @@ export function push(
  * top-level object at column 0, so only those are candidates: each `{` is tried against each
  * later `}`, outermost first, with a cap so that a large log of near-JSON stays cheap.
  */
-export function findJsonObject(
-  output: string,
-  accept: (v: Record<string, unknown>) => boolean,
-): Record<string, unknown> | undefined {
+export function findJsonObject(output: string, accept: (v: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
   const starts: number[] = [];
   const ends: number[] = [];
   const re = /^\{|^\}[ \t]*\r?$/gm;

@@ -7,8 +7,22 @@ const B = "7c1e2f30-0000-4000-8000-000000000002";
 
 function figureOf(id: string, f: Partial<MetricFigure>): MetricFigure {
   return {
-    execution_id: id, n: 3, mean: 5.003333333333333, stddev: 0.001, min: 5.002, max: 5.0045, ci_low: 5.000849, ci_high: 5.005817,
-    values: [5.002, 5.0035, 5.0045], ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline", ...f,
+    execution_id: id,
+    n: 3,
+    mean: 5.003333333333333,
+    stddev: 0.001,
+    min: 5.002,
+    max: 5.0045,
+    ci_low: 5.000849,
+    ci_high: 5.005817,
+    values: [5.002, 5.0035, 5.0045],
+    ratio: 1,
+    ratio_ci_low: null,
+    ratio_ci_high: null,
+    p_value: null,
+    significant: false,
+    verdict: "baseline",
+    ...f,
   };
 }
 
@@ -17,11 +31,24 @@ describe("compare's table", () => {
     const comparison = {
       baseline: A,
       confidence: 0.95,
-      executions: [A, B].map((id) => ({ id, tool: "idle", workload: "idle5", provider: "local", service_type: "default", state: "completed" })),
+      executions: [A, B].map((id) => ({
+        id,
+        tool: "idle",
+        workload: "idle5",
+        provider: "local",
+        service_type: "default",
+        state: "completed",
+      })),
       metrics: [
         {
-          name: "idle_seconds", unit: "s", tags: {}, better: "lower",
-          figures: [figureOf(A, {}), figureOf(B, { mean: 5.004666666666667, ratio: 1.000266489007328, p_value: 0.4, verdict: "no_difference" })],
+          name: "idle_seconds",
+          unit: "s",
+          tags: {},
+          better: "lower",
+          figures: [
+            figureOf(A, {}),
+            figureOf(B, { mean: 5.004666666666667, ratio: 1.000266489007328, p_value: 0.4, verdict: "no_difference" }),
+          ],
         },
       ],
     } as unknown as Comparison;

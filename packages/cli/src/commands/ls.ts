@@ -15,14 +15,26 @@ export async function lsCommand(what: string, options: LsOptions, ctx: Context):
     for (const flag of ["tool", "workload", "session"] as const) {
       if (options[flag] !== undefined) throw new UsageError(`--${flag} filters executions, not sessions`);
     }
-    const filters: SessionFilters = { provider: options.provider, createdSince: options.since, state: statesOf(options.state) as SessionFilters["state"] };
-    const { items, more } = await collect(limit, (l) => ctx.bw.listSessionsPage({ ...filters, limit: l }), () => ctx.bw.sessions(filters));
+    const filters: SessionFilters = {
+      provider: options.provider,
+      createdSince: options.since,
+      state: statesOf(options.state) as SessionFilters["state"],
+    };
+    const { items, more } = await collect(
+      limit,
+      (l) => ctx.bw.listSessionsPage({ ...filters, limit: l }),
+      () => ctx.bw.sessions(filters),
+    );
     show(ctx, items, sessionsTable, "sessions", more);
     return 0;
   }
   if (what !== "executions") throw new UsageError(`ls lists sessions or executions, not '${what}'`);
   const filters = executionFilters(options);
-  const { items, more } = await collect(limit, (l) => ctx.bw.listExecutionsPage({ ...filters, limit: l }), () => ctx.bw.executions(filters));
+  const { items, more } = await collect(
+    limit,
+    (l) => ctx.bw.listExecutionsPage({ ...filters, limit: l }),
+    () => ctx.bw.executions(filters),
+  );
   show(ctx, items, executionsTable, "executions", more);
   return 0;
 }

@@ -6,7 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../test-support/cli-process.js";
 import { startTestServer, type TestServer } from "../test-support/server.js";
 
-const EXPORT_COLUMNS = ["session_id", "provider", "service_type", "machine", "machine_ip", "tool", "workload", "parameters", "repetition", "metric", "value", "unit", "tags", "execution_id", "attempt", "started"];
+const EXPORT_COLUMNS = [
+  "session_id",
+  "provider",
+  "service_type",
+  "machine",
+  "machine_ip",
+  "tool",
+  "workload",
+  "parameters",
+  "repetition",
+  "metric",
+  "value",
+  "unit",
+  "tags",
+  "execution_id",
+  "attempt",
+  "started",
+];
 
 describe("benchwright ls, show, compare and export, against a real server", () => {
   let server: TestServer;
@@ -84,7 +101,12 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     expect(stdout).toMatch(/idle_seconds\s+s \(lower better\)\s+[\d.]+ \(n=1\)\s+[\d.]+ \(n=1\) x[\d.]+ unknown/);
     const json = JSON.parse((await runCli(["compare", ids[0], ids[1], "--json", "--baseline", ids[1]], env)).stdout);
     expect(json.baseline).toBe(ids[1]);
-    expect(json.metrics).toEqual([expect.objectContaining({ name: "idle_seconds", figures: [expect.objectContaining({ n: 1 }), expect.objectContaining({ verdict: "baseline" })] })]);
+    expect(json.metrics).toEqual([
+      expect.objectContaining({
+        name: "idle_seconds",
+        figures: [expect.objectContaining({ n: 1 }), expect.objectContaining({ verdict: "baseline" })],
+      }),
+    ]);
     expect((await runCli(["compare", ids[0]], env)).code).toBe(2);
     expect((await runCli(["compare", ids[0], ids[1], "--confidence", "2"], env)).code).toBe(2);
   });
@@ -95,7 +117,15 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     const rows = parse(stdout, { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(rows[0])).toEqual(EXPORT_COLUMNS);
     expect(rows.map((r) => r.execution_id).sort()).toEqual([...ids].sort());
-    expect(rows[0]).toMatchObject({ provider: "local", service_type: "default", tool: "idle", workload: "idle0", repetition: "1", metric: "idle_seconds", unit: "s" });
+    expect(rows[0]).toMatchObject({
+      provider: "local",
+      service_type: "default",
+      tool: "idle",
+      workload: "idle0",
+      repetition: "1",
+      metric: "idle_seconds",
+      unit: "s",
+    });
     expect(JSON.parse(rows[0].parameters)).toEqual({});
     expect(JSON.parse(rows[0].tags)).toEqual({});
   });
@@ -104,9 +134,23 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     const dir = mkdtempSync(join(tmpdir(), "bw-cli-export-"));
     try {
       const file = join(dir, "m.jsonl");
-      const { code } = await runCli(["export", "--format", "jsonl", "--session", JSON.parse((await runCli(["show", ids[1], "--json"], env)).stdout).session_id, "-o", file], env);
+      const { code } = await runCli(
+        [
+          "export",
+          "--format",
+          "jsonl",
+          "--session",
+          JSON.parse((await runCli(["show", ids[1], "--json"], env)).stdout).session_id,
+          "-o",
+          file,
+        ],
+        env,
+      );
       expect(code).toBe(0);
-      const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const lines = readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(lines).toEqual([expect.objectContaining({ execution_id: ids[1], metric: "idle_seconds" })]);
       expect((await runCli(["export", "--format", "xml"], env)).code).toBe(2);
     } finally {

@@ -60,7 +60,10 @@ describe("benchwright run, against a real server", () => {
 
     const json = await runCli(["run", "idle/failing", "--provider", "local", "--json"], env);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ session_deleted: true, error: { step: "run", exit_code: 3, log_tail: expect.stringContaining("fails on purpose") } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      session_deleted: true,
+      error: { step: "run", exit_code: 3, log_tail: expect.stringContaining("fails on purpose") },
+    });
   });
 
   it("on Ctrl-C during the run, deletes the session and exits 130", async () => {
@@ -100,12 +103,18 @@ describe("benchwright run, against a real server", () => {
   });
 
   it("repeats the run with --repeat, and prints each metric's n, deviation and interval", async () => {
-    const { code, stdout, stderr } = await runCli(["run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--repeat", "3"], env);
+    const { code, stdout, stderr } = await runCli(
+      ["run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--repeat", "3"],
+      env,
+    );
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/METRIC\s+VALUE\s+UNIT\s+TAGS\s+REPEATED/);
     expect(stdout).toMatch(/idle_seconds\s+[\d.]+\s+s\s+n=3 sd=[\d.e-]+ 95% \[[\d.e-]+, [\d.e-]+\]/);
 
-    const json = await runCli(["--json", "run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--until-cv", "0.9", "--min", "2", "--max", "4"], env);
+    const json = await runCli(
+      ["--json", "run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--until-cv", "0.9", "--min", "2", "--max", "4"],
+      env,
+    );
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
     expect(report.execution.repetitions).toEqual({ until_cv: 0.9, min: 2, max: 4 });

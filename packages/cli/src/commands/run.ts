@@ -28,7 +28,8 @@ interface RunReport {
 
 function parseTarget(target: string): { tool: string; workload: string } {
   const [tool, workload, ...rest] = target.split("/");
-  if (!tool || !workload || rest.length) throw new UsageError(`name the benchmark as <tool>/<workload> (e.g. sysbench/cpu_10000), not '${target}'`);
+  if (!tool || !workload || rest.length)
+    throw new UsageError(`name the benchmark as <tool>/<workload> (e.g. sysbench/cpu_10000), not '${target}'`);
   return { tool, workload };
 }
 
@@ -95,7 +96,9 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
   if (signal.aborted) exitCode = (signal.reason as Interrupted).exitCode;
   if (ctx.json) printJson(report);
   else if (report.execution && !report.error) {
-    print(`execution ${report.execution.id} (${report.execution.test.tool_id}/${report.execution.test.workload_id}): ${report.execution.state}`);
+    print(
+      `execution ${report.execution.id} (${report.execution.test.tool_id}/${report.execution.test.workload_id}): ${report.execution.state}`,
+    );
     print(metricsTable(report.metrics));
   }
   return exitCode;
@@ -104,7 +107,9 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
 async function failedStep(ctx: Context, attempt: StepAttempt): Promise<NonNullable<RunReport["error"]>> {
   const tail = await logTail(ctx.bw, attempt);
   if (!ctx.json) {
-    note(`${attempt.step} failed${attempt.exit_code === null ? "" : ` with exit code ${attempt.exit_code}`}${attempt.error ? `: ${attempt.error.detail}` : ""}`);
+    note(
+      `${attempt.step} failed${attempt.exit_code === null ? "" : ` with exit code ${attempt.exit_code}`}${attempt.error ? `: ${attempt.error.detail}` : ""}`,
+    );
     if (tail) note(`--- the end of its log ---\n${tail}`);
   }
   return {

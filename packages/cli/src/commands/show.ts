@@ -11,7 +11,11 @@ export async function showCommand(execId: string, ctx: Context): Promise<number>
   }
   const machines = e.exec_env.vms.map((vm) => {
     const f = vm.facts;
-    const facts = f ? [f.cpu_model, f.cpu_count && `${f.cpu_count} CPUs`, f.memory_bytes && `${(f.memory_bytes / 2 ** 30).toFixed(1)} GiB`, f.os_release].filter(Boolean).join(", ") : "";
+    const facts = f
+      ? [f.cpu_model, f.cpu_count && `${f.cpu_count} CPUs`, f.memory_bytes && `${(f.memory_bytes / 2 ** 30).toFixed(1)} GiB`, f.os_release]
+          .filter(Boolean)
+          .join(", ")
+      : "";
     return `${vm.id} ${vm.ip} ${vm.platform}${facts ? ` (${facts})` : ""}`;
   });
   print(

@@ -17,7 +17,12 @@ export interface CliRun {
 
 /** The environment a command runs with: the developer's own server settings must not leak into what the test says. */
 function envOf(env: Record<string, string | undefined>): Record<string, string> {
-  const merged: Record<string, string | undefined> = { ...process.env, BENCHWRIGHT_URL: undefined, BENCHWRIGHT_API_TOKEN: undefined, ...env };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    BENCHWRIGHT_URL: undefined,
+    BENCHWRIGHT_API_TOKEN: undefined,
+    ...env,
+  };
   return Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
@@ -35,7 +40,10 @@ const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
  */
 export function startCliInTerminal(args: string[], env: Record<string, string | undefined> = {}): CliRun {
   const command = ["stty cols 100 rows 30 &&", "exec", ...[process.execPath, BIN, ...args].map(shellQuote)].join(" ");
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: envOf({ TERM: "xterm-256color", ...env }), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    env: envOf({ TERM: "xterm-256color", ...env }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   // The terminal's output is the command's stderr and stdout at once: read as the progress lines.
   const run = watched(child, child.stdout!);
   return run;
@@ -50,7 +58,9 @@ function watched(child: ChildProcess, progressStream = child.stderr!): CliRun {
     stderr += t;
     for (const w of watchers) w();
   });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.once("close", (code) => r({ code, stdout, stderr })));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) =>
+    child.once("close", (code) => r({ code, stdout, stderr })),
+  );
   return {
     child,
     get stdout() {

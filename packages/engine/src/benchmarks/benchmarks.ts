@@ -15,7 +15,10 @@ export class Benchmarks {
   constructor(private readonly options: BenchmarksOptions) {}
 
   list(): Benchmark[] {
-    return this.options.catalogs.current().tools().map((t) => benchmarkView(t));
+    return this.options.catalogs
+      .current()
+      .tools()
+      .map((t) => benchmarkView(t));
   }
 
   get(id: string): Benchmark {

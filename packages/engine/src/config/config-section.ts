@@ -50,7 +50,8 @@ export class ConfigSection<K extends string> {
 
   required(key: K, allowed = "must be a non-empty string"): string | undefined {
     const text = this.text(key);
-    if (text === undefined && !(this.values[key] && typeof this.values[key] === "object")) this.report(key, describeValue(key, this.values[key]), allowed);
+    if (text === undefined && !(this.values[key] && typeof this.values[key] === "object"))
+      this.report(key, describeValue(key, this.values[key]), allowed);
     return text;
   }
 
@@ -74,7 +75,11 @@ export class ConfigSection<K extends string> {
     const n = this.number(key);
     if (n === undefined) return undefined;
     if (n !== "wrong" && Number.isInteger(n) && n >= min && (max === undefined || n <= max)) return n;
-    return this.report(key, describeValue(key, this.values[key]), max === undefined ? `must be an integer of at least ${min}` : `must be an integer from ${min} to ${max}`);
+    return this.report(
+      key,
+      describeValue(key, this.values[key]),
+      max === undefined ? `must be an integer of at least ${min}` : `must be an integer from ${min} to ${max}`,
+    );
   }
 
   positive(key: K): number | undefined {

@@ -49,7 +49,11 @@ export function parseExistingVm(service: ConfigSection<ServiceKey>): Pick<Existi
   const allowInstall = service.flag("allow_install") ?? true;
   const listed = service.raw("hosts");
   if (listed !== undefined && (!Array.isArray(listed) || listed.some((h) => !h || typeof h !== "object" || Array.isArray(h)))) {
-    service.report("hosts", Array.isArray(listed) ? "holds an entry that is not a mapping" : describeValue("hosts", listed), "must be a list of {host, ...} entries");
+    service.report(
+      "hosts",
+      Array.isArray(listed) ? "holds an entry that is not a mapping" : describeValue("hosts", listed),
+      "must be a list of {host, ...} entries",
+    );
     return { hosts: [], allowInstall };
   }
   const defaults = settingsOf(service);
@@ -69,7 +73,8 @@ export function parseExistingVm(service: ConfigSection<ServiceKey>): Pick<Existi
   const hosts: ExistingHost[] = [];
   for (const { at, settings: h } of entries) {
     if (h.host === undefined) service.report([...at, "host"], "is missing", "must be a host name or address, as host or ip_address");
-    if (h.vm_user === undefined) service.report([...at, "vm_user"], "is missing", "must be the login user, as vm_user or user, on the host or its section");
+    if (h.vm_user === undefined)
+      service.report([...at, "vm_user"], "is missing", "must be the login user, as vm_user or user, on the host or its section");
     if (h.ssh_private_key === undefined && h.key_path === undefined && h.password === undefined) {
       service.report(at, "has no credential", "ssh_private_key, key_path or password is required");
     }

@@ -50,7 +50,9 @@ describe("parseProviderConfig: each variant", () => {
   });
 
   it("existing-vm: one host, or hosts inheriting the section's user, credentials, port and platform", () => {
-    expect(inline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "10.0.0.1", vm_user: "u", ssh_private_key: KEY } })).toMatchObject({
+    expect(
+      inline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "10.0.0.1", vm_user: "u", ssh_private_key: KEY } }),
+    ).toMatchObject({
       class: "existing-vm",
       name: "lab",
       allowInstall: true,
@@ -58,7 +60,13 @@ describe("parseProviderConfig: each variant", () => {
     });
     const many = inline({
       provider: { class: "existing-vm" },
-      vms: { vm_user: "u", password: "pw-all", port: 2222, platform: "ubuntu", hosts: [{ host: "a" }, { host: "b", port: 22, vm_user: "root", name: "bee" }] },
+      vms: {
+        vm_user: "u",
+        password: "pw-all",
+        port: 2222,
+        platform: "ubuntu",
+        hosts: [{ host: "a" }, { host: "b", port: 22, vm_user: "root", name: "bee" }],
+      },
     });
     expect(many).toMatchObject({
       hosts: [
@@ -73,11 +81,27 @@ describe("parseProviderConfig: each variant", () => {
       provider: { class: "cloud", driver: "EC2", access_id: "AKIAEXAMPLE", secret_key: "s3cr3t-key", region: "eu-west-1" },
       vm: { image: "ami-1", size: "t3.micro", vm_user: "admin", ssh_port: 2222, ssh_timeout: 60 },
     });
-    expect(ec2).toMatchObject({ class: "cloud", driver: "ec2", region: "eu-west-1", image: "ami-1", vmUser: "admin", sshPort: 2222, sshTimeoutMs: 60_000, workRoot: "~/.benchwright" });
+    expect(ec2).toMatchObject({
+      class: "cloud",
+      driver: "ec2",
+      region: "eu-west-1",
+      image: "ami-1",
+      vmUser: "admin",
+      sshPort: 2222,
+      sshTimeoutMs: 60_000,
+      workRoot: "~/.benchwright",
+    });
     expect(ec2.secrets).toEqual(expect.arrayContaining(["AKIAEXAMPLE", "s3cr3t-key"]));
 
     const gce = inline({
-      provider: { class: "cloud", driver: "gce", access_id: "sa@p.iam.gserviceaccount.com", secret_key: "k3y-text", project: "p", region: "europe-west1-b" },
+      provider: {
+        class: "cloud",
+        driver: "gce",
+        access_id: "sa@p.iam.gserviceaccount.com",
+        secret_key: "k3y-text",
+        project: "p",
+        region: "europe-west1-b",
+      },
       vm: { image: "debian-12", size: "e2-small", vm_user: "u" },
     });
     expect(gce).toMatchObject({ driver: "gce", project: "p", region: "europe-west1-b" });
@@ -86,7 +110,14 @@ describe("parseProviderConfig: each variant", () => {
       provider: { class: "cloud", driver: "openstack", auth_url: "https://keystone:5000", access_id: "bench", secret_key: "pw-os" },
       vm: { image: "debian-12", size: "m1.small", platform: "ubuntu_22_04", working_dir: "bench" },
     });
-    expect(openstack).toMatchObject({ driver: "openstack", authUrl: "https://keystone:5000", tenant: "bench", domain: "Default", vmUser: "ubuntu", workRoot: "~/bench/.benchwright" });
+    expect(openstack).toMatchObject({
+      driver: "openstack",
+      authUrl: "https://keystone:5000",
+      tenant: "bench",
+      domain: "Default",
+      vmUser: "ubuntu",
+      workRoot: "~/bench/.benchwright",
+    });
   });
 });
 
@@ -94,8 +125,16 @@ describe("parseProviderConfig: the Benchmarking Suite's spellings", () => {
   it("existing-vm: its class name, ip_address and user, in the section and in each host", () => {
     const one = inline({ provider: { class: EXISTING_VM_CLASS }, my_vm1: { ip_address: "192.0.2.7", user: "ubuntu", password: "pw-one" } });
     expect(one).toMatchObject({ class: "existing-vm", hosts: [{ host: "192.0.2.7", vm_user: "ubuntu", password: "pw-one" }] });
-    const listed = inline({ provider: { class: EXISTING_VM_CLASS }, vms: { user: "ubuntu", password: "pw-all", hosts: [{ ip_address: "192.0.2.8" }, { host: "192.0.2.9", user: "root" }] } });
-    expect(listed).toMatchObject({ hosts: [{ host: "192.0.2.8", vm_user: "ubuntu" }, { host: "192.0.2.9", vm_user: "root" }] });
+    const listed = inline({
+      provider: { class: EXISTING_VM_CLASS },
+      vms: { user: "ubuntu", password: "pw-all", hosts: [{ ip_address: "192.0.2.8" }, { host: "192.0.2.9", user: "root" }] },
+    });
+    expect(listed).toMatchObject({
+      hosts: [
+        { host: "192.0.2.8", vm_user: "ubuntu" },
+        { host: "192.0.2.9", vm_user: "root" },
+      ],
+    });
   });
 
   it("existing-vm: an INI .conf file, whose values are all text", () => {
@@ -151,7 +190,15 @@ describe("parseProviderConfig: the Benchmarking Suite's spellings", () => {
     });
     // A service type's own settings win over the provider section's.
     const own = inline({
-      provider: { class: LIBCLOUD_CLASS, driver: "openstack", auth_url: "http://k", access_id: "b", secret_key: "pw-os", network: "lab", "benchsuite.openstack.no_floating_ip": true },
+      provider: {
+        class: LIBCLOUD_CLASS,
+        driver: "openstack",
+        auth_url: "http://k",
+        access_id: "b",
+        secret_key: "pw-os",
+        network: "lab",
+        "benchsuite.openstack.no_floating_ip": true,
+      },
       vm: { image: "i", size: "s", network: "mine", no_floating_ip: false },
     });
     expect(own).toMatchObject({ network: "mine", noFloatingIp: false });
@@ -160,13 +207,20 @@ describe("parseProviderConfig: the Benchmarking Suite's spellings", () => {
 
 describe("parseProviderConfig: after a restart", () => {
   it("reads a sealed configuration (JSON round trip) to the same value, and keeps refusing what an inline one may not name", () => {
-    const resolved = resolveInline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY.replace(/\n/g, "\\n") } });
+    const resolved = resolveInline({
+      provider: { class: "existing-vm" },
+      vms: { host: "h", vm_user: "u", ssh_private_key: KEY.replace(/\n/g, "\\n") },
+    });
     const sealed = JSON.parse(JSON.stringify(resolved)) as ResolvedConfig;
     expect(parseProviderConfig(sealed)).toEqual(parseProviderConfig(resolved));
-    expect(() => parseProviderConfig({ ...sealed, service: { ...sealed.service, key_path: "/etc/shadow" } })).toThrow(/reach into the server/);
+    expect(() => parseProviderConfig({ ...sealed, service: { ...sealed.service, key_path: "/etc/shadow" } })).toThrow(
+      /reach into the server/,
+    );
     // Sessions sealed before the origin was recorded read as stored ones.
     const { origin: _origin, ...older } = sealed;
-    expect(parseProviderConfig({ ...older, service: { host: "h", vm_user: "u", key_path: "/k" } })).toMatchObject({ hosts: [{ key_path: "/k" }] });
+    expect(parseProviderConfig({ ...older, service: { host: "h", vm_user: "u", key_path: "/k" } })).toMatchObject({
+      hosts: [{ key_path: "/k" }],
+    });
   });
 });
 
@@ -187,29 +241,56 @@ describe("parseProviderConfig: errors name the field, what is wrong, and what is
   it("an unknown class, with its own code and the classes there are", () => {
     const e = refusal({ provider: { class: "teleport" }, s: {} });
     expect(e.code).toBe("unknown_provider_class");
-    expect(e.extras.errors).toEqual([{ path: "/config/provider/class", message: expect.stringMatching(/^is 'teleport': must be one of: local, existing-vm, .*LibcloudComputeProvider$/) }]);
+    expect(e.extras.errors).toEqual([
+      {
+        path: "/config/provider/class",
+        message: expect.stringMatching(/^is 'teleport': must be one of: local, existing-vm, .*LibcloudComputeProvider$/),
+      },
+    ]);
     expect(e.extras.choices).toContain("existing-vm");
   });
 
   it("every problem at once, each at its own field, in hosts too", () => {
     const e = refusal({
       provider: { class: "existing-vm" },
-      vms: { allow_install: "maybe", hosts: [{ host: "a", ip_address: "b", password: "pw12", port: "ssh" }, { host: "c" }, { host: "a", ip_address: "a", password: "pw12" }] },
+      vms: {
+        allow_install: "maybe",
+        hosts: [
+          { host: "a", ip_address: "b", password: "pw12", port: "ssh" },
+          { host: "c" },
+          { host: "a", ip_address: "a", password: "pw12" },
+        ],
+      },
     });
     expect(e.extras.errors).toEqual([
       { path: "/config/vms/allow_install", message: "is 'maybe': must be true or false" },
-      { path: "/config/vms/hosts/0/ip_address", message: "differs from host: host and ip_address name the same setting: give one, or both alike" },
+      {
+        path: "/config/vms/hosts/0/ip_address",
+        message: "differs from host: host and ip_address name the same setting: give one, or both alike",
+      },
       { path: "/config/vms/hosts/0/port", message: "is 'ssh': must be an integer from 1 to 65535" },
-      { path: "/config/vms/hosts/0/vm_user", message: "is missing: must be the login user, as vm_user or user, on the host or its section" },
-      { path: "/config/vms/hosts/1/vm_user", message: "is missing: must be the login user, as vm_user or user, on the host or its section" },
+      {
+        path: "/config/vms/hosts/0/vm_user",
+        message: "is missing: must be the login user, as vm_user or user, on the host or its section",
+      },
+      {
+        path: "/config/vms/hosts/1/vm_user",
+        message: "is missing: must be the login user, as vm_user or user, on the host or its section",
+      },
       { path: "/config/vms/hosts/1", message: "has no credential: ssh_private_key, key_path or password is required" },
-      { path: "/config/vms/hosts/2/vm_user", message: "is missing: must be the login user, as vm_user or user, on the host or its section" },
+      {
+        path: "/config/vms/hosts/2/vm_user",
+        message: "is missing: must be the login user, as vm_user or user, on the host or its section",
+      },
       { path: "/config/vms/hosts/2", message: "repeats a:22: each host (by name, or host and port) at most once" },
     ]);
   });
 
   it("what a cloud driver requires", () => {
-    const e = refusal({ provider: { class: "cloud", driver: "gce", access_id: "sa@x", secret_key: "k3y-text" }, vm: { size: "s", ssh_port: 0 } });
+    const e = refusal({
+      provider: { class: "cloud", driver: "gce", access_id: "sa@x", secret_key: "k3y-text" },
+      vm: { size: "s", ssh_port: 0 },
+    });
     expect(e.extras.errors).toEqual([
       { path: "/config/provider/region", message: "is missing: must be a non-empty string" },
       { path: "/config/provider/project", message: "is missing: must be a non-empty string" },
@@ -222,7 +303,10 @@ describe("parseProviderConfig: errors name the field, what is wrong, and what is
   it("an inline configuration reaching into the server", () => {
     const e = refusal({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", key_path: "/etc/shadow" } });
     expect(e.extras.errors).toEqual([
-      { path: "/config/vms/key_path", message: "names a file on the server to use as SSH key: send ssh_private_key instead, or store the configuration on the server" },
+      {
+        path: "/config/vms/key_path",
+        message: "names a file on the server to use as SSH key: send ssh_private_key instead, or store the configuration on the server",
+      },
     ]);
   });
 
@@ -230,8 +314,20 @@ describe("parseProviderConfig: errors name the field, what is wrong, and what is
     const secrets = ["s3cret-password-1", "AKIA-SECRET-ID", "wJalrX-SECRET-KEY", "not a key but secret text"];
     const errors = [
       refusal({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", password: 1234567, ssh_private_key: secrets[3] } }),
-      refusal({ provider: { class: "cloud", driver: "ec2", access_id: { id: secrets[1] }, secret_key: [secrets[2]], region: "r" }, vm: { image: "i", size: "s", vm_user: "u" } }),
-      refusal({ provider: { class: "cloud", driver: "openstack", auth_url: `ftp://u:${secrets[0]}@keystone`, access_id: secrets[1], secret_key: secrets[2] }, vm: { image: "i", size: "s" } }),
+      refusal({
+        provider: { class: "cloud", driver: "ec2", access_id: { id: secrets[1] }, secret_key: [secrets[2]], region: "r" },
+        vm: { image: "i", size: "s", vm_user: "u" },
+      }),
+      refusal({
+        provider: {
+          class: "cloud",
+          driver: "openstack",
+          auth_url: `ftp://u:${secrets[0]}@keystone`,
+          access_id: secrets[1],
+          secret_key: secrets[2],
+        },
+        vm: { image: "i", size: "s" },
+      }),
     ];
     expect(errors.map((e) => e.extras.errors)).toEqual([
       [

@@ -25,7 +25,12 @@ export function parseProviderConfig(resolved: ResolvedConfig): ProviderConfig {
   const config = ((): OmitEach<ProviderConfig, "secrets"> | undefined => {
     switch (resolved.providerClass) {
       case "local":
-        return { ...common, class: "local", platform: service.text("platform") ?? "", allowInstall: service.flag("allow_install") ?? false };
+        return {
+          ...common,
+          class: "local",
+          platform: service.text("platform") ?? "",
+          allowInstall: service.flag("allow_install") ?? false,
+        };
       case "existing-vm":
         return { ...common, class: "existing-vm", ...parseExistingVm(service) };
       case "cloud": {
@@ -67,7 +72,11 @@ function reachesIntoTheServer(resolved: ResolvedConfig): ConfigProblem[] {
   // On local the "machine" is the server: installing means system packages, as root, on it.
   if (resolved.providerClass === "local" && service.allow_install !== undefined && service.allow_install !== false) {
     refused.push(
-      problem([st, "allow_install"], "would install system packages on the server itself", "only false here: only a stored local configuration may allow it"),
+      problem(
+        [st, "allow_install"],
+        "would install system packages on the server itself",
+        "only false here: only a stored local configuration may allow it",
+      ),
     );
   }
   return refused;

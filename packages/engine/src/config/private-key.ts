@@ -5,6 +5,10 @@
 export function normalizePrivateKey(key: string): string {
   let text = key.replace(/\r\n/g, "\n");
   if (!text.includes("\n") && text.includes("\\n")) text = text.replace(/\\n/g, "\n");
-  text = text.split("\n").map((line) => line.trim()).join("\n").trim();
+  text = text
+    .split("\n")
+    .map((line) => line.trim())
+    .join("\n")
+    .trim();
   return text + "\n";
 }

@@ -53,17 +53,23 @@ describe("provider configurations", () => {
     const resolved = parseProviderConfig(resolveStored(configs, "aws", "ubuntu_micro"));
     expect(resolved).toMatchObject({ class: "cloud", driver: "ec2", region: "us-west-1", keyName: "bench-key", sshPrivateKey: KEY });
     expect(() => resolveStored(configs, "gcp", "x")).toThrow(/No provider configuration 'gcp'/);
-    expect(() => resolveStored(configs, "aws", "large")).toThrow(expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["ubuntu_micro"] } }));
+    expect(() => resolveStored(configs, "aws", "large")).toThrow(
+      expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["ubuntu_micro"] } }),
+    );
     // No service type named: the only one, as the Benchmarking Suite took it; with several, the choices.
     expect(resolveStored(configs, "aws").serviceType).toBe("ubuntu_micro");
     expect(resolveStored(configs, "aws", null).serviceType).toBe("ubuntu_micro");
     const two = [{ ...configs[1], services: { a: {}, b: {} } }];
-    expect(() => resolveStored(two, "local", null)).toThrow(expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["a", "b"] } }));
+    expect(() => resolveStored(two, "local", null)).toThrow(
+      expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["a", "b"] } }),
+    );
   });
 
   it("resolves Form B with its key's line ends written as \\n, escaped once or twice", () => {
     for (const key of [KEY, KEY.replace(/\n/g, "\\n")]) {
-      const r = parseProviderConfig(resolveInline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "h", vm_user: "u", ssh_private_key: key } }));
+      const r = parseProviderConfig(
+        resolveInline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "h", vm_user: "u", ssh_private_key: key } }),
+      );
       expect(r).toMatchObject({ name: "lab", serviceType: "vms", class: "existing-vm", hosts: [{ ssh_private_key: KEY }] });
     }
   });
@@ -88,7 +94,11 @@ describe("provider configurations", () => {
     it("refuses key_path on any host of the list, naming each", () => {
       const e = refusal({
         provider: { class: "existing-vm" },
-        vms: { vm_user: "u", ssh_private_key: KEY, hosts: [{ host: "a" }, { host: "b", key_path: "/root/.ssh/id_ed25519" }, { host: "c", key_path: "k" }] },
+        vms: {
+          vm_user: "u",
+          ssh_private_key: KEY,
+          hosts: [{ host: "a" }, { host: "b", key_path: "/root/.ssh/id_ed25519" }, { host: "c", key_path: "k" }],
+        },
       });
       expect(e.detail).toMatch(/vms\.hosts\[1\]\.key_path .*vms\.hosts\[2\]\.key_path/);
       expect(e.extras.errors?.map((x) => x.path)).toEqual(["/config/vms/hosts/1/key_path", "/config/vms/hosts/2/key_path"]);
@@ -104,7 +114,9 @@ describe("provider configurations", () => {
     it("keeps what stays on the client's machines: allow_install false on local, true on existing-vm, inline keys", () => {
       const inline = (config: Record<string, unknown>) => parseProviderConfig(resolveInline(config));
       expect(inline({ provider: { class: "local" }, bench: { allow_install: false } })).toMatchObject({ allowInstall: false });
-      expect(inline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY, allow_install: true } })).toMatchObject({ allowInstall: true });
+      expect(
+        inline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY, allow_install: true } }),
+      ).toMatchObject({ allowInstall: true });
     });
 
     it("leaves stored configurations (written by the operator) free to use both", () => {

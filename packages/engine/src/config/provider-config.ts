@@ -22,9 +22,14 @@ const PROVIDER_CLASSES = Object.keys(CLASS_ALIASES);
 export function canonicalClass(name: unknown): ProviderClass {
   const found = typeof name === "string" && Object.hasOwn(CLASS_ALIASES, name) ? CLASS_ALIASES[name] : undefined;
   if (!found) {
-    throw configError("Unknown provider class", [problem(["provider", "class"], describeValue("class", name), `must be one of: ${PROVIDER_CLASSES.join(", ")}`)], "unknown_provider_class", {
-      choices: PROVIDER_CLASSES,
-    });
+    throw configError(
+      "Unknown provider class",
+      [problem(["provider", "class"], describeValue("class", name), `must be one of: ${PROVIDER_CLASSES.join(", ")}`)],
+      "unknown_provider_class",
+      {
+        choices: PROVIDER_CLASSES,
+      },
+    );
   }
   return found;
 }
@@ -55,16 +60,15 @@ function typed(section: Record<string, string>): Record<string, unknown> {
 export function toConfigFile(name: string, document: Record<string, unknown>): ProviderConfigFile {
   const { provider, ...services } = document as { provider?: Record<string, unknown> } & Record<string, Record<string, unknown>>;
   if (!provider || typeof provider !== "object") {
-    throw configError(`Configuration '${name}' cannot be used`, [problem(["provider"], describeValue("provider", provider), "must be a mapping naming at least the class")]);
+    throw configError(`Configuration '${name}' cannot be used`, [
+      problem(["provider"], describeValue("provider", provider), "must be a mapping naming at least the class"),
+    ]);
   }
   return { name, providerClass: canonicalClass(provider.class), provider, services };
 }
 
 /** Reads `<configDir>/providers/*.yaml|*.yml|*.json|*.conf`; a file that cannot be read is reported, not fatal. */
-export function loadProviderConfigs(
-  configDir: string,
-  onError: (file: string, error: Error) => void = () => {},
-): ProviderConfigFile[] {
+export function loadProviderConfigs(configDir: string, onError: (file: string, error: Error) => void = () => {}): ProviderConfigFile[] {
   const dir = join(configDir, "providers");
   if (!existsSync(dir)) return [];
   const configs: ProviderConfigFile[] = [];
@@ -134,5 +138,12 @@ export function resolveStored(configs: ProviderConfigFile[], provider: string, s
 
 /** The sections as written: what a session seals, and what parseProviderConfig reads, then and after every restart. */
 function resolveService(file: ProviderConfigFile, serviceType: string, origin: ResolvedConfig["origin"]): ResolvedConfig {
-  return { name: file.name, serviceType, providerClass: file.providerClass, provider: { ...file.provider }, service: { ...file.services[serviceType] }, origin };
+  return {
+    name: file.name,
+    serviceType,
+    providerClass: file.providerClass,
+    provider: { ...file.provider },
+    service: { ...file.services[serviceType] },
+    origin,
+  };
 }

@@ -11,8 +11,12 @@ const NO_POLL = { pollMs: 3_600_000 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const stateEvent = (session: string, n: number): NewEvent =>
-  ({ type: "step.log", session_id: session, execution_id: crypto.randomUUID(), data: { step: "run", attempt: 1, bytes: n } });
+const stateEvent = (session: string, n: number): NewEvent => ({
+  type: "step.log",
+  session_id: session,
+  execution_id: crypto.randomUUID(),
+  data: { step: "run", attempt: 1, bytes: n },
+});
 
 /** The database, with a count of the reads of events that follow the log (`id > $1 ... LIMIT`). */
 function countingReads(db: Db) {
@@ -155,13 +159,21 @@ describe("the event log's subscribers in one process", () => {
     let failing = false;
     const flaky = {
       ...db,
-      query: ((sql, params) => (failing && sql.includes("FROM events WHERE") ? Promise.reject(new Error("the database went away")) : db.query(sql, params))) as Db["query"],
+      query: ((sql, params) =>
+        failing && sql.includes("FROM events WHERE")
+          ? Promise.reject(new Error("the database went away"))
+          : db.query(sql, params)) as Db["query"],
     } as Db;
     const log = new EventLog(flaky, NO_POLL);
     const session = crypto.randomUUID();
     const start = await log.lastId();
     const subs = [pulled(log, start, { session_id: session }), pulled(log, start)];
-    const ended = subs.map((s) => s.take(2).then(() => "took two", (e: Error) => e.message));
+    const ended = subs.map((s) =>
+      s.take(2).then(
+        () => "took two",
+        (e: Error) => e.message,
+      ),
+    );
     const first = await log.append(stateEvent(session, 0));
     while (subs.some((s) => s.seen.length < 1)) await sleep(5);
     failing = true;

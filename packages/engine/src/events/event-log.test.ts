@@ -64,8 +64,12 @@ for (const kind of ["pglite", "postgres"] as const) {
       const all = await log.read({}, start, 100);
       expect(all.map((e) => e.id)).toEqual(ids);
       expect(all[1]).toEqual({
-        id: ids[1], at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), type: "step.log",
-        session_id: s1, execution_id: x1, data: { step: "run", attempt: 1, bytes: 1 },
+        id: ids[1],
+        at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+        type: "step.log",
+        session_id: s1,
+        execution_id: x1,
+        data: { step: "run", attempt: 1, bytes: 1 },
       });
       expect((await log.read({ session_id: s1 }, start, 100)).map((e) => e.id)).toEqual([ids[0], ids[1], ids[3]]);
       expect((await log.read({ execution_id: x1 }, start, 100)).map((e) => e.id)).toEqual([ids[1], ids[3]]);

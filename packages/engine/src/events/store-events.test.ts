@@ -36,8 +36,15 @@ for (const kind of ["pglite", "postgres"] as const) {
     async function newSession(): Promise<string> {
       const id = crypto.randomUUID();
       await store.insertSession({
-        id, provider_name: "local", service_type: "default", provider_class: "local",
-        driver: null, region: null, config_sealed: "sealed secret", state: "active", created: new Date(),
+        id,
+        provider_name: "local",
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "sealed secret",
+        state: "active",
+        created: new Date(),
       });
       return id;
     }
@@ -46,15 +53,41 @@ for (const kind of ["pglite", "postgres"] as const) {
       const start = await store.events.lastId();
       const sid = await newSession();
       const eid = crypto.randomUUID();
-      await store.insertExecution({ id: eid, session_id: sid, tool_id: "idle", workload_id: "idle0", test, state: "created", created: new Date() });
+      await store.insertExecution({
+        id: eid,
+        session_id: sid,
+        tool_id: "idle",
+        workload_id: "idle0",
+        test,
+        state: "created",
+        created: new Date(),
+      });
       const prepare = { from: ["created", "prepare_failed"] as ("created" | "prepare_failed")[], to: "preparing" as const };
       await store.beginStep(eid, "prepare", prepare, new Date(), (a) => `/logs/prepare-${a}.log`);
-      await store.endStep(eid, "prepare", 1, { state: "failed", duration: 1.25, exit_code: 3, error: "no", metrics: null, error_code: "step_failed" }, { from: "preparing", to: "prepare_failed" });
+      await store.endStep(
+        eid,
+        "prepare",
+        1,
+        { state: "failed", duration: 1.25, exit_code: 3, error: "no", metrics: null, error_code: "step_failed" },
+        { from: "preparing", to: "prepare_failed" },
+      );
       await store.beginStep(eid, "prepare", prepare, new Date(), (a) => `/logs/prepare-${a}.log`);
-      await store.endStep(eid, "prepare", 2, { state: "succeeded", duration: 2, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" });
+      await store.endStep(
+        eid,
+        "prepare",
+        2,
+        { state: "succeeded", duration: 2, exit_code: 0, error: null, metrics: null },
+        { from: "preparing", to: "prepared" },
+      );
       await store.beginStep(eid, "run", { from: ["prepared"], to: "running" }, new Date(), (a) => `/logs/run-${a}.log`);
       const metrics = [{ name: "idle_seconds", value: 0.01, unit: "s" }];
-      await store.endStep(eid, "run", 1, { state: "succeeded", duration: 0.5, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" });
+      await store.endStep(
+        eid,
+        "run",
+        1,
+        { state: "succeeded", duration: 0.5, exit_code: 0, error: null, metrics },
+        { from: "running", to: "completed" },
+      );
       await store.transitionExecution(eid, ["completed"], "running");
       await store.setSessionState(sid, ["active"], "deleting");
       await store.setSessionState(sid, ["deleting"], "deleted");
@@ -64,22 +97,45 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       const about = { session_id: sid, execution_id: eid, at: TIMESTAMP };
       expect(events.map(({ id: _id, ...rest }) => rest)).toEqual([
-        { type: "session.created", session_id: sid, execution_id: null, at: TIMESTAMP, data: { provider: "local", service_type: "default" } },
+        {
+          type: "session.created",
+          session_id: sid,
+          execution_id: null,
+          at: TIMESTAMP,
+          data: { provider: "local", service_type: "default" },
+        },
         { type: "execution.created", ...about, data: { tool: "idle", workload: "idle0", params: {} } },
         { type: "execution.state", ...about, data: { state: "preparing", previous: "created" } },
         { type: "step.started", ...about, data: { step: "prepare", attempt: 1, started: TIMESTAMP } },
         {
-          type: "step.finished", ...about,
-          data: { step: "prepare", attempt: 1, state: "failed", started: TIMESTAMP, duration: "1.250", exit_code: 3, error: { code: "step_failed", detail: "no" } },
+          type: "step.finished",
+          ...about,
+          data: {
+            step: "prepare",
+            attempt: 1,
+            state: "failed",
+            started: TIMESTAMP,
+            duration: "1.250",
+            exit_code: 3,
+            error: { code: "step_failed", detail: "no" },
+          },
         },
         { type: "execution.state", ...about, data: { state: "prepare_failed", previous: "preparing" } },
         { type: "execution.state", ...about, data: { state: "preparing", previous: "prepare_failed" } },
         { type: "step.started", ...about, data: { step: "prepare", attempt: 2, started: TIMESTAMP } },
-        { type: "step.finished", ...about, data: { step: "prepare", attempt: 2, state: "succeeded", started: TIMESTAMP, duration: "2.000", exit_code: 0 } },
+        {
+          type: "step.finished",
+          ...about,
+          data: { step: "prepare", attempt: 2, state: "succeeded", started: TIMESTAMP, duration: "2.000", exit_code: 0 },
+        },
         { type: "execution.state", ...about, data: { state: "prepared", previous: "preparing" } },
         { type: "execution.state", ...about, data: { state: "running", previous: "prepared" } },
         { type: "step.started", ...about, data: { step: "run", attempt: 1, started: TIMESTAMP } },
-        { type: "step.finished", ...about, data: { step: "run", attempt: 1, state: "succeeded", started: TIMESTAMP, duration: "0.500", exit_code: 0, metrics } },
+        {
+          type: "step.finished",
+          ...about,
+          data: { step: "run", attempt: 1, state: "succeeded", started: TIMESTAMP, duration: "0.500", exit_code: 0, metrics },
+        },
         { type: "execution.state", ...about, data: { state: "completed", previous: "running" } },
         { type: "execution.state", ...about, data: { state: "running", previous: "completed" } },
         { type: "session.state", session_id: sid, execution_id: null, at: TIMESTAMP, data: { state: "deleting" } },
@@ -92,14 +148,32 @@ for (const kind of ["pglite", "postgres"] as const) {
     it("tells nothing of a change that did not happen", async () => {
       const sid = await newSession();
       const eid = crypto.randomUUID();
-      await store.insertExecution({ id: eid, session_id: sid, tool_id: "idle", workload_id: "idle0", test, state: "created", created: new Date() });
+      await store.insertExecution({
+        id: eid,
+        session_id: sid,
+        tool_id: "idle",
+        workload_id: "idle0",
+        test,
+        state: "created",
+        created: new Date(),
+      });
       const start = await store.events.lastId();
       // Refused moves: the wrong state, a step that is not running, a race lost.
       expect(await store.beginStep(eid, "run", { from: ["prepared"], to: "running" }, new Date(), () => "/x")).toBeNull();
       expect(await store.transitionExecution(eid, ["completed"], "running")).toBeNull();
       expect(await store.setSessionState(sid, ["deleting"], "deleted")).toBe(false);
-      expect(await store.endStep(eid, "prepare", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" })).toBeNull();
-      const begun = await Promise.all([1, 2, 3].map(() => store.beginStep(eid, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => "/x")));
+      expect(
+        await store.endStep(
+          eid,
+          "prepare",
+          1,
+          { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics: null },
+          { from: "preparing", to: "prepared" },
+        ),
+      ).toBeNull();
+      const begun = await Promise.all(
+        [1, 2, 3].map(() => store.beginStep(eid, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => "/x")),
+      );
       expect(begun.filter(Boolean)).toHaveLength(1);
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
 
@@ -119,7 +193,9 @@ for (const kind of ["pglite", "postgres"] as const) {
           ),
       };
       const end = { state: "succeeded" as const, duration: 1, exit_code: 0, error: null, metrics: null };
-      await expect(storeWithEvents(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow("went away");
+      await expect(storeWithEvents(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow(
+        "went away",
+      );
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
       expect((await store.getExecution(eid))?.state).toBe("preparing");
     });

@@ -25,10 +25,12 @@ export class WakeUps {
   ) {}
 
   waiter(): Waiter {
-    this.#listening ??= this.db.listen?.(this.channel, () => this.#wake()).catch(() => {
-      // Retried at the next subscriber; meanwhile the polls cover it.
-      this.#listening = undefined;
-    });
+    this.#listening ??= this.db
+      .listen?.(this.channel, () => this.#wake())
+      .catch(() => {
+        // Retried at the next subscriber; meanwhile the polls cover it.
+        this.#listening = undefined;
+      });
     let pending = false;
     let release: (() => void) | undefined;
     const poke = () => {

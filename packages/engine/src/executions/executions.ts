@@ -131,7 +131,10 @@ export class Executions {
     const rows = await store.executionsWithSteps({ ids });
     const missing = ids.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length) throw new BenchwrightError("not_found", `No execution ${missing.join(", ")}`);
-    const sessions = await store.findSessions({ states: ["active", "deleting", "deleted"], ids: [...new Set(rows.map((r) => r.session_id))] });
+    const sessions = await store.findSessions({
+      states: ["active", "deleting", "deleted"],
+      ids: [...new Set(rows.map((r) => r.session_id))],
+    });
     const sessionOf = new Map(sessions.map((s) => [s.id, s]));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const compared = ids.map((id) => {

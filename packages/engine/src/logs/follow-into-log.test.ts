@@ -46,49 +46,53 @@ describe("following a step into a log that pushes back", () => {
     await drop();
   }, 30_000);
 
-  it.each(Object.keys(transports))("over %s, holds about the high-water mark while the database is held, and stores every byte once", async (via) => {
-    const t = transports[via]();
-    const lines = 1_500_000;
-    const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\n`).join("");
-    const dir = `${root}/flood-${via.length}`;
-    const key = { execution_id: randomUUID(), step: "run" as const, attempt: 1 };
-    const writer = await new DbLogStore(db, { highWaterMark: MiB }).open(key, "unused");
+  it.each(Object.keys(transports))(
+    "over %s, holds about the high-water mark while the database is held, and stores every byte once",
+    async (via) => {
+      const t = transports[via]();
+      const lines = 1_500_000;
+      const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\n`).join("");
+      const dir = `${root}/flood-${via.length}`;
+      const key = { execution_id: randomUUID(), step: "run" as const, attempt: 1 };
+      const writer = await new DbLogStore(db, { highWaterMark: MiB }).open(key, "unused");
 
-    const blocker = await openDb({ databaseUrl: url });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((r) => (locked = r));
-    const holding = blocker.transaction(async (tx) => {
-      await tx.query("LOCK TABLE log_chunks IN EXCLUSIVE MODE");
-      locked();
-      await held;
-    });
-    await lockTaken;
-    try {
-      const handle = await runner.start(t, { dir, script: `seq 1 ${lines}`, timeoutMs: 120_000 });
-      let follows = 0;
-      const outcome = followIntoLog(writer, 0, (fromOffset, onData, signal) => {
-        follows++;
-        return runner.follow(t, handle, { fromOffset, onData, signal, deadline: Date.now() + 120_000 });
+      const blocker = await openDb({ databaseUrl: url });
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((r) => (locked = r));
+      const holding = blocker.transaction(async (tx) => {
+        await tx.query("LOCK TABLE log_chunks IN EXCLUSIVE MODE");
+        locked();
+        await held;
       });
-      // The step writes its whole output on its host while the log takes none of it.
-      while ((await t.exec(`test -e "$HOME"/${dir.slice(2)}/step.rc`)).code !== 0) await new Promise((r) => setTimeout(r, 50));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(writer.writable).toBe(false);
-      expect(writer.bytes).toBeGreaterThanOrEqual(MiB);
-      expect(writer.bytes).toBeLessThan(2 * MiB);
-      release();
-      await holding;
-      expect(await outcome).toMatchObject({ exitCode: 0, logBytes: expected.length });
-      expect(follows).toBeGreaterThan(1);
-      await writer.close();
-    } finally {
-      release();
-      await holding.catch(() => {});
-      await blocker.close();
-      t.release();
-    }
-    expect((await bytesOf(new DbLogStore(db).read(key))).toString()).toBe(expected);
-  }, 120_000);
+      await lockTaken;
+      try {
+        const handle = await runner.start(t, { dir, script: `seq 1 ${lines}`, timeoutMs: 120_000 });
+        let follows = 0;
+        const outcome = followIntoLog(writer, 0, (fromOffset, onData, signal) => {
+          follows++;
+          return runner.follow(t, handle, { fromOffset, onData, signal, deadline: Date.now() + 120_000 });
+        });
+        // The step writes its whole output on its host while the log takes none of it.
+        while ((await t.exec(`test -e "$HOME"/${dir.slice(2)}/step.rc`)).code !== 0) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(writer.writable).toBe(false);
+        expect(writer.bytes).toBeGreaterThanOrEqual(MiB);
+        expect(writer.bytes).toBeLessThan(2 * MiB);
+        release();
+        await holding;
+        expect(await outcome).toMatchObject({ exitCode: 0, logBytes: expected.length });
+        expect(follows).toBeGreaterThan(1);
+        await writer.close();
+      } finally {
+        release();
+        await holding.catch(() => {});
+        await blocker.close();
+        t.release();
+      }
+      expect((await bytesOf(new DbLogStore(db).read(key))).toString()).toBe(expected);
+    },
+    120_000,
+  );
 });

@@ -76,9 +76,18 @@ for (const s of stores) {
       await writer.close();
       const chunk = 256 * 1024;
       const ranges: Array<[number, number | undefined]> = [
-        [0, 1], [0, undefined], [1, 2], [chunk - 1, chunk + 1], [chunk, 2 * chunk], [chunk, chunk],
-        [100_000, 2_000_000], [source.length - 1, undefined], [source.length - 10, source.length + 1000],
-        [source.length, undefined], [source.length + 5, undefined], [5 * chunk + 17, 9 * chunk + 3],
+        [0, 1],
+        [0, undefined],
+        [1, 2],
+        [chunk - 1, chunk + 1],
+        [chunk, 2 * chunk],
+        [chunk, chunk],
+        [100_000, 2_000_000],
+        [source.length - 1, undefined],
+        [source.length - 10, source.length + 1000],
+        [source.length, undefined],
+        [source.length + 5, undefined],
+        [5 * chunk + 17, 9 * chunk + 3],
       ];
       for (const [start, end] of ranges) {
         const got = await bytesOf(store.read(key, { start, end }));
@@ -89,7 +98,10 @@ for (const s of stores) {
     it("keeps the tail at hand, bounded to the parser's window", async () => {
       const key = newKey();
       // Text, so that characters are bytes; more of it than the tail holds.
-      const source = Buffer.concat([Buffer.from(randomBytes(TAIL_CAPACITY * 0.75).toString("base64")), Buffer.from("the end\nBW_METRIC x 1 s\n")]);
+      const source = Buffer.concat([
+        Buffer.from(randomBytes(TAIL_CAPACITY * 0.75).toString("base64")),
+        Buffer.from("the end\nBW_METRIC x 1 s\n"),
+      ]);
       const writer = await open(key);
       await writeAll(writer, source, randomSizes(source.length, 1000, 200_000));
       expect(writer.tail(24)).toBe("the end\nBW_METRIC x 1 s\n");

@@ -6,7 +6,11 @@ describe("ProgressReporter", () => {
     let bytes = 0;
     const reports: number[] = [];
     // An interval no test run reaches: what is held stays held until finish.
-    const progress = new ProgressReporter(() => bytes, (n) => reports.push(n), 60_000);
+    const progress = new ProgressReporter(
+      () => bytes,
+      (n) => reports.push(n),
+      60_000,
+    );
     for (let i = 0; i < 1000; i++) {
       bytes += 10;
       progress.changed();
@@ -20,9 +24,12 @@ describe("ProgressReporter", () => {
   });
 
   it("survives a hook that throws", () => {
-    const progress = new ProgressReporter(() => 1, () => {
-      throw new Error("not the log's problem");
-    });
+    const progress = new ProgressReporter(
+      () => 1,
+      () => {
+        throw new Error("not the log's problem");
+      },
+    );
     expect(() => progress.changed()).not.toThrow();
     expect(() => progress.finish()).not.toThrow();
   });

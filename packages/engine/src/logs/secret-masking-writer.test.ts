@@ -75,7 +75,11 @@ describe("a step's log that masks the step's secret", () => {
     }
     // One byte at a time.
     const { log, stored } = await open();
-    writeCut(log, text, Array.from({ length: text.length }, (_, i) => i));
+    writeCut(
+      log,
+      text,
+      Array.from({ length: text.length }, (_, i) => i),
+    );
     expect(log.tail(1024)).toBe(masked);
     await log.close();
     expect(await stored()).toBe(masked);
@@ -161,7 +165,9 @@ describe("a step's log that masks the step's secret", () => {
       expect(got.length, `cut every ${step}`).toBe(bytes.length);
       for (let i = 0; i < got.length; i++) if (got[i] !== 0x2a) expect(got[i], `byte ${i}, cut every ${step}`).toBe(bytes[i]);
       for (const f of [SECRET, PASSWORD, ...forms]) expect(seen, `cut every ${step}`).not.toContain(f);
-      expect(seen).toMatch(/^line 0: \*+ end\nline 1: \*+ end\nline 2: \*+ end\nline 3: \*+ end\nline 4: "\*+" end\nline 5: \*+ end\nbasic dXNlcj.\*{16,}[^*]{0,4}\n$/);
+      expect(seen).toMatch(
+        /^line 0: \*+ end\nline 1: \*+ end\nline 2: \*+ end\nline 3: \*+ end\nline 4: "\*+" end\nline 5: \*+ end\nbasic dXNlcj.\*{16,}[^*]{0,4}\n$/,
+      );
     }
   }, 60_000);
 });

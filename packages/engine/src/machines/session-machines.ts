@@ -90,10 +90,20 @@ export class SessionMachines {
       },
       resources: {
         record: (kind, id, meta = {}) =>
-          store.recordResource({ session_id: session.id, provider_name: config.name, kind, resource_id: id, meta_sealed: secrets.seal(meta) }),
+          store.recordResource({
+            session_id: session.id,
+            provider_name: config.name,
+            kind,
+            resource_id: id,
+            meta_sealed: secrets.seal(meta),
+          }),
         markDestroyed: (kind, id) => store.markResourceDestroyed(session.id, kind, id),
         live: async () =>
-          (await store.liveResources(session.id)).map((r) => ({ kind: r.kind, id: r.resource_id, meta: secrets.open<Record<string, unknown>>(r.meta_sealed) })),
+          (await store.liveResources(session.id)).map((r) => ({
+            kind: r.kind,
+            id: r.resource_id,
+            meta: secrets.open<Record<string, unknown>>(r.meta_sealed),
+          })),
       },
     };
   }

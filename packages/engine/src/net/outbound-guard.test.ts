@@ -18,10 +18,12 @@ beforeEach(() => listener.reset());
 
 function get(url: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).once("error", reject);
+    http
+      .get(url, { agent }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .once("error", reject);
   });
 }
 
@@ -38,7 +40,9 @@ describe("guardedAgents", () => {
   it("refuses a name by the addresses it resolves to, without telling them", async () => {
     const error = await get(`http://localhost:${port}/`, guardedAgents(PUBLIC_ONLY).http).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutboundRefused);
-    expect((error as OutboundRefused).message).toBe("localhost resolves to a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set");
+    expect((error as OutboundRefused).message).toBe(
+      "localhost resolves to a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set",
+    );
     expect((error as OutboundRefused).address).toMatch(/^(127\.0\.0\.1|::1)$/);
     expect(listener.connections).toBe(0);
   });
@@ -54,9 +58,13 @@ describe("guardedAgents", () => {
 describe("guardedLookup", () => {
   it("answers both forms of lookup for an allowed name", async () => {
     const lookup = guardedLookup({ allowPrivate: true });
-    const one = await new Promise<unknown>((resolve, reject) => lookup("localhost", { family: 4 }, (e, address) => (e ? reject(e) : resolve(address))));
+    const one = await new Promise<unknown>((resolve, reject) =>
+      lookup("localhost", { family: 4 }, (e, address) => (e ? reject(e) : resolve(address))),
+    );
     expect(one).toBe("127.0.0.1");
-    const all = await new Promise<unknown>((resolve, reject) => lookup("localhost", { all: true, family: 4 }, (e, addresses) => (e ? reject(e) : resolve(addresses))));
+    const all = await new Promise<unknown>((resolve, reject) =>
+      lookup("localhost", { all: true, family: 4 }, (e, addresses) => (e ? reject(e) : resolve(addresses))),
+    );
     expect(all).toEqual([{ address: "127.0.0.1", family: 4 }]);
   });
 });
@@ -79,7 +87,10 @@ describe("guardedFetch", () => {
     });
     await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
     try {
-      const res = await guardedFetch({ allowPrivate: true })(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/`, { method: "POST", body: "secret" });
+      const res = await guardedFetch({ allowPrivate: true })(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/`, {
+        method: "POST",
+        body: "secret",
+      });
       expect(res.status).toBe(307);
       expect(listener.connections).toBe(0);
     } finally {

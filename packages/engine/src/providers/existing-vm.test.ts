@@ -3,7 +3,13 @@ import { parseProviderConfig } from "../config/parse-provider-config.js";
 import { ExistingVmProvider } from "./existing-vm.js";
 
 const config = (service: Record<string, unknown>) => {
-  const parsed = parseProviderConfig({ name: "lab", serviceType: "vms", providerClass: "existing-vm", provider: { class: "existing-vm" }, service });
+  const parsed = parseProviderConfig({
+    name: "lab",
+    serviceType: "vms",
+    providerClass: "existing-vm",
+    provider: { class: "existing-vm" },
+    service,
+  });
   if (parsed.class !== "existing-vm") throw new Error(parsed.class);
   return parsed;
 };
@@ -11,14 +17,19 @@ const config = (service: Record<string, unknown>) => {
 // The engine is called without the HTTP layer's schema too: a malformed section is a
 // configuration problem, never a TypeError (a 500).
 describe("existing-vm configuration checks", () => {
-  it.each([["a string", "h1,h2"], ["an object", { host: "h" }], ["a list with a null", [null]], ["a list of strings", ["h1"]]])(
-    "refuses hosts given as %s",
-    (_name, hosts) => {
-      expect(() => config({ vm_user: "u", ssh_private_key: "x", hosts })).toThrow(
-        expect.objectContaining({ code: "invalid_configuration", detail: expect.stringMatching(/vms\.hosts .*: must be a list of \{host, \.\.\.\} entries/) }),
-      );
-    },
-  );
+  it.each([
+    ["a string", "h1,h2"],
+    ["an object", { host: "h" }],
+    ["a list with a null", [null]],
+    ["a list of strings", ["h1"]],
+  ])("refuses hosts given as %s", (_name, hosts) => {
+    expect(() => config({ vm_user: "u", ssh_private_key: "x", hosts })).toThrow(
+      expect.objectContaining({
+        code: "invalid_configuration",
+        detail: expect.stringMatching(/vms\.hosts .*: must be a list of \{host, \.\.\.\} entries/),
+      }),
+    );
+  });
 
   it("lists every missing field of every host", () => {
     expect(() => config({ hosts: [{ host: "a" }, { host: "b", vm_user: "u" }] })).toThrow(
@@ -33,9 +44,20 @@ describe("existing-vm with the Benchmarking Suite's names", () => {
 
   it("reads ip_address and user as host and vm_user, in the section and in hosts", async () => {
     const [one] = await machinesOf({ ip_address: "192.0.2.7", user: "ubuntu", password: "s3cret-pw" });
-    expect(one).toMatchObject({ id: "192.0.2.7", ip: "192.0.2.7", ssh: { host: "192.0.2.7", port: 22, username: "ubuntu", password: "s3cret-pw" } });
+    expect(one).toMatchObject({
+      id: "192.0.2.7",
+      ip: "192.0.2.7",
+      ssh: { host: "192.0.2.7", port: 22, username: "ubuntu", password: "s3cret-pw" },
+    });
     expect(one.ssh).not.toHaveProperty("privateKey");
-    const listed = await machinesOf({ user: "ubuntu", password: "pw-all", hosts: [{ ip_address: "192.0.2.8", port: 2222 }, { host: "192.0.2.9", user: "root", password: "pw-own" }] });
+    const listed = await machinesOf({
+      user: "ubuntu",
+      password: "pw-all",
+      hosts: [
+        { ip_address: "192.0.2.8", port: 2222 },
+        { host: "192.0.2.9", user: "root", password: "pw-own" },
+      ],
+    });
     expect(listed.map((m) => m.ssh)).toEqual([
       { host: "192.0.2.8", port: 2222, username: "ubuntu", password: "pw-all" },
       { host: "192.0.2.9", port: 22, username: "root", password: "pw-own" },
@@ -61,7 +83,9 @@ describe("existing-vm with the Benchmarking Suite's names", () => {
     const provider = new ExistingVmProvider(config({ host: "a", vm_user: "u", key_path: "/nonexistent/key" }));
     await expect(provider.ensureMachines()).rejects.toMatchObject({
       code: "invalid_configuration",
-      extras: { errors: [{ path: "/config/vms/key_path", message: "cannot be read for host a: must name a private key file the server can read" }] },
+      extras: {
+        errors: [{ path: "/config/vms/key_path", message: "cannot be read for host a: must name a private key file the server can read" }],
+      },
     });
   });
 });

@@ -30,27 +30,31 @@ describe("lazyProvider", () => {
     // The probe sees the SDK when it is loaded...
     expect(loadedAfter(`await import("./providers/cloud/ec2-driver.js");`)).toBe(true);
     // ...and the engine, with an EC2 provider made but not used, does not load it.
-    expect(loadedAfter(`
+    expect(
+      loadedAfter(`
       await import("./index.js");
       const { parseProviderConfig } = await import("./config/parse-provider-config.js");
       const { createCloudProvider } = await import("./providers/cloud/index.js");
       createCloudProvider(parseProviderConfig({ name: "x", serviceType: "d", providerClass: "cloud",
         provider: { class: "cloud", driver: "ec2", access_id: "a", secret_key: "b", region: "eu-west-1" },
         service: { image: "i", size: "t", vm_user: "u" } }));
-    `)).toBe(false);
+    `),
+    ).toBe(false);
   });
 
   // Google's Compute client is heavier still (seconds to load on a busy machine).
   it("keeps Google's Compute client out of a process that opens no GCE session (built engine)", () => {
     const loaded = (script: string) => loadedAfterIn(DIST, script, "@google-cloud/compute");
     expect(loaded(`await import("./providers/cloud/gce-driver.js");`)).toBe(true);
-    expect(loaded(`
+    expect(
+      loaded(`
       await import("./index.js");
       const { parseProviderConfig } = await import("./config/parse-provider-config.js");
       const { createCloudProvider } = await import("./providers/cloud/index.js");
       createCloudProvider(parseProviderConfig({ name: "x", serviceType: "d", providerClass: "cloud",
         provider: { class: "cloud", driver: "gce", access_id: "a@b", secret_key: "k", project: "p", region: "europe-west1-b" },
         service: { image: "i", size: "e2-small", vm_user: "u" } }));
-    `)).toBe(false);
+    `),
+    ).toBe(false);
   }, 30_000);
 });

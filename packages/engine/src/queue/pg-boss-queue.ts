@@ -49,7 +49,8 @@ export class PgBossQueue implements StepQueue {
     boss.on("error", (e: Error) => queue.#log(`step queue: ${e.message}`, { level: "warn" }));
     await boss.start();
     // A job only asks for a follower: it is never retried (the lease sweep recovers lost ones).
-    if (!(await boss.getQueue(QUEUE))) await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: 15 * 60 }).catch(() => {});
+    if (!(await boss.getQueue(QUEUE)))
+      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: 15 * 60 }).catch(() => {});
     queue.#started = true;
     return queue;
   }
@@ -87,7 +88,10 @@ export class PgBossQueue implements StepQueue {
         got = jobs?.length ?? 0;
         if (got > 0) {
           await Promise.allSettled(jobs!.map((job) => this.#take!(job.data)));
-          await this.#boss.complete(QUEUE, jobs!.map((job) => job.id));
+          await this.#boss.complete(
+            QUEUE,
+            jobs!.map((job) => job.id),
+          );
         }
       } catch (e) {
         if (!this.#stopped) this.#log(`step queue: cannot fetch jobs: ${(e as Error).message}`, { level: "warn" });

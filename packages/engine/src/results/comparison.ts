@@ -48,19 +48,23 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
       if (!sample) return [];
       const summary = summarize(sample.values, confidence);
       const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values };
-      if (row.id === baseline.id) return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
-      if (!baseSummary) return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
+      if (row.id === baseline.id)
+        return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
+      if (!baseSummary)
+        return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
       const test = compareSamples(baseSummary, summary, confidence);
       const significant = test.p_value !== null && test.p_value < 1 - confidence;
-      return [{
-        ...figure,
-        ratio: Number.isFinite(test.ratio) ? test.ratio : null,
-        ratio_ci_low: test.ci_low,
-        ratio_ci_high: test.ci_high,
-        p_value: test.p_value,
-        significant,
-        verdict: verdictOf(test.p_value, significant, summary.mean - baseSummary.mean, first.better),
-      }];
+      return [
+        {
+          ...figure,
+          ratio: Number.isFinite(test.ratio) ? test.ratio : null,
+          ratio_ci_low: test.ci_low,
+          ratio_ci_high: test.ci_high,
+          p_value: test.p_value,
+          significant,
+          verdict: verdictOf(test.p_value, significant, summary.mean - baseSummary.mean, first.better),
+        },
+      ];
     });
     return {
       name: first.name,
@@ -93,7 +97,7 @@ function verdictOf(pValue: number | null, significant: boolean, difference: numb
   if (pValue === null) return "unknown";
   if (!significant || difference === 0) return "no_difference";
   if (!better) return difference > 0 ? "higher" : "lower";
-  return (difference > 0) === (better === "higher") ? "better" : "worse";
+  return difference > 0 === (better === "higher") ? "better" : "worse";
 }
 
 function withoutCv<T extends { cv: number }>(summary: T): Omit<T, "cv"> {

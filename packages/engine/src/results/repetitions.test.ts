@@ -16,11 +16,19 @@ describe("repeated runs", () => {
       [{}, "/body/repetitions/count"],
       [{ until_cv: 0.1, min: 8, max: 4 }, "/body/repetitions/min"],
     ] as const) {
-      expect(() => repetitionPlanOf(bad), JSON.stringify(bad)).toThrow(expect.objectContaining({ code: "validation_failed", extras: { errors: [expect.objectContaining({ path })] } }));
+      expect(() => repetitionPlanOf(bad), JSON.stringify(bad)).toThrow(
+        expect.objectContaining({ code: "validation_failed", extras: { errors: [expect.objectContaining({ path })] } }),
+      );
     }
   });
 
-  const fig = (name: string, value: number, repetition: number, tags: Record<string, string> = {}): StoredMetric => ({ name, value, unit: "u", tags, repetition });
+  const fig = (name: string, value: number, repetition: number, tags: Record<string, string> = {}): StoredMetric => ({
+    name,
+    value,
+    unit: "u",
+    tags,
+    repetition,
+  });
 
   it("stops repeating once every figure of the main metric (the first measured) varies by at most the threshold", () => {
     const steady = [fig("eps", 100, 1), fig("lat", 1, 1), fig("eps", 101, 2), fig("lat", 9, 2)];
@@ -33,9 +41,20 @@ describe("repeated runs", () => {
   });
 
   it("shows a repeated run's figures as one per metric with its summary and every value, and a single run's as measured", () => {
-    const view = metricsView([fig("eps", 10, 1, { threads: "1" }), fig("eps", 20, 1, { threads: "2" }), fig("eps", 12, 2, { threads: "1" }), fig("eps", 22, 2, { threads: "2" })]);
+    const view = metricsView([
+      fig("eps", 10, 1, { threads: "1" }),
+      fig("eps", 20, 1, { threads: "2" }),
+      fig("eps", 12, 2, { threads: "1" }),
+      fig("eps", 22, 2, { threads: "2" }),
+    ]);
     expect(view).toHaveLength(2);
-    expect(view[0]).toMatchObject({ name: "eps", tags: { threads: "1" }, value: 11, values: [10, 12], stats: { n: 2, mean: 11, min: 10, max: 12 } });
+    expect(view[0]).toMatchObject({
+      name: "eps",
+      tags: { threads: "1" },
+      value: 11,
+      values: [10, 12],
+      stats: { n: 2, mean: 11, min: 10, max: 12 },
+    });
     expect(view[0]).not.toHaveProperty("repetition");
     expect(view[1].values).toEqual([20, 22]);
     const once = [{ name: "eps", value: 5, unit: "u" }];

@@ -20,7 +20,9 @@ export function repetitionPlanOf(request: RepetitionsRequest | undefined): Repet
   if (request === undefined) return null;
   const { count, until_cv, min, max } = request;
   const fail = (field: string, message: string): never => {
-    throw new BenchwrightError("validation_failed", `repetitions.${field} ${message}`, { errors: [{ path: `/body/repetitions/${field}`, message }] });
+    throw new BenchwrightError("validation_failed", `repetitions.${field} ${message}`, {
+      errors: [{ path: `/body/repetitions/${field}`, message }],
+    });
   };
   if (count !== undefined) {
     if (until_cv !== undefined) fail("until_cv", "goes with min and max, not with count: give count (a fixed number of runs) or until_cv");

@@ -57,7 +57,7 @@ const DETACHED = [
   // go with the dir) and the second tee in place of its subshell.
   "if command -v tee > /dev/null && mkfifo -m 600 step.out.fifo step.err.fifo 2> /dev/null; then",
   "  exec {bw_done}< <(exec 3>&1 > /dev/null; tee step.out < step.out.fifo >> step.log & exec tee step.err < step.err.fifo >> step.log)",
-  '  ( source ./step.sh ) < /dev/null > step.out.fifo 2> step.err.fifo {bw_done}<&-; bw_rc=$?',
+  "  ( source ./step.sh ) < /dev/null > step.out.fifo 2> step.err.fifo {bw_done}<&-; bw_rc=$?",
   '  read -r -t 5 -u "$bw_done" bw_line; exec {bw_done}<&-',
   "else",
   "  ( source ./step.sh ) < /dev/null >> step.log 2>&1; bw_rc=$?",
@@ -91,7 +91,7 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
     "inline" in files
       ? [
           // env.sh may hold what others must not read: private files, the step keeps the login umask.
-          "bw_umask=; while read -r k v; do [ \"$k\" = Umask: ] && { bw_umask=$v; break; }; done < /proc/self/status 2>/dev/null",
+          'bw_umask=; while read -r k v; do [ "$k" = Umask: ] && { bw_umask=$v; break; }; done < /proc/self/status 2>/dev/null',
           '[ -n "$bw_umask" ] || bw_umask=$(umask)',
           "umask 077",
           `printf %s ${shellQuote(files.inline.script)} > step.sh && printf %s ${shellQuote(files.inline.env)} > env.sh || { umask "$bw_umask"; echo start:write >&2; exit 97; }`,
@@ -104,7 +104,7 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
       'cd "$bw_dir" 2>/dev/null || { mkdir -p "$bw_dir" && cd "$bw_dir"; } || { echo start:nodir >&2; exit 97; }',
       "bw_end=; pgid=",
       // noclobber makes the redirection an exclusive create: one launcher wins.
-      'if [ ! -e step.pid ] && { set -C; : > launch.lock; } 2>/dev/null; then',
+      "if [ ! -e step.pid ] && { set -C; : > launch.lock; } 2>/dev/null; then",
       "  set +C",
       ...write.map((l) => `  ${l}`),
       "  [ -e step.rc ] && rm -f step.rc",
@@ -118,7 +118,9 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
       ...(staged ? [`  rm -f step.sh.${staged} env.sh.${staged}`] : []),
       // Launched by someone else, maybe an instant ago.
       "  d=.",
-      ...readPid(10).split("\n").map((l) => `  ${l}`),
+      ...readPid(10)
+        .split("\n")
+        .map((l) => `  ${l}`),
       "fi",
       'case "$pgid" in ""|*[!0-9]*|0|1) echo start:nopid >&2; exit 97;; esac',
       'echo "pgid:$pgid" >&2',
@@ -129,7 +131,7 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
             ...endedAlready(follow),
             // It goes on: follow it from a shell whose command line does not hold the step's files
             // (anyone on the host may read a command line).
-            `exec bash -c ${shellQuote(['pgid=$1; bw_end=$2', ...streaming(follow)].join("\n"))} bw-follow "$pgid" "$bw_end"`,
+            `exec bash -c ${shellQuote(["pgid=$1; bw_end=$2", ...streaming(follow)].join("\n"))} bw-follow "$pgid" "$bw_end"`,
           ]
         : ["exit 0"]),
     ].join("\n"),
@@ -141,7 +143,14 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
  * process group gone), or `maxSeconds` pass, then prints the end marker on stderr.
  */
 export function followScript(dir: string, pgid: number, follow: FollowParams): string {
-  return bashC([`cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`, `pgid=${pgid}; bw_end=`, ...endedAlready(follow), ...streaming(follow)].join("\n"));
+  return bashC(
+    [
+      `cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`,
+      `pgid=${pgid}; bw_end=`,
+      ...endedAlready(follow),
+      ...streaming(follow),
+    ].join("\n"),
+  );
 }
 
 /** Shell functions of a follower: `check` looks for the end, `marker` reports it. */
@@ -183,7 +192,7 @@ function endedAlready(follow: FollowParams): string[] {
     ...endFunctions(follow),
     "check",
     'if [ -n "$fin" ]; then',
-    '  if [ -s step.log ]; then tail -c +$((off + 1)) step.log || exit 1; fi',
+    "  if [ -s step.log ]; then tail -c +$((off + 1)) step.log || exit 1; fi",
     "  marker; exit 0",
     "fi",
   ];
@@ -214,8 +223,8 @@ function streaming(follow: FollowParams): string[] {
     "trap '' PIPE",
     "trap 'quit 1' HUP INT TERM",
     "coproc BW_HOLD { read -r line; }",
-    'hold_w=${BW_HOLD[1]}; hold_r=${BW_HOLD[0]}; hold_pid=$BW_HOLD_PID; nap=$hold_r; wait_s=$bw_poll',
-    'if tail -c 0 --pid=$$ /dev/null > /dev/null 2>&1; then',
+    "hold_w=${BW_HOLD[1]}; hold_r=${BW_HOLD[0]}; hold_pid=$BW_HOLD_PID; nap=$hold_r; wait_s=$bw_poll",
+    "if tail -c 0 --pid=$$ /dev/null > /dev/null 2>&1; then",
     "  [ -e step.log ] || : >> step.log",
     '  tail -F -c +$((off + 1)) -s 0.05 --pid="$hold_pid" step.log 2> /dev/null & streamer=$!',
     "  echo via:tail >&2",
@@ -264,7 +273,7 @@ export function killScript(pgid: number, graceSeconds: number, dir: string): str
       "  local s l r",
       "  for s in /proc/[0-9]*/stat; do",
       '    read -r l < "$s" 2>/dev/null || continue',
-      '    r=${l##*) }; set -- $r',
+      "    r=${l##*) }; set -- $r",
       `    [ "$3" = ${pgid} ] && [ "$1" != Z ] && return 0`,
       "  done",
       "  return 1",

@@ -2,7 +2,12 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { shellPath, shellQuote } from "./shell-quote.js";
 
-const echoed = (words: string) => execFileSync("bash", ["-c", `printf '%s\\n' ${words}`], { encoding: "utf8", env: { HOME: "/home/x" }, stdio: ["ignore", "pipe", "pipe"] });
+const echoed = (words: string) =>
+  execFileSync("bash", ["-c", `printf '%s\\n' ${words}`], {
+    encoding: "utf8",
+    env: { HOME: "/home/x" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 describe("shellQuote", () => {
   it("leaves plain words alone and quotes the rest", () => {
@@ -13,7 +18,7 @@ describe("shellQuote", () => {
   });
 
   it("survives bash for hostile words", () => {
-    for (const word of ["it's", "$(rm -rf /)", "`id`", "a\nb", "'", "''", "*", "~/x", "$HOME", "a\\b", "-n", "\"q\"", "é ü"]) {
+    for (const word of ["it's", "$(rm -rf /)", "`id`", "a\nb", "'", "''", "*", "~/x", "$HOME", "a\\b", "-n", '"q"', "é ü"]) {
       expect(echoed(shellQuote(word))).toBe(`${word}\n`);
     }
   });

@@ -11,7 +11,8 @@ import type { StepHandle } from "./step.js";
  */
 export async function attachStep(transport: Transport, dir: string): Promise<StepHandle | undefined> {
   const r = await transport.exec(bashC([`d=${shellPath(dir)}`, readPid(2), 'echo "$pgid"'].join("\n")));
-  if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot look for the step in ${dir} on ${transport.description}: ${r.stderr.trim()}`);
+  if (r.code !== 0)
+    throw new BenchwrightError("step_failed", `Cannot look for the step in ${dir} on ${transport.description}: ${r.stderr.trim()}`);
   const pgid = Number(r.stdout.trim());
   return Number.isInteger(pgid) && pgid > 1 ? { dir, pgid } : undefined;
 }
@@ -28,7 +29,9 @@ export async function stopExecutionSteps(transport: Transport, executionDir: str
       [
         `for d in ${shellPath(executionDir)}/*/; do`,
         '  [ -e "$d/launch.lock" ] || [ -e "$d/step.pid" ] || continue',
-        ...readPid(2).split("\n").map((l) => `  ${l}`),
+        ...readPid(2)
+          .split("\n")
+          .map((l) => `  ${l}`),
         '  [ -f "$d/step.rc" ] && continue',
         '  case "$pgid" in ""|*[!0-9]*|0|1) continue;; esac',
         '  kill -KILL -- "-$pgid" 2>/dev/null',

@@ -133,14 +133,14 @@ describe("StepRunner over SSH", () => {
     const script = [
       'echo "env=$BW_X cwd=$(pwd)"',
       'case ":$PATH:" in *:/usr/sbin:*) echo sbin-ok;; esac',
-      "for i in $(seq 1 15); do echo \"line $i\"; sleep 0.2; done",
+      'for i in $(seq 1 15); do echo "line $i"; sleep 0.2; done',
       "exit 7",
     ].join("\n");
     const dir = `${root}/exit7`;
     const called = Date.now();
     const outcome = await runner.run(transport, { dir, script, env: { BW_X: "it's x" }, timeoutMs: 20_000 }, (c) => chunks.push(c));
     const returned = Date.now();
-    const home = (await transport().exec("printf %s \"$HOME\"")).stdout;
+    const home = (await transport().exec('printf %s "$HOME"')).stdout;
     const expected = `env=it's x cwd=${home}/${dir.slice(2)}\nsbin-ok\n${numbered(15)}`;
     expect(Buffer.concat(chunks).toString()).toBe(expected);
     expect(outcome).toMatchObject({ exitCode: 7, timedOut: false, logBytes: Buffer.byteLength(expected) });
@@ -152,7 +152,11 @@ describe("StepRunner over SSH", () => {
 
   it("kills the whole process group when the deadline passes", async () => {
     const t = transport();
-    const handle = await runner.start(t, { dir: `${root}/timeout`, script: "echo start; sleep 60 & sleep 60; echo never", timeoutMs: 1000 });
+    const handle = await runner.start(t, {
+      dir: `${root}/timeout`,
+      script: "echo start; sleep 60 & sleep 60; echo never",
+      timeoutMs: 1000,
+    });
     const chunks: Buffer[] = [];
     const outcome = await runner.follow(t, handle, { fromOffset: 0, onData: (c) => chunks.push(c), deadline: Date.now() + 1000 });
     expect(outcome).toEqual({ exitCode: null, timedOut: true, logBytes: 6 });
@@ -162,7 +166,7 @@ describe("StepRunner over SSH", () => {
 
   it("survives dropped connections mid-run without losing or repeating a byte", async () => {
     const chunks: Buffer[] = [];
-    const script = "for i in $(seq 1 40); do echo \"line $i\"; sleep 0.1; done; exit 3";
+    const script = 'for i in $(seq 1 40); do echo "line $i"; sleep 0.1; done; exit 3';
     const before = pool.connectionsOpened;
     const running = runner.run(transport, { dir: `${root}/drop`, script, timeoutMs: 30_000 }, (c) => chunks.push(c));
     await sleep(1200);
@@ -177,7 +181,11 @@ describe("StepRunner over SSH", () => {
 
   it("resumes following from a byte offset, as after a server restart", async () => {
     const t = transport();
-    const handle = await runner.start(t, { dir: `${root}/resume`, script: "for i in $(seq 1 20); do echo \"line $i\"; sleep 0.05; done", timeoutMs: 20_000 });
+    const handle = await runner.start(t, {
+      dir: `${root}/resume`,
+      script: 'for i in $(seq 1 20); do echo "line $i"; sleep 0.05; done',
+      timeoutMs: 20_000,
+    });
     const first: Buffer[] = [];
     const stop = new AbortController();
     const deadline = Date.now() + 20_000;
@@ -230,7 +238,9 @@ describe("StepRunner over SSH", () => {
       const logs = transports.map(() => [] as Buffer[]);
       const outcomes = await Promise.all(
         transports.map((t, i) =>
-          runner.run(t, { dir: `${root}/many-${i}`, script: `echo start ${i}; sleep 2; echo end ${i}`, timeoutMs: 60_000 }, (c) => logs[i].push(c)),
+          runner.run(t, { dir: `${root}/many-${i}`, script: `echo start ${i}; sleep 2; echo end ${i}`, timeoutMs: 60_000 }, (c) =>
+            logs[i].push(c),
+          ),
         ),
       );
       expect(outcomes.map((o) => [o.exitCode, o.timedOut])).toEqual(outcomes.map(() => [0, false]));
@@ -248,7 +258,11 @@ describe("StepRunner over SSH", () => {
     const patient = new StepRunner({ reattachDelayMs: 100, maxReattachDelayMs: 400, afterDeadlineMs: 1000 });
     const target = () => outagePool.get(sshTargetOf(sshd), "outage/m1");
     beforeEach(() => {
-      outagePool = new SshPool({ hostKeys: new InMemoryHostKeyStore(), readyTimeoutMs: 500, reconnect: { attempts: 2, initialDelayMs: 100, maxDelayMs: 200 } });
+      outagePool = new SshPool({
+        hostKeys: new InMemoryHostKeyStore(),
+        readyTimeoutMs: 500,
+        reconnect: { attempts: 2, initialDelayMs: 100, maxDelayMs: 200 },
+      });
     });
     afterEach(async () => {
       sshd.resume();
@@ -258,8 +272,10 @@ describe("StepRunner over SSH", () => {
     it("reads the exit code and the log the host recorded, and when the step really ended", async () => {
       const dir = `${root}/outage`;
       const chunks: Buffer[] = [];
-      const running = patient.run(target, { dir, script: 'for i in $(seq 1 5); do echo "line $i"; sleep 0.2; done', timeoutMs: 60_000 }, (c) =>
-        chunks.push(c),
+      const running = patient.run(
+        target,
+        { dir, script: 'for i in $(seq 1 5); do echo "line $i"; sleep 0.2; done', timeoutMs: 60_000 },
+        (c) => chunks.push(c),
       );
       while (chunks.length === 0) await sleep(20);
       expect(await sshd.suspend()).toBeGreaterThan(0);
@@ -303,8 +319,10 @@ describe("StepRunner over SSH", () => {
       const slowPolling = new StepRunner({ pollIntervalMs: 10_000 });
       const { get, seen } = observed(transport);
       const chunks: Buffer[] = [];
-      const outcome = await slowPolling.run(get, { dir: `${root}/one-exec`, script: 'echo "$BW_Z"; sleep 0.3; echo done', env: { BW_Z: "z z" }, timeoutMs: 20_000 }, (c) =>
-        chunks.push(c),
+      const outcome = await slowPolling.run(
+        get,
+        { dir: `${root}/one-exec`, script: 'echo "$BW_Z"; sleep 0.3; echo done', env: { BW_Z: "z z" }, timeoutMs: 20_000 },
+        (c) => chunks.push(c),
       );
       expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, logBytes: 9 });
       expect(Buffer.concat(chunks).toString()).toBe("z z\ndone\n");
@@ -332,7 +350,11 @@ describe("StepRunner over SSH", () => {
       );
       // ...and a third comes after its end: each gets the one run's log and code.
       outcomes.push(await runner.run(transport, { dir, script, timeoutMs: 20_000 }, (c) => logs[2].push(c)));
-      expect(outcomes.map((o) => [o.exitCode, o.logBytes])).toEqual([[6, 10], [6, 10], [6, 10]]);
+      expect(outcomes.map((o) => [o.exitCode, o.logBytes])).toEqual([
+        [6, 10],
+        [6, 10],
+        [6, 10],
+      ]);
       expect(logs.map((l) => Buffer.concat(l).toString())).toEqual(["start\nend\n", "start\nend\n", "start\nend\n"]);
       expect((await transport().exec(`cat ${shellPath(marker)}`)).stdout).toBe("launched\n");
     }, 20_000);
@@ -353,16 +375,27 @@ describe("StepRunner over SSH", () => {
       const { get, seen } = observed(transport);
       const filler = `# ${"x".repeat(98)}\n`.repeat(1000);
       const chunks: Buffer[] = [];
-      const outcome = await runner.run(get, { dir: `${root}/big-script`, script: `${filler}echo "it's big"`, env: { BW_Q: "q" }, timeoutMs: 20_000 }, (c) =>
-        chunks.push(c),
+      const outcome = await runner.run(
+        get,
+        { dir: `${root}/big-script`, script: `${filler}echo "it's big"`, env: { BW_Q: "q" }, timeoutMs: 20_000 },
+        (c) => chunks.push(c),
       );
       expect(outcome).toMatchObject({ exitCode: 0, logBytes: 9 });
       expect(Buffer.concat(chunks).toString()).toBe("it's big\n");
       // mkdir, the two files, then the start.
       expect(seen).toMatchObject({ execs: 2, writes: 2 });
-      expect((await transport().exec(`ls -A ${shellPath(`${root}/big-script`)}`)).stdout.split("\n").filter(Boolean).sort()).toEqual(
-        ["env.sh", "launch.lock", "step.err", "step.err.fifo", "step.log", "step.out", "step.out.fifo", "step.pid", "step.rc", "step.sh"],
-      );
+      expect((await transport().exec(`ls -A ${shellPath(`${root}/big-script`)}`)).stdout.split("\n").filter(Boolean).sort()).toEqual([
+        "env.sh",
+        "launch.lock",
+        "step.err",
+        "step.err.fifo",
+        "step.log",
+        "step.out",
+        "step.out.fifo",
+        "step.pid",
+        "step.rc",
+        "step.sh",
+      ]);
     }, 20_000);
 
     it("keeps env.sh and step.sh private to the user, and runs the step with the login umask", async () => {
@@ -390,7 +423,11 @@ describe("StepRunner over SSH", () => {
         })
         .map(Number);
     };
-    const outcome = await runner.run(transport, { dir: `${root}/cmdline`, script: `# ${mark}\necho started; sleep 1`, env: { BW_MARK: mark }, timeoutMs: 20_000 }, onData);
+    const outcome = await runner.run(
+      transport,
+      { dir: `${root}/cmdline`, script: `# ${mark}\necho started; sleep 1`, env: { BW_MARK: mark }, timeoutMs: 20_000 },
+      onData,
+    );
     expect(outcome.exitCode).toBe(0);
     expect(seenWhileRunning).toEqual([]);
   }, 20_000);
@@ -398,7 +435,7 @@ describe("StepRunner over SSH", () => {
   it("runs the step immune to hangups (as nohup did), with SIGPIPE as it was", async () => {
     const chunks: Buffer[] = [];
     const script = [
-      "yes | head -c 2 > /dev/null; echo \"pipe ${PIPESTATUS[0]}\"",
+      'yes | head -c 2 > /dev/null; echo "pipe ${PIPESTATUS[0]}"',
       'while read -r k v; do [ "$k" = SigIgn: ] && m=$((16#$v)); done < /proc/$BASHPID/status',
       'echo "hup ignored $(( m & 1 )), pipe ignored $(( (m >> 12) & 1 ))"',
     ].join("\n");
@@ -417,8 +454,10 @@ describe("StepRunner over SSH", () => {
     it("copies the log itself, every byte once and in order", async () => {
       const { get, seen } = observed(transport, fakeBin);
       const chunks: Buffer[] = [];
-      const outcome = await polling.run(get, { dir: `${root}/no-gnu-tail`, script: 'for i in $(seq 1 30); do echo "line $i"; sleep 0.02; done; exit 2', timeoutMs: 20_000 }, (c) =>
-        chunks.push(c),
+      const outcome = await polling.run(
+        get,
+        { dir: `${root}/no-gnu-tail`, script: 'for i in $(seq 1 30); do echo "line $i"; sleep 0.02; done; exit 2', timeoutMs: 20_000 },
+        (c) => chunks.push(c),
       );
       expect(Buffer.concat(chunks).toString()).toBe(numbered(30));
       expect(outcome).toMatchObject({ exitCode: 2, logBytes: Buffer.byteLength(numbered(30)) });
@@ -430,7 +469,11 @@ describe("StepRunner over SSH", () => {
       const slowPolling = new StepRunner({ pollIntervalMs: 10_000 });
       const { get, seen } = observed(transport, fakeBin);
       const chunks: Buffer[] = [];
-      const outcome = await slowPolling.run(get, { dir: `${root}/no-gnu-tail-push`, script: "echo one; sleep 0.3; echo two", timeoutMs: 20_000 }, (c) => chunks.push(c));
+      const outcome = await slowPolling.run(
+        get,
+        { dir: `${root}/no-gnu-tail-push`, script: "echo one; sleep 0.3; echo two", timeoutMs: 20_000 },
+        (c) => chunks.push(c),
+      );
       expect(outcome).toMatchObject({ exitCode: 0, logBytes: 8 });
       expect(Buffer.concat(chunks).toString()).toBe("one\ntwo\n");
       expect(seen.stderr[0]).toMatch(/^via:poll$/m);
@@ -440,11 +483,17 @@ describe("StepRunner over SSH", () => {
     it("resumes from an offset by polling", async () => {
       const { get, seen } = observed(transport, fakeBin);
       const t = get();
-      const handle = await polling.start(t, { dir: `${root}/no-gnu-tail-resume`, script: 'for i in $(seq 1 20); do echo "line $i"; sleep 0.03; done', timeoutMs: 20_000 });
+      const handle = await polling.start(t, {
+        dir: `${root}/no-gnu-tail-resume`,
+        script: 'for i in $(seq 1 20); do echo "line $i"; sleep 0.03; done',
+        timeoutMs: 20_000,
+      });
       const first: Buffer[] = [];
       const stop = new AbortController();
       const deadline = Date.now() + 20_000;
-      await polling.follow(t, handle, { fromOffset: 0, deadline, signal: stop.signal, onData: (c) => (first.push(c), stop.abort()) }).catch(() => undefined);
+      await polling
+        .follow(t, handle, { fromOffset: 0, deadline, signal: stop.signal, onData: (c) => (first.push(c), stop.abort()) })
+        .catch(() => undefined);
       const rest: Buffer[] = [];
       const offset = Buffer.concat(first).length;
       const outcome = await polling.follow(t, handle, { fromOffset: offset, deadline, onData: (c) => rest.push(c) });
@@ -459,7 +508,12 @@ describe("StepRunner over SSH", () => {
     const t = transport();
     const handle = await runner.start(t, { dir, script: "echo begin; sleep 60", timeoutMs: 90_000 });
     const stop = new AbortController();
-    const following = runner.follow(t, handle, { fromOffset: 0, deadline: Date.now() + 90_000, signal: stop.signal, onData: () => stop.abort() });
+    const following = runner.follow(t, handle, {
+      fromOffset: 0,
+      deadline: Date.now() + 90_000,
+      signal: stop.signal,
+      onData: () => stop.abort(),
+    });
     await expect(following).rejects.toBeDefined();
     expect(await followersGone(onThisHost(dir), handle.pgid)).toEqual([]);
     // The step itself goes on, until killed.
@@ -487,8 +541,12 @@ describe("StepRunner over LocalShell", () => {
 
   it("runs a step to its exit code with its whole log", async () => {
     const chunks: Buffer[] = [];
-    const script = "for i in $(seq 1 10); do echo \"line $i\"; sleep 0.05; done; echo \"$BW_Y\"; exit 5";
-    const outcome = await runner.run(() => local, { dir: `${root}/s1`, script, env: { BW_Y: "y'y" }, timeoutMs: 10_000 }, (c) => chunks.push(c));
+    const script = 'for i in $(seq 1 10); do echo "line $i"; sleep 0.05; done; echo "$BW_Y"; exit 5';
+    const outcome = await runner.run(
+      () => local,
+      { dir: `${root}/s1`, script, env: { BW_Y: "y'y" }, timeoutMs: 10_000 },
+      (c) => chunks.push(c),
+    );
     expect(Buffer.concat(chunks).toString()).toBe(numbered(10) + "y'y\n");
     expect(outcome.exitCode).toBe(5);
     expect(outcome.timedOut).toBe(false);
@@ -512,7 +570,12 @@ describe("StepRunner over LocalShell", () => {
     const dir = `${root}/s4`;
     const handle = await runner.start(local, { dir, script: "echo begin; sleep 60", timeoutMs: 90_000 });
     const stop = new AbortController();
-    const following = runner.follow(local, handle, { fromOffset: 0, deadline: Date.now() + 90_000, signal: stop.signal, onData: () => stop.abort() });
+    const following = runner.follow(local, handle, {
+      fromOffset: 0,
+      deadline: Date.now() + 90_000,
+      signal: stop.signal,
+      onData: () => stop.abort(),
+    });
     await expect(following).rejects.toBeDefined();
     expect(await followersGone(onThisHost(dir), handle.pgid)).toEqual([]);
     await runner.kill(local, handle);

@@ -81,12 +81,7 @@ export class StepRunner {
    * lost connection it asks `getTransport` for a fresh transport (releasing the old one)
    * and goes on; every transport it got is released when it returns.
    */
-  async run(
-    getTransport: () => Transport,
-    spec: StepSpec,
-    onData: (chunk: Buffer) => void,
-    signal?: AbortSignal,
-  ): Promise<StepOutcome> {
+  async run(getTransport: () => Transport, spec: StepSpec, onData: (chunk: Buffer) => void, signal?: AbortSignal): Promise<StepOutcome> {
     const attachment = new Attachment(getTransport, true);
     try {
       // Until the launch, the time limit counts from the call: a host that cannot be reached
@@ -101,7 +96,8 @@ export class StepRunner {
   async kill(transport: Transport, handle: StepHandle, signal?: AbortSignal): Promise<void> {
     checkPgid(handle.pgid);
     const r = await transport.exec(killScript(handle.pgid, this.#killGraceSeconds, handle.dir), { signal });
-    if (r.code !== 0) throw new BenchwrightError("internal", `Cannot kill step ${handle.dir} on ${transport.description}: ${r.stderr.trim()}`);
+    if (r.code !== 0)
+      throw new BenchwrightError("internal", `Cannot kill step ${handle.dir} on ${transport.description}: ${r.stderr.trim()}`);
   }
 
   /**
@@ -110,7 +106,10 @@ export class StepRunner {
    */
   async remove(transport: Transport, dir: string, root?: string): Promise<void> {
     if (!removable(dir, root)) {
-      throw new BenchwrightError("internal", `Refusing to remove ${JSON.stringify(dir)}: not below a .benchwright directory${root ? ` or ${root}` : ""}`);
+      throw new BenchwrightError(
+        "internal",
+        `Refusing to remove ${JSON.stringify(dir)}: not below a .benchwright directory${root ? ` or ${root}` : ""}`,
+      );
     }
     const r = await transport.exec(removeScript(dir));
     if (r.code !== 0) throw new BenchwrightError("internal", `Cannot remove ${dir} on ${transport.description}: ${r.stderr.trim()}`);
@@ -138,7 +137,8 @@ export class StepRunner {
     const inline = startScript(spec.dir, { inline: { script: spec.script, env } }, follow);
     if (Buffer.byteLength(inline) <= INLINE_LIMIT_BYTES) return inline;
     const r = await transport.exec(mkdirScript(spec.dir), { signal });
-    if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot create ${spec.dir} on ${transport.description}: ${r.stderr.trim()}`);
+    if (r.code !== 0)
+      throw new BenchwrightError("step_failed", `Cannot create ${spec.dir} on ${transport.description}: ${r.stderr.trim()}`);
     const tag = randomBytes(8).toString("hex");
     await transport.writeFile(`${spec.dir}/step.sh.${tag}`, spec.script, 0o600);
     await transport.writeFile(`${spec.dir}/env.sh.${tag}`, env, 0o600);
@@ -234,7 +234,8 @@ export class StepRunner {
           }
           return end.kind === "rc" ? ended(end, offset) : { exitCode: null, timedOut: false, logBytes: offset };
         }
-        if (end?.kind === "nodir") throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${transport.description}`);
+        if (end?.kind === "nodir")
+          throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${transport.description}`);
         if (end?.kind === "wait") {
           failures = 0;
           continue;

@@ -127,7 +127,12 @@ describe("secretForms and Scrubber", () => {
     const e = new BenchwrightError(
       "step_failed",
       `run failed: ${pythonEchoes(PASSWORD).repr}`,
-      { exit_code: 3, output_tail: `login with ${encodeURIComponent(PASSWORD)}\n`, errors: [{ path: "provider.secret_key", message: PASSWORD }], step: "run" },
+      {
+        exit_code: 3,
+        output_tail: `login with ${encodeURIComponent(PASSWORD)}\n`,
+        errors: [{ path: "provider.secret_key", message: PASSWORD }],
+        step: "run",
+      },
       { cause: new Error(PASSWORD) },
     );
     const masked = scrubber.error(e);
@@ -173,8 +178,21 @@ describe("secretsOfConfig", () => {
   it("finds an OpenStack password, a numeric one, tokens, and the password of a URL", () => {
     const found = secretsOfConfig(
       config(
-        { driver: "openstack", auth_url: "https://admin:hunter2%2Fx@keystone.example/v3", access_id: "bench-user", secret_key: PASSWORD, tenant: "benchmarks" },
-        { image: "debian-12", size: "m1.small", vm_user: "debian", password: 12345678, api_token: "tok-abcdef", extra: { db_password: "nested-pw" } },
+        {
+          driver: "openstack",
+          auth_url: "https://admin:hunter2%2Fx@keystone.example/v3",
+          access_id: "bench-user",
+          secret_key: PASSWORD,
+          tenant: "benchmarks",
+        },
+        {
+          image: "debian-12",
+          size: "m1.small",
+          vm_user: "debian",
+          password: 12345678,
+          api_token: "tok-abcdef",
+          extra: { db_password: "nested-pw" },
+        },
       ),
     );
     expect(found.sort()).toEqual(["bench-user", PASSWORD, "hunter2/x", "12345678", "tok-abcdef", "nested-pw"].sort());

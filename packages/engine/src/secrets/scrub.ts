@@ -86,7 +86,9 @@ function base64Encodings(s: string): string[] {
     const whole = bytes.toString(alphabet);
     forms.push(whole, whole.replace(/=+$/, ""));
     for (let shift = 0; shift < 3; shift++) {
-      const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString(alphabet).replace(/=+$/, "");
+      const encoded = Buffer.concat([Buffer.alloc(shift), bytes])
+        .toString(alphabet)
+        .replace(/=+$/, "");
       const first = Math.ceil((shift * 8) / 6);
       const end = Math.floor(((shift + bytes.length) * 8) / 6);
       const run = encoded.slice(first, end);
@@ -199,8 +201,25 @@ function describeError(error: unknown): string {
 /** Keys whose values are credentials, in any section of a configuration, at any depth. */
 /** Keys whose values are credentials wherever they appear (the server's log redacts them by these names too). */
 export const CREDENTIAL_KEYS = [
-  "access_id", "access_key", "access_key_id", "secret", "secret_key", "secret_access_key", "password", "passwd", "pass", "passphrase",
-  "token", "auth_token", "session_token", "api_key", "apikey", "private_key", "ssh_private_key", "credential", "credentials",
+  "access_id",
+  "access_key",
+  "access_key_id",
+  "secret",
+  "secret_key",
+  "secret_access_key",
+  "password",
+  "passwd",
+  "pass",
+  "passphrase",
+  "token",
+  "auth_token",
+  "session_token",
+  "api_key",
+  "apikey",
+  "private_key",
+  "ssh_private_key",
+  "credential",
+  "credentials",
 ] as const;
 const CREDENTIAL_KEY = new RegExp(`^(${CREDENTIAL_KEYS.join("|")})$|_(password|secret|token|private_key)$`, "i");
 
@@ -217,7 +236,11 @@ const PRIVATE_KEY_TEXT = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
  * section and its `hosts`), any private key text whatever its key, and the password of a URL
  * with user info; and with the path of every `key_path`, whose file holds one.
  */
-function visitCredentials(config: ResolvedConfig, found: (text: string, at: Array<string | number>) => void, keyPath: (path: string) => void): void {
+function visitCredentials(
+  config: ResolvedConfig,
+  found: (text: string, at: Array<string | number>) => void,
+  keyPath: (path: string) => void,
+): void {
   const visit = (value: unknown, key: string, at: Array<string | number>) => {
     if (Array.isArray(value)) {
       value.forEach((item, i) => {

@@ -21,10 +21,18 @@ export function sessionConfigOf(
       : resolveStored(limits.providerConfigs(), (body as { provider: string }).provider, formAService(body as FormAServices));
   const config = parseProviderConfig(resolved);
   // Refused here, not where a session's configuration is read again: sessions made before stay usable.
-  const problems = credentialsTooShort(resolved).map((at) => problem(at, "is too short to be masked in logs", `must be at least ${MIN_SECRET_LENGTH} characters`));
+  const problems = credentialsTooShort(resolved).map((at) =>
+    problem(at, "is too short to be masked in logs", `must be at least ${MIN_SECRET_LENGTH} characters`),
+  );
   const { maxStepTimeoutS } = limits;
   if (config.stepTimeoutS !== undefined && config.stepTimeoutS > maxStepTimeoutS) {
-    problems.push(problem([config.serviceType, "step_timeout"], `is ${config.stepTimeoutS}`, `must be at most ${maxStepTimeoutS} seconds, this server's bound`));
+    problems.push(
+      problem(
+        [config.serviceType, "step_timeout"],
+        `is ${config.stepTimeoutS}`,
+        `must be at most ${maxStepTimeoutS} seconds, this server's bound`,
+      ),
+    );
   }
   if (problems.length) throw configError(`The ${config.class} configuration '${config.name}' cannot be used`, problems);
   return { resolved, config };
@@ -37,9 +45,13 @@ function formAService(body: FormAServices): string | null | undefined {
   const ours = body.service ?? undefined;
   const ancestors = body["service-type"] ?? undefined;
   if (ours !== undefined && ancestors !== undefined && ours !== ancestors) {
-    throw new BenchwrightError("validation_failed", `Give service or service-type, not both with different values ('${ours}', '${ancestors}')`, {
-      errors: [{ path: "/body/service-type", message: "differs from /body/service" }],
-    });
+    throw new BenchwrightError(
+      "validation_failed",
+      `Give service or service-type, not both with different values ('${ours}', '${ancestors}')`,
+      {
+        errors: [{ path: "/body/service-type", message: "differs from /body/service" }],
+      },
+    );
   }
   return ours ?? ancestors;
 }

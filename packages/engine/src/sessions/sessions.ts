@@ -96,7 +96,10 @@ export class Sessions {
     try {
       const known = await machines.known(config, ctx);
       const failed = (machine: Machine, e: Error) =>
-        log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, { session_id: id, level: "warn" });
+        log(`session ${id}: could not remove work dirs on ${machine.id}: ${scrubberOf(config).scrub(e.message)}`, {
+          session_id: id,
+          level: "warn",
+        });
       await steps.removeWorkDirs(id, known, ids, failed);
       await steps.waitEnded(ids, STEP_END_WAIT_MS);
       // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.

@@ -69,11 +69,19 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
         logStart = Number(step.machine_log_start ?? 0);
       } else {
         if (resuming) await log.truncate(Number(step.machine_log_start ?? log.bytes));
-        if (!resuming && (parts.length > 1 || repeated || label)) log.write(Buffer.from(`=== ${partTitle(kind, part, parts.length, repeated ? [round, rounds] : undefined)} ===\n`));
+        if (!resuming && (parts.length > 1 || repeated || label))
+          log.write(Buffer.from(`=== ${partTitle(kind, part, parts.length, repeated ? [round, rounds] : undefined)} ===\n`));
         logStart = log.bytes;
         // Stored before the handle names it: machine_log_start never points past the stored log.
         await log.flush(signal);
-        const recorded = await tools.store.recordStepHandle(key, ctx.owner, { machine_id: machine.id, role: label, repetition: round, pgid: null, machine_log_start: logStart, metrics });
+        const recorded = await tools.store.recordStepHandle(key, ctx.owner, {
+          machine_id: machine.id,
+          role: label,
+          repetition: round,
+          pgid: null,
+          machine_log_start: logStart,
+          metrics,
+        });
         // Nothing starts on a host once the session's DELETE began: it may have cleaned the host already.
         if (recorded ? !recorded.sessionActive : !(await tools.store.sessionActive(execution.session_id))) throw new SessionDeleted();
         fresh = true;

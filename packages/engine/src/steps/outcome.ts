@@ -41,14 +41,22 @@ export function judge(catalog: Catalog, part: PartEnd): StoredMetric[] {
     );
   }
   if (outcome.timedOut) {
-    throw new BenchwrightError("step_timeout", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${on} passed its time limit of ${timeoutS} s and was killed`, {
-      exit_code: null,
-    });
+    throw new BenchwrightError(
+      "step_timeout",
+      `${kind} of ${execution.tool_id}/${execution.workload_id} on ${on} passed its time limit of ${timeoutS} s and was killed`,
+      {
+        exit_code: null,
+      },
+    );
   }
   if (outcome.exitCode !== 0) {
-    throw new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} on ${on} exited with code ${outcome.exitCode ?? "none (killed)"}`, {
-      exit_code: outcome.exitCode,
-    });
+    throw new BenchwrightError(
+      "step_failed",
+      `${kind} of ${execution.tool_id}/${execution.workload_id} on ${on} exited with code ${outcome.exitCode ?? "none (killed)"}`,
+      {
+        exit_code: outcome.exitCode,
+      },
+    );
   }
   if (kind === "run") {
     // The parser reads the tail of this machine's part of the log: enough for any tool's summary,
@@ -56,9 +64,13 @@ export function judge(catalog: Catalog, part: PartEnd): StoredMetric[] {
     const output = part.log.tail(PARSE_WINDOW_BYTES, part.logStart);
     const found = catalog.parse(execution.tool_id, execution.workload_id, output);
     if (found.length === 0) {
-      throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${on} exited 0, but its output holds no metrics`, {
-        exit_code: 0,
-      });
+      throw new BenchwrightError(
+        "step_failed",
+        `run of ${execution.tool_id}/${execution.workload_id} on ${on} exited 0, but its output holds no metrics`,
+        {
+          exit_code: 0,
+        },
+      );
     }
     return found.map((m) => ({ ...m, vm: machine.id }));
   }
@@ -66,7 +78,13 @@ export function judge(catalog: Catalog, part: PartEnd): StoredMetric[] {
 }
 
 /** Any failure of a step becomes a problem that names the step and carries the output's tail. */
-export function asStepError(e: unknown, kind: StepKind, execution: ExecutionRow, attempt: number, log: LogWriter | undefined): BenchwrightError {
+export function asStepError(
+  e: unknown,
+  kind: StepKind,
+  execution: ExecutionRow,
+  attempt: number,
+  log: LogWriter | undefined,
+): BenchwrightError {
   const tail = log?.tail(TAIL_BYTES) ?? "";
   const base = isBenchwrightError(e)
     ? e
@@ -78,7 +96,12 @@ export function asStepError(e: unknown, kind: StepKind, execution: ExecutionRow,
           {},
           { cause: e },
         )
-      : new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} failed: ${(e as Error).message}`, {}, { cause: e });
+      : new BenchwrightError(
+          "step_failed",
+          `${kind} of ${execution.tool_id}/${execution.workload_id} failed: ${(e as Error).message}`,
+          {},
+          { cause: e },
+        );
   return new BenchwrightError(base.code, base.detail, {
     ...base.extras,
     exit_code: base.extras.exit_code ?? null,

@@ -48,10 +48,16 @@ export async function serve(tools: StepTools, ctx: StepContext, served: ServedPa
   try {
     const outcome = await tools.runner.run(transport, served.spec(), onData, AbortSignal.any([ctx.signal, isReady.signal]));
     if (said) return said;
-    const how = outcome.timedOut ? `passed the step's time limit of ${timeoutS} s` : `exited with code ${outcome.exitCode ?? "none (killed)"}`;
-    const error = new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${part.machine.id} (role ${partLabel(part)}) ${how} before it was ready`, {
-      exit_code: outcome.exitCode,
-    });
+    const how = outcome.timedOut
+      ? `passed the step's time limit of ${timeoutS} s`
+      : `exited with code ${outcome.exitCode ?? "none (killed)"}`;
+    const error = new BenchwrightError(
+      "step_failed",
+      `run of ${execution.tool_id}/${execution.workload_id} on ${part.machine.id} (role ${partLabel(part)}) ${how} before it was ready`,
+      {
+        exit_code: outcome.exitCode,
+      },
+    );
     throw await withOutputTails(tools.runner, error, transport, dir, ctx.signal);
   } catch (e) {
     if (said && isReady.signal.aborted) return said;

@@ -76,17 +76,24 @@ export class StepExecutor {
   async begin(kind: StepKind, execution: ExecutionRow, claim?: { owner: string; leaseMs: number }): Promise<StepRow> {
     const { store } = this.#options;
     const t = TRANSITIONS[kind];
-    const step = await store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);
+    const step = await store.beginStep(
+      execution.id,
+      kind,
+      { from: t.from, to: t.during },
+      new Date(),
+      (a) => this.logFile(execution.id, kind, a),
+      claim,
+    );
     if (!step) {
       const now = await store.getExecution(execution.id);
       if (!(await store.sessionActive(execution.session_id))) {
-        throw new BenchwrightError("session_deleted", `The session of execution ${execution.id} is being deleted or deleted`, { state: now?.state });
+        throw new BenchwrightError("session_deleted", `The session of execution ${execution.id} is being deleted or deleted`, {
+          state: now?.state,
+        });
       }
-      throw new BenchwrightError(
-        "wrong_state",
-        `Execution ${execution.id} is ${now?.state}; ${kind} needs ${t.from.join(" or ")}`,
-        { state: now?.state },
-      );
+      throw new BenchwrightError("wrong_state", `Execution ${execution.id} is ${now?.state}; ${kind} needs ${t.from.join(" or ")}`, {
+        state: now?.state,
+      });
     }
     return step;
   }
@@ -130,9 +137,18 @@ export class StepExecutor {
           // Followers of the log (and of /events) learn that it grew; losing one of these is harmless.
           onProgress: (bytes) =>
             void store.events
-              .append({ type: "step.log", session_id: execution.session_id, execution_id: execution.id, data: { step: kind, attempt: step.attempt, bytes } })
+              .append({
+                type: "step.log",
+                session_id: execution.session_id,
+                execution_id: execution.id,
+                data: { step: kind, attempt: step.attempt, bytes },
+              })
               .catch(() => {}),
-          onError: (e) => engineLog(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, { ...about, level: "warn" }),
+          onError: (e) =>
+            engineLog(`cannot store the log of ${kind} ${step.attempt} of execution ${execution.id} yet: ${(e as Error).message}`, {
+              ...about,
+              level: "warn",
+            }),
         });
         // The session's masking is made once per session; the step's secret, new each attempt, on its own.
         log = maskingSecrets(maskingSecrets(opened, ctx.scrubber), secret ? new Scrubber().add(secret) : undefined);
@@ -150,7 +166,10 @@ export class StepExecutor {
       }
       // Every byte is stored before the step's end is: a follower of the log ends once the step has.
       await log?.close(ctx.signal).catch((e: Error) =>
-        engineLog(`cannot store the end of the log of ${kind} ${step.attempt} of execution ${execution.id}: ${e.message}`, { ...about, level: "warn" }),
+        engineLog(`cannot store the end of the log of ${kind} ${step.attempt} of execution ${execution.id}: ${e.message}`, {
+          ...about,
+          level: "warn",
+        }),
       );
       // The host's own record of when the work ended: time spent reconnecting is not the step's.
       const duration = Math.max(0, (Math.min(done?.endedAt ?? Date.now(), Date.now()) - started.getTime()) / 1000);
@@ -215,7 +234,10 @@ export class StepExecutor {
       return;
     }
     await this.workDirs.removeAll(execution.session_id, machines, [execution.id], (machine, e) =>
-      this.#tools.log(`cannot remove the work dir of execution ${execution.id} on ${machine.id}: ${e.message}`, { ...about, level: "warn" }),
+      this.#tools.log(`cannot remove the work dir of execution ${execution.id} on ${machine.id}: ${e.message}`, {
+        ...about,
+        level: "warn",
+      }),
     );
   }
 

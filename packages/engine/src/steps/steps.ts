@@ -68,7 +68,10 @@ export class Steps {
     });
     const driver = new StepDriver({ store, machines: options.machines, executor: this.#executor });
     if (options.work !== false) {
-      this.#worker = new StepWorker(store, (step, owner, signal, begun) => driver.drive(step, owner, signal, begun), { log, ...options.worker });
+      this.#worker = new StepWorker(store, (step, owner, signal, begun) => driver.drive(step, owner, signal, begun), {
+        log,
+        ...options.worker,
+      });
     }
   }
 
@@ -85,7 +88,10 @@ export class Steps {
 
   /** Begins a step and hands it to the workers; returns the attempt, which goes on whoever asked. */
   async start(kind: StepKind, execId: string): Promise<StepAttempt> {
-    if (this.#closing) throw new BenchwrightError("unavailable", "The server is stopping; send the request to another server or again shortly", { retry_after: 5 });
+    if (this.#closing)
+      throw new BenchwrightError("unavailable", "The server is stopping; send the request to another server or again shortly", {
+        retry_after: 5,
+      });
     const found = await this.#store.getExecutionWithSession(execId);
     if (!found) throw new BenchwrightError("not_found", `No execution ${execId}`);
     const { execution, session } = found;
@@ -101,10 +107,12 @@ export class Steps {
     const begun = { execution, session };
     const taken = worker ? worker.adopt(step, begun) : await this.#worker?.take(key, begun).catch(() => false);
     if (!taken) {
-      await this.#queue.send(key).catch((e: Error) => this.#log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
-        ...stepFields(key, session.id),
-        level: "warn",
-      }));
+      await this.#queue.send(key).catch((e: Error) =>
+        this.#log(`cannot queue ${kind} ${step.attempt} of execution ${execId}: ${e.message}; a worker's sweep will take it`, {
+          ...stepFields(key, session.id),
+          level: "warn",
+        }),
+      );
     }
     return stepAttemptView(step);
   }
@@ -134,7 +142,11 @@ export class Steps {
         if (!step) throw new BenchwrightError("not_found", `No ${key.step} attempt ${key.attempt} of execution ${key.execution_id}`);
         if (step !== "unreachable" && step.state !== "running") return stepAnswer(step);
         if (this.#closing) {
-          throw new BenchwrightError("unavailable", `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`, { retry_after: 5 });
+          throw new BenchwrightError(
+            "unavailable",
+            `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`,
+            { retry_after: 5 },
+          );
         }
       }
       // Ended here: known at once. Ended elsewhere: seen at the next look.
@@ -176,7 +188,12 @@ export class Steps {
   }
 
   /** Kills what these executions run on the machines and removes their work dirs; a machine that fails is told to `failed`, and the others go on. */
-  async removeWorkDirs(sessionId: string, machines: Machine[], executionIds: string[], failed: (machine: Machine, e: Error) => void): Promise<void> {
+  async removeWorkDirs(
+    sessionId: string,
+    machines: Machine[],
+    executionIds: string[],
+    failed: (machine: Machine, e: Error) => void,
+  ): Promise<void> {
     await this.#executor.workDirs.removeAll(sessionId, machines, executionIds, failed);
   }
 

@@ -30,7 +30,12 @@ export class ExecutionsRepository {
   async insert(row: NewExecution): Promise<void> {
     await this.db.transaction(async (tx) => {
       await run(tx, insertExecution(row));
-      const data = { tool: row.tool_id, workload: row.workload_id, params: row.params ?? {}, ...(row.repetitions ? { repetitions: row.repetitions } : {}) };
+      const data = {
+        tool: row.tool_id,
+        workload: row.workload_id,
+        params: row.params ?? {},
+        ...(row.repetitions ? { repetitions: row.repetitions } : {}),
+      };
       await this.events.appendAll([{ type: "execution.created", session_id: row.session_id, execution_id: row.id, data }], tx);
     });
   }
@@ -47,7 +52,11 @@ export class ExecutionsRepository {
     const session: SessionJson = typeof s === "string" ? JSON.parse(s) : s;
     return {
       execution,
-      session: { ...session, created: new Date(session.created), deleted_at: session.deleted_at === null ? null : new Date(session.deleted_at) },
+      session: {
+        ...session,
+        created: new Date(session.created),
+        deleted_at: session.deleted_at === null ? null : new Date(session.deleted_at),
+      },
     };
   }
 

@@ -129,7 +129,15 @@ for (const kind of ["pglite", "postgres"] as const) {
         );
       }
       for (const e of EXECUTIONS) {
-        await store.insertExecution({ id: e.id, session_id: SESSIONS[e.session].id, tool_id: e.tool, workload_id: e.workload, test: TEST, state: e.state, created: new Date(e.created) });
+        await store.insertExecution({
+          id: e.id,
+          session_id: SESSIONS[e.session].id,
+          tool_id: e.tool,
+          workload_id: e.workload,
+          test: TEST,
+          state: e.state,
+          created: new Date(e.created),
+        });
       }
     });
 
@@ -194,26 +202,57 @@ for (const kind of ["pglite", "postgres"] as const) {
       // Created (by its clock) before most: still after all of them in creation order.
       const added = randomUUID();
       const listed = await pages(executionPage({ tool: "idle" }), () =>
-        store.insertExecution({ id: added, session_id: SESSIONS[0].id, tool_id: "idle", workload_id: "idle0", test: TEST, state: "created", created: new Date("2026-01-15T00:00:00Z") }),
+        store.insertExecution({
+          id: added,
+          session_id: SESSIONS[0].id,
+          tool_id: "idle",
+          workload_id: "idle0",
+          test: TEST,
+          state: "created",
+          created: new Date("2026-01-15T00:00:00Z"),
+        }),
       );
       expect(listed.flat()).toEqual([...expectedExecutions({ tool: "idle" }), added]);
 
       const session = randomUUID();
       const sessions = await pages(sessionPage({}), () =>
-        store.insertSession({ id: session, provider_name: "local", service_type: "default", provider_class: "local", driver: null, region: null, config_sealed: "x", state: "active", created: new Date("2026-03-01T00:00:00Z") }),
+        store.insertSession({
+          id: session,
+          provider_name: "local",
+          service_type: "default",
+          provider_class: "local",
+          driver: null,
+          region: null,
+          config_sealed: "x",
+          state: "active",
+          created: new Date("2026-03-01T00:00:00Z"),
+        }),
       );
       expect(sessions.flat()).toEqual([...expectedSessions({}), session]);
     });
 
     it("reads the figures of successful run attempts, with their session and machine", async () => {
       const e = EXECUTIONS[0];
-      await db.query(
-        `UPDATE executions SET exec_env = $2 WHERE id = $1`,
-        [e.id, JSON.stringify({ vms: [{ id: "vm1", ip: "10.0.0.1", platform: "debian_12" }, { id: "vm2", ip: "10.0.0.2", platform: "debian_12" }] })],
-      );
+      await db.query(`UPDATE executions SET exec_env = $2 WHERE id = $1`, [
+        e.id,
+        JSON.stringify({
+          vms: [
+            { id: "vm1", ip: "10.0.0.1", platform: "debian_12" },
+            { id: "vm2", ip: "10.0.0.2", platform: "debian_12" },
+          ],
+        }),
+      ]);
       const steps: Array<[string, number, string, unknown]> = [
         ["prepare", 1, "succeeded", null],
-        ["run", 1, "succeeded", [{ name: "ops", value: 10, unit: "op/s", vm: "vm2", tags: { threads: "4" } }, { name: "lat", value: -0.5, unit: "ms" }]],
+        [
+          "run",
+          1,
+          "succeeded",
+          [
+            { name: "ops", value: 10, unit: "op/s", vm: "vm2", tags: { threads: "4" } },
+            { name: "lat", value: -0.5, unit: "ms" },
+          ],
+        ],
         ["run", 2, "failed", [{ name: "ops", value: 99, unit: "op/s" }]],
         ["run", 3, "succeeded", [{ name: "ops", value: 12, unit: "op/s", vm: "vm1" }]],
       ];
@@ -227,13 +266,55 @@ for (const kind of ["pglite", "postgres"] as const) {
       const runs = await store.runMetrics(executionWhereOf(query, (t) => t));
       // Every execution selected is there, with or without a successful run.
       expect(new Set(runs.map((r) => r.execution_id))).toEqual(new Set(await executionIds(query)));
-      expect(runs.filter((r) => r.attempt !== null).map((r) => [r.execution_id, r.attempt])).toEqual([[e.id, 1], [e.id, 3]]);
-      const common = { session_id: SESSIONS[0].id, provider: "local", service_type: "default", tool: "idle", workload: "idle0", parameters: {}, repetition: 1, execution_id: e.id };
+      expect(runs.filter((r) => r.attempt !== null).map((r) => [r.execution_id, r.attempt])).toEqual([
+        [e.id, 1],
+        [e.id, 3],
+      ]);
+      const common = {
+        session_id: SESSIONS[0].id,
+        provider: "local",
+        service_type: "default",
+        tool: "idle",
+        workload: "idle0",
+        parameters: {},
+        repetition: 1,
+        execution_id: e.id,
+      };
       expect(metricRowsOf(runs)).toEqual([
-        { ...common, machine: "vm2", machine_ip: "10.0.0.2", metric: "ops", value: 10, unit: "op/s", tags: { threads: "4" }, attempt: 1, started: "2026-02-01 00:01:00" },
+        {
+          ...common,
+          machine: "vm2",
+          machine_ip: "10.0.0.2",
+          metric: "ops",
+          value: 10,
+          unit: "op/s",
+          tags: { threads: "4" },
+          attempt: 1,
+          started: "2026-02-01 00:01:00",
+        },
         // Two machines and none named: which one is unknown.
-        { ...common, machine: "", machine_ip: "", metric: "lat", value: -0.5, unit: "ms", tags: {}, attempt: 1, started: "2026-02-01 00:01:00" },
-        { ...common, machine: "vm1", machine_ip: "10.0.0.1", metric: "ops", value: 12, unit: "op/s", tags: {}, attempt: 3, started: "2026-02-01 00:03:00" },
+        {
+          ...common,
+          machine: "",
+          machine_ip: "",
+          metric: "lat",
+          value: -0.5,
+          unit: "ms",
+          tags: {},
+          attempt: 1,
+          started: "2026-02-01 00:01:00",
+        },
+        {
+          ...common,
+          machine: "vm1",
+          machine_ip: "10.0.0.1",
+          metric: "ops",
+          value: 12,
+          unit: "op/s",
+          tags: {},
+          attempt: 3,
+          started: "2026-02-01 00:03:00",
+        },
       ]);
     });
   });

@@ -141,7 +141,11 @@ export async function migrate(db: Db): Promise<number[]> {
     const applied: number[] = [];
     for (const m of MIGRATIONS) {
       if (done.has(m.id)) continue;
-      for (const statement of m.sql.split(";").map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      for (const statement of m.sql
+        .split(";")
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.query(statement);
       await tx.query("INSERT INTO schema_migrations (id, name) VALUES ($1, $2)", [m.id, m.name]);
       applied.push(m.id);
     }

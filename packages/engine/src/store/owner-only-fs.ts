@@ -23,7 +23,10 @@ interface NodeOps {
 export class OwnerOnlyNodeFS extends NodeFS {
   override async init(pg: PGlite, opts: EmscriptenModule): ReturnType<NodeFS["init"]> {
     const { emscriptenOpts } = await super.init(pg, opts);
-    const preRun = [(mod: EmscriptenModule) => ownerOnly(mod.NODEFS as unknown as { node_ops: NodeOps; stream_ops: Pick<NodeOps, "setattr"> }), ...(emscriptenOpts.preRun ?? [])];
+    const preRun = [
+      (mod: EmscriptenModule) => ownerOnly(mod.NODEFS as unknown as { node_ops: NodeOps; stream_ops: Pick<NodeOps, "setattr"> }),
+      ...(emscriptenOpts.preRun ?? []),
+    ];
     return { emscriptenOpts: { ...emscriptenOpts, preRun } };
   }
 }

@@ -43,9 +43,7 @@ export async function openPglite(dir: string): Promise<Db> {
     kind: "pglite",
     ...wrap(lite),
     transaction: (fn) =>
-      lite.transaction((tx) =>
-        fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} }),
-      ),
+      lite.transaction((tx) => fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} })),
     exclusive,
     writes,
     // PGlite delivers notifications in process, at commit, like a server does.

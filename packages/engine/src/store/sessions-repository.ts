@@ -16,7 +16,14 @@ export class SessionsRepository {
     await this.db.transaction(async (tx) => {
       await run(tx, insertSession(row));
       await this.events.appendAll(
-        [{ type: "session.created", session_id: row.id, execution_id: null, data: { provider: row.provider_name, service_type: row.service_type } }],
+        [
+          {
+            type: "session.created",
+            session_id: row.id,
+            execution_id: null,
+            data: { provider: row.provider_name, service_type: row.service_type },
+          },
+        ],
         tx,
       );
     });

@@ -39,7 +39,10 @@ export class StepsRepository {
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
       if (!(await sessionActive(tx, executionId))) return null;
-      const [before] = await run<{ state: ExecutionState; session_id: string }>(tx, moveExecutionReturningBefore(executionId, move.from, move.to));
+      const [before] = await run<{ state: ExecutionState; session_id: string }>(
+        tx,
+        moveExecutionReturningBefore(executionId, move.from, move.to),
+      );
       if (!before) return null;
       const [{ next }] = await run<{ next: number }>(tx, nextAttempt(executionId, step));
       const attempt = Number(next);
@@ -75,7 +78,14 @@ export class StepsRepository {
       // Held (shared) to the end, as begin does: a DELETE's move to `deleting` comes before or after the whole end.
       const session_active = await sessionActive(tx, key.execution_id);
       if (!session_active && result.state === "succeeded") {
-        result = { state: "failed", duration: result.duration, exit_code: null, error: SESSION_DELETED, metrics: null, error_code: "step_failed" };
+        result = {
+          state: "failed",
+          duration: result.duration,
+          exit_code: null,
+          error: SESSION_DELETED,
+          metrics: null,
+          error_code: "step_failed",
+        };
         move = { from: move.from, to: FAILED_STATE[key.step] };
       }
       const [finished] = await run<StepRow>(tx, endStep(key, result, owner));

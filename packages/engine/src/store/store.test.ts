@@ -6,7 +6,6 @@ import { migrate, MIGRATIONS } from "./migrations.js";
 import { storeWithEvents } from "../events/store-with-events.js";
 import type { Store } from "./store.js";
 
-
 // The same schema must work on the embedded database and on a real PostgreSQL server.
 
 for (const kind of ["pglite", "postgres"] as const) {
@@ -39,14 +38,38 @@ for (const kind of ["pglite", "postgres"] as const) {
     it("keeps an execution's parameter values as given, and {} for one created without", async () => {
       const sessionId = crypto.randomUUID();
       await store.insertSession({
-        id: sessionId, provider_name: "local", service_type: "default", provider_class: "local",
-        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+        id: sessionId,
+        provider_name: "local",
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
       });
       const test = { tool_id: "idle", workload_id: "idle5", tool_name: "idle", workload_name: "n", workload_description: "d" };
       const params = { seconds: 0.5, threads: 4, text: "$(x) 'y'", on: false };
       const [withParams, without] = [crypto.randomUUID(), crypto.randomUUID()];
-      await store.insertExecution({ id: withParams, session_id: sessionId, tool_id: "idle", workload_id: "idle5", test, params, state: "created", created: new Date() });
-      await store.insertExecution({ id: without, session_id: sessionId, tool_id: "idle", workload_id: "idle5", test, state: "created", created: new Date() });
+      await store.insertExecution({
+        id: withParams,
+        session_id: sessionId,
+        tool_id: "idle",
+        workload_id: "idle5",
+        test,
+        params,
+        state: "created",
+        created: new Date(),
+      });
+      await store.insertExecution({
+        id: without,
+        session_id: sessionId,
+        tool_id: "idle",
+        workload_id: "idle5",
+        test,
+        state: "created",
+        created: new Date(),
+      });
       expect((await store.getExecution(withParams))?.params).toEqual(params);
       expect((await store.getExecution(without))?.params).toEqual({});
       expect((await store.executionsWithSteps("all")).filter((e) => e.session_id === sessionId).map((e) => e.params)).toEqual([params, {}]);
@@ -55,12 +78,27 @@ for (const kind of ["pglite", "postgres"] as const) {
     it("moves an execution through its states atomically, one winner per race", async () => {
       const sessionId = crypto.randomUUID();
       await store.insertSession({
-        id: sessionId, provider_name: "local", service_type: "default", provider_class: "local",
-        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+        id: sessionId,
+        provider_name: "local",
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
       });
       const id = crypto.randomUUID();
       const test = { tool_id: "idle", workload_id: "idle0", tool_name: "idle", workload_name: "n", workload_description: "d" };
-      await store.insertExecution({ id, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "created", created: new Date() });
+      await store.insertExecution({
+        id,
+        session_id: sessionId,
+        tool_id: "idle",
+        workload_id: "idle0",
+        test,
+        state: "created",
+        created: new Date(),
+      });
       const results = await Promise.all([1, 2, 3].map(() => store.transitionExecution(id, ["created"], "preparing")));
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await store.getExecution(id))?.state).toBe("preparing");
@@ -68,32 +106,83 @@ for (const kind of ["pglite", "postgres"] as const) {
       await store.transitionExecution(id, ["preparing"], "prepare_failed");
 
       const move = { from: ["created", "prepare_failed"] as const, to: "preparing" as const };
-      const begun = await Promise.all([1, 2].map(() => store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`)));
+      const begun = await Promise.all(
+        [1, 2].map(() =>
+          store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`),
+        ),
+      );
       expect(begun.filter(Boolean)).toHaveLength(1);
       const first = begun.find(Boolean)!;
       expect(first.attempt).toBe(1);
-      expect(await store.endStep(id, "prepare", 1, { state: "failed", duration: 1, exit_code: 3, error: "no", metrics: null }, { from: "preparing", to: "prepare_failed" })).toMatchObject({ state: "failed", attempt: 1, exit_code: 3, error: "no" });
+      expect(
+        await store.endStep(
+          id,
+          "prepare",
+          1,
+          { state: "failed", duration: 1, exit_code: 3, error: "no", metrics: null },
+          { from: "preparing", to: "prepare_failed" },
+        ),
+      ).toMatchObject({ state: "failed", attempt: 1, exit_code: 3, error: "no" });
       // Ending an attempt twice changes nothing the second time.
-      expect(await store.endStep(id, "prepare", 1, { state: "succeeded", duration: 9, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" })).toBeNull();
-      const second = await store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`);
+      expect(
+        await store.endStep(
+          id,
+          "prepare",
+          1,
+          { state: "succeeded", duration: 9, exit_code: 0, error: null, metrics: null },
+          { from: "preparing", to: "prepared" },
+        ),
+      ).toBeNull();
+      const second = await store.beginStep(
+        id,
+        "prepare",
+        { from: [...move.from], to: move.to },
+        new Date(),
+        (a) => `/logs/prepare-${a}.log`,
+      );
       expect(second?.attempt).toBe(2);
       expect(second?.log_file).toBe("/logs/prepare-2.log");
       expect((await store.runningSteps()).some((s) => s.execution_id === id && s.attempt === 2)).toBe(true);
-      await store.endStep(id, "prepare", 2, { state: "succeeded", duration: 1.5, exit_code: 0, error: null, metrics: null }, { from: "preparing", to: "prepared" });
+      await store.endStep(
+        id,
+        "prepare",
+        2,
+        { state: "succeeded", duration: 1.5, exit_code: 0, error: null, metrics: null },
+        { from: "preparing", to: "prepared" },
+      );
       const steps = await store.listSteps([id]);
-      expect(steps.map((s) => [s.attempt, s.state, s.duration])).toEqual([[1, "failed", 1], [2, "succeeded", 1.5]]);
+      expect(steps.map((s) => [s.attempt, s.state, s.duration])).toEqual([
+        [1, "failed", 1],
+        [2, "succeeded", 1.5],
+      ]);
       expect((await store.getExecution(id))?.state).toBe("prepared");
     });
 
     it("begins a step leased to the process that begins it: nobody else claims it until the lease runs out", async () => {
       const sessionId = crypto.randomUUID();
       await store.insertSession({
-        id: sessionId, provider_name: "local", service_type: "default", provider_class: "local",
-        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+        id: sessionId,
+        provider_name: "local",
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
       });
       const [leased, free] = [crypto.randomUUID(), crypto.randomUUID()];
       const test = { tool_id: "idle", workload_id: "idle0", tool_name: "idle", workload_name: "n", workload_description: "d" };
-      for (const id of [leased, free]) await store.insertExecution({ id, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created: new Date() });
+      for (const id of [leased, free])
+        await store.insertExecution({
+          id,
+          session_id: sessionId,
+          tool_id: "idle",
+          workload_id: "idle0",
+          test,
+          state: "prepared",
+          created: new Date(),
+        });
       const run = { from: ["prepared" as const], to: "running" as const };
       const step = await store.beginStep(leased, "run", run, new Date(), () => "/x", { owner: "a", leaseMs: 400 });
       expect(step).toMatchObject({ owner: "a", state: "running" });
@@ -113,12 +202,27 @@ for (const kind of ["pglite", "postgres"] as const) {
     it("ends a step in one transaction: when the execution's write fails, the step stays running", async () => {
       const sessionId = crypto.randomUUID();
       await store.insertSession({
-        id: sessionId, provider_name: "local", service_type: "default", provider_class: "local",
-        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+        id: sessionId,
+        provider_name: "local",
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
       });
       const id = crypto.randomUUID();
       const test = { tool_id: "idle", workload_id: "idle0", tool_name: "idle", workload_name: "n", workload_description: "d" };
-      await store.insertExecution({ id, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created: new Date() });
+      await store.insertExecution({
+        id,
+        session_id: sessionId,
+        tool_id: "idle",
+        workload_id: "idle0",
+        test,
+        state: "prepared",
+        created: new Date(),
+      });
       await store.beginStep(id, "run", { from: ["prepared"], to: "running" }, new Date(), (a) => `/logs/run-${a}.log`);
       // The same database, with the last statement of the end-of-step transaction failing.
       const failing: Db = {
@@ -137,22 +241,43 @@ for (const kind of ["pglite", "postgres"] as const) {
       };
       const metrics = [{ name: "idle_seconds", value: 0, unit: "s" }];
       await expect(
-        storeWithEvents(failing).endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" }),
+        storeWithEvents(failing).endStep(
+          id,
+          "run",
+          1,
+          { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics },
+          { from: "running", to: "completed" },
+        ),
       ).rejects.toThrow("went away");
       const execution = await store.getExecution(id);
       expect(execution?.state).toBe("running");
       expect(execution?.metrics).toEqual([]);
       expect((await store.listSteps([id])).map((s) => s.state)).toEqual(["running"]);
       // Recorded again once the database is back, the whole outcome lands.
-      expect(await store.endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" })).toMatchObject({ state: "succeeded", step: "run", attempt: 1 });
+      expect(
+        await store.endStep(
+          id,
+          "run",
+          1,
+          { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics },
+          { from: "running", to: "completed" },
+        ),
+      ).toMatchObject({ state: "succeeded", step: "run", attempt: 1 });
       expect(await store.getExecution(id)).toMatchObject({ state: "completed", metrics });
     });
 
     it("records a host key on first use and never replaces it", async () => {
       const sessionId = crypto.randomUUID();
       await store.insertSession({
-        id: sessionId, provider_name: "p", service_type: "s", provider_class: "existing-vm",
-        driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+        id: sessionId,
+        provider_name: "p",
+        service_type: "s",
+        provider_class: "existing-vm",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
       });
       expect(await store.getHostKey(sessionId, "vm1")).toBeUndefined();
       await store.setHostKey(sessionId, "vm1", "SHA256:first");

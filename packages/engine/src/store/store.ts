@@ -6,7 +6,7 @@ import type { LiveResourceCount, ResourceRow } from "../model/resources.js";
 import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
 import type { Db } from "./db.js";
-import { EventsRepository } from "./events-repository.js";
+import type { EventsRepository } from "./events-repository.js";
 import { ExecutionsRepository } from "./executions-repository.js";
 import { LeasesRepository } from "./leases-repository.js";
 import type { ExecutionWhere, SessionKey, SessionWhere } from "./list-where.js";

@@ -10,12 +10,21 @@ describe("tablesWritten", () => {
   it("names the one table of a single-table write, in any spelling", () => {
     expect(tablesWritten("INSERT INTO sessions (id) VALUES ($1)")).toBe("sessions");
     expect(tablesWritten("  update steps s SET lease_until = now() FROM executions e WHERE s.execution_id = e.id")).toBe("steps");
-    expect(tablesWritten("delete from ONLY public.\"Executions\" WHERE id = $1")).toBe("executions");
-    expect(tablesWritten("INSERT INTO machines (session_id) VALUES ($1) ON CONFLICT (session_id) DO UPDATE SET ip = EXCLUDED.ip;")).toBe("machines");
+    expect(tablesWritten('delete from ONLY public."Executions" WHERE id = $1')).toBe("executions");
+    expect(tablesWritten("INSERT INTO machines (session_id) VALUES ($1) ON CONFLICT (session_id) DO UPDATE SET ip = EXCLUDED.ip;")).toBe(
+      "machines",
+    );
   });
 
   it("sees no write in a read, a lock, a notification", () => {
-    for (const sql of ["SELECT * FROM sessions", "select pg_advisory_xact_lock($1)", "SELECT pg_notify($1, '')", "SHOW search_path", "LISTEN x", " SELECT 1 FOR UPDATE"]) {
+    for (const sql of [
+      "SELECT * FROM sessions",
+      "select pg_advisory_xact_lock($1)",
+      "SELECT pg_notify($1, '')",
+      "SHOW search_path",
+      "LISTEN x",
+      " SELECT 1 FOR UPDATE",
+    ]) {
       expect(tablesWritten(sql), sql).toBe("none");
     }
   });
@@ -68,8 +77,15 @@ describe("the embedded database's write clock", () => {
     await db.query("SELECT * FROM sessions");
     expect(db.writes!.version(views)).toBe(before);
     await store.insertSession({
-      id: crypto.randomUUID(), provider_name: "local", service_type: "default", provider_class: "local",
-      driver: null, region: null, config_sealed: "x", state: "active", created: new Date(),
+      id: crypto.randomUUID(),
+      provider_name: "local",
+      service_type: "default",
+      provider_class: "local",
+      driver: null,
+      region: null,
+      config_sealed: "x",
+      state: "active",
+      created: new Date(),
     });
     expect(db.writes!.version(views)).not.toBe(before);
   });
@@ -77,7 +93,9 @@ describe("the embedded database's write clock", () => {
   // The clock knows statements, not what the database does behind them: a trigger or a rule
   // that writes another table would leave views of that table stale.
   it("has a schema without triggers or rules, which the clock could not see", async () => {
-    const triggers = await db.query("SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE NOT t.tgisinternal AND n.nspname = current_schema()");
+    const triggers = await db.query(
+      "SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE NOT t.tgisinternal AND n.nspname = current_schema()",
+    );
     const rules = await db.query("SELECT rulename FROM pg_rules WHERE schemaname = current_schema()");
     expect({ triggers, rules }).toEqual({ triggers: [], rules: [] });
   });

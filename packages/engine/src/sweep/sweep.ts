@@ -23,7 +23,9 @@ export class Sweep {
     const clouds = providerConfigs().filter((c) => c.providerClass === "cloud");
     const configs = clouds.filter((c) => !request.provider || c.name === request.provider);
     if (request.provider && configs.length === 0) {
-      throw new BenchwrightError("unknown_provider", `No stored cloud configuration '${request.provider}'`, { choices: clouds.map((c) => c.name) });
+      throw new BenchwrightError("unknown_provider", `No stored cloud configuration '${request.provider}'`, {
+        choices: clouds.map((c) => c.name),
+      });
     }
     const isLive = async (sessionId: string) => {
       const s = await store.getSession(sessionId).catch(() => undefined);

@@ -34,8 +34,5 @@ export async function checkHostKey(
     return undefined;
   }
   if (recorded === seen) return undefined;
-  return new BenchwrightError(
-    "host_key_mismatch",
-    `The host key of ${hostLabel} changed: recorded ${recorded}, offered ${seen}`,
-  );
+  return new BenchwrightError("host_key_mismatch", `The host key of ${hostLabel} changed: recorded ${recorded}, offered ${seen}`);
 }

@@ -89,7 +89,8 @@ export class LocalSpawner {
       helper.channel?.ref();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       helper.send({ id, script }, (e: Error | null) => {
-        if (e && this.#settle(id)) call.reject(new TransportError(`cannot start a local command: ${e.message}`, { retryable: true, cause: e }));
+        if (e && this.#settle(id))
+          call.reject(new TransportError(`cannot start a local command: ${e.message}`, { retryable: true, cause: e }));
       });
     });
   }
@@ -117,7 +118,11 @@ export class LocalSpawner {
     if (this.#helper) return this.#helper;
     // Also without the server's NODE_OPTIONS: an --inspect or --import there is not the helper's.
     const env = stepEnvironment(process.env);
-    const helper = spawn(process.execPath, ["-e", HELPER], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "advanced", env });
+    const helper = spawn(process.execPath, ["-e", HELPER], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      serialization: "advanced",
+      env,
+    });
     this.#helper = helper;
     helper.unref();
     helper.on("message", (m: Message) => this.#receive(m));

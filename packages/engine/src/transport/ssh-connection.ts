@@ -90,7 +90,8 @@ export class SshConnection {
   /** The live client, once its host key has been checked for `machineKey`. */
   async client(machineKey: string, signal?: AbortSignal): Promise<Client> {
     const client = await abortable(this.#ready, signal);
-    if (this.#state === "dead" || this.#client !== client) throw new NotStarted(`Connection to ${this.description} lost`, { retryable: true });
+    if (this.#state === "dead" || this.#client !== client)
+      throw new NotStarted(`Connection to ${this.description} lost`, { retryable: true });
     if (!this.#verifiedFor.has(machineKey) && this.#hostKey) {
       const mismatch = await checkHostKey(this.options.hostKeys, machineKey, this.description, this.#hostKey);
       if (mismatch) throw mismatch;
@@ -161,7 +162,6 @@ export class SshConnection {
     });
   }
 
-
   #connectOnce(): Promise<Client> {
     return openSshClient(this.target, this.description, this.options, async (key) => {
       const machineKeys = [...this.events.machineKeys()];
@@ -173,7 +173,6 @@ export class SshConnection {
       return mismatch;
     });
   }
-
 
   async #checkAll(machineKeys: string[], key: Buffer): Promise<Error | undefined> {
     for (const machineKey of machineKeys) {

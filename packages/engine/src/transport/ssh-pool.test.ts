@@ -68,7 +68,10 @@ describe("SshPool against a private sshd", () => {
     await changed.set("s/changed", wrong);
     const other = new SshPool({ hostKeys: changed });
     try {
-      const error = await other.get(sshTargetOf(sshd), "s/changed").exec("true").catch((e) => e);
+      const error = await other
+        .get(sshTargetOf(sshd), "s/changed")
+        .exec("true")
+        .catch((e) => e);
       expect(error).toBeInstanceOf(BenchwrightError);
       expect(error.code).toBe("host_key_mismatch");
       expect(error.detail).toContain("127.0.0.1");
@@ -86,7 +89,10 @@ describe("SshPool against a private sshd", () => {
     const pool = new SshPool({ hostKeys: store });
     try {
       await pool.get(sshTargetOf(sshd), "s/a").exec("true");
-      const error = await pool.get(sshTargetOf(sshd), "s/b").exec("true").catch((e) => e);
+      const error = await pool
+        .get(sshTargetOf(sshd), "s/b")
+        .exec("true")
+        .catch((e) => e);
       expect(error.code).toBe("host_key_mismatch");
     } finally {
       await pool.close();
@@ -231,7 +237,12 @@ describe("SshPool against a private sshd", () => {
       try {
         await expectServed(pool, "owner/m");
         await expectRefused(pool, readFileSync("/etc/hostname", "utf8"), "intruder/hostname", /key|format|unsupported/i);
-        await expectRefused(pool, "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n", "intruder/garbled", /key|format|unsupported/i);
+        await expectRefused(
+          pool,
+          "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
+          "intruder/garbled",
+          /key|format|unsupported/i,
+        );
         await expectServed(pool, "owner/m");
       } finally {
         await pool.close();
@@ -273,7 +284,10 @@ describe("SshPool against a private sshd", () => {
         expect((await right.exec("id -un")).stdout).toBe(`${user.username}\n`);
         expect(pool.connectionsOpen).toBe(1);
         const wrongPassword = `${user.password}x`;
-        const error = await pool.get(target(wrongPassword), "wrong/m").exec("echo ran").catch((e) => e);
+        const error = await pool
+          .get(target(wrongPassword), "wrong/m")
+          .exec("echo ran")
+          .catch((e) => e);
         expect(error).toBeInstanceOf(TransportError);
         expect(error.retryable).toBe(false);
         expect(String(error.message)).toMatch(/authentication/i);
@@ -282,7 +296,10 @@ describe("SshPool against a private sshd", () => {
         expect(pool.connectionsOpen).toBe(1);
         expect((await right.exec("echo still")).stdout).toBe("still\n");
         // A key-less target without its password is another credential too.
-        const none = await pool.get({ host: pwd.host, port: pwd.port, username: user.username }, "none/m").exec("true").catch((e) => e);
+        const none = await pool
+          .get({ host: pwd.host, port: pwd.port, username: user.username }, "none/m")
+          .exec("true")
+          .catch((e) => e);
         expect(none).toBeInstanceOf(TransportError);
       } finally {
         await pool.close();
@@ -294,7 +311,10 @@ describe("SshPool against a private sshd", () => {
     // A server that takes 2 unauthenticated connections at once: 12 clients connecting together.
     const strictLog: string[] = [];
     const strict = await startSshd({ extraConfig: ["MaxStartups 2"], onLog: (line) => strictLog.push(line) });
-    const pools = Array.from({ length: 12 }, () => new SshPool({ hostKeys: new InMemoryHostKeyStore(), reconnect: { attempts: 12, initialDelayMs: 50, maxDelayMs: 1000 } }));
+    const pools = Array.from(
+      { length: 12 },
+      () => new SshPool({ hostKeys: new InMemoryHostKeyStore(), reconnect: { attempts: 12, initialDelayMs: 50, maxDelayMs: 1000 } }),
+    );
     try {
       const results = await Promise.all(pools.map((pool, i) => pool.get(sshTargetOf(strict), "s/m").exec(`echo ${i}`)));
       expect(results.map((r) => r.stdout)).toEqual(results.map((_, i) => `${i}\n`));

@@ -107,8 +107,14 @@ function describe(target: SshTarget): string {
  */
 function poolKey(target: SshTarget, digestKey: Buffer): string {
   const digest = createHmac("sha256", digestKey);
-  for (const [name, secret] of [["key", target.privateKey], ["password", target.password]] as const) {
-    digest.update(secret === undefined ? `${name}:none\0` : `${name}:${Buffer.byteLength(secret)}:`).update(secret ?? "").update("\0");
+  for (const [name, secret] of [
+    ["key", target.privateKey],
+    ["password", target.password],
+  ] as const) {
+    digest
+      .update(secret === undefined ? `${name}:none\0` : `${name}:${Buffer.byteLength(secret)}:`)
+      .update(secret ?? "")
+      .update("\0");
   }
   return `${describe(target)}#${digest.digest("base64url")}`;
 }

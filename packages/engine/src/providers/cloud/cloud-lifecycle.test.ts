@@ -1,7 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, RunInstancesCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEc2Double, type Ec2Double, startGceDouble, type GceDouble, startOpenStackDouble, type OpenStackDouble, startSshd, type SshdHarness, closedPort, leaks, TestSession } from "@benchwright/testing";
+import {
+  createEc2Double,
+  type Ec2Double,
+  startGceDouble,
+  type GceDouble,
+  startOpenStackDouble,
+  type OpenStackDouble,
+  startSshd,
+  type SshdHarness,
+  closedPort,
+  leaks,
+  TestSession,
+} from "@benchwright/testing";
 import { cloudConfig, failureOf } from "./test-outcomes.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { SshPool } from "../../transport/ssh-pool.js";
@@ -56,13 +68,21 @@ async function ec2(): Promise<Cloud> {
   const double = createEc2Double({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilRunning: 2 });
   const mine = <T extends { tags: Record<string, string> }>(xs: T[]) => xs.filter((x) => x.tags["benchwright:managed"] === "true");
   return {
-    config: (service = {}) => cloudConfig({
-      name: "aws-test",
-      serviceType: "vm",
-      providerClass: "cloud",
-      provider: { class: "cloud", name: "aws-test", driver: "ec2", access_id: "AKIAIOSFODNN7EXAMPLE", secret_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", region: "eu-west-1" },
-      service: { image: "debian-12-amd64-*", size: "t3.micro", vm_user: sshd.username, platform: "debian_12", ...service },
-    }),
+    config: (service = {}) =>
+      cloudConfig({
+        name: "aws-test",
+        serviceType: "vm",
+        providerClass: "cloud",
+        provider: {
+          class: "cloud",
+          name: "aws-test",
+          driver: "ec2",
+          access_id: "AKIAIOSFODNN7EXAMPLE",
+          secret_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+          region: "eu-west-1",
+        },
+        service: { image: "debian-12-amd64-*", size: "t3.micro", vm_user: sshd.username, platform: "debian_12", ...service },
+      }),
     options: { outbound: { allowPrivate: true }, ec2Client: double.client, sshPort: sshd.port, ...FAST },
     leftovers: () => {
       const inv = double.inventory();
@@ -75,7 +95,12 @@ async function ec2(): Promise<Cloud> {
     seed: async (tags) => {
       const Tags = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
       const out = await double.client.send(
-        new RunInstancesCommand({ ImageId: "ami-0d1e2b3a4c5f60001", MinCount: 1, MaxCount: 1, TagSpecifications: [{ ResourceType: "instance", Tags }] }),
+        new RunInstancesCommand({
+          ImageId: "ami-0d1e2b3a4c5f60001",
+          MinCount: 1,
+          MaxCount: 1,
+          TagSpecifications: [{ ResourceType: "instance", Tags }],
+        }),
       );
       return out.Instances![0].InstanceId!;
     },
@@ -101,20 +126,39 @@ async function ec2(): Promise<Cloud> {
 
 async function openstack(): Promise<Cloud> {
   // Each server a fixed address of its own (private: a floating IP is still made, at sshd's address).
-  const double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2, fixedIp: (n) => `10.0.0.${10 + n}` });
+  const double = await startOpenStackDouble({
+    sshHost: sshd.host,
+    privateKey: sshd.privateKey,
+    pollsUntilActive: 2,
+    fixedIp: (n) => `10.0.0.${10 + n}`,
+  });
   const managed = (x: { description: string }) => x.description.includes("benchwright:managed=true");
   return {
-    config: (service = {}) => cloudConfig({
-      name: "os-test",
-      serviceType: "vm",
-      providerClass: "cloud",
-      provider: { class: "cloud", name: "os-test", driver: "openstack", auth_url: double.authUrl, access_id: double.username, secret_key: double.password, tenant: double.project },
-      service: { image: "debian-12", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", ...service },
-    }),
+    config: (service = {}) =>
+      cloudConfig({
+        name: "os-test",
+        serviceType: "vm",
+        providerClass: "cloud",
+        provider: {
+          class: "cloud",
+          name: "os-test",
+          driver: "openstack",
+          auth_url: double.authUrl,
+          access_id: double.username,
+          secret_key: double.password,
+          tenant: double.project,
+        },
+        service: { image: "debian-12", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", ...service },
+      }),
     options: { outbound: { allowPrivate: true }, sshPort: sshd.port, ...FAST },
     leftovers: () => {
       const inv = double.inventory();
-      return [...inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true"), ...inv.keyPairs, ...inv.securityGroups.filter(managed), ...inv.floatingIps];
+      return [
+        ...inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true"),
+        ...inv.keyPairs,
+        ...inv.securityGroups.filter(managed),
+        ...inv.floatingIps,
+      ];
     },
     machines: () => double.inventory().servers.length,
     importedKeys: () => double.inventory().keyPairs.filter((k) => k.publicKey),
@@ -127,12 +171,17 @@ async function openstack(): Promise<Cloud> {
       const names = new Set(inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true").flatMap((sv) => sv.securityGroups));
       const theirs = inv.securityGroups.filter((g) => names.has(g.name));
       const ids = new Set(theirs.map((g) => g.id));
-      return theirs.flatMap((g) => g.rules.map((r) => r.replace(/ from (\S+)$/, (_, from: string) => ` from ${ids.has(from) ? SESSION : from}`)));
+      return theirs.flatMap((g) =>
+        g.rules.map((r) => r.replace(/ from (\S+)$/, (_, from: string) => ` from ${ids.has(from) ? SESSION : from}`)),
+      );
     },
     privateIps: () => Object.fromEntries(double.inventory().servers.map((sv) => [sv.id, sv.fixedIp])),
     firewalls: () => double.inventory().securityGroups,
     seedFirewall: async () => {
-      const client = new OpenStackClient({ authUrl: double.authUrl, username: double.username, password: double.password, project: double.project, domain: "Default" }, { outbound: { allowPrivate: true } });
+      const client = new OpenStackClient(
+        { authUrl: double.authUrl, username: double.username, password: double.password, project: double.project, domain: "Default" },
+        { outbound: { allowPrivate: true } },
+      );
       await client.allowTcpIn(await client.createSecurityGroup("team-ssh", "the team's"), 22);
       return "team-ssh";
     },
@@ -142,16 +191,32 @@ async function openstack(): Promise<Cloud> {
 
 async function gce(): Promise<Cloud> {
   const double = await startGceDouble({ sshHost: sshd.host, pollsUntilRunning: 2, guestAgent: (key) => sshd.authorize(key) });
-  const secretKey = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDbenchwrightfake\n-----END PRIVATE KEY-----\n";
+  const secretKey =
+    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDbenchwrightfake\n-----END PRIVATE KEY-----\n";
   const inv = () => double.inventory();
   return {
-    config: (service = {}) => cloudConfig({
-      name: "gce-test",
-      serviceType: "vm",
-      providerClass: "cloud",
-      provider: { class: "cloud", name: "gce-test", driver: "gce", access_id: "bench@bench-project.iam.gserviceaccount.com", secret_key: secretKey, project: double.project, region: double.zone },
-      service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, platform: "debian_12", ...service },
-    }),
+    config: (service = {}) =>
+      cloudConfig({
+        name: "gce-test",
+        serviceType: "vm",
+        providerClass: "cloud",
+        provider: {
+          class: "cloud",
+          name: "gce-test",
+          driver: "gce",
+          access_id: "bench@bench-project.iam.gserviceaccount.com",
+          secret_key: secretKey,
+          project: double.project,
+          region: double.zone,
+        },
+        service: {
+          image: "projects/debian-cloud/global/images/family/debian-12",
+          size: "e2-small",
+          vm_user: sshd.username,
+          platform: "debian_12",
+          ...service,
+        },
+      }),
     options: { outbound: { allowPrivate: true }, gceClient: double.clientOptions, sshPort: sshd.port, ...FAST },
     leftovers: () => [
       ...inv().instances.filter((i) => i.labels["benchwright-managed"] === "true"),
@@ -159,18 +224,28 @@ async function gce(): Promise<Cloud> {
     ],
     machines: () => inv().instances.length,
     // GCE has no key pairs: the key it holds for the session is in the instance's metadata.
-    importedKeys: () => inv().instances.map((i) => ({ name: i.name, publicKey: i.sshKeys.split(":").slice(1).join(":").replace(/ \S+$/, "") })),
+    importedKeys: () =>
+      inv().instances.map((i) => ({ name: i.name, publicKey: i.sshKeys.split(":").slice(1).join(":").replace(/ \S+$/, "") })),
     fail: (step) => GCE_FAILURES[step](double),
     holdBoot: (hold) => double.holdBoot(hold),
     // Label keys and values allow no colon or space.
-    seed: async (tags) => double.seedInstance(Object.fromEntries(Object.entries(tags).map(([k, v]) => [k.replace(":", "-"), v.replace(/ /g, "-")]))),
+    seed: async (tags) =>
+      double.seedInstance(Object.fromEntries(Object.entries(tags).map(([k, v]) => [k.replace(":", "-"), v.replace(/ /g, "-")]))),
     secrets: () => [double.token, secretKey],
     // A firewall applies to the instances with one of its target tags (all, with none), from its source ranges or tags.
     ingress: () => {
-      const tags = new Set(inv().instances.filter((i) => i.labels["benchwright-managed"] === "true").flatMap((i) => i.tags));
+      const tags = new Set(
+        inv()
+          .instances.filter((i) => i.labels["benchwright-managed"] === "true")
+          .flatMap((i) => i.tags),
+      );
       return inv()
         .firewalls.filter((f) => f.targetTags.length === 0 || f.targetTags.some((t) => tags.has(t)))
-        .flatMap((f) => [...f.sourceRanges, ...f.sourceTags.map((t) => (tags.has(t) ? SESSION : `tag ${t}`))].flatMap((from) => f.allowed.map((a) => `${a} from ${from}`)));
+        .flatMap((f) =>
+          [...f.sourceRanges, ...f.sourceTags.map((t) => (tags.has(t) ? SESSION : `tag ${t}`))].flatMap((from) =>
+            f.allowed.map((a) => `${a} from ${from}`),
+          ),
+        );
     },
     privateIps: () => Object.fromEntries(inv().instances.map((i) => [i.name, i.networkIP])),
     firewalls: () => inv().firewalls,
@@ -178,7 +253,13 @@ async function gce(): Promise<Cloud> {
       const res = await fetch(`http://127.0.0.1:${double.clientOptions.port}/compute/v1/projects/${double.project}/global/firewalls`, {
         method: "POST",
         headers: { Authorization: `Bearer ${double.token}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ name: "team-ssh", network: "global/networks/default", allowed: [{ IPProtocol: "tcp", ports: ["22"] }], sourceRanges: ["192.0.2.0/24"], targetTags: ["team"] }),
+        body: JSON.stringify({
+          name: "team-ssh",
+          network: "global/networks/default",
+          allowed: [{ IPProtocol: "tcp", ports: ["22"] }],
+          sourceRanges: ["192.0.2.0/24"],
+          targetTags: ["team"],
+        }),
       });
       expect(res.status).toBe(200);
       // GCE's security_group names the network tags firewalls target.
@@ -299,7 +380,12 @@ for (const make of [ec2, openstack, gce]) {
       const provider = createCloudProvider(cfg, cloud.options);
       const made = await provider.ensureMachines({ ...ctx(cfg), count: 2 });
       const swept = await provider.sweep!({ isLive: async () => false, dryRun: false, log: (line) => said.push(line) });
-      expect(swept.filter((r) => MACHINE_KIND.test(r.kind)).map((r) => r.id).sort()).toEqual(made.map((m) => m.id).sort());
+      expect(
+        swept
+          .filter((r) => MACHINE_KIND.test(r.kind))
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual(made.map((m) => m.id).sort());
       expect(swept.every((r) => r.destroyed)).toBe(true);
       expect(cloud.leftovers()).toEqual([]);
     });
@@ -339,7 +425,11 @@ for (const make of [ec2, openstack, gce]) {
     });
 
     // The cloud fails the second machine (its launch, or its boot) once the first is recorded.
-    const second = { ec2: ["launching", "waiting for the machine (it dies)"], openstack: ["launching", "waiting for the machine (it fails)"], gce: ["launching", "waiting for the machine (it fails)"] }[make.name]!;
+    const second = {
+      ec2: ["launching", "waiting for the machine (it dies)"],
+      openstack: ["launching", "waiting for the machine (it fails)"],
+      gce: ["launching", "waiting for the machine (it fails)"],
+    }[make.name]!;
     for (const step of second) {
       it(`tears down every machine of the session when ${step} fails for the second one`, async () => {
         const cfg = cloud.config();
@@ -496,9 +586,11 @@ const OPENSTACK_FAILURES: Record<string, (d: OpenStackDouble) => void> = {
   authenticating: (d) => d.failNext("auth", { status: 503 }),
   "creating the key pair": (d) => d.failNext("createKeypair", { status: 403, message: "Quota exceeded for key pairs" }),
   "importing the key pair": (d) => d.failNext("createKeypair", { status: 400, message: "Keypair data is invalid" }),
-  "creating the security group": (d) => d.failNext("createSecurityGroup", { status: 409, message: "Quota exceeded for resources: ['security_group']" }),
+  "creating the security group": (d) =>
+    d.failNext("createSecurityGroup", { status: 409, message: "Quota exceeded for resources: ['security_group']" }),
   "opening SSH": (d) => d.failNext("createSecurityGroupRule"),
-  "letting the session's machines in": (d) => d.failNext("createSecurityGroupRule", { status: 409, message: "Quota exceeded for resources: ['security_group_rule']" }, 1),
+  "letting the session's machines in": (d) =>
+    d.failNext("createSecurityGroupRule", { status: 409, message: "Quota exceeded for resources: ['security_group_rule']" }, 1),
   "finding the flavor": (d) => d.failNext("listFlavors"),
   "finding the image": (d) => d.failNext("listImages"),
   launching: (d) => d.failNext("createServer", { status: 413, message: "Quota exceeded for instances" }),
@@ -509,9 +601,11 @@ const OPENSTACK_FAILURES: Record<string, (d: OpenStackDouble) => void> = {
 
 /** Each step of the lifecycle where GCE can fail (keys are no call there), and how to make the double fail it. */
 const GCE_FAILURES: Record<string, (d: GceDouble) => void> = {
-  "creating the firewall": (d) => d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }),
+  "creating the firewall": (d) =>
+    d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }),
   // The second firewall, letting the session's machines reach each other.
-  "creating the internal firewall": (d) => d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }, 1),
+  "creating the internal firewall": (d) =>
+    d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }, 1),
   launching: (d) => d.failNext("insertInstance", { status: 403, message: "Quota 'CPUS' exceeded. Limit: 8.0 in region europe-west1." }),
   // Not a 503: the client retries those itself.
   "waiting for the machine (API error)": (d) => d.failNext("getInstance", { status: 403, message: "Rate Limit Exceeded" }),

@@ -130,7 +130,9 @@ export class CloudProvider implements Provider {
   private async launch(ctx: ProviderContext, key: Key, access: LaunchSpec["access"], log: Log): Promise<Launched> {
     const name = resourceName(ctx.sessionId);
     const publicKey = await publicKeyOf(key.privateKey);
-    const id = await this.call("launching the machine", () => this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access }));
+    const id = await this.call("launching the machine", () =>
+      this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access }),
+    );
     const meta = { ssh_port: this.settings.sshPort, key_name: key.name, name };
     await ctx.resources.record(this.driver.kinds.machine, id, meta);
     log(`launched machine ${id} (${this.settings.size}, ${this.settings.image})`);
@@ -182,7 +184,8 @@ export class CloudProvider implements Provider {
       log(`imported the configured private key as key pair ${made.id}`);
       return { name: made.id, privateKey: configured };
     }
-    if (!made.privateKey) throw new BenchwrightError("provider_failed", `${this.driver.name} creating the key pair failed: no private key returned`);
+    if (!made.privateKey)
+      throw new BenchwrightError("provider_failed", `${this.driver.name} creating the key pair failed: no private key returned`);
     this.scrubber.add(made.privateKey);
     const privateKey = made.privateKey.trim() + "\n";
     // The lead seals meta fields named `private_key` at rest.
@@ -207,7 +210,9 @@ export class CloudProvider implements Provider {
       (await this.createAccess(ctx, log, "creating the security group", {}, (name) =>
         this.driver.createAccess({ name, sessionId: ctx.sessionId, sshPort: this.settings.sshPort }),
       ));
-    await this.call("opening the security group to SSH and to the session's machines", () => this.driver.openAccess(created, this.settings.sshPort));
+    await this.call("opening the security group to SSH and to the session's machines", () =>
+      this.driver.openAccess(created, this.settings.sshPort),
+    );
     const createPeerAccess = this.driver.createPeerAccess?.bind(this.driver);
     if (createPeerAccess && !made.some((r) => r.meta.peers === true)) {
       await this.createAccess(ctx, log, "letting the session's machines reach each other", { peers: true }, (name) =>
@@ -249,15 +254,28 @@ export class CloudProvider implements Provider {
         if (v.state === "running") return v;
         // Just after launch a machine may not be visible yet (eventual consistency): wait on.
         if (v.state === "failed" || v.state === "gone") {
-          throw new BenchwrightError("provider_failed", `${this.driver.name}: machine ${id} ${v.state === "gone" ? "is gone" : "failed"}${v.reason ? ` (${v.reason})` : ""}`);
+          throw new BenchwrightError(
+            "provider_failed",
+            `${this.driver.name}: machine ${id} ${v.state === "gone" ? "is gone" : "failed"}${v.reason ? ` (${v.reason})` : ""}`,
+          );
         }
         return undefined;
       },
-      { timeoutMs: s.stateTimeoutMs, intervalMs: s.pollIntervalMs, what: `${this.driver.name}: machine ${id} was not running`, signal: ctx.signal },
+      {
+        timeoutMs: s.stateTimeoutMs,
+        intervalMs: s.pollIntervalMs,
+        what: `${this.driver.name}: machine ${id} was not running`,
+        signal: ctx.signal,
+      },
     );
     const ip = view.address ?? (await this.address(ctx, id, live, log));
     log(`machine ${id} is running at ${ip}; waiting for SSH on port ${sshPort}`);
-    await waitForSsh(ip, sshPort, { timeoutMs: s.sshTimeoutMs, intervalMs: s.sshPollIntervalMs, attempts: s.sshAttempts, signal: ctx.signal });
+    await waitForSsh(ip, sshPort, {
+      timeoutMs: s.sshTimeoutMs,
+      intervalMs: s.sshPollIntervalMs,
+      attempts: s.sshAttempts,
+      signal: ctx.signal,
+    });
     log(`SSH answers on ${ip}:${sshPort}`);
     const machine: Machine = {
       id,
@@ -284,7 +302,8 @@ export class CloudProvider implements Provider {
     );
     if (recorded) return recorded.meta.address as string;
     const create = this.driver.createAddress?.bind(this.driver);
-    if (!create || !kinds.address) throw new BenchwrightError("provider_failed", `${this.driver.name}: machine ${machineId} has no address`);
+    if (!create || !kinds.address)
+      throw new BenchwrightError("provider_failed", `${this.driver.name}: machine ${machineId} has no address`);
     const made = await this.call("attaching an address", () => create(machineId, ctx.sessionId));
     await ctx.resources.record(kinds.address, made.id, { address: made.address, machine_id: machineId });
     log(`attached address ${made.address} to machine ${machineId}`);
@@ -299,10 +318,13 @@ export class CloudProvider implements Provider {
   private async destroyOne(kind: string, id: string): Promise<void> {
     const s = this.settings;
     const bounds = { timeoutMs: s.stateTimeoutMs, intervalMs: s.pollIntervalMs };
-    await pollUntil(async () => ((await this.call(`deleting ${kind} ${id}`, () => this.driver.destroy(kind, id))) === "gone" ? true : undefined), {
-      ...bounds,
-      what: `${this.driver.name}: ${kind} ${id} stayed in use`,
-    });
+    await pollUntil(
+      async () => ((await this.call(`deleting ${kind} ${id}`, () => this.driver.destroy(kind, id))) === "gone" ? true : undefined),
+      {
+        ...bounds,
+        what: `${this.driver.name}: ${kind} ${id} stayed in use`,
+      },
+    );
     if (kind !== this.driver.kinds.machine) return;
     await pollUntil(
       async () => {

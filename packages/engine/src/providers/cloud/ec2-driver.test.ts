@@ -52,7 +52,15 @@ describe("ec2 provider", () => {
   beforeEach(() => {
     double = createEc2Double({ sshHost: sshd.host, sshPort: sshd.port, privateKey: sshd.privateKey, pollsUntilRunning: 2 });
     current.renew();
-    options = { outbound: { allowPrivate: true }, ec2Client: double.client, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
+    options = {
+      outbound: { allowPrivate: true },
+      ec2Client: double.client,
+      sshPort: sshd.port,
+      pollIntervalMs: 2,
+      stateTimeoutMs: 2000,
+      sshPollIntervalMs: 20,
+      sshTimeoutMs: 2000,
+    };
   });
   afterEach(() => {
     said.push(...current.logs);
@@ -69,7 +77,14 @@ describe("ec2 provider", () => {
     const [m] = machines;
     const inv = double.inventory();
     expect(inv.instances).toHaveLength(1);
-    expect(m).toMatchObject({ id: inv.instances[0].id, ip: sshd.host, privateIp: inv.instances[0].privateIp, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
+    expect(m).toMatchObject({
+      id: inv.instances[0].id,
+      ip: sshd.host,
+      privateIp: inv.instances[0].privateIp,
+      platform: "debian_12",
+      workRoot: "~/.benchwright",
+      allowInstall: true,
+    });
     expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
     expect(await loginWorks(m.ssh!)).toBe("ok");
     // The newest image of the name pattern.
@@ -122,7 +137,13 @@ describe("ec2 provider", () => {
     const key = await double.client.send(new CreateKeyPairCommand({ KeyName: "team-key" }));
     const group = await double.client.send(new CreateSecurityGroupCommand({ GroupName: "team-ssh", Description: "ssh" }));
     secrets.add(key.KeyMaterial!);
-    const cfg = config({ key_name: "team-key", ssh_private_key: key.KeyMaterial, security_group: "team-ssh", network: "subnet-0a1b2c3d", image: "ami-0a9b8c7d6e5f40003" });
+    const cfg = config({
+      key_name: "team-key",
+      ssh_private_key: key.KeyMaterial,
+      security_group: "team-ssh",
+      network: "subnet-0a1b2c3d",
+      image: "ami-0a9b8c7d6e5f40003",
+    });
     const provider = createCloudProvider(cfg, options);
     const [m] = await provider.ensureMachines(ctx(cfg));
     expect(m.ssh!.privateKey?.trim()).toBe(key.KeyMaterial!.trim());
@@ -144,7 +165,6 @@ describe("ec2 provider", () => {
   });
 
   // A failure at each step of the lifecycle, SSH that never answers, and the sweep: see cloud-lifecycle.test.ts.
-
 
   it("fails clearly on an unknown image", async () => {
     const cfg = config({ image: "no-such-image" });

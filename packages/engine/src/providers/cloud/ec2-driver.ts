@@ -76,7 +76,9 @@ export class Ec2Driver implements CloudDriver {
       );
       return { id: out.KeyName ?? spec.name };
     }
-    const out = await this.client.send(new CreateKeyPairCommand({ KeyName: spec.name, KeyType: "rsa", KeyFormat: "pem", TagSpecifications }));
+    const out = await this.client.send(
+      new CreateKeyPairCommand({ KeyName: spec.name, KeyType: "rsa", KeyFormat: "pem", TagSpecifications }),
+    );
     return { id: out.KeyName ?? spec.name, privateKey: out.KeyMaterial };
   }
 
@@ -98,7 +100,12 @@ export class Ec2Driver implements CloudDriver {
   /** SSH from anywhere; everything from the group's own members (a self-referencing rule). */
   async openAccess(id: string, sshPort: number): Promise<void> {
     // One rule a call: EC2 refuses a whole call when one of its rules is there already.
-    await this.allowIn(id, { IpProtocol: "tcp", FromPort: sshPort, ToPort: sshPort, IpRanges: [{ CidrIp: "0.0.0.0/0", Description: "SSH" }] });
+    await this.allowIn(id, {
+      IpProtocol: "tcp",
+      FromPort: sshPort,
+      ToPort: sshPort,
+      IpRanges: [{ CidrIp: "0.0.0.0/0", Description: "SSH" }],
+    });
     await this.allowIn(id, { IpProtocol: "-1", UserIdGroupPairs: [{ GroupId: id, Description: "the session's machines" }] });
   }
 
@@ -171,7 +178,11 @@ export class Ec2Driver implements CloudDriver {
     if (!instance) return { state: "unseen" };
     if (state === "pending") return { state: "pending" };
     if (state === "running") {
-      return { state: "running", address: instance.PublicIpAddress ?? instance.PrivateIpAddress, privateAddress: instance.PrivateIpAddress };
+      return {
+        state: "running",
+        address: instance.PublicIpAddress ?? instance.PrivateIpAddress,
+        privateAddress: instance.PrivateIpAddress,
+      };
     }
     if (state === "terminated") return { state: "gone", reason };
     return { state: "failed", reason: `is ${state}${reason ? `: ${reason}` : ""}` };
@@ -201,7 +212,8 @@ export class Ec2Driver implements CloudDriver {
           NextToken: token,
         }),
       );
-      for (const i of (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])) found.push(...tagged(EC2_KINDS.instance, i.InstanceId, i.Tags));
+      for (const i of (out.Reservations ?? []).flatMap((r) => r.Instances ?? []))
+        found.push(...tagged(EC2_KINDS.instance, i.InstanceId, i.Tags));
       token = out.NextToken;
     } while (token);
     const groups = await this.client.send(new DescribeSecurityGroupsCommand({ Filters: managed }));

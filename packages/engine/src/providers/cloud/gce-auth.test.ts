@@ -12,10 +12,19 @@ describe("GCE's auth through the guarded fetch", () => {
       return Response.json({ ok: true });
     };
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const account = serviceAccountAuth("sa@p.iam.gserviceaccount.com", privateKey.export({ type: "pkcs8", format: "pem" }).toString(), fetch);
-    const res = await guardedAuth(account, fetch).fetch("https://compute.googleapis.com/compute/v1/projects/p/zones/z/instances", { method: "GET" });
+    const account = serviceAccountAuth(
+      "sa@p.iam.gserviceaccount.com",
+      privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      fetch,
+    );
+    const res = await guardedAuth(account, fetch).fetch("https://compute.googleapis.com/compute/v1/projects/p/zones/z/instances", {
+      method: "GET",
+    });
     expect(await res.json()).toEqual({ ok: true });
-    expect(calls.map((c) => c.url)).toEqual([expect.stringMatching(/^https:\/\/oauth2\.googleapis\.com\/token/), "https://compute.googleapis.com/compute/v1/projects/p/zones/z/instances"]);
+    expect(calls.map((c) => c.url)).toEqual([
+      expect.stringMatching(/^https:\/\/oauth2\.googleapis\.com\/token/),
+      "https://compute.googleapis.com/compute/v1/projects/p/zones/z/instances",
+    ]);
     expect(calls[1].authorization).toBe("Bearer ya29.test-token");
   });
 });

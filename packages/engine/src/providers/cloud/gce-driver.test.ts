@@ -1,6 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startCountingListener, startGceDouble, type GceDouble, startSshd, type SshdHarness, createMemoryLedger, loginWorks, testContext, type MemoryLedger } from "@benchwright/testing";
+import {
+  startCountingListener,
+  startGceDouble,
+  type GceDouble,
+  startSshd,
+  type SshdHarness,
+  createMemoryLedger,
+  loginWorks,
+  testContext,
+  type MemoryLedger,
+} from "@benchwright/testing";
 import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { publicKeyOf } from "./cloud-provider.js";
@@ -21,11 +31,28 @@ describe("gce driver", () => {
     name: "gce-test",
     serviceType: "vm",
     providerClass: "cloud",
-    provider: { class: "cloud", driver: "gce", access_id: "sa@p.iam.gserviceaccount.com", secret_key: "k", project: double.project, region: double.zone, ...provider },
+    provider: {
+      class: "cloud",
+      driver: "gce",
+      access_id: "sa@p.iam.gserviceaccount.com",
+      secret_key: "k",
+      project: double.project,
+      region: double.zone,
+      ...provider,
+    },
     service: { image: "projects/debian-cloud/global/images/family/debian-12", size: "e2-small", vm_user: sshd.username, ...service },
   });
-  const options = () => ({ outbound: { allowPrivate: true }, gceClient: double.clientOptions, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 });
-  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
+  const options = () => ({
+    outbound: { allowPrivate: true },
+    gceClient: double.clientOptions,
+    sshPort: sshd.port,
+    pollIntervalMs: 2,
+    stateTimeoutMs: 2000,
+    sshPollIntervalMs: 20,
+    sshTimeoutMs: 2000,
+  });
+  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) =>
+    cloudConfig(sections(service, provider));
   const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
 
   beforeAll(async () => {
@@ -85,7 +112,12 @@ describe("gce driver", () => {
     await provider.ensureMachines(ctx(cfg));
     const firewalls = ledger.entries.filter((e) => e.kind === GCE_KINDS.firewall).map((e) => e.id);
     const swept = await provider.sweep!({ isLive: async () => false, dryRun: false, log: (line) => logs.push(line) });
-    expect(swept.filter((r) => r.kind === GCE_KINDS.firewall).map((r) => r.id).sort()).toEqual(firewalls.sort());
+    expect(
+      swept
+        .filter((r) => r.kind === GCE_KINDS.firewall)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(firewalls.sort());
     expect(swept.every((r) => r.destroyed && r.session_id === sessionId)).toBe(true);
     expect(double.inventory()).toEqual({ instances: [], firewalls: [] });
   });
@@ -98,7 +130,10 @@ describe("gce driver", () => {
     const instance = ledger.entries.find((e) => e.kind === GCE_KINDS.instance)!;
     // As if the earlier attempt had stopped before it: the peers firewall and the machine gone.
     const gone = [peers.id, instance.id];
-    await provider.destroy({ ...ctx(cfg), resources: { ...ledger, live: async () => (await ledger.live()).filter((e) => gone.includes(e.id)) } });
+    await provider.destroy({
+      ...ctx(cfg),
+      resources: { ...ledger, live: async () => (await ledger.live()).filter((e) => gone.includes(e.id)) },
+    });
     expect(double.inventory().firewalls.map((f) => f.name)).not.toContain(peers.id);
     await provider.ensureMachines(ctx(cfg));
     const kinds = (await ledger.live()).map((e) => [e.kind, e.meta.peers === true]);
@@ -126,8 +161,13 @@ describe("gce driver", () => {
       const port = listener.port;
       const cfg = config();
       const { outbound: _allowed, ...refusing } = options();
-      const error = await failureOf(createCloudProvider(cfg, { ...refusing, gceClient: { ...double.clientOptions, port } }).ensureMachines(ctx(cfg)), logs);
-      expect(error.detail).toMatch(/127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/);
+      const error = await failureOf(
+        createCloudProvider(cfg, { ...refusing, gceClient: { ...double.clientOptions, port } }).ensureMachines(ctx(cfg)),
+        logs,
+      );
+      expect(error.detail).toMatch(
+        /127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/,
+      );
       expect(listener.connections).toBe(0);
     } finally {
       await listener.stop();

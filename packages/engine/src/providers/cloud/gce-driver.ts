@@ -42,8 +42,13 @@ export class GceDriver implements CloudDriver {
   ) {
     const fetch = guardedFetch(options.outbound ?? PUBLIC_ONLY);
     const given = options.gceClient;
-    const auth = guardedAuth(given ? (given.authClient as HeaderSource) : serviceAccountAuth(settings.accessId, settings.secretKey, fetch), fetch);
-    const client = given ? { ...given, authClient: auth, fallback: true } : { authClient: auth, projectId: settings.project, fallback: true };
+    const auth = guardedAuth(
+      given ? (given.authClient as HeaderSource) : serviceAccountAuth(settings.accessId, settings.secretKey, fetch),
+      fetch,
+    );
+    const client = given
+      ? { ...given, authClient: auth, fallback: true }
+      : { authClient: auth, projectId: settings.project, fallback: true };
     this.instances = new compute.InstancesClient(client as never);
     this.firewalls = new compute.FirewallsClient(client as never);
     this.where = { project: settings.project, zone: settings.region };
@@ -88,7 +93,12 @@ export class GceDriver implements CloudDriver {
   /** An ingress firewall of the session on its network, described as ours; returns its name. */
   private async insertFirewall(
     spec: { name: string; sessionId: string },
-    rule: { allowed: Array<{ IPProtocol: string; ports?: string[] }>; sourceRanges?: string[]; sourceTags?: string[]; targetTags: string[] },
+    rule: {
+      allowed: Array<{ IPProtocol: string; ports?: string[] }>;
+      sourceRanges?: string[];
+      sourceTags?: string[];
+      targetTags: string[];
+    },
   ): Promise<string> {
     await this.firewalls.insert({
       project: this.where.project,
@@ -130,7 +140,11 @@ export class GceDriver implements CloudDriver {
       case "STAGING":
         return { state: "pending" };
       case "RUNNING":
-        return { state: "running", address: nic?.accessConfigs?.[0]?.natIP ?? nic?.networkIP ?? undefined, privateAddress: nic?.networkIP ?? undefined };
+        return {
+          state: "running",
+          address: nic?.accessConfigs?.[0]?.natIP ?? nic?.networkIP ?? undefined,
+          privateAddress: nic?.networkIP ?? undefined,
+        };
       default:
         return { state: "failed", reason: `is ${instance.status}${instance.statusMessage ? `: ${instance.statusMessage}` : ""}` };
     }
@@ -150,7 +164,8 @@ export class GceDriver implements CloudDriver {
     const found: TaggedResource[] = [];
     const [instances] = await this.instances.list({ ...this.where, filter: `labels.${LABEL_MANAGED}=true` });
     for (const i of instances) {
-      if (i.name && i.labels?.[LABEL_MANAGED] === "true") found.push({ kind: GCE_KINDS.instance, id: i.name, session: i.labels[LABEL_SESSION] ?? null });
+      if (i.name && i.labels?.[LABEL_MANAGED] === "true")
+        found.push({ kind: GCE_KINDS.instance, id: i.name, session: i.labels[LABEL_SESSION] ?? null });
     }
     const [firewalls] = await this.firewalls.list({ project: this.where.project });
     for (const f of firewalls) {

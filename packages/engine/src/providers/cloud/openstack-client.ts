@@ -154,7 +154,14 @@ export class OpenStackClient {
     };
   }
 
-  private async send(what: string, service: Service | "identity", url: string, method: string, body: unknown, token: string | undefined): Promise<Response> {
+  private async send(
+    what: string,
+    service: Service | "identity",
+    url: string,
+    method: string,
+    body: unknown,
+    token: string | undefined,
+  ): Promise<Response> {
     const where = endpointOf(service);
     let res: Response;
     try {
@@ -314,12 +321,22 @@ export class OpenStackClient {
   /** Where floating IPs come from: the named pool, else the first external network. */
   async externalNetwork(name?: string): Promise<string | undefined> {
     const query = name ? `name=${encodeURIComponent(name)}&router:external=true` : "router:external=true";
-    const out = await this.call<{ networks: Array<{ id: string }> }>("finding the external network", "network", "GET", `/networks?${query}`);
+    const out = await this.call<{ networks: Array<{ id: string }> }>(
+      "finding the external network",
+      "network",
+      "GET",
+      `/networks?${query}`,
+    );
     return out.networks[0]?.id;
   }
 
   async serverPort(serverId: string): Promise<string | undefined> {
-    const out = await this.call<{ ports: Array<{ id: string }> }>("finding the server's port", "network", "GET", `/ports?device_id=${serverId}`);
+    const out = await this.call<{ ports: Array<{ id: string }> }>(
+      "finding the server's port",
+      "network",
+      "GET",
+      `/ports?device_id=${serverId}`,
+    );
     return out.ports[0]?.id;
   }
 

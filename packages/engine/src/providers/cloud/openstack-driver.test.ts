@@ -3,7 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startOpenStackDouble, type OpenStackDouble, startSshd, type SshdHarness, createMemoryLedger, leaks, loginWorks, TestSession, testContext, type MemoryLedger } from "@benchwright/testing";
+import {
+  startOpenStackDouble,
+  type OpenStackDouble,
+  startSshd,
+  type SshdHarness,
+  createMemoryLedger,
+  leaks,
+  loginWorks,
+  TestSession,
+  testContext,
+  type MemoryLedger,
+} from "@benchwright/testing";
 import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import type { Machine } from "../provider.js";
@@ -12,7 +23,6 @@ import { createCloudProvider, OPENSTACK_KINDS, type CloudProviderOptions } from 
 import { guessVmUser } from "../../config/parse-cloud-config.js";
 import { SshPool } from "../../transport/ssh-pool.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
-
 
 const said: string[] = [];
 const secrets = new Set<string>();
@@ -64,10 +74,19 @@ describe("openstack provider", () => {
       region: "RegionOne",
       ...provider,
     },
-    service: { image: "debian-12", size: "m1.small", vm_user: sshd.username, platform: "debian_12", network: "private", security_group: "ssh", ...service },
+    service: {
+      image: "debian-12",
+      size: "m1.small",
+      vm_user: sshd.username,
+      platform: "debian_12",
+      network: "private",
+      security_group: "ssh",
+      ...service,
+    },
   });
 
-  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
+  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) =>
+    cloudConfig(sections(service, provider));
 
   beforeAll(async () => {
     sshd = await startSshd();
@@ -79,7 +98,14 @@ describe("openstack provider", () => {
     double = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, pollsUntilActive: 2 });
     secrets.add(double.username).add(double.password);
     current.renew();
-    options = { outbound: { allowPrivate: true }, sshPort: sshd.port, pollIntervalMs: 2, stateTimeoutMs: 2000, sshPollIntervalMs: 20, sshTimeoutMs: 2000 };
+    options = {
+      outbound: { allowPrivate: true },
+      sshPort: sshd.port,
+      pollIntervalMs: 2,
+      stateTimeoutMs: 2000,
+      sshPollIntervalMs: 20,
+      sshTimeoutMs: 2000,
+    };
   });
   afterEach(async () => {
     said.push(...current.logs);
@@ -98,10 +124,21 @@ describe("openstack provider", () => {
     expect(inv.servers[0].metadata).toEqual({ "benchwright:session": current.sessionId, "benchwright:managed": "true" });
     expect(inv.floatingIps).toHaveLength(1);
     expect(inv.floatingIps[0].portId).toBe(`port-${inv.servers[0].id}`);
-    expect(m).toMatchObject({ id: inv.servers[0].id, ip: sshd.host, privateIp: inv.servers[0].fixedIp, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: true });
+    expect(m).toMatchObject({
+      id: inv.servers[0].id,
+      ip: sshd.host,
+      privateIp: inv.servers[0].fixedIp,
+      platform: "debian_12",
+      workRoot: "~/.benchwright",
+      allowInstall: true,
+    });
     expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
     expect(await loginWorks(m.ssh!)).toBe("ok");
-    expect(current.ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
+    expect(current.ledger.entries.map((e) => e.kind)).toEqual([
+      OPENSTACK_KINDS.keyPair,
+      OPENSTACK_KINDS.server,
+      OPENSTACK_KINDS.floatingIp,
+    ]);
     expect(current.ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
   });
 
@@ -135,7 +172,10 @@ describe("openstack provider", () => {
     const seed = createCloudProvider(config(), options);
     const [seeded] = await seed.ensureMachines(ctx());
     const keyName = current.ledger.entries[0].id;
-    await seed.destroy({ ...ctx(), resources: { ...current.ledger, live: async () => (await current.ledger.live()).filter((e) => e.kind !== OPENSTACK_KINDS.keyPair) } });
+    await seed.destroy({
+      ...ctx(),
+      resources: { ...current.ledger, live: async () => (await current.ledger.live()).filter((e) => e.kind !== OPENSTACK_KINDS.keyPair) },
+    });
     const other = createMemoryLedger();
     const cfg = config({ key_name: keyName, ssh_private_key: seeded.ssh!.privateKey });
     const [m] = await createCloudProvider(cfg, options).ensureMachines(testContext(current.sessionId, current.logs, other));
@@ -147,7 +187,6 @@ describe("openstack provider", () => {
   });
 
   // A failure at each step of the lifecycle, SSH that never answers, and the sweep: see cloud-lifecycle.test.ts.
-
 
   it("fails clearly on an unknown flavor", async () => {
     const cfg = config({ size: "m9.huge" });
@@ -207,9 +246,17 @@ describe("openstack provider", () => {
       await createCloudProvider(bare, options).ensureMachines(ctx(bare));
       const [group] = double.inventory().securityGroups;
       // SSH from anywhere; every protocol and port from the group's own members, and from nowhere else.
-      expect(group).toMatchObject({ rules: [`tcp/${sshd.port} from 0.0.0.0/0`, `all from ${group.id}`], description: `benchwright:session=${current.sessionId} benchwright:managed=true` });
+      expect(group).toMatchObject({
+        rules: [`tcp/${sshd.port} from 0.0.0.0/0`, `all from ${group.id}`],
+        description: `benchwright:session=${current.sessionId} benchwright:managed=true`,
+      });
       expect(double.inventory().servers[0]).toMatchObject({ network: "private", securityGroups: [group.name] });
-      expect(current.ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.securityGroup, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
+      expect(current.ledger.entries.map((e) => e.kind)).toEqual([
+        OPENSTACK_KINDS.keyPair,
+        OPENSTACK_KINDS.securityGroup,
+        OPENSTACK_KINDS.server,
+        OPENSTACK_KINDS.floatingIp,
+      ]);
       await createCloudProvider(bare, options).destroy(ctx(bare));
       expect(double.inventory()).toEqual(nothing);
       const both = config({ network: "lab", security_group: "default" }, { network: "private", security_group: "ssh" });
@@ -279,9 +326,17 @@ describe("openstack provider", () => {
     });
 
     it("takes access_id as the tenant, and guesses vm_user, when they are not given", async () => {
-      const own = await startOpenStackDouble({ sshHost: sshd.host, privateKey: sshd.privateKey, project: "bench-user", username: "bench-user" });
+      const own = await startOpenStackDouble({
+        sshHost: sshd.host,
+        privateKey: sshd.privateKey,
+        project: "bench-user",
+        username: "bench-user",
+      });
       try {
-        const cfg = config({ vm_user: undefined, platform: "ubuntu_22_04" }, { tenant: undefined, auth_url: own.authUrl, access_id: own.username, secret_key: own.password });
+        const cfg = config(
+          { vm_user: undefined, platform: "ubuntu_22_04" },
+          { tenant: undefined, auth_url: own.authUrl, access_id: own.username, secret_key: own.password },
+        );
         const [m] = await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
         expect(m.ssh!.username).toBe("ubuntu");
         expect(own.inventory().servers).toHaveLength(1);
@@ -336,8 +391,12 @@ describe("openstack provider", () => {
       const [m] = await createCloudProvider(cfg, options).ensureMachines(ctx(cfg));
       expect(m.workRoot).toBe("/tmp/bench/.benchwright");
       const allowed = "must name one directory plainly: absolute, ~/dir, or relative to the login home";
-      expect(configProblems(sections({ working_dir: "/srv/../etc" }))).toEqual([{ path: "/config/vm/working_dir", message: `contains a . or .. segment: ${allowed}` }]);
-      expect(configProblems(sections({ working_dir: "~bob/x" }))).toEqual([{ path: "/config/vm/working_dir", message: `starts with ~user: ${allowed}` }]);
+      expect(configProblems(sections({ working_dir: "/srv/../etc" }))).toEqual([
+        { path: "/config/vm/working_dir", message: `contains a . or .. segment: ${allowed}` },
+      ]);
+      expect(configProblems(sections({ working_dir: "~bob/x" }))).toEqual([
+        { path: "/config/vm/working_dir", message: `starts with ~user: ${allowed}` },
+      ]);
     });
   });
 

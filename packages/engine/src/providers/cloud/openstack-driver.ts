@@ -17,7 +17,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isPrivate(addr: string): boolean {
   if (addr.includes(":")) return /^(fc|fd|fe80|::1$)/i.test(addr);
   const [a, b] = addr.split(".").map(Number);
-  return a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+  return (
+    a === 10 ||
+    a === 127 ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 169 && b === 254) ||
+    (a === 100 && b >= 64 && b <= 127)
+  );
 }
 
 /**
@@ -120,7 +127,8 @@ export class OpenStackDriver implements CloudDriver {
   async createAddress(serverId: string, sessionId: string): Promise<{ id: string; address: string }> {
     const pool = this.settings.floatingIpPool;
     const networkId = await this.client.externalNetwork(pool);
-    if (!networkId) throw new BenchwrightError("provider_failed", `openstack: no external network${pool ? ` named '${pool}'` : ""} for a floating IP`);
+    if (!networkId)
+      throw new BenchwrightError("provider_failed", `openstack: no external network${pool ? ` named '${pool}'` : ""} for a floating IP`);
     const portId = await this.client.serverPort(serverId);
     if (!portId) throw new BenchwrightError("provider_failed", `openstack: server ${serverId} has no network port`);
     const fip = await this.client.createFloatingIp(networkId, portId, description(sessionId));
@@ -142,7 +150,8 @@ export class OpenStackDriver implements CloudDriver {
       if (session !== undefined) found.push({ kind: OPENSTACK_KINDS.floatingIp, id: fip.id, session });
     }
     for (const server of await this.client.listServers()) {
-      if (server.metadata?.[TAG_MANAGED] === "true") found.push({ kind: OPENSTACK_KINDS.server, id: server.id, session: server.metadata[TAG_SESSION] ?? null });
+      if (server.metadata?.[TAG_MANAGED] === "true")
+        found.push({ kind: OPENSTACK_KINDS.server, id: server.id, session: server.metadata[TAG_SESSION] ?? null });
     }
     for (const group of await this.client.listSecurityGroups()) {
       const session = sessionOfDescription(group.description);

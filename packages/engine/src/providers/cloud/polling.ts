@@ -32,4 +32,3 @@ export async function pollUntil<T>(
     await sleep(opts.intervalMs, opts.signal);
   }
 }
-

@@ -54,10 +54,7 @@ export async function waitForSsh(
       );
     }
     if (Date.now() + opts.intervalMs > deadline) {
-      throw new BenchwrightError(
-        "provider_failed",
-        `SSH on ${host}:${port} did not answer within ${Math.round(opts.timeoutMs / 1000)} s`,
-      );
+      throw new BenchwrightError("provider_failed", `SSH on ${host}:${port} did not answer within ${Math.round(opts.timeoutMs / 1000)} s`);
     }
     await sleep(opts.intervalMs, opts.signal);
   }

@@ -20,7 +20,8 @@ export function lockAndWake(): Sql {
 export function insertEvents(events: readonly NewEvent[]): Sql {
   const values: unknown[] = [];
   const rows = events.map(
-    (e) => `($${values.push(e.type)}, $${values.push(e.session_id)}, $${values.push(e.execution_id)}, $${values.push(JSON.stringify(e.data))})`,
+    (e) =>
+      `($${values.push(e.type)}, $${values.push(e.session_id)}, $${values.push(e.execution_id)}, $${values.push(JSON.stringify(e.data))})`,
   );
   return { text: `INSERT INTO events (type, session_id, execution_id, data) VALUES ${rows.join(", ")} RETURNING id`, values };
 }
@@ -32,7 +33,10 @@ export function eventsAfter(filter: EventFilter, afterId: number, limit: number)
   if (filter.session_id) where.push(`session_id = $${values.push(filter.session_id)}`);
   if (filter.execution_id) where.push(`execution_id = $${values.push(filter.execution_id)}`);
   if (filter.types?.length) where.push(`type = ANY($${values.push(filter.types)})`);
-  return { text: `SELECT id, at, type, session_id, execution_id, data FROM events WHERE ${where.join(" AND ")} ORDER BY id LIMIT $2`, values };
+  return {
+    text: `SELECT id, at, type, session_id, execution_id, data FROM events WHERE ${where.join(" AND ")} ORDER BY id LIMIT $2`,
+    values,
+  };
 }
 
 export function lastEventId(): Sql {

@@ -5,12 +5,24 @@ import { json, type Sql } from "./sql.js";
 
 const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, state, created, exec_env, metrics";
 /** The execution's columns, of the table aliased `e`. */
-const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ");
+const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
+  .map((c) => `e.${c}`)
+  .join(", ");
 
 export function insertExecution(row: NewExecution): Sql {
   return {
     text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [row.id, row.session_id, row.tool_id, row.workload_id, json(row.test), json(row.params ?? {}), json(row.repetitions), row.state, row.created],
+    values: [
+      row.id,
+      row.session_id,
+      row.tool_id,
+      row.workload_id,
+      json(row.test),
+      json(row.params ?? {}),
+      json(row.repetitions),
+      row.state,
+      row.created,
+    ],
   };
 }
 
@@ -28,7 +40,8 @@ export function executionWithSession(id: string): Sql {
 }
 
 export function executionsOf(sessionIds?: string[]): Sql {
-  if (sessionIds) return { text: `SELECT ${EXECUTION_COLUMNS} FROM executions WHERE session_id = ANY($1) ORDER BY seq`, values: [sessionIds] };
+  if (sessionIds)
+    return { text: `SELECT ${EXECUTION_COLUMNS} FROM executions WHERE session_id = ANY($1) ORDER BY seq`, values: [sessionIds] };
   return { text: `SELECT ${EXECUTION_COLUMNS} FROM executions ORDER BY seq` };
 }
 
@@ -38,7 +51,10 @@ export function lockedExecutionState(id: string): Sql {
 }
 
 export function moveExecution(id: string, from: ExecutionState[], to: ExecutionState): Sql {
-  return { text: `UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING ${EXECUTION_COLUMNS}`, values: [id, from, to] };
+  return {
+    text: `UPDATE executions SET state = $3 WHERE id = $1 AND state = ANY($2) RETURNING ${EXECUTION_COLUMNS}`,
+    values: [id, from, to],
+  };
 }
 
 /**
@@ -70,7 +86,9 @@ export function setExecEnv(id: string, env: { vms: VmRecord[] }): Sql {
   return { text: "UPDATE executions SET exec_env = $2 WHERE id = $1", values: [id, json(env)] };
 }
 
-const STEP_SUMMARY_FIELDS = ["step", "attempt", "state", "started", "duration", "exit_code", "error"].map((f) => `'${f}', s.${f}`).join(", ");
+const STEP_SUMMARY_FIELDS = ["step", "attempt", "state", "started", "duration", "exit_code", "error"]
+  .map((f) => `'${f}', s.${f}`)
+  .join(", ");
 
 /** The executions `where` selects (or all), each with `seq` and its steps aggregated as JSON, `steps`. */
 export function executionsWithSteps(where: ExecutionWhere | "all"): Sql {

@@ -56,8 +56,16 @@ export function recordStepHandle(key: StepKey, owner: string, handle: StepHandle
        WHERE s.execution_id = $1 AND s.step = $2 AND s.attempt = $3 AND s.owner = $4 AND s.state = 'running' AND e.id = s.execution_id
        RETURNING ss.state AS session_state`,
     values: [
-      key.execution_id, key.step, key.attempt, owner,
-      handle.machine_id, handle.pgid, handle.machine_log_start, json(handle.metrics), handle.repetition ?? null, handle.role ?? null,
+      key.execution_id,
+      key.step,
+      key.attempt,
+      owner,
+      handle.machine_id,
+      handle.pgid,
+      handle.machine_log_start,
+      json(handle.metrics),
+      handle.repetition ?? null,
+      handle.role ?? null,
     ],
   };
 }

@@ -6,7 +6,17 @@ export function insertSession(row: Omit<SessionRow, "deleted_at">): Sql {
   return {
     text: `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [row.id, row.provider_name, row.service_type, row.provider_class, row.driver, row.region, row.config_sealed, row.state, row.created],
+    values: [
+      row.id,
+      row.provider_name,
+      row.service_type,
+      row.provider_class,
+      row.driver,
+      row.region,
+      row.config_sealed,
+      row.state,
+      row.created,
+    ],
   };
 }
 

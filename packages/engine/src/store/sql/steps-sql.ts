@@ -24,14 +24,26 @@ export function endStep(key: StepKey, end: StepEnd, owner?: string): Sql {
            owner = NULL, lease_until = NULL
          WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' AND ($11::text IS NULL OR owner = $11) RETURNING *`,
     values: [
-      key.execution_id, key.step, key.attempt, end.state, end.duration, end.exit_code, end.error,
-      json(end.metrics), end.error_code ?? null, json(end.error_extras), owner ?? null,
+      key.execution_id,
+      key.step,
+      key.attempt,
+      end.state,
+      end.duration,
+      end.exit_code,
+      end.error,
+      json(end.metrics),
+      end.error_code ?? null,
+      json(end.error_extras),
+      owner ?? null,
     ],
   };
 }
 
 export function stepByKey(key: StepKey): Sql {
-  return { text: "SELECT * FROM steps WHERE execution_id = $1 AND step = $2 AND attempt = $3", values: [key.execution_id, key.step, key.attempt] };
+  return {
+    text: "SELECT * FROM steps WHERE execution_id = $1 AND step = $2 AND attempt = $3",
+    values: [key.execution_id, key.step, key.attempt],
+  };
 }
 
 export function stepsOf(executionIds: string[]): Sql {
