@@ -15,9 +15,7 @@ app.get("/{*path}", (_req, res) => {
 });
 const server = app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1", () => {
   const { address, port } = server.address();
-  process.stderr.write(
-    JSON.stringify({ level: 30, time: new Date().toISOString(), msg: "listening", url: `http://${address}:${port}` }) + "\n",
-  );
+  process.stderr.write(JSON.stringify({ level: 30, time: new Date().toISOString(), msg: "listening", url: `http://${address}:${port}` }) + "\n");
 });
 server.keepAliveTimeout = 65_000;
 process.once("SIGTERM", () => server.close(() => process.exit(0)));

@@ -57,8 +57,7 @@ async function runAtOnce(server, sessionBody, count) {
   const session = await call("POST", "/sessions/", sessionBody);
   try {
     const executions = [];
-    for (let i = 0; i < count; i++)
-      executions.push((await call("POST", `/sessions/${session.id}/executions/`, { tool: "idle", workload: "idle5" })).id);
+    for (let i = 0; i < count; i++) executions.push((await call("POST", `/sessions/${session.id}/executions/`, { tool: "idle", workload: "idle5" })).id);
     const t0 = performance.now();
     const prepared = await mapLimit(executions, 8, (id) => call("POST", `/executions/${id}/prepare`));
     const unprepared = prepared.filter((r) => !r.ok);

@@ -64,8 +64,7 @@ async function bench() {
       const stopWorker = () => worker.terminate();
       defer(stopWorker);
       const opened = await message(worker);
-      if (opened.refused.length)
-        throw new Error(`${opened.refused.length} of ${count} subscribers refused: ${opened.refused.slice(0, 3).join("; ")}`);
+      if (opened.refused.length) throw new Error(`${opened.refused.length} of ${count} subscribers refused: ${opened.refused.slice(0, 3).join("; ")}`);
       const roundsBefore = producer.rounds;
       const during = await measure();
       const rssDuring = residentBytes(server.pid);

@@ -49,9 +49,7 @@ await main(
     figure({ measure: "npm ci of a fresh clone", now: (ciEnd - ciStart) / 1000, unit: "s" });
 
     const port = await freePort();
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !k.startsWith("BENCHWRIGHT_") && k !== "DATABASE_URL" && k !== "LOG_LEVEL"),
-    );
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BENCHWRIGHT_") && k !== "DATABASE_URL" && k !== "LOG_LEVEL"));
     Object.assign(env, { HOST: "127.0.0.1", PORT: String(port), BENCHWRIGHT_DATA_DIR: join(dir, "data") });
     // Its own process group, so that stopping it stops npm, the server and a dashboard build alike.
     const start = spawn("npm", ["start"], { cwd: clone, env, stdio: ["ignore", "ignore", "pipe"], detached: true });

@@ -86,9 +86,7 @@ await main(async (defer) => {
     const api = median(await timeEach(opts.runs, () => call("POST", `/executions/${noop.id}/run`)));
     await timeEach(5, t.noop);
     const reference = median(await timeEach(opts.referenceRuns, t.noop));
-    console.log(
-      `no-op step p50 ${api.toFixed(1)} ms over ${opts.runs} runs; ${t.noopLabel} p50 ${reference.toFixed(2)} ms over ${opts.referenceRuns}`,
-    );
+    console.log(`no-op step p50 ${api.toFixed(1)} ms over ${opts.runs} runs; ${t.noopLabel} p50 ${reference.toFixed(2)} ms over ${opts.referenceRuns}`);
     figure({
       measure: `no-op step (idle0) API wall p50, ${t.name}${onDb}`,
       now: api,
@@ -179,11 +177,7 @@ await main(async (defer) => {
  */
 function storeWritesPerStep(databaseUrl, runs) {
   return new Promise((resolve, reject) => {
-    const args = [
-      fileURLToPath(new URL("./store-writes.mjs", import.meta.url)),
-      `--runs=${runs}`,
-      ...(databaseUrl ? [`--database-url=${databaseUrl}`] : []),
-    ];
+    const args = [fileURLToPath(new URL("./store-writes.mjs", import.meta.url)), `--runs=${runs}`, ...(databaseUrl ? [`--database-url=${databaseUrl}`] : [])];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));

@@ -33,8 +33,5 @@ let said = "";
 for (const stream of [whole.stdout, whole.stderr]) stream.setEncoding("utf8").on("data", (t) => (said = (said + t).slice(-20_000)));
 process.once("exit", () => whole.kill("SIGTERM"));
 whole.once("exit", (code) => {
-  if (code)
-    console.error(
-      `${said}\nthe whole build failed (${code}): the server goes on as transpiled, without /ui/ if the dashboard did not build`,
-    );
+  if (code) console.error(`${said}\nthe whole build failed (${code}): the server goes on as transpiled, without /ui/ if the dashboard did not build`);
 });

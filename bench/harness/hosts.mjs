@@ -18,8 +18,7 @@ export async function benchSshd(defer) {
   const config = readFileSync(join(dirname(sshd.privateKeyPath), "sshd_config"), "utf8");
   const maxSessions = /^\s*MaxSessions\s+(\d+)/im.exec(config)?.[1];
   const stock = maxSessions === undefined;
-  if (!stock)
-    console.log(`WARNING: the harness sshd sets MaxSessions ${maxSessions} (stock: 10): figures over SSH are NOT on stock limits`);
+  if (!stock) console.log(`WARNING: the harness sshd sets MaxSessions ${maxSessions} (stock: 10): figures over SSH are NOT on stock limits`);
   return { ...sshd, stock, limitsNote: stock ? "" : ` [sshd MaxSessions ${maxSessions}, not stock]` };
 }
 

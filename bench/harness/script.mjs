@@ -16,9 +16,7 @@ export function cleanupStack() {
         const fn = stack.pop();
         let timer;
         // A clean-up that hangs (a server that does not stop) must not keep the others from running.
-        const limit = new Promise(
-          (_, reject) => (timer = setTimeout(() => reject(new Error(`no end after ${CLEANUP_LIMIT_MS / 1000} s`)), CLEANUP_LIMIT_MS)),
-        );
+        const limit = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no end after ${CLEANUP_LIMIT_MS / 1000} s`)), CLEANUP_LIMIT_MS)));
         try {
           await Promise.race([Promise.resolve().then(fn), limit]);
         } catch (e) {

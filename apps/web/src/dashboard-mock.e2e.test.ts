@@ -11,11 +11,7 @@ const SUITE = "mock";
 const WAIT = { timeout: 30_000 };
 // The contract's examples (openapi.yaml, components/examples).
 const IDLE_RUN = "9b2e4d6a-1c3f-4e5a-8b7d-0a1b2c3d4e5f";
-const SYSBENCH_RUNS = [
-  "4d8f2a61-7b3e-4c9d-8a15-2e6f9b0c3d71",
-  "1c5d8e2f-3a4b-4c6d-9e7f-8a9b0c1d2e3f",
-  "6f1b8d04-3e5c-4a2f-8d79-4c8b2e3f5a91",
-];
+const SYSBENCH_RUNS = ["4d8f2a61-7b3e-4c9d-8a15-2e6f9b0c3d71", "1c5d8e2f-3a4b-4c6d-9e7f-8a9b0c1d2e3f", "6f1b8d04-3e5c-4a2f-8d79-4c8b2e3f5a91"];
 
 describe("the dashboard against the Prism mock", () => {
   let prism: RunningPrism;
@@ -68,11 +64,7 @@ describe("the dashboard against the Prism mock", () => {
     const bars = page.locator('svg[data-chart="metrics"] rect.bar-rect');
     expect(await bars.count()).toBe(1);
     expect(Number(await bars.first().getAttribute("data-value"))).toBe(5.004);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="log"]')?.textContent?.includes("Idling for 5 seconds"),
-      undefined,
-      WAIT,
-    );
+    await page.waitForFunction(() => document.querySelector('[data-testid="log"]')?.textContent?.includes("Idling for 5 seconds"), undefined, WAIT);
     await screenshot(page, SUITE, "3-execution");
   });
 

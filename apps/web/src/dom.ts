@@ -15,11 +15,7 @@ function fill(el: Element, attrs: Attrs | undefined, children: Array<Child | Chi
 }
 
 /** An HTML element; text children are text nodes, never markup. */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs?: Attrs,
-  ...children: Array<Child | Child[]>
-): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Array<Child | Child[]>): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   fill(el, attrs, children);
   return el;
@@ -28,11 +24,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** An SVG element. */
-export function s<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs?: Attrs,
-  ...children: Array<Child | Child[]>
-): SVGElementTagNameMap[K] {
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Array<Child | Child[]>): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   fill(el, attrs, children);
   return el;

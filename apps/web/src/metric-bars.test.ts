@@ -21,8 +21,7 @@ describe("executionMetricGroups", () => {
   it("says a figure that was never below zero cannot be, and one that was can", () => {
     expect(executionMetricGroups([repeated])[0]!.nonNegative).toBe(true);
     expect(
-      executionMetricGroups([{ name: "skew", value: 0.2, unit: "", values: [-0.1, 0.5], stats: { ...repeated.stats!, ci_low: -0.3 } }])[0]!
-        .nonNegative,
+      executionMetricGroups([{ name: "skew", value: 0.2, unit: "", values: [-0.1, 0.5], stats: { ...repeated.stats!, ci_low: -0.3 } }])[0]!.nonNegative,
     ).toBe(false);
   });
 

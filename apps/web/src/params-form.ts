@@ -32,10 +32,7 @@ export function readValue(d: ParamDeclaration, raw: string | boolean): ParamValu
 }
 
 /** The values that differ from the defaults: the others the API fills in as declared. */
-export function changedValues(
-  declarations: readonly ParamDeclaration[],
-  values: ReadonlyMap<string, ParamValue | undefined>,
-): Record<string, ParamValue> {
+export function changedValues(declarations: readonly ParamDeclaration[], values: ReadonlyMap<string, ParamValue | undefined>): Record<string, ParamValue> {
   const out: Record<string, ParamValue> = {};
   for (const d of declarations) {
     const v = values.get(d.name);
@@ -75,9 +72,7 @@ export function paramsForm(declarations: readonly ParamDeclaration[]): ParamsFor
       h(
         "span",
         { class: "hint" },
-        [d.description, `${d.type}${bounds ? `, ${bounds}` : ""}`, `default ${String(d.default)}${d.unit ? ` ${d.unit}` : ""}`]
-          .filter(Boolean)
-          .join(" · "),
+        [d.description, `${d.type}${bounds ? `, ${bounds}` : ""}`, `default ${String(d.default)}${d.unit ? ` ${d.unit}` : ""}`].filter(Boolean).join(" · "),
       ),
       error,
     );

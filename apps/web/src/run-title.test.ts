@@ -36,9 +36,7 @@ describe("runWords", () => {
 
   it("says how the run repeats", () => {
     expect(runWords(execution({ seconds: 1 }, { count: 3 }), idle5).title).toBe("Idle / idle5, seconds = 1 s, ×3");
-    expect(runWords(execution({ seconds: 5 }, { until_cv: 0.02, min: 3, max: 10 }), idle5).title).toBe(
-      "Idle / Idle 5 s, until CV ≤ 0.02 (3 to 10 times)",
-    );
+    expect(runWords(execution({ seconds: 5 }, { until_cv: 0.02, min: 3, max: 10 }), idle5).title).toBe("Idle / Idle 5 s, until CV ≤ 0.02 (3 to 10 times)");
   });
 
   it("names every parameter when the workload's declarations are unknown (a tool since removed)", () => {

@@ -21,11 +21,7 @@ export function runWords(e: Execution, workload?: Workload): RunWords {
   };
   const used = changed.map(([name, v]) => `${name} = ${value(name, v)}`);
   const repeats = repetitionsText(e.repetitions);
-  const title = [
-    `${e.test.tool_name} / ${used.length ? e.test.workload_id : e.test.workload_name}`,
-    ...used,
-    ...(repeats ? [repeats] : []),
-  ].join(", ");
+  const title = [`${e.test.tool_name} / ${used.length ? e.test.workload_id : e.test.workload_name}`, ...used, ...(repeats ? [repeats] : [])].join(", ");
   if (!used.length) return { title, description: e.test.workload_description };
   const withDefaults = changed.map(([name, v]) => {
     const d = declared.get(name);

@@ -26,21 +26,7 @@ const BUILTIN = {
   iperf3: ["tcp_10_1", "tcp_10_10", "udp_10_1_1"],
   wrk: ["small_c16", "small_c128", "file_64k_c16"],
   openfoam: ["cavity", "pitzdaily"],
-  "stress-ng": [
-    "cpu",
-    "vm",
-    "cpu_int64",
-    "cpu_float64",
-    "cpu_matrixprod",
-    "matrix",
-    "hash",
-    "memcpy",
-    "malloc",
-    "cache",
-    "switch",
-    "pipe",
-    "fork",
-  ],
+  "stress-ng": ["cpu", "vm", "cpu_int64", "cpu_float64", "cpu_matrixprod", "matrix", "hash", "memcpy", "malloc", "cache", "switch", "pipe", "fork"],
   "redis-benchmark": ["set", "get", "incr", "lpush", "lpop", "mset"],
   pgbench: ["select_only", "tpcb_like"],
   "7zip": ["single_thread", "multi_thread"],
@@ -294,10 +280,7 @@ describe("loadCatalog, extra definitions", () => {
 
   it("exits 100 instead of installing when installs are not allowed", () => {
     const dir = tempDir();
-    writeFileSync(
-      join(dir, "absent.yaml"),
-      MINIMAL("absent", "scripts:\n  check: command -v bw-absent-tool\n  install: bw_install bw-absent-tool"),
-    );
+    writeFileSync(join(dir, "absent.yaml"), MINIMAL("absent", "scripts:\n  check: command -v bw-absent-tool\n  install: bw_install bw-absent-tool"));
     const catalog = loadCatalog({ extraDirs: [dir] });
     const r = bash(catalog.prepareScript("absent", "one", debian));
     expect(r.status).toBe(100);

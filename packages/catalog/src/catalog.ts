@@ -6,15 +6,7 @@ import { CatalogError } from "./errors.js";
 import { resolveParams } from "./params.js";
 import { parsers } from "./parsers/index.js";
 import { buildPrepareScript, buildRunScript } from "./scripts.js";
-import type {
-  Catalog,
-  CatalogErrorReporter,
-  LoadCatalogOptions,
-  Metric,
-  MetricMeaning,
-  ToolDefinition,
-  WorkloadDefinition,
-} from "./types.js";
+import type { Catalog, CatalogErrorReporter, LoadCatalogOptions, Metric, MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 // `tools/` sits next to `src/` and `dist/`, so one relative URL works for tests and the build.
 export const BUILTIN_TOOLS_DIR = fileURLToPath(new URL("../tools/", import.meta.url));

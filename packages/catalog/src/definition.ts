@@ -170,12 +170,7 @@ function roles(raw: Raw, path: string, problems: Problems): Record<string, RoleD
 }
 
 /** Each `<step>@<role>` script must name a declared role. */
-function checkRoleScripts(
-  s: Record<string, string>,
-  declared: Record<string, RoleDefinition> | undefined,
-  path: string,
-  problems: Problems,
-): void {
+function checkRoleScripts(s: Record<string, string>, declared: Record<string, RoleDefinition> | undefined, path: string, problems: Problems): void {
   for (const key of Object.keys(s)) {
     const role = key.split("@")[1];
     if (role === undefined) continue;

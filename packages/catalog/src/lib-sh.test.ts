@@ -23,19 +23,16 @@ describe("the prelude's timing functions", () => {
   });
 
   it("puts the readings and the seconds between them in the caller's variables with -v, its locals included", () => {
-    const out = bash(
-      'f() { local s e d; bw_now -v s; bw_now -v e; bw_elapsed -v d "$s" "$e"; echo "$s $e $d"; }; f; echo "[${s:-} ${d:-}]"',
-      "",
-    );
+    const out = bash('f() { local s e d; bw_now -v s; bw_now -v e; bw_elapsed -v d "$s" "$e"; echo "$s $e $d"; }; f; echo "[${s:-} ${d:-}]"', "");
     const [start, end, elapsed, outside] = out.split(/ |\n/);
     expect(start).toMatch(/^\d{10}\.\d{6}$/);
     expect(Number(end)).toBeGreaterThanOrEqual(Number(start));
     expect(elapsed).toMatch(/^\d+\.\d{3}$/);
     expect(outside).toBe("[");
     // Names such a function would use for itself, and the awk fallback.
-    expect(
-      bash('bw_elapsed -v a 1700000000.5 1700000002.25; bw_elapsed -v d 1 1.5; bw_elapsed -v re 2.000000 1.000000; echo "$a $d $re"'),
-    ).toBe("1.750 0.500 -1.000");
+    expect(bash('bw_elapsed -v a 1700000000.5 1700000002.25; bw_elapsed -v d 1 1.5; bw_elapsed -v re 2.000000 1.000000; echo "$a $d $re"')).toBe(
+      "1.750 0.500 -1.000",
+    );
   });
 
   it("starts no process with -v, where a command substitution starts one", () => {
@@ -96,8 +93,7 @@ describe("the prelude's guard of a serving role's port (bw_guard_port)", () => {
     try {
       for (const real of ["md5sum", "cut", "getent", "sort", "cat", "bash", "rm"])
         symlinkSync(execFileSync("/bin/sh", ["-c", `command -v ${real}`], { encoding: "utf8" }).trim(), join(bin, real));
-      for (const [name, body] of Object.entries({ id: `echo ${uid}`, ...commands }))
-        writeFileSync(join(bin, name), `#!/bin/bash\n${body}\n`, { mode: 0o755 });
+      for (const [name, body] of Object.entries({ id: `echo ${uid}`, ...commands })) writeFileSync(join(bin, name), `#!/bin/bash\n${body}\n`, { mode: 0o755 });
       const work = mkdtempSync(join(tmpdir(), "bw-guard-part-"));
       try {
         return bash(`cd ${work}; BW_PEERS=${peers} bw_guard_port 5201; echo "undo: $(cat firewall.undo 2>/dev/null)"; exit 0`, bin);
@@ -125,17 +121,11 @@ describe("the prelude's guard of a serving role's port (bw_guard_port)", () => {
 
   it("says in the log that the port is open to every address without root or passwordless sudo, and touches no firewall", () => {
     const out = guarded(1000, { nft: "echo nft-ran", sudo: "exit 1" }, "10.0.0.7");
-    expect(out).toBe(
-      "bw: port 5201 is open to every address: this step has neither root nor passwordless sudo to keep it to the session's machines\nundo:",
-    );
+    expect(out).toBe("bw: port 5201 is open to every address: this step has neither root nor passwordless sudo to keep it to the session's machines\nundo:");
   });
 
   it("uses passwordless sudo when the step is not root", () => {
-    const out = guarded(
-      1000,
-      { nft: 'echo "nft $*"', sudo: '[ "$1" = -n ] && shift; [ "$1" = true ] && exit 0; echo "sudo $*"; "$@"' },
-      "10.0.0.7",
-    );
+    const out = guarded(1000, { nft: 'echo "nft $*"', sudo: '[ "$1" = -n ] && shift; [ "$1" = true ] && exit 0; echo "sudo $*"; "$@"' }, "10.0.0.7");
     expect(out).toMatch(/^sudo nft -f firewall\.nft$/m);
     expect(out).toMatch(/^undo: sudo -n nft delete table inet bw_[0-9a-f]{16} 2> \/dev\/null$/m);
   });

@@ -50,9 +50,7 @@ describe("what a figure means", () => {
       }
     }
     expect(seen).toBeGreaterThan(50);
-    expect(catalog.parse("idle", "idle0", "BW_METRIC idle_seconds 0.01 s")).toEqual([
-      { name: "idle_seconds", value: 0.01, unit: "s", better: "lower" },
-    ]);
+    expect(catalog.parse("idle", "idle0", "BW_METRIC idle_seconds 0.01 s")).toEqual([{ name: "idle_seconds", value: 0.01, unit: "s", better: "lower" }]);
   });
 
   it("says throughput is better higher and latency better lower", () => {
@@ -67,9 +65,7 @@ describe("what a figure means", () => {
       { name: "other", value: 1, unit: "s" },
     ]);
     const ok = withDefinition(mine('metrics:\n  answer: { unit: "units", better: lower, description: "The answer" }'));
-    expect(ok.catalog.parse("mine", "one", "BW_METRIC answer 42 units")).toEqual([
-      { name: "answer", value: 42, unit: "units", better: "lower" },
-    ]);
+    expect(ok.catalog.parse("mine", "one", "BW_METRIC answer 42 units")).toEqual([{ name: "answer", value: 42, unit: "units", better: "lower" }]);
     expect(ok.catalog.tool("mine")!.metrics).toEqual({ answer: { unit: "units", better: "lower", description: "The answer" } });
   });
 

@@ -100,15 +100,9 @@ describe("parameters of the built-in workloads", () => {
         .stdout.split("\n")
         .filter(Boolean);
     expect(sections(defaults("sysbench", "cpu_10000").threads as string)).toEqual(
-      [1, 2, 4, 8].flatMap((t) => [
-        `BW_SECTION threads=${t}`,
-        `sysbench cpu --cpu-max-prime=20000 --events=10000 --time=0 --threads=${t} run`,
-      ]),
+      [1, 2, 4, 8].flatMap((t) => [`BW_SECTION threads=${t}`, `sysbench cpu --cpu-max-prime=20000 --events=10000 --time=0 --threads=${t} run`]),
     );
-    expect(sections("16", 500)).toEqual([
-      "BW_SECTION threads=16",
-      "sysbench cpu --cpu-max-prime=20000 --events=500 --time=0 --threads=16 run",
-    ]);
+    expect(sections("16", 500)).toEqual(["BW_SECTION threads=16", "sysbench cpu --cpu-max-prime=20000 --events=500 --time=0 --threads=16 run"]);
   });
 
   it("refuse a thread list that is not one", () => {

@@ -151,9 +151,7 @@ export function resolveParams(
       const names = Object.keys(declared);
       problems.push({
         name,
-        message: names.length
-          ? `is not a parameter of this workload (it has: ${names.join(", ")})`
-          : "is not a parameter: this workload has none",
+        message: names.length ? `is not a parameter of this workload (it has: ${names.join(", ")})` : "is not a parameter: this workload has none",
       });
       continue;
     }

@@ -3,12 +3,7 @@ import { normalizePlatform, pickScript, platformCandidates } from "./platform.js
 
 describe("platformCandidates", () => {
   it("falls back token by token to the bare prefix", () => {
-    expect(platformCandidates("install", "ubuntu_22_04")).toEqual([
-      "install_ubuntu_22_04",
-      "install_ubuntu_22",
-      "install_ubuntu",
-      "install",
-    ]);
+    expect(platformCandidates("install", "ubuntu_22_04")).toEqual(["install_ubuntu_22_04", "install_ubuntu_22", "install_ubuntu", "install"]);
     expect(platformCandidates("run", "debian")).toEqual(["run_debian", "run"]);
   });
 

@@ -34,9 +34,7 @@ describe("the README's reference of the built-in catalog", () => {
 
   it("is replaced between its markers only, and refused without them", () => {
     const text = `# Title\n\nintro\n\n${README_BEGIN}\nold\n${README_END}\n\n## After\n`;
-    expect(replaceGenerated(text, `${README_BEGIN}\nnew\n${README_END}`)).toBe(
-      `# Title\n\nintro\n\n${README_BEGIN}\nnew\n${README_END}\n\n## After\n`,
-    );
+    expect(replaceGenerated(text, `${README_BEGIN}\nnew\n${README_END}`)).toBe(`# Title\n\nintro\n\n${README_BEGIN}\nnew\n${README_END}\n\n## After\n`);
     expect(() => replaceGenerated("# no markers", "x")).toThrow(/lacks the lines/);
   });
 });

@@ -86,9 +86,7 @@ function renderTool(tool: ToolDefinition): string[] {
   if (Object.keys(shared).length) {
     out.push("| parameter (every workload) | type | default | allowed | meaning |", "|---|---|---|---|---|");
     for (const [name, p] of Object.entries(shared)) {
-      out.push(
-        `| ${code(name)} | ${p.type} | ${cell(value(p.default))}${p.unit ? ` ${cell(p.unit)}` : ""} | ${cell(range(p))} | ${cell(p.description)} |`,
-      );
+      out.push(`| ${code(name)} | ${p.type} | ${cell(value(p.default))}${p.unit ? ` ${cell(p.unit)}` : ""} | ${cell(range(p))} | ${cell(p.description)} |`);
     }
     out.push("");
   }

@@ -149,11 +149,7 @@ export interface Catalog {
    * The parameter values a run of the workload uses: `given` over the declared defaults, or the
    * problems of `given` (unknown names, wrong types, values out of bounds), each one listed.
    */
-  params(
-    toolId: string,
-    workloadId: string,
-    given?: Record<string, unknown>,
-  ): { values: Record<string, ParamValue>; problems: ParamProblem[] };
+  params(toolId: string, workloadId: string, given?: Record<string, unknown>): { values: Record<string, ParamValue>; problems: ParamProblem[] };
   /** Metrics from the output of a run, by the tool's parser; [] when it finds none. */
   parse(toolId: string, workloadId: string, output: string): Metric[];
 }

@@ -36,9 +36,7 @@ describe("failureOf", () => {
       }),
       "u",
     );
-    expect(message).toBe(
-      "Unknown provider configuration: No provider 'x' (unknown_provider, HTTP 400)\n  /provider: bad\n  choices: local, aws",
-    );
+    expect(message).toBe("Unknown provider configuration: No provider 'x' (unknown_provider, HTTP 400)\n  /provider: bad\n  choices: local, aws");
   });
 
   it("tells how to send the token when the server asks for one", () => {

@@ -6,14 +6,7 @@ import { Interrupted } from "./interrupt.js";
  * Problems that mean "you named something that is not there": the fix is on the command
  * line, so they exit like a usage error, with the server's list of valid names.
  */
-const USAGE_PROBLEMS = new Set([
-  "validation_failed",
-  "unknown_provider",
-  "unknown_service_type",
-  "unknown_tool",
-  "unknown_workload",
-  "not_found",
-]);
+const USAGE_PROBLEMS = new Set(["validation_failed", "unknown_provider", "unknown_service_type", "unknown_tool", "unknown_workload", "not_found"]);
 const STEP_PROBLEMS = new Set(["step_failed", "step_timeout"]);
 
 export interface Failure {

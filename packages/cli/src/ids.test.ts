@@ -12,9 +12,7 @@ describe("an id from its first characters", () => {
 
   it("refuses a prefix of several ids, listing them, and one of none", () => {
     expect(() => matchPrefix("2abd089d", IDS, "execution")).toThrow(UsageError);
-    expect(() => matchPrefix("2abd089d", IDS, "execution")).toThrow(
-      `'2abd089d' is the start of 2 executions' ids; give more of it:\n  ${IDS[0]}\n  ${IDS[1]}`,
-    );
+    expect(() => matchPrefix("2abd089d", IDS, "execution")).toThrow(`'2abd089d' is the start of 2 executions' ids; give more of it:\n  ${IDS[0]}\n  ${IDS[1]}`);
     expect(() => matchPrefix("ffffffff", IDS, "execution")).toThrow("no execution's id starts with 'ffffffff'");
   });
 });

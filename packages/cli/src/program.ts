@@ -99,9 +99,7 @@ export async function main(argv: string[]): Promise<number> {
     .action(act((ctx, _command, id: string) => showCommand(id, ctx)));
 
   withGlobals(program.command("compare"))
-    .description(
-      "executions' metrics side by side, with confidence intervals, each against a baseline (the first) with a significance verdict",
-    )
+    .description("executions' metrics side by side, with confidence intervals, each against a baseline (the first) with a significance verdict")
     .argument("<execution-ids...>", "two or more")
     .option("--baseline <execution-id>", "the execution the others are compared with (default: the first)")
     .option("--confidence <level>", "confidence level of the intervals and the test (default: 0.95)")
@@ -116,9 +114,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const name of SERVER_COMMANDS) {
     program
       .command(name)
-      .description(
-        `the server's '${name}' (needs @benchwright/server: run from a clone of the repository for now; benchwright ${name} --help)`,
-      )
+      .description(`the server's '${name}' (needs @benchwright/server: run from a clone of the repository for now; benchwright ${name} --help)`)
       .helpOption(false)
       .allowUnknownOption()
       .allowExcessArguments()

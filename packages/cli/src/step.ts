@@ -22,8 +22,7 @@ export async function runStep(
   const stopLog = new AbortController();
   // A repeated run says in its log which repetition starts: read for that even when not shown.
   const plan = options.repetitions;
-  const repetitions =
-    plan && step === "run" ? repetitionWatch(plan.count !== undefined, (r) => progress.update(`${phase}, ${r}`)) : undefined;
+  const repetitions = plan && step === "run" ? repetitionWatch(plan.count !== undefined, (r) => progress.update(`${phase}, ${r}`)) : undefined;
   const following =
     options.follow || repetitions
       ? followLog(bw, progress, started, AbortSignal.any([signal, stopLog.signal]), (text) => {
@@ -50,16 +49,9 @@ export async function runStep(
   }
 }
 
-async function followLog(
-  bw: BenchwrightClient,
-  progress: Progress,
-  attempt: StepAttempt,
-  signal: AbortSignal,
-  onText: (text: string) => void,
-): Promise<void> {
+async function followLog(bw: BenchwrightClient, progress: Progress, attempt: StepAttempt, signal: AbortSignal, onText: (text: string) => void): Promise<void> {
   try {
-    for await (const text of bw.logs(attempt.execution_id, { step: attempt.step, attempt: attempt.attempt, follow: true, signal }))
-      onText(text);
+    for await (const text of bw.logs(attempt.execution_id, { step: attempt.step, attempt: attempt.attempt, follow: true, signal })) onText(text);
   } catch (e) {
     // Stopped on purpose (the step ended, or Ctrl-C): the step's own outcome says the rest.
     if (!signal.aborted) progress.log(`(the log stopped: ${(e as Error).message})\n`);

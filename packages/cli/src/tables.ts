@@ -57,14 +57,7 @@ export function metricsTable(metrics: Metric[]): string {
   const placed = metrics.some((m) => m.role !== undefined);
   return table(
     ["METRIC", "VALUE", "UNIT", "TAGS", ...(repeated ? ["REPEATED"] : []), ...(placed ? ["ROLE", "MACHINE"] : [])],
-    metrics.map((m) => [
-      m.name,
-      figure(m.value),
-      m.unit,
-      tagsText(m.tags),
-      ...(repeated ? [statsText(m)] : []),
-      ...(placed ? [m.role ?? "", m.vm ?? ""] : []),
-    ]),
+    metrics.map((m) => [m.name, figure(m.value), m.unit, tagsText(m.tags), ...(repeated ? [statsText(m)] : []), ...(placed ? [m.role ?? "", m.vm ?? ""] : [])]),
   );
 }
 

@@ -11,8 +11,7 @@ export function applyProblemCatalogue(spec) {
   const errors = [];
   for (const [code, entry] of Object.entries(catalogue)) {
     if (!/^[a-z][a-z0-9_]*$/.test(code)) errors.push(`${code}: a code is snake_case`);
-    if (!Number.isInteger(entry?.status) || entry.status < 400 || entry.status > 599)
-      errors.push(`${code}: status must be an integer from 400 to 599`);
+    if (!Number.isInteger(entry?.status) || entry.status < 400 || entry.status > 599) errors.push(`${code}: status must be an integer from 400 to 599`);
     if (typeof entry?.title !== "string" || !entry.title.trim()) errors.push(`${code}: title is missing`);
   }
   // The enum is made here: one written by hand as well would be a second list to keep in step.
@@ -24,9 +23,7 @@ export function applyProblemCatalogue(spec) {
 
 /** The TypeScript module the engine, the server and the SDK import the catalogue from. */
 export function problemsModule(catalogue) {
-  const rows = Object.entries(catalogue).map(
-    ([code, { status, title }]) => `  ${code}: { status: ${status}, title: ${JSON.stringify(title)} },`,
-  );
+  const rows = Object.entries(catalogue).map(([code, { status, title }]) => `  ${code}: { status: ${status}, title: ${JSON.stringify(title)} },`);
   return [
     "// Generated from openapi/openapi.yaml (ProblemCode's x-problem-codes) by",
     "// packages/contract/scripts/problem-catalogue.mjs. Do not edit.",

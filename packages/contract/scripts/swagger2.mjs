@@ -13,9 +13,7 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch"];
 export function toSwagger2(spec) {
   const components = spec.components ?? {};
   const resolve = (object, prefix) =>
-    typeof object?.$ref === "string" && object.$ref.startsWith(prefix)
-      ? components[prefix.split("/")[2]][object.$ref.slice(prefix.length)]
-      : object;
+    typeof object?.$ref === "string" && object.$ref.startsWith(prefix) ? components[prefix.split("/")[2]][object.$ref.slice(prefix.length)] : object;
 
   const out = { swagger: "2.0", info: info(spec.info) };
   const base = spec.servers?.[0]?.url;
@@ -97,10 +95,7 @@ export function toSwagger2(spec) {
     if (p.example !== undefined) out["x-example"] = p.example;
     // 2.0 sends a query value as it is given: `allowReserved` (3.x's leave-reserved-characters-unencoded) is its only way.
     for (const key of Object.keys(p)) {
-      if (
-        !["name", "in", "description", "required", "schema", "example", "style", "explode", "allowReserved"].includes(key) &&
-        !key.startsWith("x-")
-      )
+      if (!["name", "in", "description", "required", "schema", "example", "style", "explode", "allowReserved"].includes(key) && !key.startsWith("x-"))
         unknown(`parameter key '${key}'`);
     }
     return out;
@@ -275,9 +270,7 @@ export function toSwagger2(spec) {
     const out = { type: "object" };
     const names = [...new Set(resolved.flatMap((b) => Object.keys(b.properties ?? {})))];
     if (names.length) {
-      out.properties = Object.fromEntries(
-        names.map((n) => [n, widest(resolved.filter((b) => b.properties?.[n]).map((b) => b.properties[n]))]),
-      );
+      out.properties = Object.fromEntries(names.map((n) => [n, widest(resolved.filter((b) => b.properties?.[n]).map((b) => b.properties[n]))]));
     }
     // biome-ignore lint/performance/noAccumulatingSpread: each step builds a smaller set; nothing accumulates
     const required = resolved.map((b) => new Set(b.required ?? [])).reduce((a, b) => new Set([...a].filter((x) => b.has(x))));

@@ -40,9 +40,7 @@ function operations(): Operation[] {
 /** Every example value of a media type object (named `examples` and a lone `example`). */
 function exampleValues(media: Json | undefined): Array<[string, unknown]> {
   if (!media) return [];
-  const named = Object.entries((media.examples ?? {}) as Record<string, Json>).map(
-    ([name, ex]) => [name, deref(ex).value] as [string, unknown],
-  );
+  const named = Object.entries((media.examples ?? {}) as Record<string, Json>).map(([name, ex]) => [name, deref(ex).value] as [string, unknown]);
   return media.example === undefined ? named : [...named, ["example", media.example]];
 }
 
@@ -113,9 +111,7 @@ function csvFields(line: string): string[] {
 /** Every record in the examples, with where it was found: JSON values and the rows of the text ones. */
 function records(): Array<[string, Json]> {
   return allExamples().flatMap(({ where, media, value }) =>
-    typeof value === "string"
-      ? textRecords(media, value).flatMap((r, i) => objectsIn(r, `${where} (${media} #${i + 1})`))
-      : objectsIn(value, where),
+    typeof value === "string" ? textRecords(media, value).flatMap((r, i) => objectsIn(r, `${where} (${media} #${i + 1})`)) : objectsIn(value, where),
   );
 }
 
@@ -208,19 +204,15 @@ describe("the contract's examples", () => {
       for (const [name, value] of Object.entries(u.params ?? {})) {
         const d = declared.get(name);
         if (!d) problems.push(`${u.where}: ${u.tool}/${u.workload} declares no parameter ${name}`);
-        else if (
-          d.type === "integer" ? !Number.isInteger(value) : d.type === "number" ? typeof value !== "number" : typeof value !== d.type
-        )
+        else if (d.type === "integer" ? !Number.isInteger(value) : d.type === "number" ? typeof value !== "number" : typeof value !== d.type)
           problems.push(`${u.where}: ${name} is not ${d.type}`);
         else if ((d.min !== undefined && (value as number) < d.min) || (d.max !== undefined && (value as number) > d.max))
           problems.push(`${u.where}: ${name} is out of bounds`);
-        else if (d.pattern && !new RegExp(d.pattern, "u").test(value as string))
-          problems.push(`${u.where}: ${name} does not match ${d.pattern}`);
+        else if (d.pattern && !new RegExp(d.pattern, "u").test(value as string)) problems.push(`${u.where}: ${name} does not match ${d.pattern}`);
       }
       // A record holds every parameter's value: those given over the workload's defaults.
       if (u.complete)
-        for (const name of declared.keys())
-          if (!(name in (u.params ?? {}))) problems.push(`${u.where}: ${u.tool}/${u.workload} has no value of ${name}`);
+        for (const name of declared.keys()) if (!(name in (u.params ?? {}))) problems.push(`${u.where}: ${u.tool}/${u.workload} has no value of ${name}`);
     }
     for (const [where, o] of records()) {
       if (!o.test?.tool_id) continue;
@@ -251,8 +243,7 @@ describe("the contract's examples", () => {
       if (typeof o.metric === "string" && typeof o.tool === "string") check(where, o.tool, o.metric, o.unit, undefined);
     }
     const comparison = examplesOf("compareExecutions", "200")[0] as Json;
-    for (const m of comparison.metrics)
-      for (const e of comparison.executions) check(`compareExecutions ${m.name}`, e.tool, m.name, m.unit, m.better);
+    for (const m of comparison.metrics) for (const e of comparison.executions) check(`compareExecutions ${m.name}`, e.tool, m.name, m.unit, m.better);
     expect(problems).toEqual([]);
   });
 
@@ -296,10 +287,7 @@ describe("the contract's examples", () => {
         same(where, `execution ${id}'s provider`, [o.provider, o.service_type], [session.provider.id, session.provider.type]);
       if (typeof o.metric === "string") {
         const figure = e.metrics.find(
-          (m: Json) =>
-            m.name === o.metric &&
-            JSON.stringify(m.tags ?? {}) === JSON.stringify(o.tags) &&
-            (m.values ?? [m.value]).includes(Number(o.value)),
+          (m: Json) => m.name === o.metric && JSON.stringify(m.tags ?? {}) === JSON.stringify(o.tags) && (m.values ?? [m.value]).includes(Number(o.value)),
         );
         if (!figure) problems.push(`${where}: execution ${id} has no ${o.metric} of ${o.value} at ${JSON.stringify(o.tags)}`);
       }

@@ -49,9 +49,7 @@ describe("the answers an X-Fields mask cuts down, in the bundled contract", () =
 
   it("requires no field in a masked schema, at any depth", () => {
     const masked = Object.entries(spec.components.schemas).filter(([name]) => name.endsWith("Masked"));
-    expect(masked.map(([n]) => n)).toEqual(
-      expect.arrayContaining(["SessionMasked", "ExecutionMasked", "BenchmarkMasked", "StepAttemptMasked"]),
-    );
+    expect(masked.map(([n]) => n)).toEqual(expect.arrayContaining(["SessionMasked", "ExecutionMasked", "BenchmarkMasked", "StepAttemptMasked"]));
     for (const [name, schema] of masked) {
       const keywords = keywordsIn(schema);
       expect([name, keywords.has("required"), keywords.has("oneOf"), keywords.has("minProperties")]).toEqual([name, false, false, false]);
@@ -66,9 +64,7 @@ describe("the answers an X-Fields mask cuts down, in the bundled contract", () =
   it("gives back the hand-written whole answers through wholeAnswers, for checks made before the mask", () => {
     const whole = wholeAnswers(spec as unknown as object) as unknown as Spec;
     const strip = (s: Record<string, unknown>) => JSON.parse(JSON.stringify(s));
-    expect(maskedAnswers(whole).map((a) => [a.at, strip(a.schema)])).toEqual(
-      maskedAnswers(handWritten).map((a) => [a.at, strip(a.schema)]),
-    );
+    expect(maskedAnswers(whole).map((a) => [a.at, strip(a.schema)])).toEqual(maskedAnswers(handWritten).map((a) => [a.at, strip(a.schema)]));
     // The copy is new: the bundle is left as it was.
     expect((maskedAnswers(spec)[0].schema.anyOf as unknown[]).length).toBe(2);
   });

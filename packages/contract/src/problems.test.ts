@@ -13,10 +13,7 @@ const spec = loadSpec() as {
     schemas: Record<string, Schema>;
     responses: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }>;
   };
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }> }>
-  >;
+  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }> }>>;
 };
 
 /** Every TypeScript source of the workspace's packages and apps, generated code left out. */

@@ -82,9 +82,7 @@ describe("the Swagger 2.0 rendition of the contract", () => {
   });
 
   it("refuses, at build time, a keyword it has no 2.0 form for, rather than drop it", () => {
-    expect(() => toSwagger2(tiny({ Thing: { type: "array", prefixItems: [{ type: "string" }] } }))).toThrow(
-      /prefixItems.*teach scripts\/swagger2.mjs/,
-    );
+    expect(() => toSwagger2(tiny({ Thing: { type: "array", prefixItems: [{ type: "string" }] } }))).toThrow(/prefixItems.*teach scripts\/swagger2.mjs/);
     expect(() => toSwagger2(tiny({ Thing: { type: "string" } }, { servers: [{ url: "https://api.example/v1" }] }))).toThrow(/not a path/);
   });
 });

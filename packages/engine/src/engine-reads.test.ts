@@ -69,9 +69,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await engine.getExecution(execution.id)).steps).toEqual([]);
 
       // A step begins and ends in transactions of their own.
-      const step = await engine.store.beginStep(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () =>
-        join(dataDir, "log"),
-      );
+      const step = await engine.store.beginStep(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => join(dataDir, "log"));
       expect(await engine.getExecution(execution.id)).toMatchObject({
         state: "preparing",
         steps: [{ step: "prepare", attempt: 1, state: "running", duration: null }],
@@ -158,12 +156,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         db.commits = new CommitProbe(async () => token);
         try {
           const { execution, counter } = await executionReadOnce(engine);
-          await Promise.all([
-            engine.getExecution(execution.id),
-            engine.getExecution(execution.id),
-            engine.listSessions(),
-            engine.listSessions(),
-          ]);
+          await Promise.all([engine.getExecution(execution.id), engine.getExecution(execution.id), engine.listSessions(), engine.listSessions()]);
           const afterList = counter.count;
           await Promise.all([engine.getExecution(execution.id), engine.listSessions()]);
           expect(counter.count).toBe(afterList);

@@ -151,10 +151,7 @@ export class Engine {
    * database is left out while it does not answer: the others still tell something.
    */
   async stats(): Promise<EngineStats> {
-    const [queueDepth, liveResources] = await Promise.all([
-      this.queue.depth().catch(() => undefined),
-      this.store.liveResourceCounts().catch(() => undefined),
-    ]);
+    const [queueDepth, liveResources] = await Promise.all([this.queue.depth().catch(() => undefined), this.store.liveResourceCounts().catch(() => undefined)]);
     return {
       stepsRunning: this.steps.running,
       queue: { kind: this.queue.kind, depth: queueDepth },

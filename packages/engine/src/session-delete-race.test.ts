@@ -50,11 +50,7 @@ describe("a prepare racing the DELETE of its session", () => {
   };
 
   /** Replaces one method of a store for its next call only. */
-  function once<K extends "beginStep" | "recordStepHandle" | "heldSteps">(
-    store: Store,
-    name: K,
-    replacement: (original: Store[K]) => Store[K],
-  ) {
+  function once<K extends "beginStep" | "recordStepHandle" | "heldSteps">(store: Store, name: K, replacement: (original: Store[K]) => Store[K]) {
     const original = store[name].bind(store) as Store[K];
     (store as unknown as Record<K, Store[K]>)[name] = ((...args: unknown[]) => {
       (store as unknown as Record<K, Store[K]>)[name] = original;

@@ -8,13 +8,9 @@ describe("a full storage", () => {
   it("is told by Node's codes, PostgreSQL's disk_full and PGlite's words, in an error or its causes", () => {
     expect(storageFullReason(errno("ENOSPC", "write"))).toBe("No space left on device");
     expect(storageFullReason(errno("EDQUOT", "write"))).toBe("Disk quota exceeded");
-    expect(storageFullReason(Object.assign(new Error('could not extend file "base/5/1"'), { code: "53100" }))).toBe(
-      "No space left on device",
-    );
+    expect(storageFullReason(Object.assign(new Error('could not extend file "base/5/1"'), { code: "53100" }))).toBe("No space left on device");
     expect(storageFullReason(new Error('could not extend file "base/5/16436": No space left on device'))).toBe("No space left on device");
-    expect(storageFullReason(new BenchwrightError("internal", "wrapped", {}, { cause: errno("EDQUOT", "open") }))).toBe(
-      "Disk quota exceeded",
-    );
+    expect(storageFullReason(new BenchwrightError("internal", "wrapped", {}, { cause: errno("EDQUOT", "open") }))).toBe("Disk quota exceeded");
     for (const other of [errno("ENOENT", "open"), Object.assign(new Error("x"), { code: "53300" }), "ENOSPC", undefined])
       expect(storageFullReason(other)).toBeUndefined();
   });

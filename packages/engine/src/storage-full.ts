@@ -18,12 +18,7 @@ export function storageFullReason(e: unknown): string | undefined {
 /** The 507 problem of a request that could not be done because the storage is full. */
 export function storageFull(cause: unknown): BenchwrightError {
   const why = storageFullReason(cause) ?? "No space left on device";
-  return new BenchwrightError(
-    "insufficient_storage",
-    `The server's storage is full (${why}); free space in its data directory and try again`,
-    {},
-    { cause },
-  );
+  return new BenchwrightError("insufficient_storage", `The server's storage is full (${why}); free space in its data directory and try again`, {}, { cause });
 }
 
 /**

@@ -284,10 +284,7 @@ describe("helpers", () => {
     const { prepare, run } = await prepareAndRun(bw, EXEC_ID);
     expectStepResult(prepare);
     expectStepResult(run);
-    expect(sent.map((r) => new URL(r.url).pathname)).toEqual([
-      `/api/v1/executions/${EXEC_ID}/prepare`,
-      `/api/v1/executions/${EXEC_ID}/run`,
-    ]);
+    expect(sent.map((r) => new URL(r.url).pathname)).toEqual([`/api/v1/executions/${EXEC_ID}/prepare`, `/api/v1/executions/${EXEC_ID}/run`]);
   });
 
   it("waitForState resolves once a wanted state is reached", async () => {

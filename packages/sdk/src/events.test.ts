@@ -60,8 +60,7 @@ describe("events()", () => {
 
   it("resumes from a given id, and sends the filters as the contract spells them", async () => {
     const seen = await collect(
-      (signal) =>
-        bw.events({ signal, lastEventId: 42, sessionId: SESSION_ID, executionId: EXEC_ID, types: ["execution.state", "step.started"] }),
+      (signal) => bw.events({ signal, lastEventId: 42, sessionId: SESSION_ID, executionId: EXEC_ID, types: ["execution.state", "step.started"] }),
       (seen) => seen.length > 0,
     );
     expect(seen.map((e) => e.id)).toEqual([43]);

@@ -25,11 +25,7 @@ export interface LogStreamOptions {
  * A step's log as text, chunk by chunk as the server sends it: a multi-byte character cut
  * between chunks is kept whole. Leaving the loop early closes the connection.
  */
-export async function* streamLog(
-  raw: Client<paths>,
-  execId: string,
-  options: LogStreamOptions = {},
-): AsyncGenerator<string, void, undefined> {
+export async function* streamLog(raw: Client<paths>, execId: string, options: LogStreamOptions = {}): AsyncGenerator<string, void, undefined> {
   const { step, attempt, follow, start, signal, headers } = options;
   const range = !follow && start ? { Range: `bytes=${start}-` } : {};
   const { data, error, response } = await raw.GET("/executions/{exec_id}/logs", {

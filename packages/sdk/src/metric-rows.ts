@@ -43,10 +43,7 @@ export async function exportMetricsStream(
  * The metrics export's rows as they stream in (JSON Lines on the wire), one `MetricRow` per
  * metric figure. Leaving the loop early closes the connection.
  */
-export async function* streamMetricRows(
-  raw: Client<paths>,
-  options: MetricsExportOptions = {},
-): AsyncGenerator<MetricRow, void, undefined> {
+export async function* streamMetricRows(raw: Client<paths>, options: MetricsExportOptions = {}): AsyncGenerator<MetricRow, void, undefined> {
   const reader = (await exportMetricsStream(raw, "jsonl", options)).getReader();
   const decoder = new TextDecoder();
   let buffer = "";

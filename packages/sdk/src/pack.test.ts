@@ -220,10 +220,7 @@ describe("packed package", () => {
     "loads with import from an .mjs file",
     () => {
       const file = join(consumer, "esm.mjs");
-      writeFileSync(
-        file,
-        smoke(`import { createClient, BenchwrightProblemError } from "@benchwright/sdk";`, `import.meta.resolve("@benchwright/sdk")`),
-      );
+      writeFileSync(file, smoke(`import { createClient, BenchwrightProblemError } from "@benchwright/sdk";`, `import.meta.resolve("@benchwright/sdk")`));
       expect(JSON.parse(run(process.execPath, [file], consumer))).toEqual(expected("esm"));
     },
     TIMEOUT_MS,

@@ -184,9 +184,7 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     KeyName: i.keyName,
     State: { Name: i.state, Code: { pending: 0, running: 16, "shutting-down": 32, terminated: 48 }[i.state] },
     StateReason:
-      i.failLaunch && i.state === "terminated"
-        ? { Code: "Server.InternalError", Message: "Server.InternalError: Internal error on launch" }
-        : undefined,
+      i.failLaunch && i.state === "terminated" ? { Code: "Server.InternalError", Message: "Server.InternalError: Internal error on launch" } : undefined,
     // The harness's sshd is "the internet" here: only a public address reaches it.
     PrivateIpAddress: i.state === "terminated" ? undefined : i.privateIp,
     PublicIpAddress: i.state === "running" && i.publicIp ? options.sshHost : undefined,
@@ -219,9 +217,7 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     handle("CreateKeyPair", (input: ec2.CreateKeyPairCommand["input"]) => {
       const name = input.KeyName ?? "";
       if (keyPairs.has(name)) throw awsError("InvalidKeyPair.Duplicate", `The keypair already exists`);
-      const material =
-        options.privateKey ??
-        generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+      const material = options.privateKey ?? generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
       const id = hexId("key");
       keyPairs.set(name, { name, id, tags: tagsFor(input.TagSpecifications, "key-pair") });
       return { KeyName: name, KeyPairId: id, KeyFingerprint: "00:11:22", KeyMaterial: material };
@@ -289,14 +285,12 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       const rules: string[] = [];
       for (const p of input.IpPermissions ?? []) {
         // "-1" is every protocol and port (FromPort and ToPort do not count then).
-        const what =
-          p.IpProtocol === "-1" ? "all" : `${p.IpProtocol}/${p.FromPort === p.ToPort ? p.FromPort : `${p.FromPort}-${p.ToPort}`}`;
+        const what = p.IpProtocol === "-1" ? "all" : `${p.IpProtocol}/${p.FromPort === p.ToPort ? p.FromPort : `${p.FromPort}-${p.ToPort}`}`;
         for (const r of p.IpRanges ?? []) rules.push(`${what} from ${r.CidrIp}`);
         for (const pair of p.UserIdGroupPairs ?? []) {
           const source = groups.get(pair.GroupId ?? "");
           if (!source) throw awsError("InvalidGroup.NotFound", `The security group '${pair.GroupId}' does not exist`);
-          if (source.vpcId !== group.vpcId)
-            throw awsError("InvalidGroup.NotFound", `You have specified two resources that belong to different networks.`);
+          if (source.vpcId !== group.vpcId) throw awsError("InvalidGroup.NotFound", `You have specified two resources that belong to different networks.`);
           rules.push(`${what} from ${source.id}`);
         }
       }
@@ -389,12 +383,7 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
       const found = [...instances.values()]
         .filter((i) => !input.InstanceIds || input.InstanceIds.includes(i.id))
         .map((i) => (advance(i), i))
-        .filter((i) =>
-          matches(
-            input.Filters,
-            (n) => tagFields(i.tags, n) ?? (n === "instance-state-name" ? [i.state] : n === "instance-id" ? [i.id] : []),
-          ),
-        );
+        .filter((i) => matches(input.Filters, (n) => tagFields(i.tags, n) ?? (n === "instance-state-name" ? [i.state] : n === "instance-id" ? [i.id] : [])));
       return { Reservations: found.map((i) => ({ ReservationId: `r-${i.id.slice(2)}`, Instances: [view(i)] })) };
     }),
   );

@@ -166,9 +166,7 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
       networkInterfaces: [
         {
           networkIP: i.ip,
-          accessConfigs: i.externalIp
-            ? [{ type: "ONE_TO_ONE_NAT", name: "External NAT", natIP: s === "RUNNING" ? options.sshHost : undefined }]
-            : [],
+          accessConfigs: i.externalIp ? [{ type: "ONE_TO_ONE_NAT", name: "External NAT", natIP: s === "RUNNING" ? options.sshHost : undefined }] : [],
         },
       ],
     };
@@ -186,11 +184,9 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
     };
     const name = spec.name ?? "";
     if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new HttpError(400, `Invalid value for field 'resource.name': '${name}'.`);
-    if (instances.has(name))
-      throw new HttpError(409, `The resource 'projects/${project}/zones/${zone}/instances/${name}' already exists`, "alreadyExists");
+    if (instances.has(name)) throw new HttpError(409, `The resource 'projects/${project}/zones/${zone}/instances/${name}' already exists`, "alreadyExists");
     const type = /machineTypes\/([^/]+)$/.exec(tail(spec.machineType))?.[1];
-    if (!type || !MACHINE_TYPES.includes(type))
-      throw new HttpError(400, `Invalid value for field 'resource.machineType': '${spec.machineType}'.`);
+    if (!type || !MACHINE_TYPES.includes(type)) throw new HttpError(400, `Invalid value for field 'resource.machineType': '${spec.machineType}'.`);
     const image = tail(spec.disks?.[0]?.initializeParams?.sourceImage);
     if (!IMAGES.includes(image)) throw new HttpError(404, `The resource '${image}' was not found`, "notFound");
     const nic = spec.networkInterfaces?.[0];
@@ -283,11 +279,9 @@ export async function startGceDouble(options: GceDoubleOptions): Promise<GceDoub
           targetTags?: string[];
         };
         const name = spec.name ?? "";
-        if (firewalls.has(name))
-          throw new HttpError(409, `The resource 'projects/${project}/global/firewalls/${name}' already exists`, "alreadyExists");
+        if (firewalls.has(name)) throw new HttpError(409, `The resource 'projects/${project}/global/firewalls/${name}' already exists`, "alreadyExists");
         if ((spec.direction ?? "INGRESS") !== "INGRESS") throw new HttpError(400, `Not modelled here: a ${spec.direction} firewall.`);
-        if (!spec.allowed?.length)
-          throw new HttpError(400, "Invalid value for field 'resource.allowed': ''. At least one rule is required.");
+        if (!spec.allowed?.length) throw new HttpError(400, "Invalid value for field 'resource.allowed': ''. At least one rule is required.");
         for (const a of spec.allowed) {
           if (!a.IPProtocol) throw new HttpError(400, "Invalid value for field 'resource.allowed[0].IPProtocol': ''.");
           // Ports mean something only for these.

@@ -217,10 +217,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   const groupNamed = (ref: string) => securityGroups.get(ref) ?? [...securityGroups.values()].find((g) => g.name === ref);
   const keypairs = new Map<string, { name: string; public_key: string; imported: boolean }>();
   const servers = new Map<string, ServerState>();
-  const floatingIps = new Map<
-    string,
-    { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; description: string }
-  >();
+  const floatingIps = new Map<string, { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; description: string }>();
 
   /** Throws the failure injected for this operation, echoing `credentials` (the double's own by default) if asked. */
   const maybeFail = (operation: OpenStackOperation, credentials = { user: username, password }) => {
@@ -322,16 +319,10 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       // What Keystone was sent, not what it expects, is what a careless one echoes.
       maybeFail("auth", { user: String(user?.name ?? ""), password: String(user?.password ?? "") });
       const scope = body.auth?.scope?.project;
-      if (
-        !body.auth?.identity?.methods?.includes("password") ||
-        user?.name !== username ||
-        user?.password !== password ||
-        user?.domain?.name !== domain
-      ) {
+      if (!body.auth?.identity?.methods?.includes("password") || user?.name !== username || user?.password !== password || user?.domain?.name !== domain) {
         throw new HttpError(401, "The request you have made requires authentication.");
       }
-      if (scope?.name !== project || scope?.domain?.name !== domain)
-        throw new HttpError(401, "The request you have made requires authentication.");
+      if (scope?.name !== project || scope?.domain?.name !== domain) throw new HttpError(401, "The request you have made requires authentication.");
       const token = `gAAAA${randomBytes(24).toString("base64url")}`;
       tokens.add(token);
       issued.push(token);
@@ -383,12 +374,9 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       if (!name) throw new HttpError(400, "Keypair data is invalid: name is required");
       if (keypairs.has(name)) throw new HttpError(409, `Key pair '${name}' already exists.`);
       const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-      const publicText =
-        body.keypair?.public_key ?? `ssh-rsa ${publicKey.export({ type: "spki", format: "der" }).toString("base64")} ${name}`;
+      const publicText = body.keypair?.public_key ?? `ssh-rsa ${publicKey.export({ type: "spki", format: "der" }).toString("base64")} ${name}`;
       keypairs.set(name, { name, public_key: publicText, imported: !!body.keypair?.public_key });
-      const generated = body.keypair?.public_key
-        ? undefined
-        : (options.privateKey ?? privateKey.export({ type: "pkcs1", format: "pem" }).toString());
+      const generated = body.keypair?.public_key ? undefined : (options.privateKey ?? privateKey.export({ type: "pkcs1", format: "pem" }).toString());
       return { body: { keypair: { name, public_key: publicText, fingerprint: "00:11", user_id: "u-1", private_key: generated } } };
     }
     if (m === "DELETE" && (match = /^\/os-keypairs\/([^/]+)$/.exec(path))) {
@@ -532,10 +520,8 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
       const group = securityGroups.get(r.security_group_id ?? "");
       if (!group) throw new HttpError(404, `Security group ${r.security_group_id} does not exist`);
       if (r.remote_ip_prefix && r.remote_group_id) throw new HttpError(400, "Only remote_ip_prefix or remote_group_id may be provided.");
-      if (r.remote_group_id && !securityGroups.has(r.remote_group_id))
-        throw new HttpError(404, `Security group ${r.remote_group_id} does not exist`);
-      if (!r.protocol && (r.port_range_min != null || r.port_range_max != null))
-        throw new HttpError(400, "Must also specify protocol if port range is given.");
+      if (r.remote_group_id && !securityGroups.has(r.remote_group_id)) throw new HttpError(404, `Security group ${r.remote_group_id} does not exist`);
+      if (!r.protocol && (r.port_range_min != null || r.port_range_max != null)) throw new HttpError(400, "Must also specify protocol if port range is given.");
       const ethertype = r.ethertype ?? "IPv4";
       // Neither remote: from anywhere.
       const remote = r.remote_group_id ?? r.remote_ip_prefix ?? (ethertype === "IPv6" ? "::/0" : "0.0.0.0/0");
@@ -568,13 +554,7 @@ export async function startOpenStackDouble(options: OpenStackDoubleOptions): Pro
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", base);
     const path = url.pathname;
-    const service = path.startsWith("/v3")
-      ? "keystone"
-      : path.startsWith("/network")
-        ? "neutron"
-        : path.startsWith("/image")
-          ? "glance"
-          : "nova";
+    const service = path.startsWith("/v3") ? "keystone" : path.startsWith("/network") ? "neutron" : path.startsWith("/image") ? "glance" : "nova";
     let route: Route;
     try {
       if (service !== "keystone" && !tokens.has(String(req.headers["x-auth-token"] ?? ""))) {

@@ -22,10 +22,7 @@ export async function sendLog(req: Request, res: Response, log: StepLogView, fol
   if (range.kind === "unsatisfiable") {
     res.set("Content-Range", `bytes */${log.size}`);
     const { step, attempt } = log.key;
-    throw new BenchwrightError(
-      "range_not_satisfiable",
-      `The log of ${step} ${attempt} holds ${log.size} bytes: the range asked for starts past its end`,
-    );
+    throw new BenchwrightError("range_not_satisfiable", `The log of ${step} ${attempt} holds ${log.size} bytes: the range asked for starts past its end`);
   }
   if (range.kind === "range") {
     const { start, end } = range;

@@ -69,14 +69,7 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
  * comma, a quote or a line end.
  */
 function csvField(value: unknown): string {
-  let text =
-    value === undefined || value === null
-      ? ""
-      : typeof value === "string"
-        ? value
-        : typeof value === "number"
-          ? String(value)
-          : JSON.stringify(value);
+  let text = value === undefined || value === null ? "" : typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
   if (typeof value === "string" && FORMULA.test(text) && !NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -15,11 +15,7 @@ export function emptyOptionalBody(contract: object, operationOf: (req: Request) 
     return !!b && !b.required;
   };
   return (req, _res, next) => {
-    if (
-      req.headers["content-length"] === "0" &&
-      req.headers["transfer-encoding"] === undefined &&
-      optional(operationOf(req)?.requestBody)
-    ) {
+    if (req.headers["content-length"] === "0" && req.headers["transfer-encoding"] === undefined && optional(operationOf(req)?.requestBody)) {
       delete req.headers["content-type"];
     }
     next();

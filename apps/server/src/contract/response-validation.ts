@@ -43,9 +43,7 @@ export function withoutResponses<T extends object>(spec: T): T {
       path,
       Object.fromEntries(
         Object.entries(item).map(([key, op]) =>
-          METHODS.has(key) && op && typeof op === "object"
-            ? [key, { ...op, responses: { default: { description: "Not checked" } } }]
-            : [key, op],
+          METHODS.has(key) && op && typeof op === "object" ? [key, { ...op, responses: { default: { description: "Not checked" } } }] : [key, op],
         ),
       ),
     ]),

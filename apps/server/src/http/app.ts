@@ -115,9 +115,7 @@ export function createApp(options: AppOptions): Express {
       emptyOptionalBody(spec, operationOf),
       (req, res, next) => (operationOf(req)?.requestBody ? json(req, res, next) : next()),
       fieldsMask,
-      responses === "off"
-        ? rememberedValidation(validate, (req) => operationOf(req)?.operationId, headerParametersByOperation(spec))
-        : validate,
+      responses === "off" ? rememberedValidation(validate, (req) => operationOf(req)?.operationId, headerParametersByOperation(spec)) : validate,
       // Every request here is an operation (the gate above): served without a mount, which would cut
       // and restore its path for nothing.
       validatedOnly,
@@ -160,8 +158,7 @@ const validatedOnly: express.RequestHandler = (req, _res, next) => {
     path,
     message: "must be a finite number",
   }));
-  if (errors.length)
-    return next(new BenchwrightError("validation_failed", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors }));
+  if (errors.length) return next(new BenchwrightError("validation_failed", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors }));
   next();
 };
 

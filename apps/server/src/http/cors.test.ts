@@ -11,9 +11,7 @@ const TOKEN = "s3cret-token-for-cors";
 /** The CORS headers of an answer, by lower-case name. */
 function corsHeaders(headers: Record<string, string> | Headers): Record<string, string> {
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  return Object.fromEntries(
-    entries.filter(([k]) => k.toLowerCase().startsWith("access-control-")).map(([k, v]) => [k.toLowerCase(), String(v)]),
-  );
+  return Object.fromEntries(entries.filter(([k]) => k.toLowerCase().startsWith("access-control-")).map(([k, v]) => [k.toLowerCase(), String(v)]));
 }
 
 describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
@@ -44,20 +42,13 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
     expect(theirs.status).toBe(204);
     const [o, t] = [corsHeaders(ours.headers), corsHeaders(theirs.headers)];
     expect(Object.keys(o).sort()).toEqual(Object.keys(t).sort());
-    for (const name of [
-      "access-control-allow-origin",
-      "access-control-allow-headers",
-      "access-control-allow-credentials",
-      "access-control-allow-methods",
-    ]) {
+    for (const name of ["access-control-allow-origin", "access-control-allow-headers", "access-control-allow-credentials", "access-control-allow-methods"]) {
       expect([name, o[name]]).toEqual([name, t[name]]);
     }
     expect(o["access-control-allow-origin"]).toBe(PAGE);
     // The mock exposes `*`; so do we, and name the contract's headers for credentialed requests.
     expect(t["access-control-expose-headers"]).toBe("*");
-    expect(o["access-control-expose-headers"].split(/,\s*/)).toEqual(
-      expect.arrayContaining(["*", "Location", "Content-Range", "Preference-Applied"]),
-    );
+    expect(o["access-control-expose-headers"].split(/,\s*/)).toEqual(expect.arrayContaining(["*", "Location", "Content-Range", "Preference-Applied"]));
     expect(ours.headers.vary).toMatch(/Origin/);
   });
 

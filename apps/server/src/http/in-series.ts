@@ -16,8 +16,7 @@ export function inSeries(...handlers: RequestHandler[]): RequestHandler {
       if (!handler) return done();
       try {
         const served: unknown = handler(req, res, next);
-        if (served instanceof Promise)
-          served.catch((e: unknown) => done(e ?? new Error("A middleware's promise was rejected without a reason")));
+        if (served instanceof Promise) served.catch((e: unknown) => done(e ?? new Error("A middleware's promise was rejected without a reason")));
       } catch (e) {
         done(e);
       }

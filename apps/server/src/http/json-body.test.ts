@@ -86,9 +86,6 @@ describe("unstorableStrings", () => {
   it("writes a key's ~, / and unstorable units as a JSON Pointer can show them", () => {
     const found = unstorableStrings({ "a/b~c\u0000": 1, "\ud800x": "fine" }, "/body");
     expect(found.map((f) => f.path)).toEqual(["/body/a~1b~0c\\u0000", "/body/\\ud800x"]);
-    expect(found.map((f) => f.message)).toEqual([
-      expect.stringMatching(/^is a name .*NUL/),
-      expect.stringMatching(/^is a name .*surrogate \(\\ud800\)/),
-    ]);
+    expect(found.map((f) => f.message)).toEqual([expect.stringMatching(/^is a name .*NUL/), expect.stringMatching(/^is a name .*surrogate \(\\ud800\)/)]);
   });
 });

@@ -37,11 +37,5 @@ export function docsRouter(spec: object, swagger2: object): Router {
 }
 
 export function isDocsPath(path: string): boolean {
-  return (
-    path === "/api/v1" ||
-    path === "/api/v1/" ||
-    path === "/api/v1/openapi.json" ||
-    path === "/api/v1/swagger.json" ||
-    path.startsWith("/api/v1/docs/")
-  );
+  return path === "/api/v1" || path === "/api/v1/" || path === "/api/v1/openapi.json" || path === "/api/v1/swagger.json" || path.startsWith("/api/v1/docs/");
 }

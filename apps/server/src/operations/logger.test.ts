@@ -40,17 +40,7 @@ describe("the server's logger", () => {
       },
       "a request",
     );
-    for (const secret of [
-      "tok-123456",
-      "sid=abcdef",
-      "eHl6OnNlY3JldA==",
-      "sk-top-secret",
-      "AKIA0000",
-      "BEGIN KEY",
-      "pw-123456",
-      "pp-123456",
-      "pw-top",
-    ]) {
+    for (const secret of ["tok-123456", "sid=abcdef", "eHl6OnNlY3JldA==", "sk-top-secret", "AKIA0000", "BEGIN KEY", "pw-123456", "pp-123456", "pw-top"]) {
       expect(raw.join("\n")).not.toContain(secret);
     }
     expect(JSON.parse(raw[0])).toMatchObject({
@@ -208,8 +198,7 @@ describe("a request's line", () => {
 
   it("is one line at the end, at the level its status calls for, with the request's id on every line written for it", async () => {
     const { app, entries } = loggedApp();
-    for (const code of [200, 404, 503])
-      await request(app).get(`/status/${code}`).set("X-Request-Id", `id-${code}`).set("Authorization", "Bearer tok-secret-1");
+    for (const code of [200, 404, 503]) await request(app).get(`/status/${code}`).set("X-Request-Id", `id-${code}`).set("Authorization", "Bearer tok-secret-1");
     const ended = entries().filter((e) => e.msg === "request completed" || e.msg === "request errored");
     expect(ended.map((e) => [e.reqId, e.level, e.msg, (e.res as { statusCode: number }).statusCode, e.operation])).toEqual([
       ["id-200", 30, "request completed", 200, "op:/status/200"],

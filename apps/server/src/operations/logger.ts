@@ -75,8 +75,7 @@ const MASKED_HEADERS: ReadonlySet<string> = new Set(CREDENTIAL_HEADERS);
  */
 function requestLogFields(req: IncomingMessage & { originalUrl?: string; id?: unknown }): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
-  for (const name of LOGGED_HEADERS)
-    if (req.headers[name] !== undefined) headers[name] = MASKED_HEADERS.has(name) ? MASK : req.headers[name];
+  for (const name of LOGGED_HEADERS) if (req.headers[name] !== undefined) headers[name] = MASKED_HEADERS.has(name) ? MASK : req.headers[name];
   return {
     id: req.id,
     method: req.method,

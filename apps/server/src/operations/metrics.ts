@@ -123,13 +123,7 @@ function counter<L extends string>(registry: Registry, name: string, help: strin
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
-function histogram<L extends string>(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-  buckets: number[],
-): Histogram<L> {
+function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
   return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
 }
 

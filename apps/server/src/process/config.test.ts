@@ -29,9 +29,7 @@ describe("server configuration", () => {
   it("logs at LOG_LEVEL, info by default, and refuses a level that does not exist", () => {
     expect(readConfig({}, []).logLevel).toBe("info");
     expect(readConfig({ LOG_LEVEL: " Debug " }, []).logLevel).toBe("debug");
-    expect(() => readConfig({ LOG_LEVEL: "verbose" }, [])).toThrow(
-      "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'",
-    );
+    expect(() => readConfig({ LOG_LEVEL: "verbose" }, [])).toThrow("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'");
   });
 
   it("keeps /metrics behind the token unless BENCHWRIGHT_METRICS_PUBLIC is true", () => {

@@ -82,9 +82,7 @@ export function isLoopback(host: string): boolean {
 /** Without a token the API is open to whoever reaches it: only loopback, unless told otherwise. */
 export function assertSafeToListen(config: ServerConfig): void {
   if (!isLoopback(config.host) && !config.token && !config.insecure) {
-    throw new Error(
-      `Refusing to listen on ${config.host} without BENCHWRIGHT_API_TOKEN: set a token, or pass --insecure if the network is trusted`,
-    );
+    throw new Error(`Refusing to listen on ${config.host} without BENCHWRIGHT_API_TOKEN: set a token, or pass --insecure if the network is trusted`);
   }
 }
 

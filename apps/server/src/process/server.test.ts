@@ -78,10 +78,7 @@ describe("requests Node's parser refuses before Express", () => {
     ["an unknown method", "FROB /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\n\r\n"],
     ["a space in the path", "GET /api/v1/ses sions/ HTTP/1.1\r\nHost: x\r\n\r\n"],
     ["a header line without a colon", "GET /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n"],
-    [
-      "two Content-Length headers that disagree",
-      "POST /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
-    ],
+    ["two Content-Length headers that disagree", "POST /api/v1/sessions/ HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"],
   ])("answers %s with a 400 problem", async (_name, bytes) => {
     expectProblem(await exchange(port, bytes), 400, "validation_failed");
   });

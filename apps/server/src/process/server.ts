@@ -85,10 +85,8 @@ function listenError(error: NodeJS.ErrnoException, config: Pick<ServerConfig, "h
       `${where} is already in use (EADDRINUSE): another process listens there, perhaps another Benchwright server; stop it, or set PORT (and HOST) to another address`,
     );
   }
-  if (error.code === "EACCES")
-    return new Error(`not allowed to listen on ${where} (EACCES): set PORT to a port above 1023, or run with the right to bind it`);
-  if (error.code === "EADDRNOTAVAIL")
-    return new Error(`${config.host} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses`);
+  if (error.code === "EACCES") return new Error(`not allowed to listen on ${where} (EACCES): set PORT to a port above 1023, or run with the right to bind it`);
+  if (error.code === "EADDRNOTAVAIL") return new Error(`${config.host} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses`);
   return new Error(`cannot listen on ${where}: ${error.message}`);
 }
 
@@ -111,10 +109,7 @@ export function answerClientErrors(server: Server): void {
     }
     const error =
       err.code === "HPE_HEADER_OVERFLOW"
-        ? new BenchwrightError(
-            "header_too_large",
-            `The request's header fields are larger than the ${maxHeaderSize} bytes the server accepts`,
-          )
+        ? new BenchwrightError("header_too_large", `The request's header fields are larger than the ${maxHeaderSize} bytes the server accepts`)
         : new BenchwrightError("validation_failed", "The request is not well-formed HTTP/1.1 (request line, header fields or framing)");
     const body = JSON.stringify(problemOf(error));
     socket.end(

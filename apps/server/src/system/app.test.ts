@@ -183,46 +183,11 @@ describe("malformed requests", () => {
       "validation_failed",
     ],
     ["session: wrong type", "post", "/api/v1/sessions/", json({ provider: 42, service: "default" }), 400, "validation_failed"],
-    [
-      "session: unknown field",
-      "post",
-      "/api/v1/sessions/",
-      json({ provider: "local", service: "default", color: "red" }),
-      400,
-      "validation_failed",
-    ],
-    [
-      "session: unknown stored provider",
-      "post",
-      "/api/v1/sessions/",
-      json({ provider: "nowhere", service: "default" }),
-      400,
-      "unknown_provider",
-    ],
-    [
-      "session: unknown service type",
-      "post",
-      "/api/v1/sessions/",
-      json({ provider: "local", service: "huge" }),
-      400,
-      "unknown_service_type",
-    ],
-    [
-      "session: unknown class",
-      "post",
-      "/api/v1/sessions/",
-      json({ config: { provider: { class: "teleport" }, s: {} } }),
-      400,
-      "unknown_provider_class",
-    ],
-    [
-      "session: two service sections",
-      "post",
-      "/api/v1/sessions/",
-      json({ config: { provider: { class: "local" }, a: {}, b: {} } }),
-      400,
-      "validation_failed",
-    ],
+    ["session: unknown field", "post", "/api/v1/sessions/", json({ provider: "local", service: "default", color: "red" }), 400, "validation_failed"],
+    ["session: unknown stored provider", "post", "/api/v1/sessions/", json({ provider: "nowhere", service: "default" }), 400, "unknown_provider"],
+    ["session: unknown service type", "post", "/api/v1/sessions/", json({ provider: "local", service: "huge" }), 400, "unknown_service_type"],
+    ["session: unknown class", "post", "/api/v1/sessions/", json({ config: { provider: { class: "teleport" }, s: {} } }), 400, "unknown_provider_class"],
+    ["session: two service sections", "post", "/api/v1/sessions/", json({ config: { provider: { class: "local" }, a: {}, b: {} } }), 400, "validation_failed"],
     [
       "session: existing-vm without host",
       "post",
@@ -242,30 +207,9 @@ describe("malformed requests", () => {
     ],
     ["session: array body", "post", "/api/v1/sessions/", json([{ provider: "local" }]), 400, "validation_failed"],
     ["execution: missing workload", "post", `/api/v1/sessions/${"SID"}/executions/`, json({ tool: "idle" }), 400, "validation_failed"],
-    [
-      "execution: unknown tool",
-      "post",
-      `/api/v1/sessions/${"SID"}/executions/`,
-      json({ tool: "sysbenc", workload: "cpu" }),
-      400,
-      "unknown_tool",
-    ],
-    [
-      "execution: unknown workload",
-      "post",
-      `/api/v1/sessions/${"SID"}/executions/`,
-      json({ tool: "idle", workload: "idle7" }),
-      400,
-      "unknown_workload",
-    ],
-    [
-      "execution: unknown session",
-      "post",
-      `/api/v1/sessions/${MISSING}/executions/`,
-      json({ tool: "idle", workload: "idle0" }),
-      404,
-      "not_found",
-    ],
+    ["execution: unknown tool", "post", `/api/v1/sessions/${"SID"}/executions/`, json({ tool: "sysbenc", workload: "cpu" }), 400, "unknown_tool"],
+    ["execution: unknown workload", "post", `/api/v1/sessions/${"SID"}/executions/`, json({ tool: "idle", workload: "idle7" }), 400, "unknown_workload"],
+    ["execution: unknown session", "post", `/api/v1/sessions/${MISSING}/executions/`, json({ tool: "idle", workload: "idle0" }), 404, "not_found"],
     ["execution: session id not a uuid", "get", "/api/v1/sessions/not-a-uuid", {}, 400, "validation_failed"],
     ["unknown execution", "get", `/api/v1/executions/${MISSING}`, {}, 404, "not_found"],
     ["unknown benchmark", "get", "/api/v1/benchmarks/nope", {}, 404, "not_found"],
@@ -341,8 +285,7 @@ describe("persistence", () => {
       try {
         let api = request(fx.app);
         const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body;
-        const exec = (await api.post(`/api/v1/sessions/${session.id}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200))
-          .body;
+        const exec = (await api.post(`/api/v1/sessions/${session.id}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body;
         await api.post(`/api/v1/executions/${exec.id}/prepare`).expect(200);
         await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
         const before = (await api.get(`/api/v1/sessions/${session.id}`).expect(200)).body;
@@ -373,8 +316,7 @@ describe("every operation of the seed, on both spellings, with a mask", () => {
   });
   afterAll(() => fx.close());
 
-  const newSession = async () =>
-    (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
+  const newSession = async () => (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
   const newExec = async (sid: string) =>
     (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id as string;
 

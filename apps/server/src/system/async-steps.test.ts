@@ -123,12 +123,9 @@ describe("stopping well", () => {
     try {
       const env = { BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG, BENCHWRIGHT_STOP_TIMEOUT: "3" };
       let server = await startProcess("serve", env);
-      const call = (path: string, init: RequestInit = {}) =>
-        fetch(server.api + path, init).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const call = (path: string, init: RequestInit = {}) => fetch(server.api + path, init).then(async (r) => ({ status: r.status, body: await r.json() }));
       const json = { "Content-Type": "application/json" };
-      const sid = (
-        await call("/sessions/", { method: "POST", headers: json, body: JSON.stringify({ provider: "local", service: "default" }) })
-      ).body.id;
+      const sid = (await call("/sessions/", { method: "POST", headers: json, body: JSON.stringify({ provider: "local", service: "default" }) })).body.id;
       const id = (
         await call(`/sessions/${sid}/executions/`, {
           method: "POST",

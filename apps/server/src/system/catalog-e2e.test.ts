@@ -66,8 +66,7 @@ describe("every built-in workload, end to end over SSH", () => {
     const withRoles = catalog.tools().reduce((n, t) => n + t.workloads.filter((w) => w.roles).length, 0);
     expect(cases).toHaveLength(all - withRoles);
     expect(all).toBeGreaterThanOrEqual(80);
-    for (const [tool, workload] of cases)
-      expect(catalog.params(tool, workload, paramsOf(tool, workload)).problems, `${tool}/${workload}`).toEqual([]);
+    for (const [tool, workload] of cases) expect(catalog.params(tool, workload, paramsOf(tool, workload)).problems, `${tool}/${workload}`).toEqual([]);
     // Every entry of SMALL names a tool or workload that is still there.
     for (const key of Object.keys(SMALL)) {
       const [tool, workload] = key.split("/") as [string, string | undefined];

@@ -59,11 +59,7 @@ async function ec2Cloud(): Promise<{ cloud: Cloud; providers: object }> {
     }),
     leftovers: () => {
       const inv = double.inventory();
-      return [
-        ...inv.instances.filter((i) => i.state !== "terminated"),
-        ...inv.keyPairs,
-        ...inv.securityGroups.filter((g) => g.name !== "default"),
-      ];
+      return [...inv.instances.filter((i) => i.state !== "terminated"), ...inv.keyPairs, ...inv.securityGroups.filter((g) => g.name !== "default")];
     },
     injectFailures: [
       () => double.failNext("CreateKeyPair", "KeyPairLimitExceeded"),

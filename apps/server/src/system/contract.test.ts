@@ -58,9 +58,7 @@ describe("the real server, checked by Prism against the contract", () => {
       expect(e).toBeInstanceOf(BenchwrightProblemError);
       expect(e.problem).toMatchObject({ status: 404, code: "not_found" });
     }
-    const bad = (await client
-      .createExecution(missing, { tool: "idle", workload: "idle0" })
-      .catch((x: unknown) => x)) as BenchwrightProblemError;
+    const bad = (await client.createExecution(missing, { tool: "idle", workload: "idle0" }).catch((x: unknown) => x)) as BenchwrightProblemError;
     expect(bad.status).toBe(404);
   }, 30_000);
 });

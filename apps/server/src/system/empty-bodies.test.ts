@@ -89,10 +89,7 @@ describe("answers the Benchmarking Suite's clients as the ancestor did", () => {
     const { id } = await newExecution(sid);
     const formEmpty = { headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "0" } };
     expect((await http.send("POST", `/api/v1/executions/${id}/prepare`, formEmpty)).status).toBe(200);
-    expect(
-      (await http.send("POST", `/api/v1/executions/${id}/run`, { headers: { "Content-Type": "text/plain", "Content-Length": "0" } }))
-        .status,
-    ).toBe(200);
+    expect((await http.send("POST", `/api/v1/executions/${id}/run`, { headers: { "Content-Type": "text/plain", "Content-Length": "0" } })).status).toBe(200);
     expect((await http.send("DELETE", `/api/v1/sessions/${sid}`, formEmpty)).status).toBe(204);
     // A creation's body is required: no bytes there is still a 400 that creates nothing.
     const before = await fx.engine.store.snapshot();

@@ -133,8 +133,7 @@ describe("GET /api/v1/events", () => {
     };
   }
 
-  const everything = async (filter: EventFilter, after: number) =>
-    (await fx.engine.store.events.read(filter, after, 1_000_000)).map((e) => e.id);
+  const everything = async (filter: EventFilter, after: number) => (await fx.engine.store.events.read(filter, after, 1_000_000)).map((e) => e.id);
 
   beforeAll(async () => {
     fx = await openFixture({ token: TOKEN });

@@ -45,10 +45,7 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     );
     // configparser's continuation lines: how an INI file holds a key's text.
     const indented = sshd.privateKey.trim().split("\n").join("\n    ");
-    writeFileSync(
-      join(providers, "vm_keytext.conf"),
-      ini({ ip_address: sshd.host, port: String(sshd.port), user: sshd.username, ssh_private_key: indented }),
-    );
+    writeFileSync(join(providers, "vm_keytext.conf"), ini({ ip_address: sshd.host, port: String(sshd.port), user: sshd.username, ssh_private_key: indented }));
     api = request(fx.app);
   }, 60_000);
 
@@ -67,8 +64,7 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
   }
 
   async function prepareAndRun(sessionId: string): Promise<{ id: string; state: string; exec_env: { vms: Array<{ ip: string }> } }> {
-    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body
-      .id;
+    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     const prepared = see(await api.post(`/api/v1/executions/${id}/prepare`));
     expect(prepared.status, prepared.text).toBe(200);
     see(await api.post(`/api/v1/executions/${id}/run`).expect(200));
@@ -186,8 +182,7 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
       ].join("\n"),
     });
     const sessionId = await session({ provider: "vm_password", service: "my_vm1" });
-    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "telltale", workload: "password" }).expect(200))
-      .body.id;
+    const id = see(await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "telltale", workload: "password" }).expect(200)).body.id;
     see(await api.post(`/api/v1/executions/${id}/prepare`).expect(200));
     see(await api.post(`/api/v1/executions/${id}/run`).expect(200));
     const log = see(await api.get(`/api/v1/executions/${id}/logs?step=run`).expect(200)).text;

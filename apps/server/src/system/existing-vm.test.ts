@@ -88,9 +88,7 @@ describe("existing-vm over SSH, end to end", () => {
       kernel: expect.any(String),
       os_release: expect.any(String),
     });
-    const viaService = exec.metrics.find(
-      (m: { name: string; tags?: { threads?: string } }) => m.name === "events_per_second" && m.tags?.threads === "1",
-    );
+    const viaService = exec.metrics.find((m: { name: string; tags?: { threads?: string } }) => m.name === "events_per_second" && m.tags?.threads === "1");
     expect(viaService).toMatchObject({ unit: "events/s" });
     expect(viaService.value, `direct runs: ${before} and ${after} events/s`).toBeGreaterThan(0.8 * Math.min(before, after));
     expect(viaService.value, `direct runs: ${before} and ${after} events/s`).toBeLessThan(1.2 * Math.max(before, after));
@@ -98,9 +96,7 @@ describe("existing-vm over SSH, end to end", () => {
 
   it("prepares and runs fio randread", async () => {
     const exec = await prepareAndRun("fio", "randread");
-    expect(exec.metrics).toContainEqual(
-      expect.objectContaining({ name: "iops", unit: "IO/s", tags: expect.objectContaining({ direction: "read" }) }),
-    );
+    expect(exec.metrics).toContainEqual(expect.objectContaining({ name: "iops", unit: "IO/s", tags: expect.objectContaining({ direction: "read" }) }));
   }, 900_000);
 
   it("prepares and runs iperf3 tcp_10_1", async () => {

@@ -78,10 +78,9 @@ describe("Form A without a service type", () => {
   it("takes the service type in the ancestor REST server's spelling, service-type", async () => {
     const res = await api.post("/api/v1/sessions/").send({ provider: "two", "service-type": "large" }).expect(200);
     expect(res.body.provider).toMatchObject({ id: "two", type: "large" });
-    expect(
-      (await api.post("/api/v1/sessions/").send({ provider: "two", service: "large", "service-type": "large" }).expect(200)).body.provider
-        .type,
-    ).toBe("large");
+    expect((await api.post("/api/v1/sessions/").send({ provider: "two", service: "large", "service-type": "large" }).expect(200)).body.provider.type).toBe(
+      "large",
+    );
   });
 
   it("refuses service and service-type that differ, and changes nothing", async () => {

@@ -76,9 +76,7 @@ const templateNamed = (path: string) => SPELLED.find(([, r]) => r.test(path.spli
 const isStep = (op: Operation) => /\/(prepare|run)$/.test(op.template);
 
 /** Every property name the contract's schemas have: what a valid mask is made of. */
-const FIELD_NAMES = [
-  ...new Set(Object.values(spec.components.schemas as Record<string, Schema>).flatMap((s) => Object.keys(s.properties ?? {}))),
-];
+const FIELD_NAMES = [...new Set(Object.values(spec.components.schemas as Record<string, Schema>).flatMap((s) => Object.keys(s.properties ?? {})))];
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAA\\n-----END OPENSSH PRIVATE KEY-----\\n";
 /** Values the server knows, so that generated bodies also get past the engine's name checks. */
@@ -90,14 +88,7 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   service: mostly("default", "huge"),
   tool: mostly("idle", "sysbench", "fio", "nope"),
   workload: mostly("idle0", "failing", "cpu_10000", "idle7"),
-  class: fc.constantFrom(
-    "local",
-    "existing-vm",
-    "cloud",
-    "existing_vm",
-    "benchsuite.stdlib.provider.existing_vm.ExistingVMProvider",
-    "teleport",
-  ),
+  class: fc.constantFrom("local", "existing-vm", "cloud", "existing_vm", "benchsuite.stdlib.provider.existing_vm.ExistingVMProvider", "teleport"),
   driver: fc.constantFrom("ec2", "openstack", "gce"),
   host: fc.constantFrom("10.0.0.1", "192.0.2.1", "h"),
   vm_user: fc.constantFrom("ubuntu", "root"),
@@ -129,8 +120,7 @@ const JUNK_SEGMENTS = [
   "x".repeat(200),
 ];
 /** `arbitrary` once in `n` times, otherwise null (fc.option's `freq` is the other way round). */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>, n: number) =>
-  fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, n: number) => fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
 
 const safeEncode = (s: string) => {
   try {
@@ -139,10 +129,7 @@ const safeEncode = (s: string) => {
     return "x";
   }
 };
-const garbageSegment = fc.oneof(
-  fc.constantFrom(...JUNK_SEGMENTS),
-  fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).map(safeEncode),
-);
+const garbageSegment = fc.oneof(fc.constantFrom(...JUNK_SEGMENTS), fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).map(safeEncode));
 
 /** What a header value may hold for Node's client: no CR, LF, NUL or other control. */
 const headerSafe = (s: string) => s.replace(/[^\t\x20-\x7e]/g, "?");
@@ -176,26 +163,11 @@ const CONTENT_TYPES = [
   ";;",
   "application/",
 ];
-const ACCEPTS = [
-  "application/json",
-  "application/problem+json",
-  "*/*",
-  "text/html",
-  "application/xml",
-  "text/plain",
-  "garbage",
-  "application/json;q=0",
-];
+const ACCEPTS = ["application/json", "application/problem+json", "*/*", "text/html", "application/xml", "text/plain", "garbage", "application/json;q=0"];
 
 const deepJson = fc
   .integer({ min: 10, max: 50_000 })
-  .chain((n) =>
-    fc.constantFrom(
-      "[".repeat(n) + "]".repeat(n),
-      '{"a":'.repeat(n) + "1" + "}".repeat(n),
-      '{"config":' + "[".repeat(n) + "]".repeat(n) + "}",
-    ),
-  );
+  .chain((n) => fc.constantFrom("[".repeat(n) + "]".repeat(n), '{"a":'.repeat(n) + "1" + "}".repeat(n), '{"config":' + "[".repeat(n) + "]".repeat(n) + "}"));
 const junkBody = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.constantFrom("", "{", "null", "42", '"x"', "[]", "{}", "\u0000", "provider=local&service=default", '{"provider":"local",'),
@@ -299,10 +271,7 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
         { freq: 2 },
       ),
     );
-    const extra = sometimes(
-      fc.constantFrom("page=2", "a[]=1", "%zz", "=", "&&", "step=run&step=prepare", "attempt=1&attempt=x", "X-Fields=id"),
-      8,
-    );
+    const extra = sometimes(fc.constantFrom("page=2", "a[]=1", "%zz", "=", "&&", "step=run&step=prepare", "attempt=1&attempt=x", "X-Fields=id"), 8);
     return fc.tuple(fc.tuple(...pairs), extra).map(([given, more]) => {
       const all = [...given, more].filter((x): x is string => x !== null);
       return all.length ? "?" + all.join("&") : "";
@@ -314,22 +283,15 @@ function requestArbitrary(pool: Pool): fc.Arbitrary<Generated> {
       .record({
         mask: fc.option(masks, { freq: 2 }),
         type: hasBody
-          ? fc.option(
-              fc.oneof(
-                { weight: 7, arbitrary: fc.constant("application/json") },
-                { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
-              ),
-              { freq: 12 },
-            )
+          ? fc.option(fc.oneof({ weight: 7, arbitrary: fc.constant("application/json") }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }), {
+              freq: 12,
+            })
           : fc.constant(null),
         accept: fc.option(fc.constantFrom(...ACCEPTS), { freq: 2 }),
         auth: sometimes(fc.constantFrom("Bearer nope", "Basic eDp5", "Bearer"), 10),
         others: fc.tuple(
           ...others.map((p) =>
-            sometimes(
-              fc.oneof(schemaArbitrary(p.schema, resolve, HINTS).map(String), fc.constantFrom("respond-async", "wait=1, respond-async")),
-              4,
-            ),
+            sometimes(fc.oneof(schemaArbitrary(p.schema, resolve, HINTS).map(String), fc.constantFrom("respond-async", "wait=1, respond-async")), 4),
           ),
         ),
       })
@@ -428,13 +390,8 @@ describe("requests generated from the contract", () => {
   const pool: Pool = { sessions: [], doomed: [], executions: [] };
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await http.send(
-      method,
-      path,
-      body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
-    );
-    if (res.status >= 300 && !(res.status === 502 && path.endsWith("/run")))
-      throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
+    const res = await http.send(method, path, body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (res.status >= 300 && !(res.status === 502 && path.endsWith("/run"))) throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
     return res.json as { id: string };
   };
 
@@ -449,8 +406,7 @@ describe("requests generated from the contract", () => {
     for (let i = 0; i < 2; i++) pool.sessions.push((await call("POST", `${BASE}/sessions/`, local)).id);
     for (let i = 0; i < 25; i++) pool.doomed.push((await call("POST", `${BASE}/sessions/`, local)).id);
     const [a, b] = pool.sessions;
-    const exec = async (sid: string, workload: string) =>
-      (await call("POST", `${BASE}/sessions/${sid}/executions/`, { tool: "idle", workload })).id;
+    const exec = async (sid: string, workload: string) => (await call("POST", `${BASE}/sessions/${sid}/executions/`, { tool: "idle", workload })).id;
     const created = await exec(a, "idle0");
     const prepared = await exec(a, "idle0");
     await call("POST", `${BASE}/executions/${prepared}/prepare`);
@@ -497,9 +453,7 @@ describe("requests generated from the contract", () => {
       .sort(([x], [y]) => x - y)
       .map(([s, n]) => `${s}×${n}`)
       .join(" ");
-    console.log(
-      `generated requests: ${sent} sent (seed ${SEED}; set FC_SEED to vary): ${summary}; ${reads} reads answered alike unchecked`,
-    );
+    console.log(`generated requests: ${sent} sent (seed ${SEED}; set FC_SEED to vary): ${summary}; ${reads} reads answered alike unchecked`);
     expect(sent).toBeGreaterThanOrEqual(2_000);
     expect(reads).toBeGreaterThan(500);
     // The mix reached past validation too: some requests succeeded, some were refused by the engine.

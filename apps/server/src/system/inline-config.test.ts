@@ -55,25 +55,22 @@ describe("an inline configuration cannot reach into the server", () => {
     },
   ];
 
-  it.each(attempts.map((a) => [a.name, a] as const))(
-    "refuses %s: 400 invalid_configuration naming the field, store unchanged",
-    async (_name, attempt) => {
-      const before = await fx.engine.store.snapshot();
-      const res = await api.post("/api/v1/sessions/").send({ config: attempt.config });
-      expect(res.status, res.text).toBe(400);
-      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ code: "invalid_configuration", status: 400 });
-      expect(res.body.detail).toContain(attempt.field);
-      expect(res.body.detail).toMatch(/reach into the server/);
-      expect(res.body.errors).toContainEqual({ path: attempt.path, message: expect.any(String) });
-      // The answer says which field, never what the client put in it.
-      expect(res.text).not.toContain(serverKey);
-      expect(res.text).not.toContain("b3BlbnNzaC1rZXktdjEAAAAA");
-      expect(await fx.engine.store.snapshot()).toBe(before);
-      const sessions = await api.get("/api/v1/sessions/").expect(200);
-      expect(sessions.body).toEqual([]);
-    },
-  );
+  it.each(attempts.map((a) => [a.name, a] as const))("refuses %s: 400 invalid_configuration naming the field, store unchanged", async (_name, attempt) => {
+    const before = await fx.engine.store.snapshot();
+    const res = await api.post("/api/v1/sessions/").send({ config: attempt.config });
+    expect(res.status, res.text).toBe(400);
+    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: "invalid_configuration", status: 400 });
+    expect(res.body.detail).toContain(attempt.field);
+    expect(res.body.detail).toMatch(/reach into the server/);
+    expect(res.body.errors).toContainEqual({ path: attempt.path, message: expect.any(String) });
+    // The answer says which field, never what the client put in it.
+    expect(res.text).not.toContain(serverKey);
+    expect(res.text).not.toContain("b3BlbnNzaC1rZXktdjEAAAAA");
+    expect(await fx.engine.store.snapshot()).toBe(before);
+    const sessions = await api.get("/api/v1/sessions/").expect(200);
+    expect(sessions.body).toEqual([]);
+  });
 
   it("still accepts what stays on the client's machines", async () => {
     await api

@@ -183,10 +183,7 @@ describe("filters, pages and the metrics export", () => {
     for await (const row of sdk.metricRows({ provider: "alpha", tool: "pair" })) rows.push(row);
     expect(rows.map((r) => `${r.attempt}:${r.metric}=${r.value}`)).toEqual(["1:first=1.5", "1:second=42", "2:first=1.5", "2:second=42"]);
     const csv = await sdk.exportMetrics({ format: "csv", state: ["completed"], workload: "idle0" });
-    expect((parse(csv, { columns: true }) as Array<Record<string, string>>).map((r) => r.execution_id)).toEqual([
-      ex.a_idle_done,
-      ex.c_testing,
-    ]);
+    expect((parse(csv, { columns: true }) as Array<Record<string, string>>).map((r) => r.execution_id)).toEqual([ex.a_idle_done, ex.c_testing]);
     // As a stream of bytes: the same text.
     const stream = await sdk.exportMetricsStream({ format: "csv", state: ["completed"], workload: "idle0" });
     expect(await new Response(stream).text()).toBe(csv);
@@ -226,12 +223,7 @@ describe("filters, pages and the metrics export", () => {
     expect(ids((await api.get("/api/v1/sessions/").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c]);
     expect(ids((await api.get("/api/v1/sessions/?state=active,deleting").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c]);
     expect(ids((await api.get("/api/v1/sessions/?state=deleted").expect(200)).body)).toEqual([doomed]);
-    expect(ids((await api.get("/api/v1/sessions/?state=active,deleting,deleted").expect(200)).body)).toEqual([
-      sessions.a,
-      sessions.b,
-      sessions.c,
-      doomed,
-    ]);
+    expect(ids((await api.get("/api/v1/sessions/?state=active,deleting,deleted").expect(200)).body)).toEqual([sessions.a, sessions.b, sessions.c, doomed]);
     expect(ids((await api.get("/api/v1/sessions/?state=deleted&provider=alpha").expect(200)).body)).toEqual([]);
     expect((await api.get("/api/v1/sessions/?state=gone").expect(400)).body.code).toBe("validation_failed");
     expect((await sdk.listSessions({ state: ["deleted"] })).map((s) => [s.id, s.state])).toEqual([[doomed, "deleted"]]);
@@ -242,9 +234,7 @@ describe("filters, pages and the metrics export", () => {
 
     // What would change it answers as it did: nothing to create, prepare, run or delete.
     const unchanged = await fx.engine.store.snapshot();
-    expect((await api.post(`/api/v1/sessions/${doomed}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(404)).body.code).toBe(
-      "not_found",
-    );
+    expect((await api.post(`/api/v1/sessions/${doomed}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(404)).body.code).toBe("not_found");
     expect((await api.post(`/api/v1/executions/${ex.d_done}/prepare`).expect(409)).body.code).toBe("session_deleted");
     expect((await api.post(`/api/v1/executions/${ex.d_done}/run`).expect(409)).body.code).toBe("session_deleted");
     expect((await api.delete(`/api/v1/sessions/${doomed}`).expect(404)).body.code).toBe("not_found");

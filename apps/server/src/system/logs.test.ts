@@ -96,9 +96,7 @@ describe("step logs, on the embedded default", () => {
     });
 
     it("serves the whole log with its length", async () => {
-      expect(whole.toString()).toMatch(
-        /^line 1 of the counter\nline 2 of the counter\n[\s\S]*line 5000 of the counter\nBW_METRIC lines 5000 count\n$/,
-      );
+      expect(whole.toString()).toMatch(/^line 1 of the counter\nline 2 of the counter\n[\s\S]*line 5000 of the counter\nBW_METRIC lines 5000 count\n$/);
       const res = await log().expect(200);
       expect(Number(res.headers["content-length"])).toBe(whole.length);
     });
@@ -225,13 +223,7 @@ describe("step logs, on PostgreSQL", () => {
     const sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
     const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     const store = fx.engine.store;
-    const step = await store.beginStep(
-      id,
-      "prepare",
-      { from: ["created"], to: "preparing" },
-      new Date(),
-      (a) => `/nowhere/prepare-${a}.log`,
-    );
+    const step = await store.beginStep(id, "prepare", { from: ["created"], to: "preparing" }, new Date(), (a) => `/nowhere/prepare-${a}.log`);
     expect(step).toBeTruthy();
     const key = { execution_id: id, step: "prepare" as const, attempt: 1 };
     const writer = await new DbLogStore(store.db, { flushIntervalMs: 50 }).open(key, step!.log_file);
@@ -256,11 +248,7 @@ describe("step logs, on PostgreSQL", () => {
           const res = await api.get(`/api/v1/executions/${id}/logs`).set("Range", "bytes=1000-1999").expect(206);
           expect(res.headers["content-range"]).toBe(`bytes 1000-1999/${size}`);
           expect(res.text).toBe(expected.slice(1000, 2000));
-          await api
-            .get(`/api/v1/executions/${id}/logs`)
-            .set("Range", `bytes=${size}-`)
-            .expect(416)
-            .expect("content-range", `bytes */${size}`);
+          await api.get(`/api/v1/executions/${id}/logs`).set("Range", `bytes=${size}-`).expect(416).expect("content-range", `bytes */${size}`);
           // And the followers have it, while the step runs.
           while (seenLive.length < size) await new Promise((r) => setTimeout(r, 20));
           expect(seenLive).toBe(expected.slice(0, size));

@@ -40,14 +40,7 @@ describe("masked answers, checked by Prism against the contract", () => {
   it("finds no violation with any mask on any operation that takes X-Fields", async () => {
     const seen = new Set<string>();
     const failures: string[] = [];
-    const call = async (
-      operationId: string,
-      method: string,
-      path: string,
-      mask: string | undefined,
-      body?: unknown,
-      headers: Record<string, string> = {},
-    ) => {
+    const call = async (operationId: string, method: string, path: string, mask: string | undefined, body?: unknown, headers: Record<string, string> = {}) => {
       seen.add(operationId);
       const res = await fetch(`${prism.url}/api/v1${path}`, {
         method,
@@ -85,9 +78,7 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listSessions", ["executions{id,state}", "provider{type,class}", ...execMasks.map((m) => `executions{${m}}`)], (m) =>
       call("listSessions", "GET", "/sessions/", m),
     );
-    await each("getSession", ["id,created", "executions{id,metrics{name}}"], (m) =>
-      call("getSession", "GET", `/sessions/${session.id}`, m),
-    );
+    await each("getSession", ["id,created", "executions{id,metrics{name}}"], (m) => call("getSession", "GET", `/sessions/${session.id}`, m));
     await each("createExecution", execMasks, (m) =>
       call("createExecution", "POST", `/sessions/${session.id}/executions/`, m, { tool: "idle", workload: "idle0" }),
     );
@@ -100,10 +91,8 @@ describe("masked answers, checked by Prism against the contract", () => {
     });
     await call("prepareExecution", "POST", `/executions/${other.id}/prepare`, undefined);
     await call("runExecution", "POST", `/executions/${other.id}/run`, undefined);
-    await each(
-      "compareExecutions",
-      ["baseline,confidence", "metrics{name,figures{execution_id,mean,verdict}}", "executions{id,machines{facts}}"],
-      (m) => call("compareExecutions", "GET", `/executions/compare?ids=${ran.id},${other.id}`, m),
+    await each("compareExecutions", ["baseline,confidence", "metrics{name,figures{execution_id,mean,verdict}}", "executions{id,machines{facts}}"], (m) =>
+      call("compareExecutions", "GET", `/executions/compare?ids=${ran.id},${other.id}`, m),
     );
     await each("getStepAttempt", ["state,metrics{name}", "execution_id,step,attempt", "error"], (m) =>
       call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m),

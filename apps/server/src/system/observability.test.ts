@@ -82,8 +82,7 @@ describe("a full flow, logged and counted", () => {
     expect(session.status, session.text).toBe(200);
     const sid = session.body.id as string;
     const ok = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "idle0" } })).body.id as string;
-    const failing = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "failing" } })).body
-      .id as string;
+    const failing = (await api("post", `/api/v1/sessions/${sid}/executions/`, { body: { tool: "idle", workload: "failing" } })).body.id as string;
     for (const exec of [ok, failing]) {
       prepares.push({ execution: exec, reqId: `flow-prepare-${exec}` });
       const prepared = await api("post", `/api/v1/executions/${exec}/prepare`, { id: `flow-prepare-${exec}` });
@@ -173,9 +172,7 @@ describe("a full flow, logged and counted", () => {
     it("give the engine's lines written for a request that request's id, and a step's lines no other", () => {
       const entries = fx.log.entries() as Array<{ msg: string; reqId?: string; execution_id?: string; step?: string }>;
       for (const { execution, reqId } of prepares) {
-        const ended = entries.find(
-          (e) => e.execution_id === execution && e.step === "prepare" && /^prepare 1 of execution \S+ succeeded in /.test(e.msg),
-        );
+        const ended = entries.find((e) => e.execution_id === execution && e.step === "prepare" && /^prepare 1 of execution \S+ succeeded in /.test(e.msg));
         expect(ended, `the end of the prepare of ${execution}`).toMatchObject({ reqId });
         // Every line about this prepare, the provider's too, is the prepare request's.
         const lines = entries.filter((e) => e.execution_id === execution && e.step === "prepare");
@@ -318,8 +315,7 @@ describe("benchwright_step_queue_depth on PostgreSQL", () => {
     expect(await depth()).toEqual([["pg-boss", 0]]);
     const session = (await api("post", "/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
     for (let n = 1; n <= 2; n++) {
-      const exec = (await api("post", `/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body
-        .id as string;
+      const exec = (await api("post", `/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id as string;
       await api("post", `/api/v1/executions/${exec}/prepare`).set("Prefer", "respond-async").expect(202);
       expect(await depth()).toEqual([["pg-boss", n]]);
     }

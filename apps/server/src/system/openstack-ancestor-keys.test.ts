@@ -171,17 +171,13 @@ describe("OpenStack in the Benchmarking Suite's spelling", () => {
   });
 
   it("fails the prepare clearly when post_create_script fails, and leaves nothing behind", async () => {
-    const id = created(
-      await api.post("/api/v1/sessions/").send(inline({ post_create_script: "echo 'no such package: benchmark-deps' >&2\nexit 4" })),
-    );
+    const id = created(await api.post("/api/v1/sessions/").send(inline({ post_create_script: "echo 'no such package: benchmark-deps' >&2\nexit 4" })));
     const exec = created(await api.post(`/api/v1/sessions/${id}/executions/`).send({ tool: "idle", workload: "idle0" }));
     const failed = seen(await api.post(`/api/v1/executions/${exec}/prepare`));
     expect(failed.status, failed.text).toBe(502);
     expect(failed.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(failed.body).toMatchObject({ code: "provider_failed", state: "prepare_failed" });
-    expect(failed.body.detail).toMatch(
-      /post_create_script on \S+ exited with code 4; its output ended with: no such package: benchmark-deps/,
-    );
+    expect(failed.body.detail).toMatch(/post_create_script on \S+ exited with code 4; its output ended with: no such package: benchmark-deps/);
     expect(Object.values(double.inventory()).flat()).toEqual([]);
     seen(await api.delete(`/api/v1/sessions/${id}`).expect(204));
   }, 60_000);

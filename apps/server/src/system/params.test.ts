@@ -28,10 +28,7 @@ describe("workload parameters", () => {
     });
     // A stored configuration may allow installing on the server's own host (an inline one may not):
     // sysbench comes from the distribution's packages where it is missing.
-    writeFileSync(
-      join(fx.configDir, "providers", "local-install.yaml"),
-      "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n",
-    );
+    writeFileSync(join(fx.configDir, "providers", "local-install.yaml"), "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n");
     api = request(fx.app);
     sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local-install", service: "default" }).expect(200)).body.id;
   });
@@ -80,11 +77,7 @@ describe("workload parameters", () => {
       { tool: "sysbench", workload: "threads", params: { thread: 2 } },
       [{ path: "/body/params/thread", message: /is not a parameter of this workload \(it has: duration, threads\)/ }],
     ],
-    [
-      "a wrong type",
-      { tool: "sysbench", workload: "threads", params: { threads: "8" } },
-      [{ path: "/body/params/threads", message: "must be an integer" }],
-    ],
+    ["a wrong type", { tool: "sysbench", workload: "threads", params: { threads: "8" } }, [{ path: "/body/params/threads", message: "must be an integer" }]],
     [
       "a fraction for an integer",
       { tool: "sysbench", workload: "threads", params: { threads: 2.5 } },

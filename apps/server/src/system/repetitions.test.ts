@@ -29,10 +29,7 @@ describe("repetitions with statistics, and a comparison that finds the slower si
 
   beforeAll(async () => {
     fx = await openFixture();
-    writeFileSync(
-      join(fx.configDir, "providers", "local-install.yaml"),
-      "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n",
-    );
+    writeFileSync(join(fx.configDir, "providers", "local-install.yaml"), "provider:\n  class: local\n  name: local-install\ndefault:\n  allow_install: true\n");
     // A figure that never settles: each repetition reports its own number (1, 2, 3...).
     mkdirSync(join(fx.configDir, "benchmarks"), { recursive: true });
     writeFileSync(

@@ -45,12 +45,10 @@ describe("prepare again after a run", () => {
     await loop?.close();
   });
 
-  const metric = (exec: { metrics: Array<{ name: string; value: number }> }, name: string) =>
-    exec.metrics.find((m) => m.name === name)?.value;
+  const metric = (exec: { metrics: Array<{ name: string; value: number }> }, name: string) => exec.metrics.find((m) => m.name === name)?.value;
 
   it("re-installs and reloads as a new attempt, shown at its step resource, and runs again from it", async () => {
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "reloads", workload: "count" }).expect(200)).body
-      .id;
+    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "reloads", workload: "count" }).expect(200)).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     await api.post(`/api/v1/executions/${id}/run`).expect(200);
     let exec = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
@@ -73,12 +71,7 @@ describe("prepare again after a run", () => {
     exec = (await api.get(`/api/v1/executions/${id}`).expect(200)).body;
     expect(exec.state).toBe("completed");
     expect([metric(exec, "installs"), metric(exec, "loads")]).toEqual([2, 2]);
-    expect(exec.steps.map((s: { step: string; attempt: number }) => `${s.step}/${s.attempt}`).sort()).toEqual([
-      "prepare/1",
-      "prepare/2",
-      "run/1",
-      "run/2",
-    ]);
+    expect(exec.steps.map((s: { step: string; attempt: number }) => `${s.step}/${s.attempt}`).sort()).toEqual(["prepare/1", "prepare/2", "run/1", "run/2"]);
 
     // Prepared (not yet run) may be prepared once more too.
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);

@@ -326,11 +326,10 @@ describe("machine roles on two hosts over SSH", () => {
     // While the server runs: root, the client's account without its password or with another, no user.
     const mariadb = (...args: string[]) => {
       try {
-        return execFileSync(
-          "mariadb",
-          ["--no-defaults", "-h", serverHost.host, "-P", port!, "--connect-timeout=5", ...args, "-e", "SELECT 1"],
-          { encoding: "utf8", stdio: "pipe" },
-        );
+        return execFileSync("mariadb", ["--no-defaults", "-h", serverHost.host, "-P", port!, "--connect-timeout=5", ...args, "-e", "SELECT 1"], {
+          encoding: "utf8",
+          stdio: "pipe",
+        });
       } catch (e) {
         return String((e as { stderr?: string }).stderr);
       }
@@ -351,11 +350,7 @@ describe("machine roles on two hosts over SSH", () => {
     // The client, with the secret, got in and measured.
     expect(execution.state, JSON.stringify(execution)).toBe("completed");
     expect((execution.metrics as Metric[]).find((m) => m.name === "transactions_per_second")!.value).toBeGreaterThan(0);
-    const answers = [
-      JSON.stringify(execution),
-      await runLog(api, id),
-      (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text,
-    ];
+    const answers = [JSON.stringify(execution), await runLog(api, id), (await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).text];
     for (const text of [...answers, ...fx.log.raw]) expect(text).not.toContain(secret);
   }, 180_000);
 
@@ -363,9 +358,7 @@ describe("machine roles on two hosts over SSH", () => {
     const { id, ran, log, execution } = await run("pair", "telling");
     expect(ran.status, ran.text).toBe(502);
     expect(ran.body.detail).toBe("run of pair/telling on client-host (role client) exited with code 7");
-    const secret = /^export BW_STEP_SECRET='?([0-9a-f]{32})'?$/m.exec(
-      readFileSync(join(homedir(), ".benchwright", id, "run-1-server", "env.sh"), "utf8"),
-    )?.[1];
+    const secret = /^export BW_STEP_SECRET='?([0-9a-f]{32})'?$/m.exec(readFileSync(join(homedir(), ".benchwright", id, "run-1-server", "env.sh"), "utf8"))?.[1];
     expect(secret).toMatch(/^[0-9a-f]{32}$/);
     // Where the scripts printed it, the log has as many stars; the stderr tail has the mask.
     const stars = "*".repeat(32);
@@ -427,15 +420,9 @@ describe("machine roles on two hosts over SSH", () => {
         const execution = await settledExecution(napi, id, 80);
         expect(execution.state).toBe("completed");
         expect(execution.steps.filter((s: { step: string }) => s.step === "run")).toHaveLength(1);
-        expect(execution.metrics).toEqual([
-          expect.objectContaining({ name: "waited", value: waited, unit: "s", vm: "client-host", role: "client" }),
-        ]);
+        expect(execution.metrics).toEqual([expect.objectContaining({ name: "waited", value: waited, unit: "s", vm: "client-host", role: "client" })]);
         const log = await runLog(napi, id);
-        const parts = [
-          "=== run, role server on server-host ===",
-          "=== run, role client on client-host ===",
-          "=== run, role server on server-host stopped ===",
-        ];
+        const parts = ["=== run, role server on server-host ===", "=== run, role client on client-host ===", "=== run, role server on server-host stopped ==="];
         for (const line of [...parts, ...lines]) expect(log.split(line).length - 1, `${JSON.stringify(line)} in\n${log}`).toBe(1);
         const at = [...parts.slice(0, 2), ...lines.slice(-1), parts[2]].map((line) => log.indexOf(line));
         expect(at).toEqual([...at].sort((a, b) => a - b));
@@ -458,8 +445,7 @@ describe("machine roles on two hosts over SSH", () => {
       expect(net.connects((open.address() as AddressInfo).port)).toBe(true);
       open.close();
 
-      const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "pair", workload: "guarded" }).expect(200)).body
-        .id;
+      const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "pair", workload: "guarded" }).expect(200)).body.id;
       await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
       await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
       const log = await runLogWith(api, id, "the client waits", 300);

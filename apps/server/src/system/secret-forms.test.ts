@@ -117,11 +117,7 @@ describe("a password echoed by the provider in other forms", () => {
   });
 
   const prepareFailures: Array<[string, OpenStackOperation, { status?: number; message?: string }]> = [
-    [
-      "Keystone rejects the login, echoing what it was sent",
-      "auth",
-      { status: 400, message: "Invalid input for field 'identity/password/user/password'" },
-    ],
+    ["Keystone rejects the login, echoing what it was sent", "auth", { status: 400, message: "Invalid input for field 'identity/password/user/password'" }],
     ["Nova's server goes into ERROR with a fault echoing the credentials", "serverBuild", { message: "Build of instance aborted" }],
     ["Neutron fails the floating IP", "createFloatingIp", { status: 409, message: "No more IP addresses available" }],
   ];
@@ -129,8 +125,7 @@ describe("a password echoed by the provider in other forms", () => {
   for (const [what, operation, failure] of prepareFailures) {
     it(`answers 502 on prepare when ${what}`, async () => {
       const session = see(await api.post("/api/v1/sessions/").send({ config: config() }).expect(200)).body.id as string;
-      const exec = see(await api.post(`/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body
-        .id as string;
+      const exec = see(await api.post(`/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id as string;
       double.failNext(operation, { ...failure, echoCredentials: true });
       const failed = see(await api.post(`/api/v1/executions/${exec}/prepare`));
       expect(failed.status, failed.text).toBe(502);

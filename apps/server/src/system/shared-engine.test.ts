@@ -69,11 +69,7 @@ describe("two servers and workers on one PostgreSQL", () => {
       // The OpenStack double listens on loopback.
       BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "true",
     };
-    [a, b, worker] = await Promise.all([
-      start("serve", { BENCHWRIGHT_WORKER: "false" }),
-      start("serve", { BENCHWRIGHT_WORKER: "false" }),
-      start("worker"),
-    ]);
+    [a, b, worker] = await Promise.all([start("serve", { BENCHWRIGHT_WORKER: "false" }), start("serve", { BENCHWRIGHT_WORKER: "false" }), start("worker")]);
   }, 60_000);
 
   afterAll(async () => {

@@ -11,11 +11,7 @@ const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js"
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
 /** Runs the built `benchwright-server` to its end; a command that does not end within `ms` is killed and says so. */
-function runToEnd(
-  args: string[],
-  env: Record<string, string>,
-  ms = 20_000,
-): Promise<{ code: number | null; output: string; killed: boolean }> {
+function runToEnd(args: string[], env: Record<string, string>, ms = 20_000): Promise<{ code: number | null; output: string; killed: boolean }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

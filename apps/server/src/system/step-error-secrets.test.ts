@@ -44,8 +44,7 @@ describe("a failing step that prints the session's credential", () => {
         },
       })
       .expect(200);
-    const id = (await api.post(`/api/v1/sessions/${session.body.id}/executions/`).send({ tool: "leaky", workload: "echo_key" }).expect(200))
-      .body.id;
+    const id = (await api.post(`/api/v1/sessions/${session.body.id}/executions/`).send({ tool: "leaky", workload: "echo_key" }).expect(200)).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
     const failed = await api.post(`/api/v1/executions/${id}/run`).expect(502);
     expect(failed.body).toMatchObject({ code: "step_failed", exit_code: 7 });

@@ -40,8 +40,7 @@ describe("`testing`, the Benchmarking Suite's name of idle", () => {
     expect(slept).toMatchObject({ unit: "s" });
     expect(slept.value).toBeGreaterThanOrEqual(5);
 
-    const failing = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "testing", workload: "failing" }).expect(200))
-      .body.id;
+    const failing = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "testing", workload: "failing" }).expect(200)).body.id;
     await api.post(`/api/v1/executions/${failing}/prepare`).expect(200);
     const failed = await api.post(`/api/v1/executions/${failing}/run`).expect(502);
     expect(failed.body).toMatchObject({ code: "step_failed", exit_code: 3 });

@@ -13,11 +13,9 @@ export interface ProxiedServer {
 /** The real server (responses validated, repository's stored configurations) behind a checking Prism proxy. */
 export async function startProxiedServer(): Promise<ProxiedServer> {
   const dirs = serverDirs("contract");
-  const server = await startServer(
-    { host: "127.0.0.1", port: 0, dataDir: dirs.dataDir, configDir: dirs.configDir, insecure: false },
-    silentLogger,
-    { validateResponses: true },
-  );
+  const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dirs.dataDir, configDir: dirs.configDir, insecure: false }, silentLogger, {
+    validateResponses: true,
+  });
   const prism = await startPrism({ mode: "proxy", upstream: server.url, errors: true }).catch(async (e) => {
     await server.close();
     throw e;

@@ -39,12 +39,7 @@ export async function listen(app: Express): Promise<Listening> {
   };
 }
 
-function sendRaw(
-  port: number,
-  method: string,
-  path: string,
-  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<RawResponse> {
+function sendRaw(port: number, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     // Node sends a GET's or DELETE's body unframed unless told its length.
     const headers = {

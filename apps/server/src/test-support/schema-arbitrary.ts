@@ -81,10 +81,7 @@ export function schemaArbitrary(
       };
       const keys = hints["*key"] ?? fc.string({ minLength: 1, maxLength: 12 });
       return fc
-        .tuple(
-          known,
-          fc.array(fc.tuple(keys as fc.Arbitrary<string>, next(extra)), { minLength: room.min, maxLength: Math.max(room.min, room.max) }),
-        )
+        .tuple(known, fc.array(fc.tuple(keys as fc.Arbitrary<string>, next(extra)), { minLength: room.min, maxLength: Math.max(room.min, room.max) }))
         .map(([obj, pairs]) => {
           const out = { ...(obj as Record<string, unknown>) };
           for (const [k, v] of pairs) if (!(k in properties)) out[k] = v;

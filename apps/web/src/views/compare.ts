@@ -20,13 +20,7 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
   if (ids.length < 2) {
     root.replaceChildren(
       h("h1", {}, "Compare"),
-      h(
-        "p",
-        {},
-        "Pick two or more executions on the ",
-        h("a", { href: href(["executions"]) }, "executions page"),
-        ", then Compare selected.",
-      ),
+      h("p", {}, "Pick two or more executions on the ", h("a", { href: href(["executions"]) }, "executions page"), ", then Compare selected."),
     );
     return;
   }
@@ -34,11 +28,7 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
   const comparison = await api().compareExecutions(ids, { baseline, signal });
   root.replaceChildren(
     h("h1", {}, "Comparison"),
-    h(
-      "p",
-      { class: "muted" },
-      `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`,
-    ),
+    h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
     executionsTable(comparison),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
@@ -100,9 +90,7 @@ function overview(c: Comparison): HTMLElement {
                   class: `cell verdict-${f.verdict}`,
                   title: `mean ${figure(f.mean)} ${m.unit} [${figure(f.ci_low)}, ${figure(f.ci_high)}], n=${f.n}`,
                 },
-                f.verdict === "baseline"
-                  ? `${figure(f.mean)}`
-                  : `${f.ratio === null ? "" : `×${figure(f.ratio)} `}${f.verdict.replace("_", " ")}`,
+                f.verdict === "baseline" ? `${figure(f.mean)}` : `${f.ratio === null ? "" : `×${figure(f.ratio)} `}${f.verdict.replace("_", " ")}`,
               );
             }),
           );
@@ -145,9 +133,7 @@ function metricGroups(c: Comparison): HTMLElement[] {
           h(
             "span",
             { class: "tally" },
-            Object.entries(g.verdicts).map(([verdict, n]) =>
-              h("span", { class: `verdict verdict-${verdict}` }, ` ${n} ${verdict.replace("_", " ")}`),
-            ),
+            Object.entries(g.verdicts).map(([verdict, n]) => h("span", { class: `verdict verdict-${verdict}` }, ` ${n} ${verdict.replace("_", " ")}`)),
           ),
         ),
         g.metrics.map((m) => metricChart(c, m)),

@@ -10,11 +10,7 @@ import { problemBox } from "../problem.js";
 export function deleteSessionButton(sessionId: string, done: () => void, label = "Delete session"): HTMLElement {
   const status = h("div", { class: "status" });
   const ask = h("button", { type: "button", class: "danger", "data-testid": "delete-session", onclick: () => confirming(true) }, label);
-  const confirm = h(
-    "button",
-    { type: "button", class: "danger", "data-testid": "confirm-delete-session", onclick: () => void remove() },
-    "Delete it",
-  );
+  const confirm = h("button", { type: "button", class: "danger", "data-testid": "confirm-delete-session", onclick: () => void remove() }, "Delete it");
   const keep = h("button", { type: "button", onclick: () => confirming(false) }, "Keep it");
   const question = h(
     "span",

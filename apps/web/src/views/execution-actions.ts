@@ -38,17 +38,9 @@ export function executionActions(): { element: HTMLElement; update(e: Execution,
     }
   };
   const id = () => current!.id;
-  const prepare = h(
-    "button",
-    { type: "button", "data-testid": "prepare", onclick: act(() => api().prepare(id(), { async: true })) },
-    "Prepare",
-  );
+  const prepare = h("button", { type: "button", "data-testid": "prepare", onclick: act(() => api().prepare(id(), { async: true })) }, "Prepare");
   const run = h("button", { type: "button", "data-testid": "run", onclick: act(() => api().run(id(), { async: true })) }, "Run");
-  const both = h(
-    "button",
-    { type: "button", "data-testid": "prepare-and-run", onclick: act(() => prepareThenRun(id())) },
-    "Prepare and run",
-  );
+  const both = h("button", { type: "button", "data-testid": "prepare-and-run", onclick: act(() => prepareThenRun(id())) }, "Prepare and run");
   const times = h("input", {
     type: "number",
     min: 2,
@@ -103,9 +95,7 @@ export function executionActions(): { element: HTMLElement; update(e: Execution,
       const open = session?.state === "active";
       sync(e, open);
       controls.hidden = !open;
-      sessionNote.textContent = open
-        ? ""
-        : `Its session is ${session?.state ?? "deleted"}: its results stay readable; nothing more runs in it.`;
+      sessionNote.textContent = open ? "" : `Its session is ${session?.state ?? "deleted"}: its results stay readable; nothing more runs in it.`;
       // Cancelling a running step deletes its session: offered only while one runs.
       const cancelKey = open && startable(e.state).busy ? e.session_id : undefined;
       if (cancelKey !== cancelFor) {

@@ -1,13 +1,4 @@
-import {
-  BenchwrightProblemError,
-  type Execution,
-  type Metric,
-  type Session,
-  type StepName,
-  type StepRecord,
-  type Vm,
-  type Workload,
-} from "@benchwright/sdk";
+import { BenchwrightProblemError, type Execution, type Metric, type Session, type StepName, type StepRecord, type Vm, type Workload } from "@benchwright/sdk";
 import { api, describeError } from "../api.js";
 import { barChart } from "../bar-chart.js";
 import { h } from "../dom.js";
@@ -112,11 +103,7 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
   // From the execution's first event (a few per step), not from when the stream happens to open:
   // a step that moved on between the read above and the stream's start (a prepare and run begun
   // just before the page opened) would otherwise go unseen until its next change.
-  onChanges(
-    { executionId: execId, types: ["execution.state", "step.started", "step.finished"], lastEventId: 0 },
-    signal,
-    () => void load().catch(() => {}),
-  );
+  onChanges({ executionId: execId, types: ["execution.state", "step.started", "step.finished"], lastEventId: 0 }, signal, () => void load().catch(() => {}));
 }
 
 /** The session's record; none for a deleted session on a server that forgets them (404). */
@@ -272,10 +259,7 @@ function machines(vms: Vm[]): HTMLElement[] {
 /** One chart per metric name, one bar per figure (tags, machine); a repeated run's with its confidence interval. */
 function metrics(list: Metric[]): Element[] {
   if (!list.length)
-    return [
-      h("h2", {}, "Metrics"),
-      h("p", { class: "muted", "data-testid": "no-metrics" }, "No metrics yet: they come with a successful run."),
-    ];
+    return [h("h2", {}, "Metrics"), h("p", { class: "muted", "data-testid": "no-metrics" }, "No metrics yet: they come with a successful run.")];
   const repeated = list.some((m) => m.stats);
   return [
     h("h2", {}, "Metrics"),

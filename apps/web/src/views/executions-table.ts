@@ -73,9 +73,7 @@ export function executionsTable(): { element: HTMLElement; replace(executions: E
   return {
     element,
     replace(executions) {
-      body.replaceChildren(
-        ...(executions.length ? executions.map(row) : [h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No execution yet"))]),
-      );
+      body.replaceChildren(...(executions.length ? executions.map(row) : [h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No execution yet"))]));
       sync();
     },
   };

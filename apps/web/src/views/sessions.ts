@@ -54,19 +54,7 @@ export async function sessionsView(root: HTMLElement, route: Route, signal: Abor
     h(
       "table",
       { class: "list", "data-testid": "sessions" },
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          h("th", {}, "Session"),
-          h("th", {}, "Provider"),
-          h("th", {}, "Created"),
-          h("th", {}, "State"),
-          h("th", {}, "Executions"),
-        ),
-      ),
+      h("thead", {}, h("tr", {}, h("th", {}, "Session"), h("th", {}, "Provider"), h("th", {}, "Created"), h("th", {}, "State"), h("th", {}, "Executions"))),
       table,
     ),
     status,
@@ -105,9 +93,7 @@ function row(session: Session): HTMLElement {
     h(
       "td",
       { class: "badges" },
-      session.executions.map((e) =>
-        h("a", { href: href(["executions", e.id]), title: `${e.test.tool_id}/${e.test.workload_id}` }, stateBadge(e.state)),
-      ),
+      session.executions.map((e) => h("a", { href: href(["executions", e.id]), title: `${e.test.tool_id}/${e.test.workload_id}` }, stateBadge(e.state))),
     ),
   );
 }

@@ -28,9 +28,7 @@ describe("pgbench parser", () => {
   it("takes the tps without connections of pgbench 13 and older", () => {
     const old =
       "transaction type: <builtin: select only>\ntps = 900.5 (including connections establishing)\ntps = 1000.25 (excluding connections establishing)\n";
-    expect(pgbench(old, ctx("select_only"))).toEqual([
-      { name: "tps", value: 1000.25, unit: "transactions/s", tags: { type: "select only" } },
-    ]);
+    expect(pgbench(old, ctx("select_only"))).toEqual([{ name: "tps", value: 1000.25, unit: "transactions/s", tags: { type: "select only" } }]);
   });
 
   it("gives [] for an unfinished run and garbage", () => {

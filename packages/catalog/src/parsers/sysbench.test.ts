@@ -57,9 +57,7 @@ describe("sysbench parser", () => {
   });
 
   it("reads an oltp run's transactions, queries and ignored errors beside its latency", () => {
-    const m = Object.fromEntries(
-      sysbench(fixture("oltp_read_write"), ctx("oltp_read_write")).map((x) => [x.name, [x.value, x.unit, x.tags]]),
-    );
+    const m = Object.fromEntries(sysbench(fixture("oltp_read_write"), ctx("oltp_read_write")).map((x) => [x.name, [x.value, x.unit, x.tags]]));
     const tags = { threads: "2" };
     expect(m.transactions_per_second).toEqual([748.54, "tx/s", tags]);
     expect(m.queries_per_second).toEqual([14987.25, "queries/s", tags]);

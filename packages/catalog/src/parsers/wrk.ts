@@ -26,8 +26,7 @@ export const wrk: Parser = (output) => {
   push(out, "requests_per_second", toNumber(rps[1]), "req/s");
   push(out, "transfer_bytes_per_second", bytes(/^Transfer\/sec:\s+(\S+)\s*$/m.exec(output)?.[1]), "bytes/s");
   push(out, "latency_avg_ms", ms(/^\s+Latency\s+(\S+)\s/m.exec(output)?.[1]), "ms");
-  for (const p of ["50", "75", "90", "99"])
-    push(out, `latency_p${p}_ms`, ms(new RegExp(`^\\s+${p}%\\s+(\\S+)\\s*$`, "m").exec(output)?.[1]), "ms");
+  for (const p of ["50", "75", "90", "99"]) push(out, `latency_p${p}_ms`, ms(new RegExp(`^\\s+${p}%\\s+(\\S+)\\s*$`, "m").exec(output)?.[1]), "ms");
   const socket = /^\s*Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/m.exec(output);
   const non2xx = toNumber(/^\s*Non-2xx or 3xx responses:\s+(\d+)/m.exec(output)?.[1]) ?? 0;
   const socketErrors = socket ? socket.slice(1, 5).reduce((n, v) => n + Number(v), 0) : 0;

@@ -45,10 +45,7 @@ describe("compare's table", () => {
           unit: "s",
           tags: {},
           better: "lower",
-          figures: [
-            figureOf(A, {}),
-            figureOf(B, { mean: 5.004666666666667, ratio: 1.000266489007328, p_value: 0.4, verdict: "no_difference" }),
-          ],
+          figures: [figureOf(A, {}), figureOf(B, { mean: 5.004666666666667, ratio: 1.000266489007328, p_value: 0.4, verdict: "no_difference" })],
         },
       ],
     } as unknown as Comparison;

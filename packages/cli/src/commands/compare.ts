@@ -18,8 +18,7 @@ export interface CompareOptions {
 export async function compareCommand(ids: string[], options: CompareOptions, ctx: Context): Promise<number> {
   if (ids.length < 2) throw new UsageError("compare takes two execution ids or more");
   const confidence = options.confidence === undefined ? undefined : Number(options.confidence);
-  if (confidence !== undefined && !(confidence >= 0.5 && confidence <= 0.999))
-    throw new UsageError("--confidence takes a level from 0.5 to 0.999");
+  if (confidence !== undefined && !(confidence >= 0.5 && confidence <= 0.999)) throw new UsageError("--confidence takes a level from 0.5 to 0.999");
   const whole = await resolveExecutionIds(ctx, [...ids, ...(options.baseline === undefined ? [] : [options.baseline])]);
   const baseline = options.baseline === undefined ? undefined : whole.pop();
   const comparison = await ctx.bw.compareExecutions(whole, { baseline, confidence });
@@ -44,9 +43,7 @@ export function comparisonText(comparison: Comparison): string {
 }
 
 function legend(c: Comparison): string {
-  const lines = c.executions.map(
-    (e, i) => `${letter(i)} = ${e.id} (${e.provider}/${e.service_type}, ${e.state})${e.id === c.baseline ? " baseline" : ""}`,
-  );
+  const lines = c.executions.map((e, i) => `${letter(i)} = ${e.id} (${e.provider}/${e.service_type}, ${e.state})${e.id === c.baseline ? " baseline" : ""}`);
   return [...lines, `mean ± ${Math.round(c.confidence * 100)}% interval (n); ratio to the baseline and its verdict`].join("\n");
 }
 

@@ -135,15 +135,7 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     try {
       const file = join(dir, "m.jsonl");
       const { code } = await runCli(
-        [
-          "export",
-          "--format",
-          "jsonl",
-          "--session",
-          JSON.parse((await runCli(["show", ids[1], "--json"], env)).stdout).session_id,
-          "-o",
-          file,
-        ],
+        ["export", "--format", "jsonl", "--session", JSON.parse((await runCli(["show", ids[1], "--json"], env)).stdout).session_id, "-o", file],
         env,
       );
       expect(code).toBe(0);

@@ -103,10 +103,7 @@ describe("benchwright run, against a real server", () => {
   });
 
   it("repeats the run with --repeat, and prints each metric's n, deviation and interval", async () => {
-    const { code, stdout, stderr } = await runCli(
-      ["run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--repeat", "3"],
-      env,
-    );
+    const { code, stdout, stderr } = await runCli(["run", "idle/idle5", "--provider", "local", "--param", "seconds=0.05", "--repeat", "3"], env);
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/METRIC\s+VALUE\s+UNIT\s+TAGS\s+REPEATED/);
     expect(stdout).toMatch(/idle_seconds\s+[\d.]+\s+s\s+n=3 sd=[\d.e-]+ 95% \[[\d.e-]+, [\d.e-]+\]/);

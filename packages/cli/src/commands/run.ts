@@ -28,8 +28,7 @@ interface RunReport {
 
 function parseTarget(target: string): { tool: string; workload: string } {
   const [tool, workload, ...rest] = target.split("/");
-  if (!tool || !workload || rest.length)
-    throw new UsageError(`name the benchmark as <tool>/<workload> (e.g. sysbench/cpu_10000), not '${target}'`);
+  if (!tool || !workload || rest.length) throw new UsageError(`name the benchmark as <tool>/<workload> (e.g. sysbench/cpu_10000), not '${target}'`);
   return { tool, workload };
 }
 
@@ -96,9 +95,7 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
   if (signal.aborted) exitCode = (signal.reason as Interrupted).exitCode;
   if (ctx.json) printJson(report);
   else if (report.execution && !report.error) {
-    print(
-      `execution ${report.execution.id} (${report.execution.test.tool_id}/${report.execution.test.workload_id}): ${report.execution.state}`,
-    );
+    print(`execution ${report.execution.id} (${report.execution.test.tool_id}/${report.execution.test.workload_id}): ${report.execution.state}`);
     print(metricsTable(report.metrics));
   }
   return exitCode;

@@ -12,8 +12,7 @@ export async function serverCommand(argv: string[]): Promise<number> {
   try {
     server = await import("@benchwright/server");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((e as Error).message).includes("@benchwright/server"))
-      throw e;
+    if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((e as Error).message).includes("@benchwright/server")) throw e;
     // @benchwright/server is not on the registry yet: the advice is what works today.
     process.stderr.write(
       [

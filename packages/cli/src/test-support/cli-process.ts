@@ -58,9 +58,7 @@ function watched(child: ChildProcess, progressStream = child.stderr!): CliRun {
     stderr += t;
     for (const w of watchers) w();
   });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) =>
-    child.once("close", (code) => r({ code, stdout, stderr })),
-  );
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.once("close", (code) => r({ code, stdout, stderr })));
   return {
     child,
     get stdout() {

@@ -50,8 +50,7 @@ export class ConfigSection<K extends string> {
 
   required(key: K, allowed = "must be a non-empty string"): string | undefined {
     const text = this.text(key);
-    if (text === undefined && !(this.values[key] && typeof this.values[key] === "object"))
-      this.report(key, describeValue(key, this.values[key]), allowed);
+    if (text === undefined && !(this.values[key] && typeof this.values[key] === "object")) this.report(key, describeValue(key, this.values[key]), allowed);
     return text;
   }
 

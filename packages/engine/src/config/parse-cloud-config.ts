@@ -81,8 +81,7 @@ export function parseCloudConfig(p: ConfigSection<ProviderKey>, s: ConfigSection
   const keyName = s.text("key_name");
   // A key pair named without its private key leaves us unable to log in to what we create;
   // a private key without a name is imported as the session's key pair.
-  if (keyName !== undefined && key === undefined)
-    s.report("ssh_private_key", "is missing", "must be given with key_name, to log in with that key pair");
+  if (keyName !== undefined && key === undefined) s.report("ssh_private_key", "is missing", "must be given with key_name, to log in with that key pair");
 
   // The ancestor's connection retries: given either key, both apply (the other at its default)
   // and the count, not ssh_timeout's default, bounds the wait.
@@ -127,8 +126,7 @@ export function parseCloudConfig(p: ConfigSection<ProviderKey>, s: ConfigSection
     case "gce":
       return { ...common, driver, region: region!, project: project! };
     case "openstack": {
-      if (authUrl !== undefined && !/^https?:\/\//i.test(authUrl))
-        p.report("auth_url", "is not an http(s) URL", "must start with http:// or https://");
+      if (authUrl !== undefined && !/^https?:\/\//i.test(authUrl)) p.report("auth_url", "is not an http(s) URL", "must start with http:// or https://");
       const authVersion = p.text("auth_version") === undefined ? undefined : p.oneOf("auth_version", AUTH_VERSIONS);
       return {
         ...common,

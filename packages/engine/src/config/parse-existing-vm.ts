@@ -73,8 +73,7 @@ export function parseExistingVm(service: ConfigSection<ServiceKey>): Pick<Existi
   const hosts: ExistingHost[] = [];
   for (const { at, settings: h } of entries) {
     if (h.host === undefined) service.report([...at, "host"], "is missing", "must be a host name or address, as host or ip_address");
-    if (h.vm_user === undefined)
-      service.report([...at, "vm_user"], "is missing", "must be the login user, as vm_user or user, on the host or its section");
+    if (h.vm_user === undefined) service.report([...at, "vm_user"], "is missing", "must be the login user, as vm_user or user, on the host or its section");
     if (h.ssh_private_key === undefined && h.key_path === undefined && h.password === undefined) {
       service.report(at, "has no credential", "ssh_private_key, key_path or password is required");
     }

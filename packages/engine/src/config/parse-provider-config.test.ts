@@ -50,9 +50,7 @@ describe("parseProviderConfig: each variant", () => {
   });
 
   it("existing-vm: one host, or hosts inheriting the section's user, credentials, port and platform", () => {
-    expect(
-      inline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "10.0.0.1", vm_user: "u", ssh_private_key: KEY } }),
-    ).toMatchObject({
+    expect(inline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "10.0.0.1", vm_user: "u", ssh_private_key: KEY } })).toMatchObject({
       class: "existing-vm",
       name: "lab",
       allowInstall: true,
@@ -213,9 +211,7 @@ describe("parseProviderConfig: after a restart", () => {
     });
     const sealed = JSON.parse(JSON.stringify(resolved)) as ResolvedConfig;
     expect(parseProviderConfig(sealed)).toEqual(parseProviderConfig(resolved));
-    expect(() => parseProviderConfig({ ...sealed, service: { ...sealed.service, key_path: "/etc/shadow" } })).toThrow(
-      /reach into the server/,
-    );
+    expect(() => parseProviderConfig({ ...sealed, service: { ...sealed.service, key_path: "/etc/shadow" } })).toThrow(/reach into the server/);
     // Sessions sealed before the origin was recorded read as stored ones.
     const { origin: _origin, ...older } = sealed;
     expect(parseProviderConfig({ ...older, service: { host: "h", vm_user: "u", key_path: "/k" } })).toMatchObject({
@@ -255,11 +251,7 @@ describe("parseProviderConfig: errors name the field, what is wrong, and what is
       provider: { class: "existing-vm" },
       vms: {
         allow_install: "maybe",
-        hosts: [
-          { host: "a", ip_address: "b", password: "pw12", port: "ssh" },
-          { host: "c" },
-          { host: "a", ip_address: "a", password: "pw12" },
-        ],
+        hosts: [{ host: "a", ip_address: "b", password: "pw12", port: "ssh" }, { host: "c" }, { host: "a", ip_address: "a", password: "pw12" }],
       },
     });
     expect(e.extras.errors).toEqual([

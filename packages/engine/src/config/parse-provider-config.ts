@@ -72,11 +72,7 @@ function reachesIntoTheServer(resolved: ResolvedConfig): ConfigProblem[] {
   // On local the "machine" is the server: installing means system packages, as root, on it.
   if (resolved.providerClass === "local" && service.allow_install !== undefined && service.allow_install !== false) {
     refused.push(
-      problem(
-        [st, "allow_install"],
-        "would install system packages on the server itself",
-        "only false here: only a stored local configuration may allow it",
-      ),
+      problem([st, "allow_install"], "would install system packages on the server itself", "only false here: only a stored local configuration may allow it"),
     );
   }
   return refused;

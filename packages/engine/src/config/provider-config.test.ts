@@ -60,16 +60,12 @@ describe("provider configurations", () => {
     expect(resolveStored(configs, "aws").serviceType).toBe("ubuntu_micro");
     expect(resolveStored(configs, "aws", null).serviceType).toBe("ubuntu_micro");
     const two = [{ ...configs[1], services: { a: {}, b: {} } }];
-    expect(() => resolveStored(two, "local", null)).toThrow(
-      expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["a", "b"] } }),
-    );
+    expect(() => resolveStored(two, "local", null)).toThrow(expect.objectContaining({ code: "unknown_service_type", extras: { choices: ["a", "b"] } }));
   });
 
   it("resolves Form B with its key's line ends written as \\n, escaped once or twice", () => {
     for (const key of [KEY, KEY.replace(/\n/g, "\\n")]) {
-      const r = parseProviderConfig(
-        resolveInline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "h", vm_user: "u", ssh_private_key: key } }),
-      );
+      const r = parseProviderConfig(resolveInline({ provider: { class: "existing-vm", name: "lab" }, vms: { host: "h", vm_user: "u", ssh_private_key: key } }));
       expect(r).toMatchObject({ name: "lab", serviceType: "vms", class: "existing-vm", hosts: [{ ssh_private_key: KEY }] });
     }
   });
@@ -114,9 +110,9 @@ describe("provider configurations", () => {
     it("keeps what stays on the client's machines: allow_install false on local, true on existing-vm, inline keys", () => {
       const inline = (config: Record<string, unknown>) => parseProviderConfig(resolveInline(config));
       expect(inline({ provider: { class: "local" }, bench: { allow_install: false } })).toMatchObject({ allowInstall: false });
-      expect(
-        inline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY, allow_install: true } }),
-      ).toMatchObject({ allowInstall: true });
+      expect(inline({ provider: { class: "existing-vm" }, vms: { host: "h", vm_user: "u", ssh_private_key: KEY, allow_install: true } })).toMatchObject({
+        allowInstall: true,
+      });
     });
 
     it("leaves stored configurations (written by the operator) free to use both", () => {

@@ -79,9 +79,7 @@ export function loadProviderConfigs(configDir: string, onError: (file: string, e
     try {
       const text = readFileSync(path, "utf8");
       const document =
-        ext === ".conf"
-          ? Object.fromEntries(Object.entries(parseIni(text)).map(([k, v]) => [k, typed(v)]))
-          : (parseYaml(text) as Record<string, unknown>);
+        ext === ".conf" ? Object.fromEntries(Object.entries(parseIni(text)).map(([k, v]) => [k, typed(v)])) : (parseYaml(text) as Record<string, unknown>);
       configs.push(toConfigFile(basename(file, ext), document));
     } catch (e) {
       onError(path, e as Error);
@@ -121,9 +119,7 @@ export function resolveStored(configs: ProviderConfigFile[], provider: string, s
     if (types.length === 1) return resolveService(file, types[0], "stored");
     throw new BenchwrightError(
       "unknown_service_type",
-      types.length
-        ? `Provider '${provider}' has ${types.length} service types: name one of them in 'service'`
-        : `Provider '${provider}' has no service type`,
+      types.length ? `Provider '${provider}' has ${types.length} service types: name one of them in 'service'` : `Provider '${provider}' has no service type`,
       { choices: types },
     );
   }

@@ -160,9 +160,7 @@ describe("the event log's subscribers in one process", () => {
     const flaky = {
       ...db,
       query: ((sql, params) =>
-        failing && sql.includes("FROM events WHERE")
-          ? Promise.reject(new Error("the database went away"))
-          : db.query(sql, params)) as Db["query"],
+        failing && sql.includes("FROM events WHERE") ? Promise.reject(new Error("the database went away")) : db.query(sql, params)) as Db["query"],
     } as Db;
     const log = new EventLog(flaky, NO_POLL);
     const session = crypto.randomUUID();

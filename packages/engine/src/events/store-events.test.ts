@@ -81,13 +81,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       );
       await store.beginStep(eid, "run", { from: ["prepared"], to: "running" }, new Date(), (a) => `/logs/run-${a}.log`);
       const metrics = [{ name: "idle_seconds", value: 0.01, unit: "s" }];
-      await store.endStep(
-        eid,
-        "run",
-        1,
-        { state: "succeeded", duration: 0.5, exit_code: 0, error: null, metrics },
-        { from: "running", to: "completed" },
-      );
+      await store.endStep(eid, "run", 1, { state: "succeeded", duration: 0.5, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" });
       await store.transitionExecution(eid, ["completed"], "running");
       await store.setSessionState(sid, ["active"], "deleting");
       await store.setSessionState(sid, ["deleting"], "deleted");
@@ -171,9 +165,7 @@ for (const kind of ["pglite", "postgres"] as const) {
           { from: "preparing", to: "prepared" },
         ),
       ).toBeNull();
-      const begun = await Promise.all(
-        [1, 2, 3].map(() => store.beginStep(eid, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => "/x")),
-      );
+      const begun = await Promise.all([1, 2, 3].map(() => store.beginStep(eid, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => "/x")));
       expect(begun.filter(Boolean)).toHaveLength(1);
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
 
@@ -193,9 +185,7 @@ for (const kind of ["pglite", "postgres"] as const) {
           ),
       };
       const end = { state: "succeeded" as const, duration: 1, exit_code: 0, error: null, metrics: null };
-      await expect(storeWithEvents(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow(
-        "went away",
-      );
+      await expect(storeWithEvents(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow("went away");
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
       expect((await store.getExecution(eid))?.state).toBe("preparing");
     });

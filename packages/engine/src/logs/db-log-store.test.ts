@@ -189,14 +189,11 @@ describe("DbLogStore on PostgreSQL", () => {
       "INSERT INTO sessions (id, provider_name, service_type, provider_class, config_sealed, state, created) VALUES ($1, 'l', 'd', 'local', 'x', 'active', now())",
       [sessionId],
     );
-    await db.query(
-      "INSERT INTO executions (id, session_id, tool_id, workload_id, test, state, created) VALUES ($1, $2, 't', 'w', '{}', 'running', now())",
-      [execId, sessionId],
-    );
-    await db.query(
-      "INSERT INTO steps (execution_id, step, attempt, state, started, log_file) VALUES ($1, 'run', 1, 'running', now(), 'unused')",
-      [execId],
-    );
+    await db.query("INSERT INTO executions (id, session_id, tool_id, workload_id, test, state, created) VALUES ($1, $2, 't', 'w', '{}', 'running', now())", [
+      execId,
+      sessionId,
+    ]);
+    await db.query("INSERT INTO steps (execution_id, step, attempt, state, started, log_file) VALUES ($1, 'run', 1, 'running', now(), 'unused')", [execId]);
     const k: StepKey = { execution_id: execId, step: "run", attempt: 1 };
     expect(await store.exists(k)).toBe(true);
     const writer = await store.open(k, "unused");

@@ -98,8 +98,7 @@ export class DbLogStore implements LogStore {
         const offset = Number(row.start_offset);
         const data = asBuffer(row.data);
         if (offset + data.length <= at) continue; // overlapped by a chunk already sent
-        if (offset > at)
-          throw new Error(`The log of ${key.step} ${key.attempt} of execution ${key.execution_id} lacks bytes ${at} to ${offset}`);
+        if (offset > at) throw new Error(`The log of ${key.step} ${key.attempt} of execution ${key.execution_id} lacks bytes ${at} to ${offset}`);
         const piece = data.subarray(at - offset, Math.min(data.length, end - offset));
         at += piece.length;
         yield piece;
@@ -356,8 +355,7 @@ class DbLogWriter implements LogWriter {
   async #until(done: () => boolean, signal?: AbortSignal): Promise<void> {
     while (!done()) {
       signal?.throwIfAborted();
-      if (this.#stop.signal.aborted)
-        throw new Error(`The log of ${this.key.step} ${this.key.attempt} of execution ${this.key.execution_id} is closed`);
+      if (this.#stop.signal.aborted) throw new Error(`The log of ${this.key.step} ${this.key.attempt} of execution ${this.key.execution_id} is closed`);
       this.#kick();
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => {

@@ -31,11 +31,7 @@ export async function followIntoLog<T>(
       if (!log.writable) pause.abort(new LogBackpressure());
     };
     try {
-      const result = await follow(
-        Math.max(0, log.bytes - logStart),
-        onData,
-        signal ? AbortSignal.any([signal, pause.signal]) : pause.signal,
-      );
+      const result = await follow(Math.max(0, log.bytes - logStart), onData, signal ? AbortSignal.any([signal, pause.signal]) : pause.signal);
       if (!dropped) return result;
     } catch (e) {
       if (!pause.signal.aborted || signal?.aborted) throw e;

@@ -98,10 +98,7 @@ for (const s of stores) {
     it("keeps the tail at hand, bounded to the parser's window", async () => {
       const key = newKey();
       // Text, so that characters are bytes; more of it than the tail holds.
-      const source = Buffer.concat([
-        Buffer.from(randomBytes(TAIL_CAPACITY * 0.75).toString("base64")),
-        Buffer.from("the end\nBW_METRIC x 1 s\n"),
-      ]);
+      const source = Buffer.concat([Buffer.from(randomBytes(TAIL_CAPACITY * 0.75).toString("base64")), Buffer.from("the end\nBW_METRIC x 1 s\n")]);
       const writer = await open(key);
       await writeAll(writer, source, randomSizes(source.length, 1000, 200_000));
       expect(writer.tail(24)).toBe("the end\nBW_METRIC x 1 s\n");

@@ -38,19 +38,11 @@ export interface StepLogView {
  * that started last) unless `attempt` says which. 404 when there is none, or when an
  * attempt that has ended left no log.
  */
-export async function openStepLog(
-  store: Store,
-  logs: LogStore,
-  execId: string,
-  select: { step?: StepKind; attempt?: number },
-): Promise<StepLogView> {
+export async function openStepLog(store: Store, logs: LogStore, execId: string, select: { step?: StepKind; attempt?: number }): Promise<StepLogView> {
   const steps = (await store.listSteps([execId])).filter((s) => !select.step || s.step === select.step);
   const chosen = select.attempt ? steps.find((s) => s.attempt === select.attempt) : steps.at(-1);
   const notFound = () =>
-    new BenchwrightError(
-      "not_found",
-      `Execution ${execId} has no log for ${select.step ?? "any step"}${select.attempt ? ` attempt ${select.attempt}` : ""}`,
-    );
+    new BenchwrightError("not_found", `Execution ${execId} has no log for ${select.step ?? "any step"}${select.attempt ? ` attempt ${select.attempt}` : ""}`);
   if (!chosen) throw notFound();
   const key: StepKey = { execution_id: chosen.execution_id, step: chosen.step, attempt: chosen.attempt };
   const logFile = chosen.log_file;

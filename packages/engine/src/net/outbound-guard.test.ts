@@ -58,9 +58,7 @@ describe("guardedAgents", () => {
 describe("guardedLookup", () => {
   it("answers both forms of lookup for an allowed name", async () => {
     const lookup = guardedLookup({ allowPrivate: true });
-    const one = await new Promise<unknown>((resolve, reject) =>
-      lookup("localhost", { family: 4 }, (e, address) => (e ? reject(e) : resolve(address))),
-    );
+    const one = await new Promise<unknown>((resolve, reject) => lookup("localhost", { family: 4 }, (e, address) => (e ? reject(e) : resolve(address))));
     expect(one).toBe("127.0.0.1");
     const all = await new Promise<unknown>((resolve, reject) =>
       lookup("localhost", { all: true, family: 4 }, (e, addresses) => (e ? reject(e) : resolve(addresses))),

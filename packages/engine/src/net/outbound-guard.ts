@@ -94,12 +94,8 @@ function connectGuarded(
 
 /** `agent` with each of its connections made through connectGuarded. */
 function guard<A extends http.Agent>(agent: A, policy: OutboundPolicy): A {
-  const connect = agent.createConnection.bind(agent) as unknown as (
-    options: ConnectOptions,
-    callback: ConnectCallback,
-  ) => Duplex | undefined;
-  agent.createConnection = ((options: ConnectOptions, callback: ConnectCallback) =>
-    connectGuarded(policy, options, callback, connect)) as never;
+  const connect = agent.createConnection.bind(agent) as unknown as (options: ConnectOptions, callback: ConnectCallback) => Duplex | undefined;
+  agent.createConnection = ((options: ConnectOptions, callback: ConnectCallback) => connectGuarded(policy, options, callback, connect)) as never;
   return agent;
 }
 

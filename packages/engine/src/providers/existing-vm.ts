@@ -33,11 +33,7 @@ export class ExistingVmProvider implements Provider {
       return readFileSync(h.key_path!, "utf8");
     } catch {
       throw configError(`The existing-vm configuration '${this.config.name}' cannot be used`, [
-        problem(
-          [this.config.serviceType, "key_path"],
-          `cannot be read for host ${h.host}`,
-          "must name a private key file the server can read",
-        ),
+        problem([this.config.serviceType, "key_path"], `cannot be read for host ${h.host}`, "must name a private key file the server can read"),
       ]);
     }
   }

@@ -67,9 +67,5 @@ export interface Provider {
    * Finds resources tagged as ours whose session is not live (`isLive` says which are)
    * and destroys them unless `dryRun`. Providers that create nothing return [].
    */
-  sweep?(options: {
-    isLive: (sessionId: string) => Promise<boolean>;
-    dryRun: boolean;
-    log: (line: string) => void;
-  }): Promise<SweptResource[]>;
+  sweep?(options: { isLive: (sessionId: string) => Promise<boolean>; dryRun: boolean; log: (line: string) => void }): Promise<SweptResource[]>;
 }

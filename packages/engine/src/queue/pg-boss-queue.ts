@@ -49,8 +49,7 @@ export class PgBossQueue implements StepQueue {
     boss.on("error", (e: Error) => queue.#log(`step queue: ${e.message}`, { level: "warn" }));
     await boss.start();
     // A job only asks for a follower: it is never retried (the lease sweep recovers lost ones).
-    if (!(await boss.getQueue(QUEUE)))
-      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: 15 * 60 }).catch(() => {});
+    if (!(await boss.getQueue(QUEUE))) await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: 15 * 60 }).catch(() => {});
     queue.#started = true;
     return queue;
   }

@@ -18,28 +18,14 @@ function row(id: string, metrics: StoredMetric[]): ComparedRow {
 }
 
 /** One figure per value, as repetitions store them. */
-function figures(
-  name: string,
-  better: "higher" | "lower" | undefined,
-  values: number[],
-  tags: Record<string, string> = {},
-): StoredMetric[] {
+function figures(name: string, better: "higher" | "lower" | undefined, values: number[], tags: Record<string, string> = {}): StoredMetric[] {
   return values.map((value, i) => ({ name, value, unit: "u", tags, ...(better ? { better } : {}), repetition: i + 1 }) as StoredMetric);
 }
 
 describe("comparing executions", () => {
-  const fast = row("a", [
-    ...figures("eps", "higher", [100, 101, 99, 100.5, 99.5]),
-    ...figures("latency", "lower", [10, 10.2, 9.8, 10.1, 9.9]),
-  ]);
-  const slow = row("b", [
-    ...figures("eps", "higher", [50, 50.5, 49.5, 50.2, 49.8]),
-    ...figures("latency", "lower", [20, 20.4, 19.6, 20.1, 19.9]),
-  ]);
-  const same = row("c", [
-    ...figures("eps", "higher", [100.2, 99.8, 100.4, 99.6, 100]),
-    ...figures("latency", "lower", [10.1, 9.9, 10, 10.05, 9.95]),
-  ]);
+  const fast = row("a", [...figures("eps", "higher", [100, 101, 99, 100.5, 99.5]), ...figures("latency", "lower", [10, 10.2, 9.8, 10.1, 9.9])]);
+  const slow = row("b", [...figures("eps", "higher", [50, 50.5, 49.5, 50.2, 49.8]), ...figures("latency", "lower", [20, 20.4, 19.6, 20.1, 19.9])]);
+  const same = row("c", [...figures("eps", "higher", [100.2, 99.8, 100.4, 99.6, 100]), ...figures("latency", "lower", [10.1, 9.9, 10, 10.05, 9.95])]);
 
   it("calls a significantly lower figure worse when higher is better, and a higher one worse when lower is better", () => {
     const c = compareExecutions([fast, slow, same], "a", 0.95);
@@ -65,10 +51,7 @@ describe("comparing executions", () => {
       ...figures("eps", "higher", [200], { threads: "2" }),
       ...figures("extra", undefined, [1, 2]),
     ]);
-    const other = row("e", [
-      ...figures("eps", "higher", [90], { threads: "1" }),
-      ...figures("eps", "higher", [150, 160], { threads: "2" }),
-    ]);
+    const other = row("e", [...figures("eps", "higher", [90], { threads: "1" }), ...figures("eps", "higher", [150, 160], { threads: "2" })]);
     const c = compareExecutions([other, one], "e", 0.95);
     expect(c.metrics.map((m) => [m.name, m.tags])).toEqual([
       ["eps", { threads: "1" }],

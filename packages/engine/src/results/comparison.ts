@@ -50,8 +50,7 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
       const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values };
       if (row.id === baseline.id)
         return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
-      if (!baseSummary)
-        return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
+      if (!baseSummary) return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
       const test = compareSamples(baseSummary, summary, confidence);
       const significant = test.p_value !== null && test.p_value < 1 - confidence;
       return [

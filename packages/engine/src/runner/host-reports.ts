@@ -18,12 +18,7 @@ export function ended(end: End & { kind: "rc" }, logBytes: number): StepOutcome 
 export function startFailed(dir: string, transport: Transport, stderr: string, exit?: number | null): BenchwrightError {
   const why = parseStartFailure(stderr);
   if (why === "nodir") return new BenchwrightError("step_failed", `Cannot create ${dir} on ${transport.description}`);
-  const detail =
-    why === "write"
-      ? "cannot write its files"
-      : why === "nopid"
-        ? "it did not report its process id"
-        : stderr.trim() || `exit code ${exit}`;
+  const detail = why === "write" ? "cannot write its files" : why === "nopid" ? "it did not report its process id" : stderr.trim() || `exit code ${exit}`;
   return new BenchwrightError("step_failed", `Cannot start the step in ${dir} on ${transport.description}: ${detail}`);
 }
 

@@ -143,14 +143,7 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
  * process group gone), or `maxSeconds` pass, then prints the end marker on stderr.
  */
 export function followScript(dir: string, pgid: number, follow: FollowParams): string {
-  return bashC(
-    [
-      `cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`,
-      `pgid=${pgid}; bw_end=`,
-      ...endedAlready(follow),
-      ...streaming(follow),
-    ].join("\n"),
-  );
+  return bashC([`cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`, `pgid=${pgid}; bw_end=`, ...endedAlready(follow), ...streaming(follow)].join("\n"));
 }
 
 /** Shell functions of a follower: `check` looks for the end, `marker` reports it. */

@@ -8,17 +8,7 @@ describe("removable", () => {
     expect(removable("/var/tmp/.benchwright/e1")).toBe(true);
   });
   it("refuses the .benchwright dir itself, other paths and dot-dot tricks", () => {
-    for (const dir of [
-      "~/.benchwright",
-      "~/.benchwright/",
-      "~",
-      "/",
-      "",
-      "/home/u",
-      "~/.benchwright/../x",
-      "~/.benchwright/./",
-      "~/x/.benchwrightx/y",
-    ]) {
+    for (const dir of ["~/.benchwright", "~/.benchwright/", "~", "/", "", "/home/u", "~/.benchwright/../x", "~/.benchwright/./", "~/x/.benchwrightx/y"]) {
       expect(removable(dir), dir).toBe(false);
     }
   });

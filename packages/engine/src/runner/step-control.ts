@@ -11,8 +11,7 @@ import type { StepHandle } from "./step.js";
  */
 export async function attachStep(transport: Transport, dir: string): Promise<StepHandle | undefined> {
   const r = await transport.exec(bashC([`d=${shellPath(dir)}`, readPid(2), 'echo "$pgid"'].join("\n")));
-  if (r.code !== 0)
-    throw new BenchwrightError("step_failed", `Cannot look for the step in ${dir} on ${transport.description}: ${r.stderr.trim()}`);
+  if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot look for the step in ${dir} on ${transport.description}: ${r.stderr.trim()}`);
   const pgid = Number(r.stdout.trim());
   return Number.isInteger(pgid) && pgid > 1 ? { dir, pgid } : undefined;
 }

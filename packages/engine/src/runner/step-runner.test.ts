@@ -208,14 +208,10 @@ describe("StepRunner over SSH", () => {
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
     try {
-      const outcome = await runner.run(
-        transport,
-        { dir: `${root}/big`, script: "head -c 52428800 /dev/zero | tr '\\0' 'x'", timeoutMs: 40_000 },
-        (c) => {
-          bytes += c.length;
-          if (c.some((b) => b !== 0x78)) wrong++;
-        },
-      );
+      const outcome = await runner.run(transport, { dir: `${root}/big`, script: "head -c 52428800 /dev/zero | tr '\\0' 'x'", timeoutMs: 40_000 }, (c) => {
+        bytes += c.length;
+        if (c.some((b) => b !== 0x78)) wrong++;
+      });
       expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, logBytes: 52428800 });
     } finally {
       clearInterval(sampler);
@@ -238,9 +234,7 @@ describe("StepRunner over SSH", () => {
       const logs = transports.map(() => [] as Buffer[]);
       const outcomes = await Promise.all(
         transports.map((t, i) =>
-          runner.run(t, { dir: `${root}/many-${i}`, script: `echo start ${i}; sleep 2; echo end ${i}`, timeoutMs: 60_000 }, (c) =>
-            logs[i].push(c),
-          ),
+          runner.run(t, { dir: `${root}/many-${i}`, script: `echo start ${i}; sleep 2; echo end ${i}`, timeoutMs: 60_000 }, (c) => logs[i].push(c)),
         ),
       );
       expect(outcomes.map((o) => [o.exitCode, o.timedOut])).toEqual(outcomes.map(() => [0, false]));
@@ -272,11 +266,7 @@ describe("StepRunner over SSH", () => {
     it("reads the exit code and the log the host recorded, and when the step really ended", async () => {
       const dir = `${root}/outage`;
       const chunks: Buffer[] = [];
-      const running = patient.run(
-        target,
-        { dir, script: 'for i in $(seq 1 5); do echo "line $i"; sleep 0.2; done', timeoutMs: 60_000 },
-        (c) => chunks.push(c),
-      );
+      const running = patient.run(target, { dir, script: 'for i in $(seq 1 5); do echo "line $i"; sleep 0.2; done', timeoutMs: 60_000 }, (c) => chunks.push(c));
       while (chunks.length === 0) await sleep(20);
       expect(await sshd.suspend()).toBeGreaterThan(0);
       await sleep(OUTAGE_MS);
@@ -345,9 +335,7 @@ describe("StepRunner over SSH", () => {
       const script = `echo launched >> ${shellPath(marker)}; echo start; sleep 1; echo end; exit 6`;
       const logs: Buffer[][] = [[], [], []];
       // Two workers start it at once (a takeover racing the first holder)...
-      const outcomes = await Promise.all(
-        [0, 1].map((i) => runner.run(transport, { dir, script, timeoutMs: 20_000 }, (c) => logs[i].push(c))),
-      );
+      const outcomes = await Promise.all([0, 1].map((i) => runner.run(transport, { dir, script, timeoutMs: 20_000 }, (c) => logs[i].push(c))));
       // ...and a third comes after its end: each gets the one run's log and code.
       outcomes.push(await runner.run(transport, { dir, script, timeoutMs: 20_000 }, (c) => logs[2].push(c)));
       expect(outcomes.map((o) => [o.exitCode, o.logBytes])).toEqual([
@@ -375,10 +363,8 @@ describe("StepRunner over SSH", () => {
       const { get, seen } = observed(transport);
       const filler = `# ${"x".repeat(98)}\n`.repeat(1000);
       const chunks: Buffer[] = [];
-      const outcome = await runner.run(
-        get,
-        { dir: `${root}/big-script`, script: `${filler}echo "it's big"`, env: { BW_Q: "q" }, timeoutMs: 20_000 },
-        (c) => chunks.push(c),
+      const outcome = await runner.run(get, { dir: `${root}/big-script`, script: `${filler}echo "it's big"`, env: { BW_Q: "q" }, timeoutMs: 20_000 }, (c) =>
+        chunks.push(c),
       );
       expect(outcome).toMatchObject({ exitCode: 0, logBytes: 9 });
       expect(Buffer.concat(chunks).toString()).toBe("it's big\n");
@@ -469,10 +455,8 @@ describe("StepRunner over SSH", () => {
       const slowPolling = new StepRunner({ pollIntervalMs: 10_000 });
       const { get, seen } = observed(transport, fakeBin);
       const chunks: Buffer[] = [];
-      const outcome = await slowPolling.run(
-        get,
-        { dir: `${root}/no-gnu-tail-push`, script: "echo one; sleep 0.3; echo two", timeoutMs: 20_000 },
-        (c) => chunks.push(c),
+      const outcome = await slowPolling.run(get, { dir: `${root}/no-gnu-tail-push`, script: "echo one; sleep 0.3; echo two", timeoutMs: 20_000 }, (c) =>
+        chunks.push(c),
       );
       expect(outcome).toMatchObject({ exitCode: 0, logBytes: 8 });
       expect(Buffer.concat(chunks).toString()).toBe("one\ntwo\n");
@@ -491,9 +475,7 @@ describe("StepRunner over SSH", () => {
       const first: Buffer[] = [];
       const stop = new AbortController();
       const deadline = Date.now() + 20_000;
-      await polling
-        .follow(t, handle, { fromOffset: 0, deadline, signal: stop.signal, onData: (c) => (first.push(c), stop.abort()) })
-        .catch(() => undefined);
+      await polling.follow(t, handle, { fromOffset: 0, deadline, signal: stop.signal, onData: (c) => (first.push(c), stop.abort()) }).catch(() => undefined);
       const rest: Buffer[] = [];
       const offset = Buffer.concat(first).length;
       const outcome = await polling.follow(t, handle, { fromOffset: offset, deadline, onData: (c) => rest.push(c) });

@@ -96,8 +96,7 @@ export class StepRunner {
   async kill(transport: Transport, handle: StepHandle, signal?: AbortSignal): Promise<void> {
     checkPgid(handle.pgid);
     const r = await transport.exec(killScript(handle.pgid, this.#killGraceSeconds, handle.dir), { signal });
-    if (r.code !== 0)
-      throw new BenchwrightError("internal", `Cannot kill step ${handle.dir} on ${transport.description}: ${r.stderr.trim()}`);
+    if (r.code !== 0) throw new BenchwrightError("internal", `Cannot kill step ${handle.dir} on ${transport.description}: ${r.stderr.trim()}`);
   }
 
   /**
@@ -106,10 +105,7 @@ export class StepRunner {
    */
   async remove(transport: Transport, dir: string, root?: string): Promise<void> {
     if (!removable(dir, root)) {
-      throw new BenchwrightError(
-        "internal",
-        `Refusing to remove ${JSON.stringify(dir)}: not below a .benchwright directory${root ? ` or ${root}` : ""}`,
-      );
+      throw new BenchwrightError("internal", `Refusing to remove ${JSON.stringify(dir)}: not below a .benchwright directory${root ? ` or ${root}` : ""}`);
     }
     const r = await transport.exec(removeScript(dir));
     if (r.code !== 0) throw new BenchwrightError("internal", `Cannot remove ${dir} on ${transport.description}: ${r.stderr.trim()}`);
@@ -137,8 +133,7 @@ export class StepRunner {
     const inline = startScript(spec.dir, { inline: { script: spec.script, env } }, follow);
     if (Buffer.byteLength(inline) <= INLINE_LIMIT_BYTES) return inline;
     const r = await transport.exec(mkdirScript(spec.dir), { signal });
-    if (r.code !== 0)
-      throw new BenchwrightError("step_failed", `Cannot create ${spec.dir} on ${transport.description}: ${r.stderr.trim()}`);
+    if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot create ${spec.dir} on ${transport.description}: ${r.stderr.trim()}`);
     const tag = randomBytes(8).toString("hex");
     await transport.writeFile(`${spec.dir}/step.sh.${tag}`, spec.script, 0o600);
     await transport.writeFile(`${spec.dir}/env.sh.${tag}`, env, 0o600);
@@ -234,8 +229,7 @@ export class StepRunner {
           }
           return end.kind === "rc" ? ended(end, offset) : { exitCode: null, timedOut: false, logBytes: offset };
         }
-        if (end?.kind === "nodir")
-          throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${transport.description}`);
+        if (end?.kind === "nodir") throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${transport.description}`);
         if (end?.kind === "wait") {
           failures = 0;
           continue;
@@ -296,12 +290,7 @@ export class StepRunner {
    * Runs `op`, attaching again after a lost connection, until it succeeds or `until` passes;
    * `op`'s signal aborts at `until`, so that one attempt cannot outlast it.
    */
-  async #retrying<T>(
-    attachment: Attachment,
-    op: (t: Transport, signal: AbortSignal) => Promise<T>,
-    until: number,
-    signal?: AbortSignal,
-  ): Promise<T> {
+  async #retrying<T>(attachment: Attachment, op: (t: Transport, signal: AbortSignal) => Promise<T>, until: number, signal?: AbortSignal): Promise<T> {
     for (let failures = 1; ; failures++) {
       signal?.throwIfAborted();
       const timeUp = AbortSignal.timeout(Math.max(0, until - Date.now()));

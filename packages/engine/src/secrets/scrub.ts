@@ -236,11 +236,7 @@ const PRIVATE_KEY_TEXT = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
  * section and its `hosts`), any private key text whatever its key, and the password of a URL
  * with user info; and with the path of every `key_path`, whose file holds one.
  */
-function visitCredentials(
-  config: ResolvedConfig,
-  found: (text: string, at: Array<string | number>) => void,
-  keyPath: (path: string) => void,
-): void {
+function visitCredentials(config: ResolvedConfig, found: (text: string, at: Array<string | number>) => void, keyPath: (path: string) => void): void {
   const visit = (value: unknown, key: string, at: Array<string | number>) => {
     if (Array.isArray(value)) {
       value.forEach((item, i) => {

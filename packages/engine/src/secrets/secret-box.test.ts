@@ -35,9 +35,7 @@ describe("SecretBox", () => {
     expect(secret).toMatch(/^[0-9a-f]{32}$/);
     expect(other.derive("step e1 run 1")).toBe(secret);
     expect(one.derive("step e1 run 2")).not.toBe(secret);
-    expect(
-      SecretBox.fromEnvironment(mkdtempSync(join(tmpdir(), "bw-")), Buffer.alloc(32, 8).toString("base64")).derive("step e1 run 1"),
-    ).not.toBe(secret);
+    expect(SecretBox.fromEnvironment(mkdtempSync(join(tmpdir(), "bw-")), Buffer.alloc(32, 8).toString("base64")).derive("step e1 run 1")).not.toBe(secret);
     expect(secret).not.toContain(Buffer.alloc(32, 7).toString("hex").slice(0, 8));
   });
 });

@@ -27,11 +27,7 @@ export function sessionConfigOf(
   const { maxStepTimeoutS } = limits;
   if (config.stepTimeoutS !== undefined && config.stepTimeoutS > maxStepTimeoutS) {
     problems.push(
-      problem(
-        [config.serviceType, "step_timeout"],
-        `is ${config.stepTimeoutS}`,
-        `must be at most ${maxStepTimeoutS} seconds, this server's bound`,
-      ),
+      problem([config.serviceType, "step_timeout"], `is ${config.stepTimeoutS}`, `must be at most ${maxStepTimeoutS} seconds, this server's bound`),
     );
   }
   if (problems.length) throw configError(`The ${config.class} configuration '${config.name}' cannot be used`, problems);
@@ -45,13 +41,9 @@ function formAService(body: FormAServices): string | null | undefined {
   const ours = body.service ?? undefined;
   const ancestors = body["service-type"] ?? undefined;
   if (ours !== undefined && ancestors !== undefined && ours !== ancestors) {
-    throw new BenchwrightError(
-      "validation_failed",
-      `Give service or service-type, not both with different values ('${ours}', '${ancestors}')`,
-      {
-        errors: [{ path: "/body/service-type", message: "differs from /body/service" }],
-      },
-    );
+    throw new BenchwrightError("validation_failed", `Give service or service-type, not both with different values ('${ours}', '${ancestors}')`, {
+      errors: [{ path: "/body/service-type", message: "differs from /body/service" }],
+    });
   }
   return ours ?? ancestors;
 }

@@ -21,13 +21,7 @@ export async function launched(transport: () => Transport, dir: string, pgid: nu
  * host recorded them (the log interleaves both). A host that cannot tell leaves them out:
  * the error itself matters more than its details.
  */
-export async function withOutputTails(
-  runner: StepRunner,
-  e: unknown,
-  transport: () => Transport,
-  dir: string,
-  signal: AbortSignal,
-): Promise<unknown> {
+export async function withOutputTails(runner: StepRunner, e: unknown, transport: () => Transport, dir: string, signal: AbortSignal): Promise<unknown> {
   if (!isBenchwrightError(e)) return e;
   const t = transport();
   try {

@@ -64,13 +64,9 @@ export function judge(catalog: Catalog, part: PartEnd): StoredMetric[] {
     const output = part.log.tail(PARSE_WINDOW_BYTES, part.logStart);
     const found = catalog.parse(execution.tool_id, execution.workload_id, output);
     if (found.length === 0) {
-      throw new BenchwrightError(
-        "step_failed",
-        `run of ${execution.tool_id}/${execution.workload_id} on ${on} exited 0, but its output holds no metrics`,
-        {
-          exit_code: 0,
-        },
-      );
+      throw new BenchwrightError("step_failed", `run of ${execution.tool_id}/${execution.workload_id} on ${on} exited 0, but its output holds no metrics`, {
+        exit_code: 0,
+      });
     }
     return found.map((m) => ({ ...m, vm: machine.id }));
   }
@@ -78,13 +74,7 @@ export function judge(catalog: Catalog, part: PartEnd): StoredMetric[] {
 }
 
 /** Any failure of a step becomes a problem that names the step and carries the output's tail. */
-export function asStepError(
-  e: unknown,
-  kind: StepKind,
-  execution: ExecutionRow,
-  attempt: number,
-  log: LogWriter | undefined,
-): BenchwrightError {
+export function asStepError(e: unknown, kind: StepKind, execution: ExecutionRow, attempt: number, log: LogWriter | undefined): BenchwrightError {
   const tail = log?.tail(TAIL_BYTES) ?? "";
   const base = isBenchwrightError(e)
     ? e
@@ -96,12 +86,7 @@ export function asStepError(
           {},
           { cause: e },
         )
-      : new BenchwrightError(
-          "step_failed",
-          `${kind} of ${execution.tool_id}/${execution.workload_id} failed: ${(e as Error).message}`,
-          {},
-          { cause: e },
-        );
+      : new BenchwrightError("step_failed", `${kind} of ${execution.tool_id}/${execution.workload_id} failed: ${(e as Error).message}`, {}, { cause: e });
   return new BenchwrightError(base.code, base.detail, {
     ...base.extras,
     exit_code: base.extras.exit_code ?? null,

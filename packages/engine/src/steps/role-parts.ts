@@ -29,8 +29,7 @@ export function stepParts(roles: Record<string, RoleDefinition> | undefined, mac
   const parts: StepPart[] = [];
   let next = 0;
   for (const [role, def] of Object.entries(roles)) {
-    for (let index = 0; index < def.count; index++)
-      parts.push({ machine: machines[next++ % machines.length], role, index, serves: def.serves });
+    for (let index = 0; index < def.count; index++) parts.push({ machine: machines[next++ % machines.length], role, index, serves: def.serves });
   }
   return [...parts.filter((p) => p.serves), ...parts.filter((p) => !p.serves)];
 }

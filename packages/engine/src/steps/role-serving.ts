@@ -48,9 +48,7 @@ export async function serve(tools: StepTools, ctx: StepContext, served: ServedPa
   try {
     const outcome = await tools.runner.run(transport, served.spec(), onData, AbortSignal.any([ctx.signal, isReady.signal]));
     if (said) return said;
-    const how = outcome.timedOut
-      ? `passed the step's time limit of ${timeoutS} s`
-      : `exited with code ${outcome.exitCode ?? "none (killed)"}`;
+    const how = outcome.timedOut ? `passed the step's time limit of ${timeoutS} s` : `exited with code ${outcome.exitCode ?? "none (killed)"}`;
     const error = new BenchwrightError(
       "step_failed",
       `run of ${execution.tool_id}/${execution.workload_id} on ${part.machine.id} (role ${partLabel(part)}) ${how} before it was ready`,

@@ -76,14 +76,7 @@ export class StepExecutor {
   async begin(kind: StepKind, execution: ExecutionRow, claim?: { owner: string; leaseMs: number }): Promise<StepRow> {
     const { store } = this.#options;
     const t = TRANSITIONS[kind];
-    const step = await store.beginStep(
-      execution.id,
-      kind,
-      { from: t.from, to: t.during },
-      new Date(),
-      (a) => this.logFile(execution.id, kind, a),
-      claim,
-    );
+    const step = await store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);
     if (!step) {
       const now = await store.getExecution(execution.id);
       if (!(await store.sessionActive(execution.session_id))) {
@@ -187,10 +180,10 @@ export class StepExecutor {
       // Counted before it is recorded: whoever waits for the step may answer the moment it is.
       stopFollowing();
       onEnd({ step: kind, outcome: end.state, duration });
-      engineLog(
-        `${kind} ${step.attempt} of execution ${execution.id} ${end.state} in ${formatDuration(duration)} s${failure ? `: ${failure.detail}` : ""}`,
-        { ...about, level: failure ? "warn" : "info" },
-      );
+      engineLog(`${kind} ${step.attempt} of execution ${execution.id} ${end.state} in ${formatDuration(duration)} s${failure ? `: ${failure.detail}` : ""}`, {
+        ...about,
+        level: failure ? "warn" : "info",
+      });
       const recorded = await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
         store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
       );

@@ -39,8 +39,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   let from = 0;
   if (step.machine_id) {
     from = measured.findIndex((p) => p.machine.id === step.machine_id && (partLabel(p) ?? null) === (step.role ?? null));
-    if (from < 0)
-      throw new BenchwrightError("step_failed", `${kind} was under way on machine ${step.machine_id}, which the session no longer has`);
+    if (from < 0) throw new BenchwrightError("step_failed", `${kind} was under way on machine ${step.machine_id}, which the session no longer has`);
   } else if (kind === "prepare") {
     await recordFacts(tools, execution, machines);
   }
@@ -85,10 +84,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   try {
     for (const [i, part] of serving.entries()) {
       const spec = specOf(part, servingDirs[i], 1, ready);
-      ready.set(
-        partLabel(part)!,
-        await serve(tools, ctx, { part, dir: servingDirs[i], spec, log: servedBefore ? undefined : log, timeoutS }),
-      );
+      ready.set(partLabel(part)!, await serve(tools, ctx, { part, dir: servingDirs[i], spec, log: servedBefore ? undefined : log, timeoutS }));
     }
     const work = await measure(tools, attempt, { parts: measured, from, specOf: (part, dir, round) => specOf(part, dir, round, ready) });
     await stopServing(tools, attempt, serving, servingDirs);

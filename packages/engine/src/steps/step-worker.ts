@@ -161,9 +161,7 @@ export class StepWorker {
     await Promise.race([Promise.allSettled(all.map((f) => f.done)), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
     await this.#store
       .releaseLeases(this.owner)
-      .catch((e: Error) =>
-        this.#log(`cannot hand steps back: ${e.message}; they are taken over when their leases run out`, { level: "warn" }),
-      );
+      .catch((e: Error) => this.#log(`cannot hand steps back: ${e.message}; they are taken over when their leases run out`, { level: "warn" }));
   }
 
   async #renew(key: StepKey, abort: AbortController): Promise<void> {

@@ -142,11 +142,9 @@ export class Steps {
         if (!step) throw new BenchwrightError("not_found", `No ${key.step} attempt ${key.attempt} of execution ${key.execution_id}`);
         if (step !== "unreachable" && step.state !== "running") return stepAnswer(step);
         if (this.#closing) {
-          throw new BenchwrightError(
-            "unavailable",
-            `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`,
-            { retry_after: 5 },
-          );
+          throw new BenchwrightError("unavailable", `The server is stopping; ${key.step} ${key.attempt} goes on, and its state is at its step resource`, {
+            retry_after: 5,
+          });
         }
       }
       // Ended here: known at once. Ended elsewhere: seen at the next look.
@@ -188,12 +186,7 @@ export class Steps {
   }
 
   /** Kills what these executions run on the machines and removes their work dirs; a machine that fails is told to `failed`, and the others go on. */
-  async removeWorkDirs(
-    sessionId: string,
-    machines: Machine[],
-    executionIds: string[],
-    failed: (machine: Machine, e: Error) => void,
-  ): Promise<void> {
+  async removeWorkDirs(sessionId: string, machines: Machine[], executionIds: string[], failed: (machine: Machine, e: Error) => void): Promise<void> {
     await this.#executor.workDirs.removeAll(sessionId, machines, executionIds, failed);
   }
 

@@ -7,14 +7,7 @@ import type { StepKind } from "../model/steps.js";
 import type { Transport } from "../transport/transport.js";
 
 /** A part's dir on its machine; a repetition after the first has its own, the first keeps the name a run that measures once has. */
-export function stepDir(
-  machine: Machine,
-  executionId: string,
-  kind: StepKind,
-  attempt: number,
-  repetition: number,
-  label?: string,
-): string {
+export function stepDir(machine: Machine, executionId: string, kind: StepKind, attempt: number, repetition: number, label?: string): string {
   return `${machine.workRoot}/${executionId}/${kind}-${attempt}${label ? `-${label}` : ""}${repetition > 1 ? `-r${repetition}` : ""}`;
 }
 
@@ -23,12 +16,7 @@ export class WorkDirs {
   constructor(private readonly options: { access: MachineAccess; runner: StepRunner }) {}
 
   /** `remove` of each execution on each machine; a machine that fails is told to `failed`, and the others go on. */
-  async removeAll(
-    sessionId: string,
-    machines: Machine[],
-    executionIds: string[],
-    failed: (machine: Machine, e: Error) => void,
-  ): Promise<void> {
+  async removeAll(sessionId: string, machines: Machine[], executionIds: string[], failed: (machine: Machine, e: Error) => void): Promise<void> {
     for (const machine of machines) {
       const transport = this.options.access.transport(sessionId, machine);
       try {

@@ -71,10 +71,7 @@ export class ExecutionsRepository {
       const [before] = await run<{ state: ExecutionState }>(tx, lockedExecutionState(id));
       const [row] = await run<ExecutionRow>(tx, moveExecution(id, from, to));
       if (!row) return null;
-      await this.events.appendAll(
-        [{ type: "execution.state", session_id: row.session_id, execution_id: id, data: { state: to, previous: before.state } }],
-        tx,
-      );
+      await this.events.appendAll([{ type: "execution.state", session_id: row.session_id, execution_id: id, data: { state: to, previous: before.state } }], tx);
       return row;
     });
   }

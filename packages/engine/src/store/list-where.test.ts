@@ -257,10 +257,14 @@ for (const kind of ["pglite", "postgres"] as const) {
         ["run", 3, "succeeded", [{ name: "ops", value: 12, unit: "op/s", vm: "vm1" }]],
       ];
       for (const [step, attempt, state, metrics] of steps) {
-        await db.query(
-          `INSERT INTO steps (execution_id, step, attempt, state, started, log_file, metrics) VALUES ($1, $2, $3, $4, $5, 'l', $6)`,
-          [e.id, step, attempt, state, new Date(`2026-02-01T00:0${attempt}:00Z`), metrics && JSON.stringify(metrics)],
-        );
+        await db.query(`INSERT INTO steps (execution_id, step, attempt, state, started, log_file, metrics) VALUES ($1, $2, $3, $4, $5, 'l', $6)`, [
+          e.id,
+          step,
+          attempt,
+          state,
+          new Date(`2026-02-01T00:0${attempt}:00Z`),
+          metrics && JSON.stringify(metrics),
+        ]);
       }
       const query = { session_id: SESSIONS[0].id, tool: "idle" };
       const runs = await store.runMetrics(executionWhereOf(query, (t) => t));

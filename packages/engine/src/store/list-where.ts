@@ -59,8 +59,7 @@ export function sessionsSelect(where: SessionWhere, params: SqlParams, columns: 
   if (where.ids) conditions.push(`id = ANY(${params.add(where.ids)}::uuid[])`);
   if (where.provider !== undefined) conditions.push(`provider_name = ${params.add(where.provider)}`);
   if (where.createdSince) conditions.push(`created >= ${params.add(where.createdSince)}`);
-  if (where.after)
-    conditions.push(`(created, id) > (${params.add(where.after.created)}::timestamptz, ${params.add(where.after.id)}::uuid)`);
+  if (where.after) conditions.push(`(created, id) > (${params.add(where.after.created)}::timestamptz, ${params.add(where.after.id)}::uuid)`);
   return `SELECT ${columns} FROM sessions WHERE ${conditions.join(" AND ")} ORDER BY created, id${limitClause(where.limit, params)}`;
 }
 

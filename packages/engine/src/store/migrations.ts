@@ -134,9 +134,7 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
 export async function migrate(db: Db): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(4242001)");
-    await tx.query(
-      "CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())",
-    );
+    await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())");
     const done = new Set((await tx.query<{ id: number }>("SELECT id FROM schema_migrations")).map((r) => r.id));
     const applied: number[] = [];
     for (const m of MIGRATIONS) {

@@ -14,12 +14,7 @@ const DEFAULT_RETRY: ListenRetry = { firstMs: 100, maxMs: 5_000 };
  * and once after each (re)connection, because whatever was notified while the connection was
  * down is lost: a listener must look again then. Returns the function that stops listening.
  */
-export function listenPostgres(
-  url: string,
-  channel: string,
-  onNotify: () => void,
-  retry: ListenRetry = DEFAULT_RETRY,
-): () => Promise<void> {
+export function listenPostgres(url: string, channel: string, onNotify: () => void, retry: ListenRetry = DEFAULT_RETRY): () => Promise<void> {
   let stopped = false;
   let current: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -17,9 +17,7 @@ export async function openPglite(dir: string): Promise<Db> {
   }
   let lite: PGlite;
   try {
-    lite = dir.startsWith("memory://")
-      ? await PGlite.create(dir, pgliteOptions())
-      : await PGlite.create({ ...pgliteOptions(), fs: new OwnerOnlyNodeFS(dir) });
+    lite = dir.startsWith("memory://") ? await PGlite.create(dir, pgliteOptions()) : await PGlite.create({ ...pgliteOptions(), fs: new OwnerOnlyNodeFS(dir) });
   } catch (e) {
     release();
     throw e;
@@ -42,8 +40,7 @@ export async function openPglite(dir: string): Promise<Db> {
   const db: Db = {
     kind: "pglite",
     ...wrap(lite),
-    transaction: (fn) =>
-      lite.transaction((tx) => fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} })),
+    transaction: (fn) => lite.transaction((tx) => fn({ kind: "pglite", ...wrap(tx), transaction: (inner) => inner(db), exclusive, close: async () => {} })),
     exclusive,
     writes,
     // PGlite delivers notifications in process, at commit, like a server does.

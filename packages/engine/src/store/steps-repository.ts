@@ -39,10 +39,7 @@ export class StepsRepository {
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
       if (!(await sessionActive(tx, executionId))) return null;
-      const [before] = await run<{ state: ExecutionState; session_id: string }>(
-        tx,
-        moveExecutionReturningBefore(executionId, move.from, move.to),
-      );
+      const [before] = await run<{ state: ExecutionState; session_id: string }>(tx, moveExecutionReturningBefore(executionId, move.from, move.to));
       if (!before) return null;
       const [{ next }] = await run<{ next: number }>(tx, nextAttempt(executionId, step));
       const attempt = Number(next);

@@ -107,9 +107,7 @@ for (const kind of ["pglite", "postgres"] as const) {
 
       const move = { from: ["created", "prepare_failed"] as const, to: "preparing" as const };
       const begun = await Promise.all(
-        [1, 2].map(() =>
-          store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`),
-        ),
+        [1, 2].map(() => store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`)),
       );
       expect(begun.filter(Boolean)).toHaveLength(1);
       const first = begun.find(Boolean)!;
@@ -133,13 +131,7 @@ for (const kind of ["pglite", "postgres"] as const) {
           { from: "preparing", to: "prepared" },
         ),
       ).toBeNull();
-      const second = await store.beginStep(
-        id,
-        "prepare",
-        { from: [...move.from], to: move.to },
-        new Date(),
-        (a) => `/logs/prepare-${a}.log`,
-      );
+      const second = await store.beginStep(id, "prepare", { from: [...move.from], to: move.to }, new Date(), (a) => `/logs/prepare-${a}.log`);
       expect(second?.attempt).toBe(2);
       expect(second?.log_file).toBe("/logs/prepare-2.log");
       expect((await store.runningSteps()).some((s) => s.execution_id === id && s.attempt === 2)).toBe(true);
@@ -255,13 +247,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await store.listSteps([id])).map((s) => s.state)).toEqual(["running"]);
       // Recorded again once the database is back, the whole outcome lands.
       expect(
-        await store.endStep(
-          id,
-          "run",
-          1,
-          { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics },
-          { from: "running", to: "completed" },
-        ),
+        await store.endStep(id, "run", 1, { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" }),
       ).toMatchObject({ state: "succeeded", step: "run", attempt: 1 });
       expect(await store.getExecution(id)).toMatchObject({ state: "completed", metrics });
     });

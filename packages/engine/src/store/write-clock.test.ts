@@ -11,9 +11,7 @@ describe("tablesWritten", () => {
     expect(tablesWritten("INSERT INTO sessions (id) VALUES ($1)")).toBe("sessions");
     expect(tablesWritten("  update steps s SET lease_until = now() FROM executions e WHERE s.execution_id = e.id")).toBe("steps");
     expect(tablesWritten('delete from ONLY public."Executions" WHERE id = $1')).toBe("executions");
-    expect(tablesWritten("INSERT INTO machines (session_id) VALUES ($1) ON CONFLICT (session_id) DO UPDATE SET ip = EXCLUDED.ip;")).toBe(
-      "machines",
-    );
+    expect(tablesWritten("INSERT INTO machines (session_id) VALUES ($1) ON CONFLICT (session_id) DO UPDATE SET ip = EXCLUDED.ip;")).toBe("machines");
   });
 
   it("sees no write in a read, a lock, a notification", () => {

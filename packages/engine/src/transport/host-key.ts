@@ -21,12 +21,7 @@ export class InMemoryHostKeyStore implements HostKeyStore {
  * Trust on first use: records the first fingerprint seen for the machine, then accepts
  * only that one. Resolves to the error to report, or undefined when the key is trusted.
  */
-export async function checkHostKey(
-  store: HostKeyStore,
-  machineKey: string,
-  hostLabel: string,
-  key: Buffer,
-): Promise<BenchwrightError | undefined> {
+export async function checkHostKey(store: HostKeyStore, machineKey: string, hostLabel: string, key: Buffer): Promise<BenchwrightError | undefined> {
   const seen = hostKeyFingerprint(key);
   const recorded = await store.get(machineKey);
   if (recorded === undefined) {

@@ -10,15 +10,7 @@ describe("unwrapBashC", () => {
   });
 
   it("leaves any other command whole", () => {
-    for (const command of [
-      "echo hi",
-      "bash -c 'a' ; rm -rf x",
-      "bash -c 'a' 'b'",
-      "bash -c 'a'b'",
-      "bash -c x y",
-      "PATH=/x bash -c 'a'",
-      "bash -c '",
-    ]) {
+    for (const command of ["echo hi", "bash -c 'a' ; rm -rf x", "bash -c 'a' 'b'", "bash -c 'a'b'", "bash -c x y", "PATH=/x bash -c 'a'", "bash -c '"]) {
       expect(unwrapBashC(command), command).toBe(command);
     }
   });

@@ -89,8 +89,7 @@ export class LocalSpawner {
       helper.channel?.ref();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       helper.send({ id, script }, (e: Error | null) => {
-        if (e && this.#settle(id))
-          call.reject(new TransportError(`cannot start a local command: ${e.message}`, { retryable: true, cause: e }));
+        if (e && this.#settle(id)) call.reject(new TransportError(`cannot start a local command: ${e.message}`, { retryable: true, cause: e }));
       });
     });
   }

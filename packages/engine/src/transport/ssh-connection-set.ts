@@ -57,8 +57,7 @@ export class SshConnectionSet {
   async writeFile(machineKey: string, path: string, data: string | Buffer, mode?: number): Promise<void> {
     // SFTP paths are relative to the login home.
     const remote = path.startsWith("~/") ? path.slice(2) : path;
-    const write = () =>
-      this.#withChannel(machineKey, undefined, (connection, client, lease) => connection.writeFile(client, lease, remote, data, mode));
+    const write = () => this.#withChannel(machineKey, undefined, (connection, client, lease) => connection.writeFile(client, lease, remote, data, mode));
     try {
       await write();
     } catch (e) {

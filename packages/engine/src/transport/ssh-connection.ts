@@ -90,8 +90,7 @@ export class SshConnection {
   /** The live client, once its host key has been checked for `machineKey`. */
   async client(machineKey: string, signal?: AbortSignal): Promise<Client> {
     const client = await abortable(this.#ready, signal);
-    if (this.#state === "dead" || this.#client !== client)
-      throw new NotStarted(`Connection to ${this.description} lost`, { retryable: true });
+    if (this.#state === "dead" || this.#client !== client) throw new NotStarted(`Connection to ${this.description} lost`, { retryable: true });
     if (!this.#verifiedFor.has(machineKey) && this.#hostKey) {
       const mismatch = await checkHostKey(this.options.hostKeys, machineKey, this.description, this.#hostKey);
       if (mismatch) throw mismatch;

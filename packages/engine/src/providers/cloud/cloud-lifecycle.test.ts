@@ -171,9 +171,7 @@ async function openstack(): Promise<Cloud> {
       const names = new Set(inv.servers.filter((sv) => sv.metadata["benchwright:managed"] === "true").flatMap((sv) => sv.securityGroups));
       const theirs = inv.securityGroups.filter((g) => names.has(g.name));
       const ids = new Set(theirs.map((g) => g.id));
-      return theirs.flatMap((g) =>
-        g.rules.map((r) => r.replace(/ from (\S+)$/, (_, from: string) => ` from ${ids.has(from) ? SESSION : from}`)),
-      );
+      return theirs.flatMap((g) => g.rules.map((r) => r.replace(/ from (\S+)$/, (_, from: string) => ` from ${ids.has(from) ? SESSION : from}`)));
     },
     privateIps: () => Object.fromEntries(double.inventory().servers.map((sv) => [sv.id, sv.fixedIp])),
     firewalls: () => double.inventory().securityGroups,
@@ -191,8 +189,7 @@ async function openstack(): Promise<Cloud> {
 
 async function gce(): Promise<Cloud> {
   const double = await startGceDouble({ sshHost: sshd.host, pollsUntilRunning: 2, guestAgent: (key) => sshd.authorize(key) });
-  const secretKey =
-    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDbenchwrightfake\n-----END PRIVATE KEY-----\n";
+  const secretKey = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDbenchwrightfake\n-----END PRIVATE KEY-----\n";
   const inv = () => double.inventory();
   return {
     config: (service = {}) =>
@@ -224,13 +221,11 @@ async function gce(): Promise<Cloud> {
     ],
     machines: () => inv().instances.length,
     // GCE has no key pairs: the key it holds for the session is in the instance's metadata.
-    importedKeys: () =>
-      inv().instances.map((i) => ({ name: i.name, publicKey: i.sshKeys.split(":").slice(1).join(":").replace(/ \S+$/, "") })),
+    importedKeys: () => inv().instances.map((i) => ({ name: i.name, publicKey: i.sshKeys.split(":").slice(1).join(":").replace(/ \S+$/, "") })),
     fail: (step) => GCE_FAILURES[step](double),
     holdBoot: (hold) => double.holdBoot(hold),
     // Label keys and values allow no colon or space.
-    seed: async (tags) =>
-      double.seedInstance(Object.fromEntries(Object.entries(tags).map(([k, v]) => [k.replace(":", "-"), v.replace(/ /g, "-")]))),
+    seed: async (tags) => double.seedInstance(Object.fromEntries(Object.entries(tags).map(([k, v]) => [k.replace(":", "-"), v.replace(/ /g, "-")]))),
     secrets: () => [double.token, secretKey],
     // A firewall applies to the instances with one of its target tags (all, with none), from its source ranges or tags.
     ingress: () => {
@@ -242,9 +237,7 @@ async function gce(): Promise<Cloud> {
       return inv()
         .firewalls.filter((f) => f.targetTags.length === 0 || f.targetTags.some((t) => tags.has(t)))
         .flatMap((f) =>
-          [...f.sourceRanges, ...f.sourceTags.map((t) => (tags.has(t) ? SESSION : `tag ${t}`))].flatMap((from) =>
-            f.allowed.map((a) => `${a} from ${from}`),
-          ),
+          [...f.sourceRanges, ...f.sourceTags.map((t) => (tags.has(t) ? SESSION : `tag ${t}`))].flatMap((from) => f.allowed.map((a) => `${a} from ${from}`)),
         );
     },
     privateIps: () => Object.fromEntries(inv().instances.map((i) => [i.name, i.networkIP])),
@@ -586,8 +579,7 @@ const OPENSTACK_FAILURES: Record<string, (d: OpenStackDouble) => void> = {
   authenticating: (d) => d.failNext("auth", { status: 503 }),
   "creating the key pair": (d) => d.failNext("createKeypair", { status: 403, message: "Quota exceeded for key pairs" }),
   "importing the key pair": (d) => d.failNext("createKeypair", { status: 400, message: "Keypair data is invalid" }),
-  "creating the security group": (d) =>
-    d.failNext("createSecurityGroup", { status: 409, message: "Quota exceeded for resources: ['security_group']" }),
+  "creating the security group": (d) => d.failNext("createSecurityGroup", { status: 409, message: "Quota exceeded for resources: ['security_group']" }),
   "opening SSH": (d) => d.failNext("createSecurityGroupRule"),
   "letting the session's machines in": (d) =>
     d.failNext("createSecurityGroupRule", { status: 409, message: "Quota exceeded for resources: ['security_group_rule']" }, 1),
@@ -601,11 +593,9 @@ const OPENSTACK_FAILURES: Record<string, (d: OpenStackDouble) => void> = {
 
 /** Each step of the lifecycle where GCE can fail (keys are no call there), and how to make the double fail it. */
 const GCE_FAILURES: Record<string, (d: GceDouble) => void> = {
-  "creating the firewall": (d) =>
-    d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }),
+  "creating the firewall": (d) => d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }),
   // The second firewall, letting the session's machines reach each other.
-  "creating the internal firewall": (d) =>
-    d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }, 1),
+  "creating the internal firewall": (d) => d.failNext("insertFirewall", { status: 403, message: "Quota 'FIREWALLS' exceeded. Limit: 200.0 globally." }, 1),
   launching: (d) => d.failNext("insertInstance", { status: 403, message: "Quota 'CPUS' exceeded. Limit: 8.0 in region europe-west1." }),
   // Not a 503: the client retries those itself.
   "waiting for the machine (API error)": (d) => d.failNext("getInstance", { status: 403, message: "Rate Limit Exceeded" }),

@@ -130,9 +130,7 @@ export class CloudProvider implements Provider {
   private async launch(ctx: ProviderContext, key: Key, access: LaunchSpec["access"], log: Log): Promise<Launched> {
     const name = resourceName(ctx.sessionId);
     const publicKey = await publicKeyOf(key.privateKey);
-    const id = await this.call("launching the machine", () =>
-      this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access }),
-    );
+    const id = await this.call("launching the machine", () => this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access }));
     const meta = { ssh_port: this.settings.sshPort, key_name: key.name, name };
     await ctx.resources.record(this.driver.kinds.machine, id, meta);
     log(`launched machine ${id} (${this.settings.size}, ${this.settings.image})`);
@@ -184,8 +182,7 @@ export class CloudProvider implements Provider {
       log(`imported the configured private key as key pair ${made.id}`);
       return { name: made.id, privateKey: configured };
     }
-    if (!made.privateKey)
-      throw new BenchwrightError("provider_failed", `${this.driver.name} creating the key pair failed: no private key returned`);
+    if (!made.privateKey) throw new BenchwrightError("provider_failed", `${this.driver.name} creating the key pair failed: no private key returned`);
     this.scrubber.add(made.privateKey);
     const privateKey = made.privateKey.trim() + "\n";
     // The lead seals meta fields named `private_key` at rest.
@@ -210,9 +207,7 @@ export class CloudProvider implements Provider {
       (await this.createAccess(ctx, log, "creating the security group", {}, (name) =>
         this.driver.createAccess({ name, sessionId: ctx.sessionId, sshPort: this.settings.sshPort }),
       ));
-    await this.call("opening the security group to SSH and to the session's machines", () =>
-      this.driver.openAccess(created, this.settings.sshPort),
-    );
+    await this.call("opening the security group to SSH and to the session's machines", () => this.driver.openAccess(created, this.settings.sshPort));
     const createPeerAccess = this.driver.createPeerAccess?.bind(this.driver);
     if (createPeerAccess && !made.some((r) => r.meta.peers === true)) {
       await this.createAccess(ctx, log, "letting the session's machines reach each other", { peers: true }, (name) =>
@@ -223,13 +218,7 @@ export class CloudProvider implements Provider {
   }
 
   /** Makes one firewall of the session (`meta` says which) and records it before anything waits on it. */
-  private async createAccess(
-    ctx: ProviderContext,
-    log: Log,
-    what: string,
-    meta: { peers?: true },
-    create: (name: string) => Promise<string>,
-  ): Promise<string> {
+  private async createAccess(ctx: ProviderContext, log: Log, what: string, meta: { peers?: true }, create: (name: string) => Promise<string>): Promise<string> {
     const name = resourceName(ctx.sessionId);
     const id = await this.call(what, () => create(name));
     await ctx.resources.record(this.driver.kinds.access, id, { name, ...meta });
@@ -238,14 +227,7 @@ export class CloudProvider implements Provider {
   }
 
   /** Waits until the machine runs and SSH answers, then initializes it once (post_create_script). */
-  private async finish(
-    ctx: ProviderContext,
-    id: string,
-    meta: Record<string, unknown>,
-    privateKey: string,
-    live: Live,
-    log: Log,
-  ): Promise<Machine> {
+  private async finish(ctx: ProviderContext, id: string, meta: Record<string, unknown>, privateKey: string, live: Live, log: Log): Promise<Machine> {
     const s = this.settings;
     const sshPort = Number(meta.ssh_port) || s.sshPort;
     const view = await pollUntil(
@@ -297,13 +279,10 @@ export class CloudProvider implements Provider {
   /** An address attached to the machine earlier for the session, else a new one. */
   private async address(ctx: ProviderContext, machineId: string, live: Live, log: Log): Promise<string> {
     const { kinds } = this.driver;
-    const recorded = live.find(
-      (r) => r.kind === kinds.address && (r.meta.machine_id ?? r.meta.server_id) === machineId && typeof r.meta.address === "string",
-    );
+    const recorded = live.find((r) => r.kind === kinds.address && (r.meta.machine_id ?? r.meta.server_id) === machineId && typeof r.meta.address === "string");
     if (recorded) return recorded.meta.address as string;
     const create = this.driver.createAddress?.bind(this.driver);
-    if (!create || !kinds.address)
-      throw new BenchwrightError("provider_failed", `${this.driver.name}: machine ${machineId} has no address`);
+    if (!create || !kinds.address) throw new BenchwrightError("provider_failed", `${this.driver.name}: machine ${machineId} has no address`);
     const made = await this.call("attaching an address", () => create(machineId, ctx.sessionId));
     await ctx.resources.record(kinds.address, made.id, { address: made.address, machine_id: machineId });
     log(`attached address ${made.address} to machine ${machineId}`);
@@ -318,13 +297,10 @@ export class CloudProvider implements Provider {
   private async destroyOne(kind: string, id: string): Promise<void> {
     const s = this.settings;
     const bounds = { timeoutMs: s.stateTimeoutMs, intervalMs: s.pollIntervalMs };
-    await pollUntil(
-      async () => ((await this.call(`deleting ${kind} ${id}`, () => this.driver.destroy(kind, id))) === "gone" ? true : undefined),
-      {
-        ...bounds,
-        what: `${this.driver.name}: ${kind} ${id} stayed in use`,
-      },
-    );
+    await pollUntil(async () => ((await this.call(`deleting ${kind} ${id}`, () => this.driver.destroy(kind, id))) === "gone" ? true : undefined), {
+      ...bounds,
+      what: `${this.driver.name}: ${kind} ${id} stayed in use`,
+    });
     if (kind !== this.driver.kinds.machine) return;
     await pollUntil(
       async () => {

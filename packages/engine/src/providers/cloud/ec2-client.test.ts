@@ -30,9 +30,7 @@ describe("ec2Failure", () => {
   });
 
   it("says a redirect is not followed", () => {
-    expect((ec2Failure(serviceError("Unknown", 307), WHERE, PUBLIC_ONLY) as Error).message).toBe(
-      "HTTP 307 from endpoint, a redirect, which is not followed",
-    );
+    expect((ec2Failure(serviceError("Unknown", 307), WHERE, PUBLIC_ONLY) as Error).message).toBe("HTTP 307 from endpoint, a redirect, which is not followed");
   });
 
   it("takes an answer that could not be read as the remote's too", () => {

@@ -71,14 +71,10 @@ export class Ec2Driver implements CloudDriver {
   async createKey(spec: { name: string; sessionId: string; publicKey?: string }) {
     const TagSpecifications = [{ ResourceType: "key-pair" as const, Tags: sessionTags(spec.sessionId) }];
     if (spec.publicKey) {
-      const out = await this.client.send(
-        new ImportKeyPairCommand({ KeyName: spec.name, PublicKeyMaterial: Buffer.from(spec.publicKey), TagSpecifications }),
-      );
+      const out = await this.client.send(new ImportKeyPairCommand({ KeyName: spec.name, PublicKeyMaterial: Buffer.from(spec.publicKey), TagSpecifications }));
       return { id: out.KeyName ?? spec.name };
     }
-    const out = await this.client.send(
-      new CreateKeyPairCommand({ KeyName: spec.name, KeyType: "rsa", KeyFormat: "pem", TagSpecifications }),
-    );
+    const out = await this.client.send(new CreateKeyPairCommand({ KeyName: spec.name, KeyType: "rsa", KeyFormat: "pem", TagSpecifications }));
     return { id: out.KeyName ?? spec.name, privateKey: out.KeyMaterial };
   }
 
@@ -212,8 +208,7 @@ export class Ec2Driver implements CloudDriver {
           NextToken: token,
         }),
       );
-      for (const i of (out.Reservations ?? []).flatMap((r) => r.Instances ?? []))
-        found.push(...tagged(EC2_KINDS.instance, i.InstanceId, i.Tags));
+      for (const i of (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])) found.push(...tagged(EC2_KINDS.instance, i.InstanceId, i.Tags));
       token = out.NextToken;
     } while (token);
     const groups = await this.client.send(new DescribeSecurityGroupsCommand({ Filters: managed }));

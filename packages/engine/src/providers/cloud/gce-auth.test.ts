@@ -12,11 +12,7 @@ describe("GCE's auth through the guarded fetch", () => {
       return Response.json({ ok: true });
     };
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const account = serviceAccountAuth(
-      "sa@p.iam.gserviceaccount.com",
-      privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-      fetch,
-    );
+    const account = serviceAccountAuth("sa@p.iam.gserviceaccount.com", privateKey.export({ type: "pkcs8", format: "pem" }).toString(), fetch);
     const res = await guardedAuth(account, fetch).fetch("https://compute.googleapis.com/compute/v1/projects/p/zones/z/instances", {
       method: "GET",
     });

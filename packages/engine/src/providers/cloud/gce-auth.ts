@@ -8,10 +8,7 @@ export interface HeaderSource {
 
 /** What Google's REST transport (google-gax's fallback) asks of its auth client. */
 export interface GceAuth extends HeaderSource {
-  fetch(
-    url: string | URL,
-    init: { method?: string; headers?: HeadersInit; body?: string | Uint8Array | null; signal?: AbortSignal | null },
-  ): Promise<Response>;
+  fetch(url: string | URL, init: { method?: string; headers?: HeadersInit; body?: string | Uint8Array | null; signal?: AbortSignal | null }): Promise<Response>;
 }
 
 const COMPUTE_SCOPE = "https://www.googleapis.com/auth/cloud-platform";

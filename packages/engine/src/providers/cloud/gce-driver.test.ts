@@ -51,8 +51,7 @@ describe("gce driver", () => {
     sshPollIntervalMs: 20,
     sshTimeoutMs: 2000,
   });
-  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) =>
-    cloudConfig(sections(service, provider));
+  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
   const ctx = (_cfg?: unknown) => testContext(sessionId, logs, ledger);
 
   beforeAll(async () => {
@@ -161,13 +160,8 @@ describe("gce driver", () => {
       const port = listener.port;
       const cfg = config();
       const { outbound: _allowed, ...refusing } = options();
-      const error = await failureOf(
-        createCloudProvider(cfg, { ...refusing, gceClient: { ...double.clientOptions, port } }).ensureMachines(ctx(cfg)),
-        logs,
-      );
-      expect(error.detail).toMatch(
-        /127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/,
-      );
+      const error = await failureOf(createCloudProvider(cfg, { ...refusing, gceClient: { ...double.clientOptions, port } }).ensureMachines(ctx(cfg)), logs);
+      expect(error.detail).toMatch(/127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/);
       expect(listener.connections).toBe(0);
     } finally {
       await listener.stop();

@@ -42,13 +42,8 @@ export class GceDriver implements CloudDriver {
   ) {
     const fetch = guardedFetch(options.outbound ?? PUBLIC_ONLY);
     const given = options.gceClient;
-    const auth = guardedAuth(
-      given ? (given.authClient as HeaderSource) : serviceAccountAuth(settings.accessId, settings.secretKey, fetch),
-      fetch,
-    );
-    const client = given
-      ? { ...given, authClient: auth, fallback: true }
-      : { authClient: auth, projectId: settings.project, fallback: true };
+    const auth = guardedAuth(given ? (given.authClient as HeaderSource) : serviceAccountAuth(settings.accessId, settings.secretKey, fetch), fetch);
+    const client = given ? { ...given, authClient: auth, fallback: true } : { authClient: auth, projectId: settings.project, fallback: true };
     this.instances = new compute.InstancesClient(client as never);
     this.firewalls = new compute.FirewallsClient(client as never);
     this.where = { project: settings.project, zone: settings.region };
@@ -164,8 +159,7 @@ export class GceDriver implements CloudDriver {
     const found: TaggedResource[] = [];
     const [instances] = await this.instances.list({ ...this.where, filter: `labels.${LABEL_MANAGED}=true` });
     for (const i of instances) {
-      if (i.name && i.labels?.[LABEL_MANAGED] === "true")
-        found.push({ kind: GCE_KINDS.instance, id: i.name, session: i.labels[LABEL_SESSION] ?? null });
+      if (i.name && i.labels?.[LABEL_MANAGED] === "true") found.push({ kind: GCE_KINDS.instance, id: i.name, session: i.labels[LABEL_SESSION] ?? null });
     }
     const [firewalls] = await this.firewalls.list({ project: this.where.project });
     for (const f of firewalls) {

@@ -17,9 +17,7 @@ export function createCloudProvider(config: CloudConfig, options: CloudProviderO
     case "ec2": {
       const settings = cloudSettings(config, options);
       // The AWS SDK loads with the first use.
-      return lazyProvider(
-        async () => new CloudProvider(settings, new (await import("./ec2-driver.js")).Ec2Driver(settings, options), scrubber),
-      );
+      return lazyProvider(async () => new CloudProvider(settings, new (await import("./ec2-driver.js")).Ec2Driver(settings, options), scrubber));
     }
     case "openstack": {
       const settings = cloudSettings(config, options);
@@ -28,9 +26,7 @@ export function createCloudProvider(config: CloudConfig, options: CloudProviderO
     case "gce": {
       const settings = cloudSettings(config, options);
       // Google's client takes seconds to load: only with the first use.
-      return lazyProvider(
-        async () => new CloudProvider(settings, new (await import("./gce-driver.js")).GceDriver(settings, options), scrubber),
-      );
+      return lazyProvider(async () => new CloudProvider(settings, new (await import("./gce-driver.js")).GceDriver(settings, options), scrubber));
     }
   }
 }

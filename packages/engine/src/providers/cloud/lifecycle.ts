@@ -33,12 +33,7 @@ export function createOrTearDown<T>(
 }
 
 /** Destroys what the session created (the engine holds the session's lock), with errors scrubbed of credentials. */
-export function tearDown(
-  driver: string,
-  ctx: ProviderContext,
-  tools: { scrubber: Scrubber },
-  teardown: (log: Log) => Promise<void>,
-): Promise<void> {
+export function tearDown(driver: string, ctx: ProviderContext, tools: { scrubber: Scrubber }, teardown: (log: Log) => Promise<void>): Promise<void> {
   return teardown(tools.scrubber.log(ctx.log)).catch((error: unknown) => {
     throw tools.scrubber.fail(`${driver} destroy`, error);
   });

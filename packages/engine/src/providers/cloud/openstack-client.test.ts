@@ -58,9 +58,7 @@ async function failure(call: Promise<unknown>): Promise<OpenStackError> {
 describe("OpenStackClient and the addresses it calls", () => {
   it("refuses a service catalog naming a loopback endpoint, without connecting, naming the endpoint", async () => {
     const error = await failure(client(withKeystone(async () => catalogNaming(`http://127.0.0.1:${internalPort}`))).findFlavor("m1.small"));
-    expect(error.message).toMatch(
-      /^listing flavors: the compute endpoint of Keystone's catalog refused: 127\.0\.0\.1 is a loopback address/,
-    );
+    expect(error.message).toMatch(/^listing flavors: the compute endpoint of Keystone's catalog refused: 127\.0\.0\.1 is a loopback address/);
     expect(internal.connections).toBe(0);
   });
 
@@ -73,9 +71,7 @@ describe("OpenStackClient and the addresses it calls", () => {
     // The one hop to Keystone is let through; where it points next is not.
     const hop = guardedFetch({ allowPrivate: true });
     try {
-      const error = await failure(
-        client(withKeystone((url, init) => hop(String(url).replace(KEYSTONE, `http://127.0.0.1:${port}/v3`), init))).authenticate(),
-      );
+      const error = await failure(client(withKeystone((url, init) => hop(String(url).replace(KEYSTONE, `http://127.0.0.1:${port}/v3`), init))).authenticate());
       expect(error.message).toBe("authenticating: auth_url answered HTTP 307, a redirect, which is not followed");
       expect(internal.connections).toBe(0);
     } finally {
@@ -86,9 +82,7 @@ describe("OpenStackClient and the addresses it calls", () => {
 
   it("does not quote an answer that is not JSON", async () => {
     const passwd = "root:x:0:0:root:/root:/bin/bash\n";
-    const error = await failure(
-      client(withKeystone(async () => new Response(passwd, { status: 201, headers: { "X-Subject-Token": "tok" } }))).authenticate(),
-    );
+    const error = await failure(client(withKeystone(async () => new Response(passwd, { status: 201, headers: { "X-Subject-Token": "tok" } }))).authenticate());
     expect(error.message).toBe("authenticating: auth_url answered something that is not JSON");
   });
 

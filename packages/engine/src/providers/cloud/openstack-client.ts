@@ -154,14 +154,7 @@ export class OpenStackClient {
     };
   }
 
-  private async send(
-    what: string,
-    service: Service | "identity",
-    url: string,
-    method: string,
-    body: unknown,
-    token: string | undefined,
-  ): Promise<Response> {
+  private async send(what: string, service: Service | "identity", url: string, method: string, body: unknown, token: string | undefined): Promise<Response> {
     const where = endpointOf(service);
     let res: Response;
     try {
@@ -309,34 +302,19 @@ export class OpenStackClient {
   }
 
   async findNetwork(name: string): Promise<string | undefined> {
-    const out = await this.call<{ networks: Array<{ id: string }> }>(
-      "finding the network",
-      "network",
-      "GET",
-      `/networks?name=${encodeURIComponent(name)}`,
-    );
+    const out = await this.call<{ networks: Array<{ id: string }> }>("finding the network", "network", "GET", `/networks?name=${encodeURIComponent(name)}`);
     return out.networks[0]?.id;
   }
 
   /** Where floating IPs come from: the named pool, else the first external network. */
   async externalNetwork(name?: string): Promise<string | undefined> {
     const query = name ? `name=${encodeURIComponent(name)}&router:external=true` : "router:external=true";
-    const out = await this.call<{ networks: Array<{ id: string }> }>(
-      "finding the external network",
-      "network",
-      "GET",
-      `/networks?${query}`,
-    );
+    const out = await this.call<{ networks: Array<{ id: string }> }>("finding the external network", "network", "GET", `/networks?${query}`);
     return out.networks[0]?.id;
   }
 
   async serverPort(serverId: string): Promise<string | undefined> {
-    const out = await this.call<{ ports: Array<{ id: string }> }>(
-      "finding the server's port",
-      "network",
-      "GET",
-      `/ports?device_id=${serverId}`,
-    );
+    const out = await this.call<{ ports: Array<{ id: string }> }>("finding the server's port", "network", "GET", `/ports?device_id=${serverId}`);
     return out.ports[0]?.id;
   }
 

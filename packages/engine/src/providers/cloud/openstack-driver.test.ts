@@ -85,8 +85,7 @@ describe("openstack provider", () => {
     },
   });
 
-  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) =>
-    cloudConfig(sections(service, provider));
+  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
 
   beforeAll(async () => {
     sshd = await startSshd();
@@ -134,11 +133,7 @@ describe("openstack provider", () => {
     });
     expect(m.ssh).toMatchObject({ host: sshd.host, port: sshd.port, username: sshd.username });
     expect(await loginWorks(m.ssh!)).toBe("ok");
-    expect(current.ledger.entries.map((e) => e.kind)).toEqual([
-      OPENSTACK_KINDS.keyPair,
-      OPENSTACK_KINDS.server,
-      OPENSTACK_KINDS.floatingIp,
-    ]);
+    expect(current.ledger.entries.map((e) => e.kind)).toEqual([OPENSTACK_KINDS.keyPair, OPENSTACK_KINDS.server, OPENSTACK_KINDS.floatingIp]);
     expect(current.ledger.entries[0].meta.private_key).toBe(m.ssh!.privateKey);
   });
 
@@ -394,9 +389,7 @@ describe("openstack provider", () => {
       expect(configProblems(sections({ working_dir: "/srv/../etc" }))).toEqual([
         { path: "/config/vm/working_dir", message: `contains a . or .. segment: ${allowed}` },
       ]);
-      expect(configProblems(sections({ working_dir: "~bob/x" }))).toEqual([
-        { path: "/config/vm/working_dir", message: `starts with ~user: ${allowed}` },
-      ]);
+      expect(configProblems(sections({ working_dir: "~bob/x" }))).toEqual([{ path: "/config/vm/working_dir", message: `starts with ~user: ${allowed}` }]);
     });
   });
 

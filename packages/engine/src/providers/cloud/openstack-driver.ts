@@ -18,12 +18,7 @@ function isPrivate(addr: string): boolean {
   if (addr.includes(":")) return /^(fc|fd|fe80|::1$)/i.test(addr);
   const [a, b] = addr.split(".").map(Number);
   return (
-    a === 10 ||
-    a === 127 ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 169 && b === 254) ||
-    (a === 100 && b >= 64 && b <= 127)
+    a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127)
   );
 }
 
@@ -37,9 +32,7 @@ function addressesOf(server: NovaServer, noFloatingIp: boolean): { address?: str
     .filter((a) => a.version !== 6 && !a.addr.includes(":"));
   const fixed = v4.filter((a) => a["OS-EXT-IPS:type"] !== "floating");
   const address =
-    v4.find((a) => a["OS-EXT-IPS:type"] === "floating")?.addr ??
-    fixed.find((a) => !isPrivate(a.addr))?.addr ??
-    (noFloatingIp ? fixed[0]?.addr : undefined);
+    v4.find((a) => a["OS-EXT-IPS:type"] === "floating")?.addr ?? fixed.find((a) => !isPrivate(a.addr))?.addr ?? (noFloatingIp ? fixed[0]?.addr : undefined);
   return { address, privateAddress: fixed[0]?.addr };
 }
 
@@ -127,8 +120,7 @@ export class OpenStackDriver implements CloudDriver {
   async createAddress(serverId: string, sessionId: string): Promise<{ id: string; address: string }> {
     const pool = this.settings.floatingIpPool;
     const networkId = await this.client.externalNetwork(pool);
-    if (!networkId)
-      throw new BenchwrightError("provider_failed", `openstack: no external network${pool ? ` named '${pool}'` : ""} for a floating IP`);
+    if (!networkId) throw new BenchwrightError("provider_failed", `openstack: no external network${pool ? ` named '${pool}'` : ""} for a floating IP`);
     const portId = await this.client.serverPort(serverId);
     if (!portId) throw new BenchwrightError("provider_failed", `openstack: server ${serverId} has no network port`);
     const fip = await this.client.createFloatingIp(networkId, portId, description(sessionId));
@@ -150,8 +142,7 @@ export class OpenStackDriver implements CloudDriver {
       if (session !== undefined) found.push({ kind: OPENSTACK_KINDS.floatingIp, id: fip.id, session });
     }
     for (const server of await this.client.listServers()) {
-      if (server.metadata?.[TAG_MANAGED] === "true")
-        found.push({ kind: OPENSTACK_KINDS.server, id: server.id, session: server.metadata[TAG_SESSION] ?? null });
+      if (server.metadata?.[TAG_MANAGED] === "true") found.push({ kind: OPENSTACK_KINDS.server, id: server.id, session: server.metadata[TAG_SESSION] ?? null });
     }
     for (const group of await this.client.listSecurityGroups()) {
       const session = sessionOfDescription(group.description);

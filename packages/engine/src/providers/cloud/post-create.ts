@@ -23,13 +23,7 @@ function tailKeeper(max: number) {
  * engine's transport. Any exit but 0, or no end within `timeoutMs`, is a failure the caller
  * tears the machine down for, as for any other creation failure.
  */
-export async function runPostCreate(
-  ctx: ProviderContext,
-  machine: Machine,
-  script: string,
-  timeoutMs: number,
-  log: (line: string) => void,
-): Promise<void> {
+export async function runPostCreate(ctx: ProviderContext, machine: Machine, script: string, timeoutMs: number, log: (line: string) => void): Promise<void> {
   const what = `post_create_script on ${machine.id}`;
   if (!ctx.exec) throw new BenchwrightError("internal", `${what} cannot run: this engine gives providers no way to run commands`);
   log(`running ${what}`);

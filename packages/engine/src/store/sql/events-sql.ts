@@ -20,8 +20,7 @@ export function lockAndWake(): Sql {
 export function insertEvents(events: readonly NewEvent[]): Sql {
   const values: unknown[] = [];
   const rows = events.map(
-    (e) =>
-      `($${values.push(e.type)}, $${values.push(e.session_id)}, $${values.push(e.execution_id)}, $${values.push(JSON.stringify(e.data))})`,
+    (e) => `($${values.push(e.type)}, $${values.push(e.session_id)}, $${values.push(e.execution_id)}, $${values.push(JSON.stringify(e.data))})`,
   );
   return { text: `INSERT INTO events (type, session_id, execution_id, data) VALUES ${rows.join(", ")} RETURNING id`, values };
 }

@@ -12,17 +12,7 @@ const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
 export function insertExecution(row: NewExecution): Sql {
   return {
     text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [
-      row.id,
-      row.session_id,
-      row.tool_id,
-      row.workload_id,
-      json(row.test),
-      json(row.params ?? {}),
-      json(row.repetitions),
-      row.state,
-      row.created,
-    ],
+    values: [row.id, row.session_id, row.tool_id, row.workload_id, json(row.test), json(row.params ?? {}), json(row.repetitions), row.state, row.created],
   };
 }
 
@@ -40,8 +30,7 @@ export function executionWithSession(id: string): Sql {
 }
 
 export function executionsOf(sessionIds?: string[]): Sql {
-  if (sessionIds)
-    return { text: `SELECT ${EXECUTION_COLUMNS} FROM executions WHERE session_id = ANY($1) ORDER BY seq`, values: [sessionIds] };
+  if (sessionIds) return { text: `SELECT ${EXECUTION_COLUMNS} FROM executions WHERE session_id = ANY($1) ORDER BY seq`, values: [sessionIds] };
   return { text: `SELECT ${EXECUTION_COLUMNS} FROM executions ORDER BY seq` };
 }
 
@@ -86,9 +75,7 @@ export function setExecEnv(id: string, env: { vms: VmRecord[] }): Sql {
   return { text: "UPDATE executions SET exec_env = $2 WHERE id = $1", values: [id, json(env)] };
 }
 
-const STEP_SUMMARY_FIELDS = ["step", "attempt", "state", "started", "duration", "exit_code", "error"]
-  .map((f) => `'${f}', s.${f}`)
-  .join(", ");
+const STEP_SUMMARY_FIELDS = ["step", "attempt", "state", "started", "duration", "exit_code", "error"].map((f) => `'${f}', s.${f}`).join(", ");
 
 /** The executions `where` selects (or all), each with `seq` and its steps aggregated as JSON, `steps`. */
 export function executionsWithSteps(where: ExecutionWhere | "all"): Sql {

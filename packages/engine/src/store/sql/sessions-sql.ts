@@ -6,17 +6,7 @@ export function insertSession(row: Omit<SessionRow, "deleted_at">): Sql {
   return {
     text: `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [
-      row.id,
-      row.provider_name,
-      row.service_type,
-      row.provider_class,
-      row.driver,
-      row.region,
-      row.config_sealed,
-      row.state,
-      row.created,
-    ],
+    values: [row.id, row.provider_name, row.service_type, row.provider_class, row.driver, row.region, row.config_sealed, row.state, row.created],
   };
 }
 
@@ -58,10 +48,6 @@ const SESSION_SUMMARY_COLUMNS = "id, provider_name, service_type, provider_class
 export function sessionSummaries(where: SessionWhere): Sql {
   const params = new SqlParams();
   // created as text too, in UTC whatever the server's settings: its microseconds, which a Date would round, make the page key.
-  const text = sessionsSelect(
-    where,
-    params,
-    `${SESSION_SUMMARY_COLUMNS}, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key`,
-  );
+  const text = sessionsSelect(where, params, `${SESSION_SUMMARY_COLUMNS}, to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key`);
   return { text, values: params.values };
 }
