@@ -8,7 +8,6 @@ export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./erro
 export { storageFull, storageFullReason } from "./storage-full.js";
 export { openDb } from "./store/open-db.js";
 export { migrate } from "./store/migrations.js";
-export { Store } from "./store/store.js";
 export { storeWithEvents } from "./events/store-with-events.js";
 export { EventLog } from "./events/event-log.js";
 export type { BwEvent, EventFilter, EventType } from "./model/events.js";
