@@ -56,7 +56,11 @@ export class SessionMachines {
   }
 
   /** One ensureMachines at a time per session across every process sharing the database, so that two prepares never create twice. */
-  ensure(session: SessionRow, config: ProviderConfig, signal?: AbortSignal, about?: LogFields, count?: number): Promise<Machine[]> {
+  ensure(
+    session: SessionRow,
+    config: ProviderConfig,
+    { signal, about, count }: { signal?: AbortSignal; about?: LogFields; count?: number } = {},
+  ): Promise<Machine[]> {
     return this.options.store.db.exclusive(`machines:${session.id}`, async () => {
       try {
         return await this.provider(config).ensureMachines({ ...this.context(session, config, about), signal, count });

@@ -22,7 +22,7 @@ export class StepDriver {
     const { config, scrubber } = machines.settingsOf(session);
     return executor.drive(step, {
       execution,
-      machines: (count) => machines.ensure(session, config, signal, stepFields(step, session.id), count),
+      machines: (count) => machines.ensure(session, config, { signal, about: stepFields(step, session.id), count }),
       timeoutOverride: config.stepTimeoutS,
       signal,
       owner,
