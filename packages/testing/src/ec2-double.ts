@@ -82,6 +82,16 @@ const IMAGES = [
 /** A subnet of our own: like any but a default VPC's, it gives no public address unless one is asked for. */
 const SUBNETS = [{ SubnetId: "subnet-0a1b2c3d", VpcId: "vpc-0a1b2c3d", CidrBlock: "10.0.0.0/24", MapPublicIpOnLaunch: false }];
 
+const KEY_PAIRS: Described<{ name: string }> = {
+  fields: (k) => ({ "key-name": k.name }),
+  notFound: (name) => awsError("InvalidKeyPair.NotFound", `The key pair '${name}' does not exist`),
+};
+
+const SECURITY_GROUPS: Described<{ id: string; name: string }> = {
+  fields: (g) => ({ "group-name": g.name, "group-id": g.id }),
+  notFound: (id) => awsError("InvalidGroup.NotFound", `The security group '${id}' does not exist`),
+};
+
 function awsError(code: string, message: string): Error {
   return Object.assign(new Error(message), { name: code, $fault: "client", $metadata: { httpStatusCode: 400 } });
 }
@@ -110,19 +120,28 @@ function matches(filters: ec2.Filter[] | undefined, fields: (name: string) => st
   });
 }
 
+/** A kind of resource a Describe call lists: its own filter fields (its tags are fields too) and its error for a key not there. */
+interface Described<T> {
+  fields(item: T): Record<string, string>;
+  notFound(key: string): Error;
+}
+
 /**
  * What a Describe call answers from `all` (keyed as EC2 names them): those `wanted` names (all
  * without it; one that is not there fails the call, as EC2 does) that every filter matches.
  */
-function described<T>(
+function described<K, T extends K & { tags: ec2.Tag[] }>(
   all: Map<string, T>,
+  kind: Described<K>,
   wanted: string[] | undefined,
   filters: ec2.Filter[] | undefined,
-  fields: (item: T, name: string) => string[],
-  notFound: (key: string) => Error,
 ): T[] {
   const missing = wanted?.find((key) => !all.has(key));
-  if (missing) throw notFound(missing);
+  if (missing) throw kind.notFound(missing);
+  const fields = (item: T, name: string) => {
+    const own = kind.fields(item);
+    return tagFields(item.tags, name) ?? (Object.hasOwn(own, name) ? [own[name]] : []);
+  };
   return [...all]
     .filter(([key]) => !wanted || wanted.includes(key))
     .map(([, item]) => item)
@@ -250,13 +269,7 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
 
   mock.on(ec2.DescribeKeyPairsCommand).callsFake(
     handle("DescribeKeyPairs", (input: ec2.DescribeKeyPairsCommand["input"]) => {
-      const found = described(
-        keyPairs,
-        input.KeyNames,
-        input.Filters,
-        (k, n) => tagFields(k.tags, n) ?? (n === "key-name" ? [k.name] : []),
-        (name) => awsError("InvalidKeyPair.NotFound", `The key pair '${name}' does not exist`),
-      );
+      const found = described(keyPairs, KEY_PAIRS, input.KeyNames, input.Filters);
       return { KeyPairs: found.map((k) => ({ KeyName: k.name, KeyPairId: k.id, Tags: k.tags })) };
     }),
   );
@@ -318,13 +331,7 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
 
   mock.on(ec2.DescribeSecurityGroupsCommand).callsFake(
     handle("DescribeSecurityGroups", (input: ec2.DescribeSecurityGroupsCommand["input"]) => {
-      const found = described(
-        groups,
-        input.GroupIds,
-        input.Filters,
-        (g, n) => tagFields(g.tags, n) ?? (n === "group-name" ? [g.name] : n === "group-id" ? [g.id] : []),
-        (id) => awsError("InvalidGroup.NotFound", `The security group '${id}' does not exist`),
-      );
+      const found = described(groups, SECURITY_GROUPS, input.GroupIds, input.Filters);
       return { SecurityGroups: found.map((g) => ({ GroupId: g.id, GroupName: g.name, VpcId: g.vpcId, Tags: g.tags })) };
     }),
   );

@@ -10,6 +10,21 @@ export const UNMATCHED = "unmatched";
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600];
 const STEP_BUCKETS = [0.1, 0.5, 1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21600];
 
+/** Every metric the server exposes, by name, with the help its exposition gives. */
+const HELP = {
+  benchwright_http_requests_total: "Requests answered, by the contract's operationId (`unmatched` for no operation) and status",
+  benchwright_http_request_duration_seconds: "Time from a request's arrival to the end of its answer, by operationId",
+  benchwright_steps_total: "Step attempts this process followed to their end, by step (prepare, run) and outcome (succeeded, failed)",
+  benchwright_step_duration_seconds: "Duration of the step attempts this process followed to their end, as recorded, by step and outcome",
+  benchwright_steps_running: "Steps this process follows now",
+  benchwright_step_queue_depth: "Step jobs sent and not yet taken: pg-boss's shared queue on PostgreSQL, this process's own on the embedded database",
+  benchwright_ssh_connections_open: "SSH connections of this process's pool alive now",
+  benchwright_cloud_resources_live:
+    "Cloud resources recorded and not destroyed, by configuration (provider), driver and kind, over every process sharing the database",
+  benchwright_event_streams_open: "GET /api/v1/events streams this process holds open; past BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS more are refused",
+} as const;
+type MetricName = keyof typeof HELP;
+
 /**
  * The server's Prometheus metrics, in a registry of its own (several apps in one process,
  * as in the tests, do not share counters). Counters are this process's; the gauges are read
@@ -17,51 +32,15 @@ const STEP_BUCKETS = [0.1, 0.5, 1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly #requests = counter(
-    this.registry,
-    "benchwright_http_requests_total",
-    "Requests answered, by the contract's operationId (`unmatched` for no operation) and status",
-    ["operation", "status"],
-  );
-  readonly #latency = histogram(
-    this.registry,
-    "benchwright_http_request_duration_seconds",
-    "Time from a request's arrival to the end of its answer, by operationId",
-    ["operation"],
-    REQUEST_BUCKETS,
-  );
-  readonly #steps = counter(
-    this.registry,
-    "benchwright_steps_total",
-    "Step attempts this process followed to their end, by step (prepare, run) and outcome (succeeded, failed)",
-    ["step", "outcome"],
-  );
-  readonly #stepDuration = histogram(
-    this.registry,
-    "benchwright_step_duration_seconds",
-    "Duration of the step attempts this process followed to their end, as recorded, by step and outcome",
-    ["step", "outcome"],
-    STEP_BUCKETS,
-  );
-  readonly #running = gauge(this.registry, "benchwright_steps_running", "Steps this process follows now");
-  readonly #queueDepth = gauge(
-    this.registry,
-    "benchwright_step_queue_depth",
-    "Step jobs sent and not yet taken: pg-boss's shared queue on PostgreSQL, this process's own on the embedded database",
-    ["queue"],
-  );
-  readonly #ssh = gauge(this.registry, "benchwright_ssh_connections_open", "SSH connections of this process's pool alive now");
-  readonly #resources = gauge(
-    this.registry,
-    "benchwright_cloud_resources_live",
-    "Cloud resources recorded and not destroyed, by configuration (provider), driver and kind, over every process sharing the database",
-    ["provider", "driver", "kind"],
-  );
-  readonly #eventStreams = gauge(
-    this.registry,
-    "benchwright_event_streams_open",
-    "GET /api/v1/events streams this process holds open; past BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS more are refused",
-  );
+  readonly #requests = counter(this.registry, "benchwright_http_requests_total", ["operation", "status"]);
+  readonly #latency = histogram(this.registry, "benchwright_http_request_duration_seconds", ["operation"], REQUEST_BUCKETS);
+  readonly #steps = counter(this.registry, "benchwright_steps_total", ["step", "outcome"]);
+  readonly #stepDuration = histogram(this.registry, "benchwright_step_duration_seconds", ["step", "outcome"], STEP_BUCKETS);
+  readonly #running = gauge(this.registry, "benchwright_steps_running");
+  readonly #queueDepth = gauge(this.registry, "benchwright_step_queue_depth", ["queue"]);
+  readonly #ssh = gauge(this.registry, "benchwright_ssh_connections_open");
+  readonly #resources = gauge(this.registry, "benchwright_cloud_resources_live", ["provider", "driver", "kind"]);
+  readonly #eventStreams = gauge(this.registry, "benchwright_event_streams_open");
   readonly #streams: SubscriberCap | undefined;
   constructor(
     private readonly engine: Engine,
@@ -119,14 +98,14 @@ export class Metrics {
 }
 
 // Each metric is made in the server's own registry only (never prom-client's global one).
-function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
-  return new Counter({ name, help, labelNames, registers: [registry] });
+function counter<L extends string>(registry: Registry, name: MetricName, labelNames: readonly L[] = []): Counter<L> {
+  return new Counter({ name, help: HELP[name], labelNames, registers: [registry] });
 }
 
-function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
-  return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+function histogram<L extends string>(registry: Registry, name: MetricName, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+  return new Histogram({ name, help: HELP[name], labelNames, buckets, registers: [registry] });
 }
 
-function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
-  return new Gauge({ name, help, labelNames, registers: [registry] });
+function gauge<L extends string>(registry: Registry, name: MetricName, labelNames: readonly L[] = []): Gauge<L> {
+  return new Gauge({ name, help: HELP[name], labelNames, registers: [registry] });
 }

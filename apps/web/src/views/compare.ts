@@ -7,6 +7,7 @@ import { h } from "../dom.js";
 import { bytes, figure, shortId, tagsText } from "../format.js";
 import { cannotBeNegative, FOLD_ABOVE, groupByUnit } from "../metric-groups.js";
 import { href, type Route } from "../router.js";
+import { listTable } from "./list-table.js";
 
 /**
  * The server's comparison of executions (`compareExecutions`): their machines side by side, an
@@ -148,75 +149,53 @@ function label(e: ComparedExecution | undefined, id: string): string {
 
 function executionsTable(c: Comparison): HTMLElement {
   const machine = (e: ComparedExecution) => e.machines.map((vm) => vm.facts);
-  return h(
-    "table",
-    { class: "list", "data-testid": "compared-executions" },
-    h(
-      "thead",
-      {},
-      h(
+  return listTable(
+    "compared-executions",
+    ["Execution", "Provider", "Tool / workload", "CPU", "CPUs", "Memory", "Kernel", "OS", ""],
+    c.executions.map((e) => {
+      const facts = machine(e);
+      const join = (f: (x: NonNullable<(typeof facts)[number]>) => string | number | undefined) => facts.map((x) => (x ? String(f(x) ?? "") : "")).join(" / ");
+      const isBaseline = e.id === c.baseline;
+      return h(
         "tr",
-        {},
-        h("th", {}, "Execution"),
-        h("th", {}, "Provider"),
-        h("th", {}, "Tool / workload"),
-        h("th", {}, "CPU"),
-        h("th", {}, "CPUs"),
-        h("th", {}, "Memory"),
-        h("th", {}, "Kernel"),
-        h("th", {}, "OS"),
-        h("th", {}, ""),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      c.executions.map((e) => {
-        const facts = machine(e);
-        const join = (f: (x: NonNullable<(typeof facts)[number]>) => string | number | undefined) =>
-          facts.map((x) => (x ? String(f(x) ?? "") : "")).join(" / ");
-        const isBaseline = e.id === c.baseline;
-        return h(
-          "tr",
-          { "data-id": e.id, class: isBaseline ? "baseline" : "" },
-          h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
-          h("td", {}, `${e.provider} (${e.service_type})`),
-          h("td", {}, `${e.tool} / ${e.workload}`),
-          h(
-            "td",
-            {},
-            join((x) => x.cpu_model),
-          ),
-          h(
-            "td",
-            {},
-            join((x) => x.cpu_count),
-          ),
-          h(
-            "td",
-            {},
-            join((x) => bytes(x.memory_bytes)),
-          ),
-          h(
-            "td",
-            {},
-            join((x) => x.kernel),
-          ),
-          h(
-            "td",
-            {},
-            join((x) => x.os_release),
-          ),
-          h(
-            "td",
-            {},
-            isBaseline
-              ? h("strong", {}, "baseline")
-              : h("a", { href: href(["compare"], { ids: c.executions.map((x) => x.id).join(","), baseline: e.id }) }, "make baseline"),
-          ),
-        );
-      }),
-    ),
+        { "data-id": e.id, class: isBaseline ? "baseline" : "" },
+        h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
+        h("td", {}, `${e.provider} (${e.service_type})`),
+        h("td", {}, `${e.tool} / ${e.workload}`),
+        h(
+          "td",
+          {},
+          join((x) => x.cpu_model),
+        ),
+        h(
+          "td",
+          {},
+          join((x) => x.cpu_count),
+        ),
+        h(
+          "td",
+          {},
+          join((x) => bytes(x.memory_bytes)),
+        ),
+        h(
+          "td",
+          {},
+          join((x) => x.kernel),
+        ),
+        h(
+          "td",
+          {},
+          join((x) => x.os_release),
+        ),
+        h(
+          "td",
+          {},
+          isBaseline
+            ? h("strong", {}, "baseline")
+            : h("a", { href: href(["compare"], { ids: c.executions.map((x) => x.id).join(","), baseline: e.id }) }, "make baseline"),
+        ),
+      );
+    }),
   );
 }
 

@@ -9,6 +9,7 @@ import { href } from "../router.js";
 import { runWords } from "../run-title.js";
 import { stateBadge } from "./badges.js";
 import { executionActions } from "./execution-actions.js";
+import { listTable } from "./list-table.js";
 
 /**
  * One execution: its state, steps, machines' facts and metrics, reloaded on each of its events,
@@ -172,39 +173,20 @@ function steps(e: Execution): HTMLElement[] {
   if (!e.steps.length) return [];
   return [
     h("h2", {}, "Steps"),
-    h(
-      "table",
-      { class: "list", "data-testid": "steps" },
-      h(
-        "thead",
-        {},
+    listTable(
+      "steps",
+      ["Step", "Attempt", "State", "Started", "Duration (s)", "Exit code", "Error"],
+      e.steps.map((s) =>
         h(
           "tr",
           {},
-          h("th", {}, "Step"),
-          h("th", {}, "Attempt"),
-          h("th", {}, "State"),
-          h("th", {}, "Started"),
-          h("th", {}, "Duration (s)"),
-          h("th", {}, "Exit code"),
-          h("th", {}, "Error"),
-        ),
-      ),
-      h(
-        "tbody",
-        {},
-        e.steps.map((s) =>
-          h(
-            "tr",
-            {},
-            h("td", {}, s.step),
-            h("td", {}, s.attempt),
-            h("td", {}, stateBadge(s.state)),
-            h("td", {}, s.started ?? ""),
-            h("td", {}, s.duration ?? ""),
-            h("td", {}, s.exit_code ?? ""),
-            h("td", { class: "error" }, s.error ?? ""),
-          ),
+          h("td", {}, s.step),
+          h("td", {}, s.attempt),
+          h("td", {}, stateBadge(s.state)),
+          h("td", {}, s.started ?? ""),
+          h("td", {}, s.duration ?? ""),
+          h("td", {}, s.exit_code ?? ""),
+          h("td", { class: "error" }, s.error ?? ""),
         ),
       ),
     ),
@@ -215,41 +197,21 @@ function machines(vms: Vm[]): HTMLElement[] {
   if (!vms.length) return [];
   return [
     h("h2", {}, "Machines"),
-    h(
-      "table",
-      { class: "list", "data-testid": "machines" },
-      h(
-        "thead",
-        {},
+    listTable(
+      "machines",
+      ["Machine", "Address", "Platform", "CPU", "CPUs", "Memory", "Kernel", "OS"],
+      vms.map((vm) =>
         h(
           "tr",
           {},
-          h("th", {}, "Machine"),
-          h("th", {}, "Address"),
-          h("th", {}, "Platform"),
-          h("th", {}, "CPU"),
-          h("th", {}, "CPUs"),
-          h("th", {}, "Memory"),
-          h("th", {}, "Kernel"),
-          h("th", {}, "OS"),
-        ),
-      ),
-      h(
-        "tbody",
-        {},
-        vms.map((vm) =>
-          h(
-            "tr",
-            {},
-            h("td", {}, vm.id),
-            h("td", {}, vm.ip),
-            h("td", {}, vm.platform),
-            h("td", {}, vm.facts?.cpu_model ?? ""),
-            h("td", {}, vm.facts?.cpu_count ?? ""),
-            h("td", {}, bytes(vm.facts?.memory_bytes)),
-            h("td", {}, vm.facts?.kernel ?? ""),
-            h("td", {}, vm.facts?.os_release ?? ""),
-          ),
+          h("td", {}, vm.id),
+          h("td", {}, vm.ip),
+          h("td", {}, vm.platform),
+          h("td", {}, vm.facts?.cpu_model ?? ""),
+          h("td", {}, vm.facts?.cpu_count ?? ""),
+          h("td", {}, bytes(vm.facts?.memory_bytes)),
+          h("td", {}, vm.facts?.kernel ?? ""),
+          h("td", {}, vm.facts?.os_release ?? ""),
         ),
       ),
     ),

@@ -3,6 +3,7 @@ import { h } from "../dom.js";
 import { shortId } from "../format.js";
 import { href } from "../router.js";
 import { stateBadge } from "./badges.js";
+import { listTable } from "./list-table.js";
 
 /**
  * Executions with a box each to pick some for the comparison. `replace` swaps the rows and
@@ -20,30 +21,7 @@ export function executionsTable(): { element: HTMLElement; replace(executions: E
     const ids = [...body.querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map((c) => c.value);
     location.hash = href(["compare"], { ids: ids.join(",") });
   });
-  const element = h(
-    "section",
-    {},
-    h(
-      "table",
-      { class: "list", "data-testid": "executions" },
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          h("th", {}, ""),
-          h("th", {}, "Execution"),
-          h("th", {}, "Tool / workload"),
-          h("th", {}, "Created"),
-          h("th", {}, "State"),
-          h("th", {}, "Metrics"),
-        ),
-      ),
-      body,
-    ),
-    h("p", {}, compare),
-  );
+  const element = h("section", {}, listTable("executions", ["", "Execution", "Tool / workload", "Created", "State", "Metrics"], body), h("p", {}, compare));
   const row = (e: Execution) =>
     h(
       "tr",

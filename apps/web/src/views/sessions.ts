@@ -7,6 +7,7 @@ import { problemBox } from "../problem.js";
 import { href, type Route } from "../router.js";
 import { listSessions, type SessionsShown } from "../sessions-list.js";
 import { stateBadge } from "./badges.js";
+import { listTable } from "./list-table.js";
 import { newSessionForm } from "./new-session.js";
 
 const SHOWN: Array<[SessionsShown, string]> = [
@@ -51,12 +52,7 @@ export async function sessionsView(root: HTMLElement, route: Route, signal: Abor
   ]);
   root.replaceChildren(
     h("div", { class: "heading" }, h("h1", {}, "Sessions"), h("label", { class: "filter" }, "Show ", filter)),
-    h(
-      "table",
-      { class: "list", "data-testid": "sessions" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Session"), h("th", {}, "Provider"), h("th", {}, "Created"), h("th", {}, "State"), h("th", {}, "Executions"))),
-      table,
-    ),
+    listTable("sessions", ["Session", "Provider", "Created", "State", "Executions"], table),
     status,
     newSessionForm(providers),
   );

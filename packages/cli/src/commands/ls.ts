@@ -11,39 +11,47 @@ export interface LsOptions extends FilterOptions {
 /** `benchwright ls [sessions|executions]`: oldest first, as the server lists them; every match unless `--limit`. */
 export async function lsCommand(what: string, options: LsOptions, ctx: Context): Promise<number> {
   const limit = options.limit === undefined ? undefined : positiveInteger(options.limit, "--limit");
-  if (what === "sessions") {
-    for (const flag of ["tool", "workload", "session"] as const) {
-      if (options[flag] !== undefined) throw new UsageError(`--${flag} filters executions, not sessions`);
-    }
-    const filters: SessionFilters = {
-      provider: options.provider,
-      createdSince: options.since,
-      state: statesOf(options.state) as SessionFilters["state"],
-    };
-    const { items, more } = await collect(
-      limit,
-      (l) => ctx.bw.listSessionsPage({ ...filters, limit: l }),
-      () => ctx.bw.sessions(filters),
-    );
-    show(ctx, items, sessionsTable, "sessions", more);
-    return 0;
-  }
+  if (what === "sessions") return list(ctx, limit, "sessions", sessionsListing(options, ctx));
   if (what !== "executions") throw new UsageError(`ls lists sessions or executions, not '${what}'`);
+  return list(ctx, limit, "executions", executionsListing(options, ctx));
+}
+
+/** How to list one kind: a page of at most `limit`, or every match; and the table that shows them. */
+interface Listing<T> {
+  page(limit: number): Promise<{ items: T[]; nextCursor?: string }>;
+  all(): AsyncIterable<T>;
+  render(items: T[]): string;
+}
+
+function sessionsListing(options: LsOptions, ctx: Context): Listing<Session> {
+  for (const flag of ["tool", "workload", "session"] as const) {
+    if (options[flag] !== undefined) throw new UsageError(`--${flag} filters executions, not sessions`);
+  }
+  const filters: SessionFilters = {
+    provider: options.provider,
+    createdSince: options.since,
+    state: statesOf(options.state) as SessionFilters["state"],
+  };
+  return { page: (limit) => ctx.bw.listSessionsPage({ ...filters, limit }), all: () => ctx.bw.sessions(filters), render: sessionsTable };
+}
+
+function executionsListing(options: LsOptions, ctx: Context): Listing<Execution> {
   const filters = executionFilters(options);
-  const { items, more } = await collect(
-    limit,
-    (l) => ctx.bw.listExecutionsPage({ ...filters, limit: l }),
-    () => ctx.bw.executions(filters),
-  );
-  show(ctx, items, executionsTable, "executions", more);
+  return { page: (limit) => ctx.bw.listExecutionsPage({ ...filters, limit }), all: () => ctx.bw.executions(filters), render: executionsTable };
+}
+
+async function list<T>(ctx: Context, limit: number | undefined, what: string, listing: Listing<T>): Promise<number> {
+  const { items, more } = await collect(limit, listing);
+  if (ctx.json) printJson(items);
+  else {
+    if (items.length === 0) note(`no ${what} match`);
+    else print(listing.render(items));
+    if (more) note(`more ${what} match: raise --limit, or leave it out to list them all`);
+  }
   return 0;
 }
 
-async function collect<T>(
-  limit: number | undefined,
-  page: (limit: number) => Promise<{ items: T[]; nextCursor?: string }>,
-  all: () => AsyncIterable<T>,
-): Promise<{ items: T[]; more: boolean }> {
+async function collect<T>(limit: number | undefined, { page, all }: Listing<T>): Promise<{ items: T[]; more: boolean }> {
   if (limit !== undefined) {
     const { items, nextCursor } = await page(limit);
     return { items, more: nextCursor !== undefined };
@@ -51,14 +59,4 @@ async function collect<T>(
   const items: T[] = [];
   for await (const item of all()) items.push(item);
   return { items, more: false };
-}
-
-function show<T extends Session | Execution>(ctx: Context, items: T[], render: (items: T[]) => string, what: string, more: boolean): void {
-  if (ctx.json) {
-    printJson(items);
-    return;
-  }
-  if (items.length === 0) note(`no ${what} match`);
-  else print(render(items));
-  if (more) note(`more ${what} match: raise --limit, or leave it out to list them all`);
 }

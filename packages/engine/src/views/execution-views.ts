@@ -44,6 +44,11 @@ export function executionViews(rows: ExecutionWithSteps[]): Execution[] {
 }
 
 function stepView(row: StepSummary): StepRecord {
+  return { ...attemptView(row), error: row.error };
+}
+
+/** What a step record and a step attempt both show of an attempt, in the wire's order. */
+function attemptView(row: Omit<StepSummary, "error">) {
   return {
     step: row.step,
     attempt: row.attempt,
@@ -51,7 +56,6 @@ function stepView(row: StepSummary): StepRecord {
     started: formatTimestamp(new Date(row.started)),
     duration: row.duration === null ? null : formatDuration(row.duration),
     exit_code: row.exit_code,
-    error: row.error,
   };
 }
 
@@ -59,12 +63,7 @@ function stepView(row: StepSummary): StepRecord {
 export function stepAttemptView(step: StepRow): StepAttempt {
   return {
     execution_id: step.execution_id,
-    step: step.step,
-    attempt: step.attempt,
-    state: step.state,
-    started: formatTimestamp(new Date(step.started)),
-    duration: step.duration === null ? null : formatDuration(step.duration),
-    exit_code: step.exit_code,
+    ...attemptView(step),
     metrics: metricsView(step.metrics),
     ...(step.state === "failed" ? { error: { code: step.error_code ?? "step_failed", detail: step.error ?? "" } } : {}),
   };
