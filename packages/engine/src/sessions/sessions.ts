@@ -104,7 +104,7 @@ export class Sessions {
       await steps.waitEnded(ids, STEP_END_WAIT_MS);
       // Whatever no owner recorded in time (an owner that died, or steps on destroyed machines) ends here.
       await steps.abandon(ids, SESSION_DELETED);
-      // Again, now that no step of the session can begin or launch (Store.beginStep, StepExecutor.measure):
+      // Again, now that no step of the session can begin or launch (Store.beginStep, steps/measure.ts):
       // a step begun just before the session became `deleting` may have launched after the first pass.
       await steps.removeWorkDirs(id, known, ids, failed);
       // Under the session's machines lock: a destroy never races a prepare that creates them, in any process.
