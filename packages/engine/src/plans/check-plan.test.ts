@@ -13,6 +13,11 @@ const configs = [
 const limits = { providerConfigs: () => configs, maxStepTimeoutS: 3600 };
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAB\n-----END OPENSSH PRIVATE KEY-----\n";
 
+// The generated type of an inline configuration cannot tell its provider section from a service type's.
+const lab = { provider: { class: "existing-vm", name: "lab" }, vms: { host: "192.0.2.10", vm_user: "u", ssh_private_key: KEY } } as unknown as NonNullable<
+  PlanCreate["targets"][number]["config"]
+>;
+
 const plan = (over: Partial<PlanCreate> = {}): PlanCreate => ({
   targets: [{ label: "here", provider: "local", service: "default" }],
   benchmarks: [{ tool: "sysbench", workload: "threads", params: { threads: [1, 4], duration: 10 } }],
@@ -37,7 +42,7 @@ describe("checkPlan", () => {
         targets: [
           { label: "both", provider: "two", service: "*" },
           { label: "here", provider: "local" },
-          { label: "lab", config: { provider: { class: "existing-vm", name: "lab" }, vms: { host: "192.0.2.10", vm_user: "u", ssh_private_key: KEY } } },
+          { label: "lab", config: lab },
         ],
         benchmarks: [
           { tool: "sysbench", workload: "threads", params: { threads: [1, 4, 16], duration: [10, 20] } },
