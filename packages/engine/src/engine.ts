@@ -257,9 +257,9 @@ export class Engine {
 
   // ---- plans
 
-  /** Checks and expands a plan (every problem in one 400) and stores it. */
-  createPlan(body: PlanCreate): Promise<Plan> {
-    return this.plans.create(body);
+  /** Checks and expands a plan (every problem in one 400) and stores it, unless `dryRun`. */
+  createPlan(body: PlanCreate, options: { dryRun?: boolean } = {}): Promise<Plan> {
+    return this.plans.create(body, options);
   }
 
   /** The stored plans, oldest first (a page of them with the query's `limit`). */

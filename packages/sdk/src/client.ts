@@ -130,8 +130,11 @@ export interface BenchwrightClient {
    * for await (const e of bw.executions({ tool: "sysbench", state: ["completed"] })) console.log(e.id, e.metrics);
    */
   executions(options?: ListExecutionsOptions & FollowOptions): AsyncIterable<Execution>;
-  /** Checks a plan (every problem in one 400) and stores it, its `service: "*"` targets expanded and its size counted. */
-  createPlan(body: PlanCreate, options?: CallOptions): Promise<Plan>;
+  /**
+   * Checks a plan (every problem in one 400) and stores it, its `service: "*"` targets expanded
+   * and its size counted; with `dryRun`, answers what would be stored and stores nothing.
+   */
+  createPlan(body: PlanCreate, options?: CallOptions & { dryRun?: boolean }): Promise<Plan>;
   /** The stored plans, oldest first. */
   listPlans(options?: CallOptions): Promise<Plan[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
@@ -308,7 +311,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     listExecutions: async (o) => (await executionsPage(o)).items,
     listExecutionsPage: executionsPage,
     executions: (o) => followPages((cursor) => executionsPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
-    createPlan: (body, o) => unwrap(raw.POST("/plans/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+    createPlan: (body, o) =>
+      unwrap(raw.POST("/plans/", { body, params: { header: fieldsHeader(o), query: o?.dryRun ? { dry_run: true } : undefined }, ...init(o) })),
     listPlans: async (o) => (await plansPage(o)).items,
     listPlansPage: plansPage,
     getPlan: (planId, o) => unwrap(raw.GET("/plans/{plan_id}", { params: { path: { plan_id: planId }, header: fieldsHeader(o) }, ...init(o) })),

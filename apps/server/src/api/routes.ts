@@ -72,7 +72,9 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
       await sendLog(req, res, log, String(follow) === "true");
     },
     createPlan: async (req, res) => {
-      const plan = await engine.createPlan(req.body);
+      const dryRun = String(req.query.dry_run) === "true";
+      const plan = await engine.createPlan(req.body, { dryRun });
+      if (dryRun) return ok(res, 200, plan);
       res.set("Location", `${API_BASE}/plans/${plan.id}`);
       ok(res, 201, plan);
     },

@@ -22,7 +22,8 @@ export interface PlansOptions extends TargetLimits {
 export class Plans {
   constructor(private readonly options: PlansOptions) {}
 
-  async create(body: PlanCreate): Promise<Plan> {
+  /** Checks and stores a plan; `dryRun` checks it and answers what would be stored, storing nothing. */
+  async create(body: PlanCreate, { dryRun = false } = {}): Promise<Plan> {
     const { store, catalogs, secrets } = this.options;
     const { plan, inline } = checkPlan(body, catalogs.current(), this.options);
     const row = {
@@ -31,7 +32,7 @@ export class Plans {
       body: plan,
       inline_sealed: Object.keys(inline).length ? secrets.seal(inline) : null,
     };
-    await this.options.store.insertPlan(row);
+    if (!dryRun) await store.insertPlan(row);
     return planView(row);
   }
 
