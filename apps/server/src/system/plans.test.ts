@@ -99,6 +99,11 @@ describe("plans", () => {
       repetitions: { count: 3 },
       baseline: "lab",
     };
+    const before = await fx.engine.store.snapshot();
+    const checked = (await api.post("/api/v1/plans/?dry_run=true").send(body).expect(200)).body;
+    expect(checked).toMatchObject({ cells: 7, executions: 21 });
+    expect(await fx.engine.store.snapshot()).toBe(before);
+
     const created = await api.post("/api/v1/plans/").send(body).expect(201);
     const plan = created.body;
     expect(created.headers.location).toBe(`/api/v1/plans/${plan.id}`);
