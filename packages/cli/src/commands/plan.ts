@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import type { Plan, PlanCreate } from "@benchwright/sdk";
-import { parse as parseYaml } from "yaml";
 import { print, printJson, type Context } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import { table } from "../tables.js";
@@ -10,7 +9,7 @@ import { table } from "../tables.js";
  * nothing) and this prints its expansion; a plan it refuses exits with every problem listed.
  */
 export async function planCommand(action: string, file: string, ctx: Context): Promise<number> {
-  const plan = await ctx.bw.createPlan(readPlan(file), { dryRun: action === "validate" });
+  const plan = await ctx.bw.createPlan(await readPlan(file), { dryRun: action === "validate" });
   if (ctx.json) {
     printJson(plan);
     return 0;
@@ -20,13 +19,15 @@ export async function planCommand(action: string, file: string, ctx: Context): P
   return 0;
 }
 
-function readPlan(file: string): PlanCreate {
+async function readPlan(file: string): Promise<PlanCreate> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
   }
+  // Loaded here, by the one command that reads YAML: the others start without it.
+  const { parse: parseYaml } = await import("yaml");
   try {
     return parseYaml(text) as PlanCreate;
   } catch (e) {
