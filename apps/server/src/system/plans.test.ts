@@ -12,18 +12,16 @@ const threads = { tool: "sysbench", workload: "threads", params: { threads: [1, 
 describe("plans", () => {
   let fx: Fixture;
   let api: ReturnType<typeof request>;
-
   beforeAll(async () => {
     fx = await openFixture();
+    // A stored configuration with two service types, for `service: "*"`, in YAML.
     writeFileSync(
-      join(fx.configDir, "providers", "two.conf"),
-      "[provider]\nclass = local\n\n[small]\nallow_install = false\n\n[large]\nallow_install = false\n",
+      join(fx.configDir, "providers", "two.yaml"),
+      "provider: { class: local }\nsmall: { allow_install: false }\nlarge: { allow_install: false }\n",
     );
     api = request(fx.app);
   });
-  afterAll(async () => {
-    await fx?.close();
-  });
+  afterAll(() => fx?.close());
 
   const thousand = Array.from({ length: 1000 }, (_, i) => i + 1);
   it.each([
