@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
-import { Command, CommanderError, Option } from "commander";
+import { Argument, Command, CommanderError, Option } from "commander";
 import { compareCommand, type CompareOptions } from "./commands/compare.js";
 import { exportCommand, type ExportOptions } from "./commands/export.js";
 import { lsCommand, type LsOptions } from "./commands/ls.js";
+import { planCommand } from "./commands/plan.js";
 import { runCommand, type RunOptions } from "./commands/run.js";
 import { SERVER_COMMANDS, serverCommand } from "./commands/server.js";
 import { showCommand } from "./commands/show.js";
@@ -110,6 +111,12 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option("--format <format>", "csv or jsonl").choices(["csv", "jsonl"]).default("csv"))
     .option("-o, --output <file>", "write to this file instead of stdout")
     .action(act((ctx, command) => exportCommand(command.opts<ExportOptions>(), ctx)));
+
+  withGlobals(program.command("plan"))
+    .description("check a plan (a YAML file, as POST /api/v1/plans/ takes it) and print its targets, cells and executions; create also stores it")
+    .addArgument(new Argument("<action>", "validate (store nothing) or create").choices(["validate", "create"]))
+    .argument("<file>", "the plan, in YAML")
+    .action(act((ctx, _command, action: string, file: string) => planCommand(action, file, ctx)));
 
   for (const name of SERVER_COMMANDS) {
     program

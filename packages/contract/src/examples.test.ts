@@ -201,7 +201,9 @@ describe("the contract's examples", () => {
       const workload = listed(u.tool)?.workloads.find((w: Json) => w.id === u.workload);
       if (!workload) continue;
       const declared = new Map<string, Json>(workload.params.map((p: Json) => [p.name, p]));
-      for (const [name, value] of Object.entries(u.params ?? {})) {
+      // A plan's benchmark may give a param a list of values: each is checked.
+      const given = Object.entries(u.params ?? {}).flatMap(([name, v]) => (Array.isArray(v) ? v.map((x) => [name, x] as const) : [[name, v] as const]));
+      for (const [name, value] of given) {
         const d = declared.get(name);
         if (!d) problems.push(`${u.where}: ${u.tool}/${u.workload} declares no parameter ${name}`);
         else if (d.type === "integer" ? !Number.isInteger(value) : d.type === "number" ? typeof value !== "number" : typeof value !== d.type)

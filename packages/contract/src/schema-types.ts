@@ -28,6 +28,9 @@ export type Provider = Schemas["Provider"];
 export type Problem = Schemas["Problem"];
 export type SweepRequest = Schemas["SweepRequest"];
 export type SweepReport = Schemas["SweepReport"];
+/** A plan of a campaign: targets × benchmarks, checked and expanded (`createPlan`). */
+export type Plan = Schemas["Plan"];
+export type PlanCreate = Schemas["PlanCreate"];
 export type SessionProvider = Schemas["SessionProvider"];
 export type ExecutionTest = Schemas["ExecutionTest"];
 /** One metric figure as the metrics export writes it (a CSV row, a JSON Lines object). */

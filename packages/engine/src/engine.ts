@@ -2,6 +2,8 @@ import type {
   Benchmark,
   Execution,
   ExecutionCreate,
+  Plan,
+  PlanCreate,
   Provider as ProviderView,
   Session,
   SessionCreate,
@@ -26,9 +28,10 @@ import type { StepKind } from "./model/steps.js";
 import { Steps, type StepEnded } from "./steps/steps.js";
 import { SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
-import type { ExecutionListQuery, MetricsExportQuery, Page, SessionListQuery } from "./lists/list-query.js";
+import type { ExecutionListQuery, MetricsExportQuery, Page, PlanListQuery, SessionListQuery } from "./lists/list-query.js";
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
+import { Plans } from "./plans/plans.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
 
@@ -46,7 +49,7 @@ export interface EngineStats {
 
 /**
  * The domain behind the REST interface: one method per operation, no HTTP in it. Each method
- * hands its work to the module that owns it (benchmarks/, sessions/, executions/, sweep/, the steps).
+ * hands its work to the module that owns it (benchmarks/, sessions/, executions/, plans/, sweep/, the steps).
  */
 export class Engine {
   readonly store: Store<EventLog>;
@@ -56,6 +59,7 @@ export class Engine {
   private readonly benchmarks: Benchmarks;
   private readonly sessions: Sessions;
   private readonly executions: Executions;
+  private readonly plans: Plans;
   private readonly sweeps: Sweep;
   private readonly steps: Steps;
   private readonly logs: LogStore;
@@ -107,6 +111,7 @@ export class Engine {
       maxStepTimeoutS,
     });
     this.executions = new Executions({ store, catalogs, reads });
+    this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
   }
 
@@ -248,6 +253,26 @@ export class Engine {
   async openLog(execId: string, select: { step?: StepKind; attempt?: number }): Promise<StepLogView> {
     await this.executions.row(execId);
     return openStepLog(this.store, this.logs, execId, select);
+  }
+
+  // ---- plans
+
+  /** Checks and expands a plan (every problem in one 400) and stores it, unless `dryRun`. */
+  createPlan(body: PlanCreate, options: { dryRun?: boolean } = {}): Promise<Plan> {
+    return this.plans.create(body, options);
+  }
+
+  /** The stored plans, oldest first (a page of them with the query's `limit`). */
+  listPlans(query: PlanListQuery = {}): Promise<Page<Plan>> {
+    return this.plans.list(query);
+  }
+
+  getPlan(id: string): Promise<Plan> {
+    return this.plans.get(id);
+  }
+
+  deletePlan(id: string): Promise<void> {
+    return this.plans.delete(id);
   }
 
   // ---- admin

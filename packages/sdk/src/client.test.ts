@@ -86,6 +86,27 @@ describe("operations against prism mock", () => {
     expect(lastRequest().method).toBe("DELETE");
   });
 
+  it("creates, lists, gets and deletes plans", async () => {
+    const body = {
+      targets: [{ label: "here", provider: "local", service: "*" }],
+      benchmarks: [{ tool: "sysbench", workload: "threads", params: { threads: [1, 4] } }],
+    };
+    const created = await bw.createPlan(body);
+    expect(created).toMatchObject({ baseline: "here/default", cells: 7, executions: 14 });
+    expect(lastRequest().method).toBe("POST");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/`);
+    expect(await lastRequest().json()).toEqual(body);
+
+    expect((await bw.listPlans()).map((p) => p.id)).toEqual([created.id]);
+    const page = await bw.listPlansPage({ limit: 1 });
+    expect(page.items).toHaveLength(1);
+    expect(new URL(lastRequest().url).search).toBe("?limit=1");
+    expect((await bw.getPlan(created.id)).targets[0]).toMatchObject({ label: "here/default", service: "default" });
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${created.id}`);
+    await expect(bw.deletePlan(created.id)).resolves.toBeUndefined();
+    expect(lastRequest().method).toBe("DELETE");
+  });
+
   it("lists deleted sessions when their state is asked for, the live ones otherwise", async () => {
     (await bw.listSessions({ state: ["deleted"] })).forEach(expectSession);
     expect(new URL(lastRequest().url).search).toBe("?state=deleted");

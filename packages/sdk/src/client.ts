@@ -23,6 +23,8 @@ import type {
   Execution,
   ExecutionCreate,
   MetricRow,
+  Plan,
+  PlanCreate,
   Provider,
   Session,
   SessionCreate,
@@ -128,6 +130,17 @@ export interface BenchwrightClient {
    * for await (const e of bw.executions({ tool: "sysbench", state: ["completed"] })) console.log(e.id, e.metrics);
    */
   executions(options?: ListExecutionsOptions & FollowOptions): AsyncIterable<Execution>;
+  /**
+   * Checks a plan (every problem in one 400) and stores it, its `service: "*"` targets expanded
+   * and its size counted; with `dryRun`, answers what would be stored and stores nothing.
+   */
+  createPlan(body: PlanCreate, options?: CallOptions & { dryRun?: boolean }): Promise<Plan>;
+  /** The stored plans, oldest first. */
+  listPlans(options?: CallOptions): Promise<Plan[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listPlansPage(options?: CallOptions & PageOptions): Promise<Page<Plan>>;
+  getPlan(planId: string, options?: CallOptions): Promise<Plan>;
+  deletePlan(planId: string, options?: RequestOptions): Promise<void>;
   /** The metric figures of the executions that match the filters, as CSV (RFC 4180) or JSON Lines text. */
   exportMetrics(options: MetricsExportOptions & { format: "csv" | "jsonl" }): Promise<string>;
   /**
@@ -254,6 +267,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     );
   const executionsPage = (o?: ListExecutionsOptions & PageOptions) =>
     readPage<Execution>(raw.GET("/executions/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
+  const plansPage = (o?: CallOptions & PageOptions) =>
+    readPage<Plan>(raw.GET("/plans/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
   // Prepare and run: the same call, on their own path; the overloads say what `async` answers.
   const startStep = (path: "/executions/{exec_id}/prepare" | "/executions/{exec_id}/run") => (execId: string, o?: StepOptions) =>
     unwrap<StepResult | StepAttempt>(raw.POST(path, { params: { path: { exec_id: execId }, header: stepHeaders(o) }, ...init(o) }));
@@ -296,6 +311,14 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     listExecutions: async (o) => (await executionsPage(o)).items,
     listExecutionsPage: executionsPage,
     executions: (o) => followPages((cursor) => executionsPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
+    createPlan: (body, o) =>
+      unwrap(raw.POST("/plans/", { body, params: { header: fieldsHeader(o), query: o?.dryRun ? { dry_run: true } : undefined }, ...init(o) })),
+    listPlans: async (o) => (await plansPage(o)).items,
+    listPlansPage: plansPage,
+    getPlan: (planId, o) => unwrap(raw.GET("/plans/{plan_id}", { params: { path: { plan_id: planId }, header: fieldsHeader(o) }, ...init(o) })),
+    deletePlan: async (planId, o) => {
+      await unwrap(raw.DELETE("/plans/{plan_id}", { params: { path: { plan_id: planId } }, ...init(o) }));
+    },
     exportMetrics: (o) => exportMetricsText(raw, o.format, o),
     exportMetricsStream: (o) => exportMetricsStream(raw, o.format, o),
     metricRows: (o) => streamMetricRows(raw, o),

@@ -71,6 +71,19 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
       const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
       await sendLog(req, res, log, String(follow) === "true");
     },
+    createPlan: async (req, res) => {
+      const dryRun = String(req.query.dry_run) === "true";
+      const plan = await engine.createPlan(req.body, { dryRun });
+      if (dryRun) return ok(res, 200, plan);
+      res.set("Location", `${API_BASE}/plans/${plan.id}`);
+      ok(res, 201, plan);
+    },
+    listPlans: async (req, res) => sendPage(req, res, await engine.listPlans(listQueryOf(req))),
+    getPlan: async (req, res) => ok(res, 200, await engine.getPlan(req.params.plan_id)),
+    deletePlan: async (req, res) => {
+      await engine.deletePlan(req.params.plan_id);
+      res.status(204).end();
+    },
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
   };

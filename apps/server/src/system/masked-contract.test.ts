@@ -98,6 +98,12 @@ describe("masked answers, checked by Prism against the contract", () => {
       call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m),
     );
     await each("sweepResources", ["resources{id}", "dry_run"], (m) => call("sweepResources", "POST", "/admin/sweep", m, { dry_run: true }));
+    const planBody = { targets: [{ label: "here", provider: "local" }], benchmarks: [{ tool: "idle", workload: "idle0" }] };
+    const plan = await call("createPlan", "POST", "/plans/", undefined, planBody);
+    const planMasks = ["targets{label,inline}", "benchmarks{tool,cells}", "executions,cells", "concurrency{overall}"];
+    await each("createPlan", planMasks, (m) => call("createPlan", "POST", "/plans/?dry_run=true", m, planBody));
+    await each("listPlans", planMasks, (m) => call("listPlans", "GET", "/plans/", m));
+    await each("getPlan", planMasks, (m) => call("getPlan", "GET", `/plans/${plan.id}`, m));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Execution, ExecutionCreate } from "@benchwright/contract";
 import type { CatalogSource } from "../catalog-source.js";
 import { BenchwrightError } from "../errors.js";
+import { catalogWorkload, jsonPointerToken } from "./catalog-workload.js";
 import { executionCursor } from "../lists/cursor.js";
 import { executionWhereOf, pageOf, type ExecutionListQuery, type MetricsExportQuery, type Page } from "../lists/list-query.js";
 import { metricRowsOf, type MetricRow } from "../lists/metric-rows.js";
@@ -29,16 +30,7 @@ export class Executions {
     const { store, catalogs } = this.options;
     await liveSession(store, sessionId);
     const catalog = catalogs.current();
-    const tool = catalog.tool(body.tool);
-    if (!tool) {
-      throw new BenchwrightError("unknown_tool", `No tool '${body.tool}'`, { choices: catalog.tools().map((t) => t.id) });
-    }
-    const workload = tool.workloads.find((w) => w.id === body.workload);
-    if (!workload) {
-      throw new BenchwrightError("unknown_workload", `Tool '${tool.id}' has no workload '${body.workload}'`, {
-        choices: tool.workloads.map((w) => w.id),
-      });
-    }
+    const { tool, workload } = catalogWorkload(catalog, body.tool, body.workload);
     const params = catalog.params(tool.id, workload.id, body.params);
     if (params.problems.length) {
       throw new BenchwrightError(
@@ -154,11 +146,6 @@ export class Executions {
   private where(query: ExecutionListQuery) {
     return executionWhereOf(query, (name) => this.options.catalogs.current().tool(name)?.id ?? name);
   }
-}
-
-/** A name as one token of a JSON Pointer (RFC 6901): a client's unknown name may hold `/` or `~`. */
-function jsonPointerToken(name: string): string {
-  return name.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** How many executions' figures the metrics export reads at a time. */

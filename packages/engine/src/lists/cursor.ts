@@ -14,6 +14,10 @@ export function executionCursor(seq: string): string {
   return encode(["e", seq]);
 }
 
+export function planCursor(seq: string): string {
+  return encode(["p", seq]);
+}
+
 export function sessionKeyOf(cursor: string): SessionKey {
   const parts = decode(cursor);
   const [kind, created, id] = parts;
@@ -22,9 +26,17 @@ export function sessionKeyOf(cursor: string): SessionKey {
 }
 
 export function executionSeqOf(cursor: string): string {
+  return seqOf(cursor, "e", "executions");
+}
+
+export function planSeqOf(cursor: string): string {
+  return seqOf(cursor, "p", "plans");
+}
+
+function seqOf(cursor: string, kind: string, list: string): string {
   const parts = decode(cursor);
-  const [kind, seq] = parts;
-  if (parts.length !== 2 || kind !== "e" || typeof seq !== "string" || !/^[0-9]{1,18}$/.test(seq)) throw badCursor("executions");
+  const [said, seq] = parts;
+  if (parts.length !== 2 || said !== kind || typeof seq !== "string" || !/^[0-9]{1,18}$/.test(seq)) throw badCursor(list);
   return seq;
 }
 

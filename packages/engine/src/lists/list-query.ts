@@ -2,7 +2,7 @@ import type { operations } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import type { ExecutionWhere, SessionWhere } from "../store/list-where.js";
 import type { SessionState } from "../model/sessions.js";
-import { executionSeqOf, sessionKeyOf } from "./cursor.js";
+import { executionSeqOf, planSeqOf, sessionKeyOf } from "./cursor.js";
 
 type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;
 
@@ -10,6 +10,8 @@ type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operat
 export type SessionListQuery = QueryOf<"listSessions">;
 /** The filters and page of `GET /executions/` (and, without `session_id` and `provider`, of a session's executions). */
 export type ExecutionListQuery = QueryOf<"listExecutions">;
+/** The page of `GET /plans/`. */
+export type PlanListQuery = QueryOf<"listPlans">;
 /** The filters of the metrics export (its `format` is the server's business). */
 export type MetricsExportQuery = Omit<QueryOf<"exportMetrics">, "format">;
 
@@ -51,6 +53,11 @@ export function executionWhereOf(query: ExecutionListQuery, toolId: (name: strin
     afterSeq: query.cursor === undefined ? undefined : executionSeqOf(query.cursor),
     limit: pageSizeOf(query.limit),
   };
+}
+
+/** Where a page of plans starts, and how many rows it reads (one more than `limit`). */
+export function planPageOf(query: PlanListQuery): { afterSeq?: string; limit?: number } {
+  return { afterSeq: query.cursor === undefined ? undefined : planSeqOf(query.cursor), limit: pageSizeOf(query.limit) };
 }
 
 /** The page a list answers, from rows read with `where.limit` (one more than asked for). */

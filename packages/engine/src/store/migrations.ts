@@ -128,6 +128,19 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       ALTER TABLE steps ADD COLUMN role text;
     `,
   },
+  {
+    id: 6,
+    name: "plans: campaigns of targets and benchmarks, stored as their views",
+    sql: `
+      CREATE TABLE plans (
+        id uuid PRIMARY KEY,
+        seq bigserial UNIQUE,
+        created timestamptz NOT NULL,
+        body jsonb NOT NULL,
+        inline_sealed text
+      );
+    `,
+  },
 ];
 
 /** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */

@@ -1,6 +1,6 @@
 import type { Db } from "./db.js";
 
-const TABLES = ["sessions", "executions", "steps", "machines", "resources", "events"];
+const TABLES = ["sessions", "executions", "steps", "machines", "resources", "events", "plans"];
 
 /** A snapshot of every table, for tests that assert a failed request changed nothing. */
 export async function snapshotTables(db: Db): Promise<string> {

@@ -2,6 +2,7 @@ import type { DescribeStepEnd } from "../model/events.js";
 import type { ExecutionRow, ExecutionState, ExecutionWithSteps, NewExecution } from "../model/executions.js";
 import type { MachineRow, VmRecord } from "../model/machines.js";
 import type { RunMetricsRow } from "../model/metrics.js";
+import type { PlanRow } from "../model/plans.js";
 import type { LiveResourceCount, ResourceRow } from "../model/resources.js";
 import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
@@ -12,6 +13,7 @@ import { LeasesRepository } from "./leases-repository.js";
 import type { ExecutionWhere, SessionKey, SessionWhere } from "./list-where.js";
 import { MachinesRepository } from "./machines-repository.js";
 import { MetricsRepository } from "./metrics-repository.js";
+import { PlansRepository } from "./plans-repository.js";
 import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
 import { snapshotTables } from "./snapshot.js";
@@ -31,6 +33,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly machines: MachinesRepository;
   readonly resources: ResourcesRepository;
   readonly metrics: MetricsRepository;
+  readonly plans: PlansRepository;
 
   constructor(
     readonly db: Db,
@@ -45,6 +48,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.machines = new MachinesRepository(db);
     this.resources = new ResourcesRepository(db);
     this.metrics = new MetricsRepository(db);
+    this.plans = new PlansRepository(db);
   }
 
   // ---- sessions
@@ -73,6 +77,23 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   /** The sessions `where` selects (filters and page in the query), oldest first, as their views show them. */
   findSessions(where: SessionWhere): Promise<Array<SessionSummary & { key: SessionKey }>> {
     return this.sessions.find(where);
+  }
+
+  // ---- plans
+
+  insertPlan(row: Omit<PlanRow, "seq">): Promise<void> {
+    return this.plans.insert(row);
+  }
+  getPlan(id: string): Promise<PlanRow | undefined> {
+    return this.plans.get(id);
+  }
+  /** Plans in creation order after the `afterSeq` one, at most `limit` (all without). */
+  listPlans(afterSeq: string | undefined, limit: number | undefined): Promise<PlanRow[]> {
+    return this.plans.page(afterSeq, limit);
+  }
+  /** False when there was no such plan. */
+  deletePlan(id: string): Promise<boolean> {
+    return this.plans.delete(id);
   }
 
   // ---- executions
