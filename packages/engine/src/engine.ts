@@ -216,6 +216,7 @@ export class Engine {
     return this.executions.exportMetrics(query);
   }
 
+  /** An execution of any session, deleted or not, with its steps and metrics. */
   getExecution(id: string): Promise<Execution> {
     return this.executions.get(id);
   }
@@ -267,10 +268,12 @@ export class Engine {
     return this.plans.list(query);
   }
 
+  /** A stored plan, as its creation checked and expanded it. */
   getPlan(id: string): Promise<Plan> {
     return this.plans.get(id);
   }
 
+  /** Forgets a plan: it is no longer listed or read. */
   deletePlan(id: string): Promise<void> {
     return this.plans.delete(id);
   }
