@@ -43,7 +43,7 @@ describe("benchwright plan validate|create, against a real server", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("here/default (baseline)");
     expect(stdout).toContain("threads=[1, 4, 16] duration=[5, 10]");
-    expect(stdout).toContain("1 targets × 7 cells = 7 executions");
+    expect(stdout).toContain("1 target × 7 cells = 7 executions");
     expect(stdout).toContain("not stored");
     expect(JSON.parse((await runCli(["plan", "create", join(dir, "good.yaml"), "--json"], env)).stdout)).toMatchObject({ executions: 7 });
   });

@@ -45,8 +45,12 @@ function expansionText(plan: Plan): string {
     ["BENCHMARK", "PARAMS", "CELLS"],
     plan.benchmarks.map((b) => [`${b.tool}/${b.workload}`, paramsText(b.params, b.zip), String(b.cells)]),
   );
-  const size = `${plan.targets.length} targets × ${plan.cells} cells = ${plan.executions} executions`;
+  const size = `${count(plan.targets.length, "target")} × ${count(plan.cells, "cell")} = ${count(plan.executions, "execution")}`;
   return `${targets}\n\n${benchmarks}\n\n${size}`;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function paramsText(params: Plan["benchmarks"][number]["params"], zip: boolean): string {
