@@ -1,0 +1,31 @@
+/**
+ * A run of a plan as the orchestration keeps it in the database and the report reads it. A
+ * cell is one execution of the plan's matrix: one target × one benchmark × one combination of
+ * that benchmark's param values.
+ */
+
+/** Where a cell is: waiting, its execution preparing or running, or ended. */
+export type PlanCellState = "pending" | "preparing" | "running" | "completed" | "failed" | "cancelled";
+
+/** Where a run is. `cancelling` lasts while its steps are stopped and its sessions deleted. */
+export type PlanRunState = "pending" | "running" | "completed" | "failed" | "cancelling" | "cancelled";
+
+export interface PlanRunCell {
+  /** The target's label (a `*` target's expanded label, `<label>/<service type>`). */
+  target: string;
+  /** Index of the benchmark in the plan's `benchmarks`. */
+  benchmark: number;
+  /** Index of this combination among the benchmark's cells, in the order the matrix expands them. */
+  cell: number;
+  tool: string;
+  workload: string;
+  /** This cell's own value of each param the benchmark gives (one value each, never a list). */
+  params: Record<string, unknown>;
+  state: PlanCellState;
+  /** The execution made for the cell, once made. */
+  execution_id: string | null;
+  /** Steps begun for the cell (prepare and run), retries included. */
+  attempts: number;
+  /** Why the cell failed or was cancelled, as a person reads it. */
+  error: string | null;
+}
