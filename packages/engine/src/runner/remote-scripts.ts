@@ -289,10 +289,7 @@ export const UNDO_FIREWALL = '[ -f "$d/firewall.undo" ] && bash "$d/firewall.und
  * Where a step dir's execution is marked retired: `<root>/.gone/<execution>`, beside the
  * executions' dirs (parameter expansion only: no process in a launch that goes ahead).
  */
-const RETIRED_CHECK = [
-  'bw_x=${bw_dir%/*}',
-  'if [ -e "${bw_x%/*}/.gone/${bw_x##*/}" ]; then rm -rf -- "$bw_x"; echo start:retired >&2; exit 97; fi',
-];
+const RETIRED_CHECK = ["bw_x=${bw_dir%/*}", 'if [ -e "${bw_x%/*}/.gone/${bw_x##*/}" ]; then rm -rf -- "$bw_x"; echo start:retired >&2; exit 97; fi'];
 
 /**
  * Marks an execution's dir retired, so that a start still on its way there launches nothing
