@@ -1,11 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { PlanRun } from "@benchwright/contract";
 import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
+
+const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
 // Issue 24, point 2: a plan's runs, driven by the engine from the database.
 describe("plan runs", () => {
@@ -93,16 +97,15 @@ describe("plan runs", () => {
     expect(events[4].data).toMatchObject({ state: "completed", attempts: 2, progress: { completed: 4 } });
     expect(events[5].data).toMatchObject({ state: "completed", progress: { completed: 4, eta_seconds: 0 } });
     // Listed, and paged.
-    const [page1, page2] = [
-      await api.get(`/api/v1/plans/${planId}/runs/?limit=1`).expect(200),
-      await api.post(`/api/v1/plans/${planId}/runs/`).expect(202),
-    ];
-    expect(page1.body.map((r: PlanRun) => r.id)).toEqual([run.id]);
-    await until(planId, page2.body.id, ended);
+    const second = (await api.post(`/api/v1/plans/${planId}/runs/`).expect(202)).body as PlanRun;
+    await until(planId, second.id, ended);
     const all = await api.get(`/api/v1/plans/${planId}/runs/`).expect(200);
-    expect(all.body.map((r: PlanRun) => r.id)).toEqual([run.id, page2.body.id]);
-    const next = await api.get(`/api/v1/plans/${planId}/runs/?limit=1&cursor=${page1.headers["x-next-cursor"]}`).expect(200);
-    expect(next.body.map((r: PlanRun) => r.id)).toEqual([page2.body.id]);
+    expect(all.body.map((r: PlanRun) => r.id)).toEqual([run.id, second.id]);
+    const page1 = await api.get(`/api/v1/plans/${planId}/runs/?limit=1`).expect(200);
+    expect(page1.body.map((r: PlanRun) => r.id)).toEqual([run.id]);
+    const page2 = await api.get(`/api/v1/plans/${planId}/runs/?limit=1&cursor=${page1.headers["x-next-cursor"]}`).expect(200);
+    expect(page2.body.map((r: PlanRun) => r.id)).toEqual([second.id]);
+    expect(page2.headers["x-next-cursor"]).toBeUndefined();
   }, 120_000);
 
   it("retries a failed step up to `retries` times, records the attempts, and keeps the sessions when asked", async () => {
@@ -153,6 +156,11 @@ describe("plan runs", () => {
     expect((await api.delete(`/api/v1/plans/${planId}/runs/${run.id}`).expect(409)).body.code).toBe("wrong_state");
     await api.delete(`/api/v1/plans/${planId}`).expect(204);
     await api.get(`/api/v1/plans/${planId}/runs/${run.id}`).expect(404);
+    const told = await fx.engine.store.events.read({ types: ["plan.created", "plan.deleted"] }, 0, 100);
+    expect(told.filter((e) => e.data.plan_id === planId).map((e) => [e.type, e.session_id])).toEqual([
+      ["plan.created", null],
+      ["plan.deleted", null],
+    ]);
   }, 120_000);
 
   it("answers a bad run request with a 4xx and changes nothing", async () => {
@@ -171,4 +179,57 @@ describe("plan runs", () => {
     await api.get(`/api/v1/plans/${missing}/runs/`).expect(404);
     expect(await fx.engine.store.snapshot()).toEqual(before);
   });
+});
+
+// A run's state is in the database: a server killed mid-run, started again on its data dir, goes on where it was.
+describe("a plan run on the embedded database, its server killed", () => {
+  it("is taken up by the next start and completes, each cell's steps begun once", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "bw-run-kill-"));
+    const env = { BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG };
+    let server: BenchwrightProcess = await startProcess("serve", env);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(server.api + path, {
+        method,
+        headers: body ? { "Content-Type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return (await res.json()) as Record<string, unknown> & PlanRun;
+    };
+    const runOf = (planId: string, runId: string) => call("GET", `/plans/${planId}/runs/${runId}`);
+    try {
+      const planId = (
+        await call("POST", "/plans/", {
+          targets: [{ label: "here", provider: "local", service: "default" }],
+          benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [3, 1, 1] } }],
+        })
+      ).id;
+      const runId = (await call("POST", `/plans/${planId}/runs/`)).id;
+      for (let i = 0; (await runOf(planId, runId)).cells[0].state !== "running"; i++) {
+        if (i > 120) throw new Error("the first cell never ran");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await server.kill();
+      server = await startProcess("serve", env);
+      let run = await runOf(planId, runId);
+      for (let i = 0; !["completed", "failed", "cancelled"].includes(run.state); i++) {
+        if (i > 240) throw new Error(`the run is still ${run.state}`);
+        await new Promise((r) => setTimeout(r, 250));
+        run = await runOf(planId, runId);
+      }
+      expect(run.state).toBe("completed");
+      expect(server.logs.join("\n")).toMatch(/driving plan run/);
+      for (const cell of run.cells) {
+        expect(cell).toMatchObject({ state: "completed", attempts: 2 });
+        const exec = await call("GET", `/executions/${cell.execution_id}`);
+        expect((exec.steps as Array<{ step: string; state: string }>).map((s) => `${s.step}:${s.state}`)).toEqual(["prepare:succeeded", "run:succeeded"]);
+      }
+      // One session, made once, deleted at the end.
+      expect((await call("GET", `/sessions/${run.sessions.here}`)).state).toBe("deleted");
+      const sessions = (await (await fetch(`${server.api}/sessions/?state=active,deleting,deleted`)).json()) as unknown[];
+      expect(sessions).toHaveLength(1);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
