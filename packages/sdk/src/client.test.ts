@@ -119,7 +119,7 @@ describe("operations against prism mock", () => {
     await bw.listPlanRunsPage(planId, { limit: 1 });
     expect(new URL(lastRequest().url).search).toBe("?limit=1");
     const run = await bw.getPlanRun(planId, started.id);
-    expect(run.progress.running).toBe(1);
+    expect(run.progress.completed).toBe(1);
     expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/runs/${started.id}`);
     expect((await bw.cancelPlanRun(planId, started.id)).state).toBe("cancelling");
     expect(lastRequest().method).toBe("DELETE");
