@@ -40,3 +40,7 @@ export type Comparison = Schemas["Comparison"];
 export type ComparedMetric = Schemas["ComparedMetric"];
 export type MetricFigure = Schemas["MetricFigure"];
 export type EventType = Schemas["EventType"];
+/** A run of a plan: its state, progress, sessions and cells (`startPlanRun`). */
+export type PlanRun = Schemas["PlanRun"];
+export type PlanRunCell = Schemas["PlanRunCell"];
+export type PlanRunProgress = Schemas["PlanRunProgress"];

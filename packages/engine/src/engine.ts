@@ -4,6 +4,7 @@ import type {
   ExecutionCreate,
   Plan,
   PlanCreate,
+  PlanRun,
   Provider as ProviderView,
   Session,
   SessionCreate,
@@ -31,6 +32,8 @@ import { ReadCache } from "./read-cache.js";
 import type { ExecutionListQuery, MetricsExportQuery, Page, PlanListQuery, SessionListQuery } from "./lists/list-query.js";
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
+import { PlanRuns } from "./plan-runs/plan-runs.js";
+import { RunDriver } from "./plan-runs/run-driver.js";
 import { Plans } from "./plans/plans.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
@@ -60,6 +63,8 @@ export class Engine {
   private readonly sessions: Sessions;
   private readonly executions: Executions;
   private readonly plans: Plans;
+  private readonly planRuns: PlanRuns;
+  private readonly runDriver: RunDriver;
   private readonly sweeps: Sweep;
   private readonly steps: Steps;
   private readonly logs: LogStore;
@@ -113,6 +118,21 @@ export class Engine {
     this.executions = new Executions({ store, catalogs, reads });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
+    // Runs are driven through the same operations a client's requests use.
+    this.runDriver = new RunDriver(
+      {
+        store,
+        secrets,
+        log,
+        createSession: (body, o) => this.sessions.create(body, o),
+        deleteSession: (id) => this.sessions.delete(id),
+        createExecution: (sessionId, body, o) => this.executions.create(sessionId, body, o),
+        startStep: (kind, execId) => this.steps.start(kind, execId),
+        waitForStep: (attempt) => this.steps.wait(attempt),
+      },
+      options.worker,
+    );
+    this.planRuns = new PlanRuns(store, () => this.runDriver.wake());
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -127,6 +147,8 @@ export class Engine {
    */
   async close(deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    // The runs first: their drivers then begin no more steps, and others take them over at once.
+    await this.runDriver.stop(Math.max(0, deadlineMs - 1_000));
     // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
     const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
@@ -273,9 +295,30 @@ export class Engine {
     return this.plans.get(id);
   }
 
-  /** Forgets a plan: it is no longer listed or read. */
+  /** Forgets a plan: it is no longer listed or read. A plan with a run not ended is refused (wrong_state). */
   deletePlan(id: string): Promise<void> {
     return this.plans.delete(id);
+  }
+
+  // ---- plan runs
+
+  /** Records a run of the plan, `pending`; a driver (in this process or another) takes it up. */
+  startPlanRun(planId: string): Promise<PlanRun> {
+    return this.planRuns.start(planId);
+  }
+
+  /** The plan's runs, oldest first (a page of them with the query's `limit`). */
+  listPlanRuns(planId: string, query: PlanListQuery = {}): Promise<Page<PlanRun>> {
+    return this.planRuns.list(planId, query);
+  }
+
+  getPlanRun(planId: string, runId: string): Promise<PlanRun> {
+    return this.planRuns.get(planId, runId);
+  }
+
+  /** Asks the run to stop: its steps are stopped and its sessions deleted; its results stay. */
+  cancelPlanRun(planId: string, runId: string): Promise<PlanRun> {
+    return this.planRuns.cancel(planId, runId);
   }
 
   // ---- admin
@@ -294,9 +337,13 @@ export class Engine {
    */
   private startWorking(): void {
     this.resuming = (async () => {
-      if (this.store.db.kind === "pglite") await this.store.releaseLeases();
+      if (this.store.db.kind === "pglite") {
+        await this.store.releaseLeases();
+        await this.store.planRuns.release();
+      }
       await this.sessions.resumeDeletions();
       await this.steps.startWorking();
+      if (!this.closing) this.runDriver.start();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }

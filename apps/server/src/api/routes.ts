@@ -84,6 +84,14 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
       await engine.deletePlan(req.params.plan_id);
       res.status(204).end();
     },
+    startPlanRun: async (req, res) => {
+      const run = await engine.startPlanRun(req.params.plan_id);
+      res.set("Location", `${API_BASE}/plans/${run.plan_id}/runs/${run.id}`);
+      ok(res, 202, run);
+    },
+    listPlanRuns: async (req, res) => sendPage(req, res, await engine.listPlanRuns(req.params.plan_id, listQueryOf(req))),
+    getPlanRun: async (req, res) => ok(res, 200, await engine.getPlanRun(req.params.plan_id, req.params.run_id)),
+    cancelPlanRun: async (req, res) => ok(res, 202, await engine.cancelPlanRun(req.params.plan_id, req.params.run_id)),
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
   };

@@ -26,7 +26,8 @@ export interface ExecutionsOptions {
 export class Executions {
   constructor(private readonly options: ExecutionsOptions) {}
 
-  async create(sessionId: string, body: ExecutionCreate): Promise<Execution> {
+  /** `id` is given by a plan's run, which records it before the execution is made (so that it is made once). */
+  async create(sessionId: string, body: ExecutionCreate, { id = randomUUID() }: { id?: string } = {}): Promise<Execution> {
     const { store, catalogs } = this.options;
     await liveSession(store, sessionId);
     const catalog = catalogs.current();
@@ -43,7 +44,7 @@ export class Executions {
       );
     }
     const row = {
-      id: randomUUID(),
+      id,
       session_id: sessionId,
       tool_id: tool.id,
       workload_id: workload.id,

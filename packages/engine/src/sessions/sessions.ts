@@ -35,11 +35,12 @@ export interface SessionsOptions {
 export class Sessions {
   constructor(private readonly options: SessionsOptions) {}
 
-  async create(body: SessionCreate): Promise<Session> {
+  /** `id` is given by a plan's run, which records it before the session is made (so that it is made once). */
+  async create(body: SessionCreate, { id = randomUUID() }: { id?: string } = {}): Promise<Session> {
     const { store, secrets, providerConfigs, maxStepTimeoutS, log } = this.options;
     const { resolved, config } = sessionConfigOf(body, { providerConfigs, maxStepTimeoutS });
     const row: Omit<SessionRow, "deleted_at"> = {
-      id: randomUUID(),
+      id,
       provider_name: config.name,
       service_type: config.serviceType,
       provider_class: config.class,

@@ -13,6 +13,7 @@ import { LeasesRepository } from "./leases-repository.js";
 import type { ExecutionWhere, SessionKey, SessionWhere } from "./list-where.js";
 import { MachinesRepository } from "./machines-repository.js";
 import { MetricsRepository } from "./metrics-repository.js";
+import { PlanRunsRepository } from "./plan-runs-repository.js";
 import { PlansRepository } from "./plans-repository.js";
 import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
@@ -34,6 +35,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly resources: ResourcesRepository;
   readonly metrics: MetricsRepository;
   readonly plans: PlansRepository;
+  /** The plans' runs and cells, read and written by plan-runs/ through it directly. */
+  readonly planRuns: PlanRunsRepository;
 
   constructor(
     readonly db: Db,
@@ -48,7 +51,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.machines = new MachinesRepository(db);
     this.resources = new ResourcesRepository(db);
     this.metrics = new MetricsRepository(db);
-    this.plans = new PlansRepository(db);
+    this.plans = new PlansRepository(db, events);
+    this.planRuns = new PlanRunsRepository(db, events);
   }
 
   // ---- sessions
@@ -91,8 +95,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   listPlans(afterSeq: string | undefined, limit: number | undefined): Promise<PlanRow[]> {
     return this.plans.page(afterSeq, limit);
   }
-  /** False when there was no such plan. */
-  deletePlan(id: string): Promise<boolean> {
+  /** `missing` when there was no such plan, `busy` when a run of it has not ended. */
+  deletePlan(id: string): Promise<"deleted" | "missing" | "busy"> {
     return this.plans.delete(id);
   }
 
