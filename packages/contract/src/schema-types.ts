@@ -40,3 +40,6 @@ export type Comparison = Schemas["Comparison"];
 export type ComparedMetric = Schemas["ComparedMetric"];
 export type MetricFigure = Schemas["MetricFigure"];
 export type EventType = Schemas["EventType"];
+/** The report of a plan's run (`getPlanRunReport`), and one line of it as CSV or JSON Lines. */
+export type PlanReport = Schemas["PlanReport"];
+export type PlanReportRow = Schemas["PlanReportRow"];

@@ -32,6 +32,7 @@ import type { ExecutionListQuery, MetricsExportQuery, Page, PlanListQuery, Sessi
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
 import { Plans } from "./plans/plans.js";
+import { noRunsYet, PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
 
@@ -60,6 +61,7 @@ export class Engine {
   private readonly sessions: Sessions;
   private readonly executions: Executions;
   private readonly plans: Plans;
+  private readonly planReports: PlanReports;
   private readonly sweeps: Sweep;
   private readonly steps: Steps;
   private readonly logs: LogStore;
@@ -112,6 +114,10 @@ export class Engine {
     });
     this.executions = new Executions({ store, catalogs, reads });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
+    this.planReports = new PlanReports({
+      loadRun: noRunsYet((id) => this.plans.get(id)),
+      comparedRows: (ids) => this.executions.comparedRows(ids),
+    });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
   }
 
@@ -276,6 +282,11 @@ export class Engine {
   /** Forgets a plan: it is no longer listed or read. */
   deletePlan(id: string): Promise<void> {
     return this.plans.delete(id);
+  }
+
+  /** The report of a plan's run as JSON (a `PlanReport`), CSV, JSON Lines or one HTML page: see plans/report/. */
+  planReport(planId: string, runId: string, format: ReportFormat = "json"): Promise<RenderedReport> {
+    return this.planReports.report(planId, runId, format);
   }
 
   // ---- admin
