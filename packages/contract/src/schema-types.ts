@@ -44,3 +44,6 @@ export type EventType = Schemas["EventType"];
 export type PlanRun = Schemas["PlanRun"];
 export type PlanRunCell = Schemas["PlanRunCell"];
 export type PlanRunProgress = Schemas["PlanRunProgress"];
+/** The report of a plan's run (`getPlanRunReport`), and one line of it as CSV or JSON Lines. */
+export type PlanReport = Schemas["PlanReport"];
+export type PlanReportRow = Schemas["PlanReportRow"];

@@ -35,6 +35,7 @@ import type { Comparison } from "./results/comparison.js";
 import { PlanRuns } from "./plan-runs/plan-runs.js";
 import { RunDriver } from "./plan-runs/run-driver.js";
 import { Plans } from "./plans/plans.js";
+import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
 
@@ -65,6 +66,7 @@ export class Engine {
   private readonly plans: Plans;
   private readonly planRuns: PlanRuns;
   private readonly runDriver: RunDriver;
+  private readonly planReports: PlanReports;
   private readonly sweeps: Sweep;
   private readonly steps: Steps;
   private readonly logs: LogStore;
@@ -117,6 +119,10 @@ export class Engine {
     });
     this.executions = new Executions({ store, catalogs, reads });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
+    this.planReports = new PlanReports({
+      loadRun: async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells }),
+      comparedRows: (ids) => this.executions.comparedRows(ids),
+    });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
     // Runs are driven through the same operations a client's requests use.
     this.runDriver = new RunDriver(
@@ -319,6 +325,13 @@ export class Engine {
   /** Asks the run to stop: its steps are stopped and its sessions deleted; its results stay. */
   cancelPlanRun(planId: string, runId: string): Promise<PlanRun> {
     return this.planRuns.cancel(planId, runId);
+  }
+
+  // ---- reports
+
+  /** The report of a plan's run as JSON (a `PlanReport`), CSV, JSON Lines or one HTML page: see plans/report/. */
+  planReport(planId: string, runId: string, format: ReportFormat = "json"): Promise<RenderedReport> {
+    return this.planReports.report(planId, runId, format);
   }
 
   // ---- admin

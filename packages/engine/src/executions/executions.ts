@@ -7,7 +7,7 @@ import { executionCursor } from "../lists/cursor.js";
 import { executionWhereOf, pageOf, type ExecutionListQuery, type MetricsExportQuery, type Page } from "../lists/list-query.js";
 import { metricRowsOf, type MetricRow } from "../lists/metric-rows.js";
 import type { ReadCache } from "../read-cache.js";
-import { compareExecutions, type Comparison } from "../results/comparison.js";
+import { compareExecutions, type ComparedRow, type Comparison } from "../results/comparison.js";
 import { repetitionPlanOf } from "../results/repetitions.js";
 import type { Store } from "../store/store.js";
 import type { ExecutionRow } from "../model/executions.js";
@@ -115,12 +115,17 @@ export class Executions {
    * results/comparison.ts. Deleted sessions' executions compare too: results outlive sessions.
    */
   async compare(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
-    const { store } = this.options;
     const { ids, baseline = query.ids[0], confidence = 0.95 } = query;
     if (!ids.includes(baseline)) {
       const message = "must be one of the executions compared (ids)";
       throw new BenchwrightError("validation_failed", `baseline ${message}`, { errors: [{ path: "/query/baseline", message }] });
     }
+    return compareExecutions(await this.comparedRows(ids), baseline, confidence);
+  }
+
+  /** What a comparison reads of each execution, in the order of `ids`: its record, its session's provider, its last successful run's figures. */
+  async comparedRows(ids: string[]): Promise<ComparedRow[]> {
+    const { store } = this.options;
     const rows = await store.executionsWithSteps({ ids });
     const missing = ids.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length) throw new BenchwrightError("not_found", `No execution ${missing.join(", ")}`);
@@ -130,7 +135,7 @@ export class Executions {
     });
     const sessionOf = new Map(sessions.map((s) => [s.id, s]));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const compared = ids.map((id) => {
+    return ids.map((id) => {
       const row = byId.get(id)!;
       const session = sessionOf.get(row.session_id)!;
       return {
@@ -140,7 +145,6 @@ export class Executions {
         params: (row as { params?: Record<string, unknown> }).params ?? {},
       };
     });
-    return compareExecutions(compared, baseline, confidence);
   }
 
   /** What a list or the export selects; a filter may name a tool by any of its names (`toolId`). */

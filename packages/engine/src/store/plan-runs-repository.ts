@@ -111,10 +111,7 @@ export class PlanRunsRepository {
 
   private async withCells(rows: PlanRunRow[]): Promise<PlanRunWithCells[]> {
     if (rows.length === 0) return [];
-    const cells = await run<PlanRunCellRow>(
-      this.db,
-      cellsOfRuns(rows.map((r) => r.id)),
-    );
+    const cells = await run<PlanRunCellRow>(this.db, cellsOfRuns(rows.map((r) => r.id)));
     return rows.map((r) => ({ ...r, cells: cells.filter((c) => c.run_id === r.id) }));
   }
 }

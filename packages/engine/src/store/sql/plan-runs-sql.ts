@@ -97,12 +97,7 @@ export function movePlanRun(runId: string, owner: string, from: readonly PlanRun
  * Records a cell's change, only while `owner` holds the run's lease (a driver that lost it
  * changes nothing); answers the cell after.
  */
-export function updatePlanRunCell(
-  runId: string,
-  seq: number,
-  owner: string,
-  change: { state?: PlanCellState; attempts?: number; error?: string | null },
-): Sql {
+export function updatePlanRunCell(runId: string, seq: number, owner: string, change: { state?: PlanCellState; attempts?: number; error?: string | null }): Sql {
   return {
     text: `UPDATE plan_run_cells c SET state = COALESCE($4, c.state), attempts = COALESCE($5, c.attempts),
          error = CASE WHEN $6::boolean THEN $7 ELSE c.error END
