@@ -115,7 +115,7 @@ export class Engine {
     this.executions = new Executions({ store, catalogs, reads });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.planReports = new PlanReports({
-      loadRun: noRunsYet((id) => this.plans.get(id)),
+      loadRun: options.planRuns ?? noRunsYet((id) => this.plans.get(id)),
       comparedRows: (ids) => this.executions.comparedRows(ids),
     });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
