@@ -120,7 +120,7 @@ export class Engine {
     this.executions = new Executions({ store, catalogs, reads });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.planReports = new PlanReports({
-      loadRun: async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells }),
+      loadRun: options.planRuns ?? (async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells })),
       comparedRows: (ids) => this.executions.comparedRows(ids),
     });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });

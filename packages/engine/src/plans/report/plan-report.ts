@@ -1,5 +1,5 @@
 import type { Plan, PlanReport } from "@benchwright/contract";
-import type { PlanRunCell } from "../../model/plan-runs.js";
+import type { PlanCellState, PlanRunCell } from "../../model/plan-runs.js";
 import type { ComparedRow } from "../../results/comparison.js";
 import { reportCell, type CellGroup } from "./report-cell.js";
 import { targetStandings, type ExecutionCost } from "./target-standings.js";
@@ -42,7 +42,7 @@ export function buildPlanReport(
         tool: c.tool,
         workload: c.workload,
         params: c.params,
-        state: c.state as "failed" | "cancelled",
+        state: c.state as Extract<PlanCellState, "failed" | "cancelled">,
         execution_id: c.execution_id,
         error: c.error,
       })),

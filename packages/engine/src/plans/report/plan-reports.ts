@@ -10,7 +10,7 @@ import type { ExecutionCost } from "./target-standings.js";
 export type ReportFormat = "json" | "csv" | "jsonl" | "html";
 
 /** What a report reads of a run: its plan and its cells. */
-export interface PlanRunData {
+interface PlanRunData {
   plan: Plan;
   cells: PlanRunCell[];
 }
@@ -28,7 +28,7 @@ export interface PlanReportsOptions {
 export type RenderedReport = { format: "json"; mediaType: string; body: PlanReport } | { format: "csv" | "jsonl" | "html"; mediaType: string; body: string };
 
 /** The media type of each format. JSON Lines answers as the metrics export does (`application/x-ndjson`). */
-export const REPORT_MEDIA_TYPES: Record<ReportFormat, string> = {
+const REPORT_MEDIA_TYPES: Record<ReportFormat, string> = {
   json: "application/json",
   csv: "text/csv; charset=utf-8; header=present",
   jsonl: "application/x-ndjson",

@@ -16,7 +16,7 @@ const WIDTH = 880;
  * the result. ECharts escapes the texts it writes. The namespace attributes go: an `<svg>` inside
  * HTML needs none, and the page then holds no URL at all.
  */
-export function svgChart(option: EChartsCoreOption, height: number): string {
+function svgChart(option: EChartsCoreOption, height: number): string {
   const chart = init(null, null, { renderer: "svg", ssr: true, width: WIDTH, height });
   try {
     chart.setOption({ animation: false, ...option });

@@ -1,3 +1,4 @@
+import { loadSpec } from "@benchwright/contract";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { buildPlanReport } from "./plan-report.js";
@@ -11,6 +12,13 @@ const report = buildPlanReport(run.plan, run.cells, run.executions, { runId: RUN
 const rows = reportRows(report);
 
 describe("the report's lines", () => {
+  it("have the contract's PlanReportRow columns, in its order", () => {
+    const spec = loadSpec() as { components: { schemas: Record<string, { properties: object; required: string[] }> } };
+    expect(REPORT_COLUMNS).toEqual(Object.keys(spec.components.schemas.PlanReportRow.properties));
+    expect([...REPORT_COLUMNS].sort()).toEqual([...spec.components.schemas.PlanReportRow.required].sort());
+    expect(Object.keys(rows[0])).toEqual([...REPORT_COLUMNS]);
+  });
+
   it("are one per target, cell and metric, and one without a metric for a failed cell", () => {
     // 2 metrics × 2 targets, 1 × 2, the idle cell's baseline and its failure, 1 × 2.
     expect(rows).toHaveLength(4 + 2 + 2 + 2);

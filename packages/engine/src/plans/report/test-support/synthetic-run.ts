@@ -7,7 +7,7 @@ export const PLAN_ID = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
 export const RUN_ID = "2b7e4c1a-9d3f-4e8b-a6c5-0f1e2d3c4b5a";
 
 /** A plan of two targets (`here`, the baseline, and `fast`) and three benchmarks. */
-export function syntheticPlan(labels: [string, string] = ["here", "fast"]): Plan {
+function syntheticPlan(labels: [string, string] = ["here", "fast"]): Plan {
   return {
     id: PLAN_ID,
     created: "2026-11-21 10:12:30",
@@ -28,7 +28,7 @@ export function syntheticPlan(labels: [string, string] = ["here", "fast"]): Plan
 }
 
 /** One figure per value, as repetitions store them. */
-export function figures(name: string, better: "higher" | "lower" | undefined, unit: string, values: number[]): StoredMetric[] {
+function figures(name: string, better: "higher" | "lower" | undefined, unit: string, values: number[]): StoredMetric[] {
   return values.map((value, i) => ({ name, value, unit, tags: {}, ...(better ? { better } : {}), repetition: i + 1 }) as StoredMetric);
 }
 
