@@ -1,5 +1,5 @@
 import type { Metric } from "@benchwright/sdk";
-import type { Bar } from "./bar-chart.js";
+import type { Bar } from "./charts/metric-bar-option.js";
 import { figure, tagsText } from "./format.js";
 
 /** The figures of one metric name in an execution: one chart, one bar per figure (tags, machine). */
