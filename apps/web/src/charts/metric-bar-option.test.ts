@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { type Bar, metricBarHeight, metricBarOption } from "./metric-bar-option.js";
 
 const bars: Bar[] = [
-  { key: "a", label: "4d8f2a61 aws", value: 2400.2, low: 2387.4, high: 2413, note: "baseline", tone: "verdict-baseline" },
-  { key: "b", label: "1c5d8e2f lab", value: 1201.5, low: 1191.1, high: 1211.9, note: "×0.5006 worse", tone: "verdict-worse" },
-  { key: "c", label: "once", value: 5 },
+  { label: "4d8f2a61 aws", value: 2400.2, low: 2387.4, high: 2413, note: "baseline", tone: "verdict-baseline" },
+  { label: "1c5d8e2f lab", value: 1201.5, low: 1191.1, high: 1211.9, note: "×0.5006 worse", tone: "verdict-worse" },
+  { label: "once", value: 5 },
 ];
 
 const seriesOf = (option: ReturnType<typeof metricBarOption>) => {
@@ -40,7 +40,7 @@ describe("metricBarOption", () => {
   });
 
   it("keeps the axis and the error bars of a figure that cannot be negative at zero or above", () => {
-    const wide: Bar[] = [{ key: "a", label: "a", value: 0.5, low: -4.58, high: 5.58 }];
+    const wide: Bar[] = [{ label: "a", value: 0.5, low: -4.58, high: 5.58 }];
     const free = metricBarOption(wide);
     expect(valueAxis(free).min).toBeUndefined();
     expect(seriesOf(free).interval.data).toEqual([[0, -4.58, 5.58]]);

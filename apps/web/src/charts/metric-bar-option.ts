@@ -10,8 +10,6 @@ export type MetricBarOption = ComposeOption<BarSeriesOption | CustomSeriesOption
 
 /** One bar: its value and, when known, the interval drawn as its error bar. */
 export interface Bar {
-  /** What the bar is of (an execution id, a metric's tags). */
-  key: string;
   label: string;
   value: number;
   low?: number;
@@ -66,7 +64,8 @@ export function metricBarOption(bars: readonly Bar[], options: MetricBarChartOpt
   const rowAxis = { type: "category" as const, inverse: true, axisTick: { show: false } };
   return {
     animation: false,
-    textStyle: { color: TEXT, fontSize: 12 },
+    // The page's font (style.css), which ECharts does not inherit.
+    textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
     grid: { left: LABEL_WIDTH, right: NOTE_WIDTH, top: TOP, bottom: AXIS },
     xAxis: {
       type: "value",

@@ -204,7 +204,6 @@ function metricChart(c: Comparison, m: ComparedMetric): HTMLElement {
   const byId = new Map(c.executions.map((e) => [e.id, e]));
   const tags = tagsText(m.tags);
   const bars: Bar[] = m.figures.map((f) => ({
-    key: f.execution_id,
     label: label(byId.get(f.execution_id), f.execution_id),
     value: f.mean,
     low: f.ci_low,
