@@ -41,7 +41,10 @@ export function chartElement(option: EChartsCoreOption, attrs: { kind: string; t
     };
     if (echarts) return draw(echarts);
     loading = true;
-    void import("./echarts-svg.js").then(draw);
+    import("./echarts-svg.js").then(draw, () => {
+      // The chunk did not load (the server went away, a new build replaced it): say so.
+      el.textContent = "(the chart could not be loaded: reload the page)";
+    });
   });
   observer.observe(el);
   return el;
