@@ -3,7 +3,6 @@ export { Engine } from "./engine.js";
 export { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
 export type { MetricsExportQuery, Page } from "./lists/list-query.js";
 export type { MetricRow } from "./lists/metric-rows.js";
-export type { CostQuery, CostSummary } from "./cost/costs.js";
 export type { EngineLog } from "./engine-log.js";
 export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
 export { storageFull, storageFullReason } from "./storage-full.js";

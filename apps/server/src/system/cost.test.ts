@@ -48,7 +48,14 @@ const clouds: Record<string, () => Promise<CloudDouble>> = {
   async ec2() {
     const double = createEc2Double({ sshHost: sshd.host, sshPort: sshd.port, privateKey: sshd.privateKey });
     return {
-      provider: { class: "cloud", name: "aws", driver: "ec2", access_id: "AKIAEXAMPLEACCESSID42", secret_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", region: "eu-west-1" },
+      provider: {
+        class: "cloud",
+        name: "aws",
+        driver: "ec2",
+        access_id: "AKIAEXAMPLEACCESSID42",
+        secret_key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        region: "eu-west-1",
+      },
       service: { image: "ubuntu-jammy-22.04-amd64-server-*", size: "t3.micro", vm_user: sshd.username, platform: "debian_12" },
       kind: "ec2:instance",
       providers: { cloud: { ec2Client: double.client, sshPort: sshd.port, ...FAST } },
@@ -170,7 +177,7 @@ for (const [name, make] of Object.entries(clouds)) {
         views.forEach((e, i) => {
           expect(e.cost).toMatchObject({ currency: "USD", basis: "machine_lifetime" });
           expect(e.cost!.seconds).toBeCloseTo((life * weights[i]) / weight, 0);
-          expect(Math.abs(e.cost!.amount - (life * price * weights[i]) / weight / 3600)).toBeLessThanOrEqual(0.01 * (life * price) / 3600);
+          expect(Math.abs(e.cost!.amount - (life * price * weights[i]) / weight / 3600)).toBeLessThanOrEqual((0.01 * (life * price)) / 3600);
         });
         const sum = views.reduce((s, e) => s + e.cost!.amount, 0);
         expect(Math.abs(sum - (life * price) / 3600)).toBeLessThanOrEqual(0.01 * ((life * price) / 3600));

@@ -23,7 +23,7 @@ export interface Machine {
 }
 
 /** Seconds from the API call that made a machine to its running (`createSeconds`) and to its SSH answering (`sshReadySeconds`). */
-export interface MachineBoot {
+interface MachineBoot {
   createSeconds: number;
   sshReadySeconds: number;
 }

@@ -3,7 +3,7 @@ import type { ExecutionCost } from "@benchwright/contract";
 export type CostBasis = ExecutionCost["basis"];
 
 /** A step attempt as its cost counts it: `duration` null while it runs (it counts until now). */
-export interface CostedStep {
+interface CostedStep {
   started: Date;
   /** Seconds. */
   duration: number | null;
@@ -39,7 +39,7 @@ function secondsBetween(from: Date, to: Date): number {
 }
 
 /** The time of an execution's step attempts, failed ones included: a running one until now. */
-export function stepSeconds(execution: CostedExecution, now: Date): number {
+function stepSeconds(execution: CostedExecution, now: Date): number {
   return execution.steps.reduce((sum, s) => sum + (s.duration ?? secondsBetween(s.started, now)), 0);
 }
 

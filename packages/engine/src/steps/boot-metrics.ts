@@ -2,7 +2,7 @@ import type { StoredMetric } from "../model/metrics.js";
 import type { Machine } from "../providers/provider.js";
 
 /** Names of the figures a prepare records of the cloud machines it made. */
-export const BOOT_METRICS = ["machine_create_seconds", "ssh_ready_seconds"] as const;
+const BOOT_METRICS = ["machine_create_seconds", "ssh_ready_seconds"] as const;
 
 /**
  * How long each machine the provider made for this step took to boot, as the prepare's
