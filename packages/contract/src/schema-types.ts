@@ -20,6 +20,7 @@ export type StepName = StepRecord["step"];
 export type StepResult = Schemas["StepResult"];
 export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
+export type ExecutionCost = Schemas["ExecutionCost"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];
 export type Benchmark = Schemas["Benchmark"];

@@ -18,6 +18,7 @@ import { storedProviderConfigs } from "./config/stored-provider-configs.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import type { EngineLog } from "./engine-log.js";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
+import { Costs, type CostQuery, type CostSummary } from "./cost/costs.js";
 import { Executions } from "./executions/executions.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import type { MachineAccess } from "./machines/machine-access.js";
@@ -71,6 +72,7 @@ export class Engine {
   private readonly steps: Steps;
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
+  private readonly costs: Costs;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -107,6 +109,7 @@ export class Engine {
     const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
     const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
     this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
+    this.costs = new Costs({ store, machines: this.machines, log });
     this.sessions = new Sessions({
       store,
       secrets,
@@ -116,8 +119,9 @@ export class Engine {
       steps: this.steps,
       log,
       maxStepTimeoutS,
+      costs: this.costs,
     });
-    this.executions = new Executions({ store, catalogs, reads });
+    this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.planReports = new PlanReports({
       loadRun: options.planRuns ?? (async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells })),
@@ -247,6 +251,14 @@ export class Engine {
   /** An execution of any session, deleted or not, with its steps and metrics. */
   getExecution(id: string): Promise<Execution> {
     return this.executions.get(id);
+  }
+
+  /**
+   * What executions cost (those of `sessionIds`, and `executionIds`), each and in all per
+   * currency, from their service types' `price_per_hour`: see cost/costs.ts and results/cost.ts.
+   */
+  costOf(query: CostQuery): Promise<CostSummary> {
+    return this.costs.costOf(query);
   }
 
   /** Compares executions metric by metric with a baseline (the first by default): see results/comparison.ts. */

@@ -3,7 +3,7 @@ import type { ExecutionRow, ExecutionState, ExecutionWithSteps, NewExecution } f
 import type { MachineRow, VmRecord } from "../model/machines.js";
 import type { RunMetricsRow } from "../model/metrics.js";
 import type { PlanRow } from "../model/plans.js";
-import type { LiveResourceCount, ResourceRow } from "../model/resources.js";
+import type { LiveResourceCount, ResourceLifetime, ResourceRow } from "../model/resources.js";
 import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
 import type { Db } from "./db.js";
@@ -62,6 +62,10 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   }
   getSession(id: string): Promise<SessionRow | undefined> {
     return this.sessions.get(id);
+  }
+  /** These sessions in any state (what a cost needs of them: their sealed configurations). */
+  sessionsByIds(ids: string[]): Promise<SessionRow[]> {
+    return this.sessions.byIds(ids);
   }
   listSessions(states: SessionState[]): Promise<SessionRow[]> {
     return this.sessions.list(states);
@@ -202,6 +206,9 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   }
   liveResourceCounts(): Promise<LiveResourceCount[]> {
     return this.resources.liveCounts();
+  }
+  resourceLifetimes(sessionIds: string[], kinds: string[]): Promise<ResourceLifetime[]> {
+    return this.resources.lifetimes(sessionIds, kinds);
   }
   liveResources(sessionId: string): Promise<ResourceRow[]> {
     return this.resources.live(sessionId);
