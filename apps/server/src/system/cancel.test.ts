@@ -151,6 +151,11 @@ describe("cancelling a step through the API, the session kept", () => {
     expect((await api.post(`/api/v1/executions/${id}/run`)).status).toBe(200);
     expect((await api.post(`/api/v1/executions/${id}/cancel`).send({})).body).toMatchObject({ code: "no_running_step", state: "completed" });
 
+    // The contract's 400 example, as the server answers it.
+    const masked = await api.post(`/api/v1/executions/${id}/cancel`).set("X-Fields", "state,steps{error");
+    expect(masked.status).toBe(400);
+    expect(masked.body).toMatchObject({ code: "bad_fields_mask", detail: "X-Fields mask 'state,steps{error' is malformed: a '{' is never closed" });
+
     const missing = await api.post("/api/v1/executions/00000000-0000-4000-8000-000000000000/cancel");
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: "not_found" });
