@@ -194,7 +194,7 @@ export class Steps {
     const until = Date.now() + maxMs;
     for (;;) {
       const step = await this.#store.getStep(key);
-      if (!step || step.state !== "running") return true;
+      if (step?.state !== "running") return true;
       if (Date.now() >= until || this.#closing) return false;
       await new Promise((r) => setTimeout(r, STEP_POLL_MS));
     }
