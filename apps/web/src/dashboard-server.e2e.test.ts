@@ -243,25 +243,38 @@ describe("the dashboard served by the real server", () => {
     await screenshot(page, SUITE, "7-repeated");
   });
 
-  it("creates, prepares and runs in one go, and cancels the running step from its page, which deletes its session (the API's only way to stop one)", async () => {
+  it("creates, prepares and runs in one go, cancels the running step from its page, and runs it again in the same session", async () => {
     const other = await bw.createSession({ provider: "local", service: "default" });
     await page.goto(`${url}/ui/#/sessions/${other.id}`);
     await view("sessions-one");
     await page.selectOption('[data-testid="tool"]', "idle");
     await page.selectOption('[data-testid="workload"]', "idle5");
-    await page.fill('[data-testid="new-execution"] #param-seconds', "30");
+    await page.fill('[data-testid="new-execution"] #param-seconds', "8");
     await page.click('[data-testid="create-and-run"]');
     await view("executions-one");
     const long = { id: await idInHash("executions") };
     await stateIs("running");
-    await page.click('[data-testid="execution-actions"] [data-testid="delete-session"]');
-    await page.click('[data-testid="execution-actions"] [data-testid="confirm-delete-session"]');
+    const cancel = page.locator('[data-testid="execution-actions"] [data-testid="cancel-step"]');
+    expect(await cancel.innerText()).toBe("Cancel");
+    await screenshot(page, SUITE, "7b-cancel");
+    await cancel.click();
     await stateIs("run_failed");
     const record = await bw.getExecution(long.id);
     expect(record.steps.map((st) => `${st.step} ${st.state}`)).toEqual(["prepare succeeded", "run failed"]);
-    expect(Number(record.steps[1]!.duration)).toBeLessThan(30);
-    await page.waitForSelector('[data-testid="execution-session-state"]', WAIT);
-    expect(await page.isHidden('[data-testid="run"]')).toBe(true);
+    expect(Number(record.steps[1]!.duration)).toBeLessThan(8);
+    expect(record.steps[1]!.error).toMatch(/^run 1 of idle\/idle5 was cancelled at /);
+    // The session stays: nothing says otherwise on the page, and the run goes again from it.
+    expect((await bw.getSession(other.id)).state).toBe("active");
+    expect(await page.locator('[data-testid="execution-session-state"]').count()).toBe(0);
+    expect(await cancel.isHidden()).toBe(true);
+    await page.waitForSelector('[data-testid="run"]:not([disabled])', WAIT);
+    expect(await page.innerText('[data-testid="run"]')).toBe("Run again");
+    await page.click('[data-testid="run"]');
+    await stateIs("completed");
+    const again = await bw.getExecution(long.id);
+    expect(again.steps.map((st) => `${st.step} ${st.attempt} ${st.state}`)).toEqual(["prepare 1 succeeded", "run 1 failed", "run 2 succeeded"]);
+    expect(again.metrics.map((m) => m.name)).toEqual(["idle_seconds"]);
+    expect(errors).toEqual([]);
   });
 
   it("deletes the session from its page: it stays, greyed, and its executions still open", async () => {

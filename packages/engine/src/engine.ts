@@ -280,6 +280,16 @@ export class Engine {
     return this.steps.start(kind, execId);
   }
 
+  /**
+   * Cancels the execution's running prepare or run, wherever it runs (see Steps.cancel): the
+   * execution as it is then, and whether its step has ended (else it ends once its follower
+   * sees the request). `requestId`: the request that asked, named in the step's error.
+   */
+  async cancelExecution(execId: string, by: { requestId?: string } = {}): Promise<{ execution: Execution; ended: boolean }> {
+    const ended = await this.steps.cancel(execId, by);
+    return { execution: await this.executions.get(execId), ended };
+  }
+
   /** One step attempt of an execution. */
   async getStep(execId: string, kind: StepKind, attempt: number): Promise<StepAttempt> {
     return this.steps.get(execId, kind, attempt);

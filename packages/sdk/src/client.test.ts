@@ -170,6 +170,17 @@ describe("operations against prism mock", () => {
     expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/run`);
   });
 
+  it("cancels an execution's running step, and answers the execution", async () => {
+    const execution = await bw.cancelExecution(EXEC_ID);
+    expect(lastRequest().method).toBe("POST");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/cancel`);
+    expectExecution(execution);
+    expect(execution.state).toBe("run_failed");
+    expect(execution.steps.at(-1)).toMatchObject({ step: "run", state: "failed", error: expect.stringContaining("cancelled") });
+    // The 202 (stopped elsewhere, not ended yet) answers the execution too.
+    expectExecution(await bw.cancelExecution(EXEC_ID, { headers: { Prefer: "code=202" } }));
+  });
+
   it("reads a log as text", async () => {
     const log = await bw.getLog(EXEC_ID, { step: "run", attempt: 1 });
     expect(typeof log).toBe("string");
@@ -286,6 +297,10 @@ describe("errors", () => {
     await expect(bw.prepare(EXEC_ID, { headers: { Prefer: "code=409" } })).rejects.toMatchObject({
       status: 409,
       code: "wrong_state",
+    });
+    await expect(bw.cancelExecution(EXEC_ID, { headers: { Prefer: "code=409" } })).rejects.toMatchObject({
+      status: 409,
+      code: "no_running_step",
     });
     await expect(bw.deleteSession(SESSION_ID, { headers: { Prefer: "code=404" } })).rejects.toBeInstanceOf(BenchwrightProblemError);
     await expect(bw.getLog(EXEC_ID, { headers: { Prefer: "code=404" } })).rejects.toMatchObject({

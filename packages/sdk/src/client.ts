@@ -203,6 +203,19 @@ export interface BenchwrightClient {
   /** Resolves when the run has ended; with `async: true`, at once with the step attempt (see `waitForStep`). */
   run(execId: string, options: StepOptions & { async: true }): Promise<StepAttempt>;
   run(execId: string, options?: StepOptions): Promise<StepResult>;
+  /**
+   * Cancels the execution's running prepare or run (wherever it runs) and keeps the session:
+   * the step ends failed (`step_cancelled`), the execution `prepare_failed` or `run_failed`,
+   * ready to be prepared or run again. Resolves with the execution once the step has ended;
+   * when it is stopped elsewhere and has not ended yet (a 202), with the execution as it is
+   * then (`preparing` or `running`): `waitForState` follows it. Throws a 409 `no_running_step`
+   * when nothing runs.
+   *
+   * @example
+   * const execution = await bw.cancelExecution(execId);
+   * if (execution.state === "running") await waitForState(bw, execId, ["run_failed", "completed"]);
+   */
+  cancelExecution(execId: string, options?: CallOptions): Promise<Execution>;
   /** One attempt of a step, running or ended. */
   getStep(execId: string, step: StepName, attempt: number, options?: CallOptions): Promise<StepAttempt>;
   /** The whole log of one step, as text. */
@@ -395,6 +408,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
       ),
     prepare: startStep("/executions/{exec_id}/prepare") as BenchwrightClient["prepare"],
     run: startStep("/executions/{exec_id}/run") as BenchwrightClient["run"],
+    cancelExecution: (execId, o) =>
+      unwrap(raw.POST("/executions/{exec_id}/cancel", { params: { path: { exec_id: execId }, header: fieldsHeader(o) }, ...init(o) })),
     getStep: (execId, step, attempt, o) =>
       unwrap(
         raw.GET("/executions/{exec_id}/steps/{step}/{attempt}", {

@@ -64,6 +64,11 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     getExecution: async (req, res) => ok(res, 200, await engine.getExecution(req.params.exec_id)),
     prepareExecution: step("prepare"),
     runExecution: step("run"),
+    // 200 once the step has ended; 202 when its follower elsewhere has not stopped it yet (it will).
+    cancelExecution: async (req, res) => {
+      const { execution, ended } = await engine.cancelExecution(req.params.exec_id, { requestId: req.id === undefined ? undefined : String(req.id) });
+      ok(res, ended ? 200 : 202, execution);
+    },
     getStepAttempt: async (req, res) =>
       ok(res, 200, await engine.getStep(req.params.exec_id, req.params.step as "prepare" | "run", Number(req.params.attempt))),
     getExecutionLog: async (req, res) => {

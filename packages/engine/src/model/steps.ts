@@ -29,6 +29,8 @@ export interface StepRow {
   /** For a failed step: the problem code and its extra members (exit code, output tail...). */
   error_code: string | null;
   error_extras: Record<string, unknown> | null;
+  /** Set by a cancel request while the step runs: how its failure is to read (`cancelled at ... (request ...)`); its follower stops it. */
+  cancel_requested: string | null;
 }
 
 /** How a step attempt ended. */

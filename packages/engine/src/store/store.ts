@@ -9,7 +9,7 @@ import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/s
 import type { Db } from "./db.js";
 import type { EventsRepository } from "./events-repository.js";
 import { ExecutionsRepository } from "./executions-repository.js";
-import { LeasesRepository } from "./leases-repository.js";
+import { LeasesRepository, type LeaseState } from "./leases-repository.js";
 import type { ExecutionWhere, SessionKey, SessionWhere } from "./list-where.js";
 import { MachinesRepository } from "./machines-repository.js";
 import { MetricsRepository } from "./metrics-repository.js";
@@ -161,13 +161,16 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   runningSteps(executionIds?: string[]): Promise<StepRow[]> {
     return this.steps.running(executionIds);
   }
+  requestStepCancel(key: StepKey, reason: string): Promise<StepRow | null> {
+    return this.steps.requestCancel(key, reason);
+  }
 
   // ---- step leases: one owner follows a running step, and proves it is alive by renewing (see LeasesRepository)
 
   claimStep(key: StepKey, owner: string, leaseMs: number): Promise<StepRow | null> {
     return this.leases.claim(key, owner, leaseMs);
   }
-  renewLease(key: StepKey, owner: string, leaseMs: number): Promise<{ sessionActive: boolean } | null> {
+  renewLease(key: StepKey, owner: string, leaseMs: number): Promise<LeaseState | null> {
     return this.leases.renew(key, owner, leaseMs);
   }
   releaseLeases(owner?: string): Promise<number> {
@@ -179,7 +182,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   orphanedSteps(limit: number): Promise<StepKey[]> {
     return this.leases.orphaned(limit);
   }
-  recordStepHandle(key: StepKey, owner: string, handle: StepHandle): Promise<{ sessionActive: boolean } | null> {
+  recordStepHandle(key: StepKey, owner: string, handle: StepHandle): Promise<LeaseState | null> {
     return this.leases.recordHandle(key, owner, handle);
   }
 
