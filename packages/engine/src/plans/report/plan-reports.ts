@@ -1,5 +1,4 @@
 import type { Plan, PlanReport } from "@benchwright/contract";
-import { BenchwrightError } from "../../errors.js";
 import type { PlanRunCell } from "../../model/plan-runs.js";
 import type { ComparedRow } from "../../results/comparison.js";
 import { buildPlanReport } from "./plan-report.js";
