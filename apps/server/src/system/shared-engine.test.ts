@@ -227,9 +227,8 @@ describe("two servers and workers on one PostgreSQL", () => {
 
   it("drives a plan run from the database: with its driver and its step's worker killed, others take both over, each cell once", async () => {
     const lab = { label: "lab", ...existingVm() };
-    const planId = (
-      await call(a, "POST", "/plans/", { targets: [lab], benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [6, 1, 1] } }] })
-    ).body.id;
+    const planId = (await call(a, "POST", "/plans/", { targets: [lab], benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [6, 1, 1] } }] }))
+      .body.id;
     const started = await call(b, "POST", `/plans/${planId}/runs/`);
     expect(started.status).toBe(202);
     const runId = started.body.id;

@@ -1,6 +1,6 @@
 import type { ExecutionCreate } from "@benchwright/contract";
 import { isBenchwrightError } from "../errors.js";
-import type { PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
+import type { CellChange, PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
 import type { StepKind, StepRow } from "../model/steps.js";
 import type { Store } from "../store/store.js";
 import { sleep } from "../transport/backoff.js";
@@ -22,10 +22,7 @@ export interface CellPlan {
 }
 
 /** A cell's change, recorded only while this driver holds the run; null when it does not any more. */
-export type RecordCell = (
-  cell: PlanRunCellRow,
-  change: { state?: PlanCellState; attempts?: number; error?: string | null },
-) => Promise<PlanRunCellRow | null>;
+export type RecordCell = (cell: PlanRunCellRow, change: CellChange) => Promise<PlanRunCellRow | null>;
 
 /**
  * Drives one cell to its end: its execution made (with the id given at the run's creation),
@@ -56,10 +53,17 @@ export async function driveCell(c: CellCollaborators, lease: RunLease, plan: Cel
     const steps = await c.store.listSteps([execId]);
     const next = nextStep(steps, plan.retries);
     if ("wait" in next) {
-      await unlessAborted(c.waitForStep(next.wait).catch(() => {}), lease.signal).catch(() => {});
+      await unlessAborted(
+        c.waitForStep(next.wait).catch(() => {}),
+        lease.signal,
+      ).catch(() => {});
       continue;
     }
-    if ("end" in next) return end(next.end === "failed" && lease.cancelling ? "cancelled" : next.end, next.end === "completed" ? null : lease.cancelling ? CANCELLED : next.error);
+    if ("end" in next)
+      return end(
+        next.end === "failed" && lease.cancelling ? "cancelled" : next.end,
+        next.end === "completed" ? null : lease.cancelling ? CANCELLED : next.error,
+      );
     if (lease.cancelling) return end("cancelled", CANCELLED);
     cell = await record(cell, { state: next.begin === "prepare" ? "preparing" : "running", attempts: steps.length + 1 });
     if (!cell) return;

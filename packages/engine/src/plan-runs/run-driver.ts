@@ -64,9 +64,7 @@ export class RunDriver {
   /** Looks for runs now (a run was just started or cancelled here), after the look under way. */
   wake(): void {
     if (this.#stopped) return;
-    this.#sweeping = this.#sweeping
-      .then(() => this.#sweep())
-      .catch((e: Error) => this.#log(`plan run sweep failed: ${e.message}`, { level: "warn" }));
+    this.#sweeping = this.#sweeping.then(() => this.#sweep()).catch((e: Error) => this.#log(`plan run sweep failed: ${e.message}`, { level: "warn" }));
   }
 
   /** Stops driving: the runs held are let go at once (their steps go on), for another driver or this one restarted. */
