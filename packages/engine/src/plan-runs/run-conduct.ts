@@ -40,6 +40,7 @@ export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: 
     if (!run || run.owner !== lease.owner) return;
   }
   const held = run;
+  if (held.state === "cancelling") lease.cancelling = true;
   const cells = (await store.planRuns.get(held.plan_id, held.id))?.cells ?? [];
   const started = held.started ?? new Date();
   const record: RecordCell = (cell, change) =>
