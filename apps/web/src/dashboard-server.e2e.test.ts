@@ -12,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_DIR, launchChromium, pageErrors, screenshot } from "../test/browser.js";
 import { assertBuilt } from "../test/built.js";
+import { readBarChart } from "../test/chart-reading.js";
 
 const SUITE = "server";
 const TOKEN = "dashboard-e2e-token";
@@ -90,7 +91,8 @@ describe("the dashboard served by the real server", () => {
     // Started behind the page's back: only the event stream can tell it.
     await bw.run(live.id, { async: true });
     await stateIs("completed");
-    await page.waitForSelector('svg[data-chart="metrics"] rect.bar-rect', WAIT);
+    await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
+    expect((await readBarChart(page.locator('div[data-chart="metrics"]'))).bars).toHaveLength(1);
     await page.waitForFunction(() => document.querySelector('[data-testid="log"]')?.textContent?.includes("idle_seconds"), undefined, WAIT);
     expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
     await screenshot(page, SUITE, "2-execution");
@@ -102,13 +104,16 @@ describe("the dashboard served by the real server", () => {
     for (const id of [done.id, live.id]) await page.locator(`[data-testid="execution-row"][data-id="${id}"] input[type=checkbox]`).check();
     await page.locator('[data-testid="compare-selected"]').click();
     await view("compare");
-    const chart = page.locator('svg[data-chart="comparison"][data-metric="idle_seconds"]');
+    const chart = page.locator('figure.metric[data-metric="idle_seconds"] div[data-chart="comparison"]');
     expect(await chart.count()).toBe(1);
-    const bars = chart.locator("g.bar");
-    expect(await bars.evaluateAll((gs) => gs.map((g) => g.getAttribute("data-key")))).toEqual([done.id, live.id]);
-    for (const bar of await bars.all()) {
-      expect(await bar.locator("rect.bar-rect").count()).toBe(1);
-      expect(await bar.locator("g.error-bar").count()).toBe(1);
+    const { bars, resolution } = await readBarChart(chart);
+    // One bar per execution, in the order picked, each at its mean with its mean's interval as whisker.
+    expect(bars.map((b) => b.label.split(" ")[0])).toEqual([done.id, live.id].map((id) => id.split("-")[0]));
+    const { figures } = (await bw.compareExecutions([done.id, live.id])).metrics.find((m) => m.name === "idle_seconds")!;
+    for (const [i, bar] of bars.entries()) {
+      expect(Math.abs(bar.value - figures[i]!.mean)).toBeLessThanOrEqual(resolution);
+      expect(Math.abs(bar.low! - figures[i]!.ci_low)).toBeLessThanOrEqual(resolution);
+      expect(Math.abs(bar.high! - figures[i]!.ci_high)).toBeLessThanOrEqual(resolution);
     }
     const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
     expect(verdicts[0]).toBe("baseline");
@@ -193,8 +198,10 @@ describe("the dashboard served by the real server", () => {
     await stateIs("prepared");
     await page.click('[data-testid="run"]');
     await stateIs("completed");
-    await page.waitForSelector('svg[data-chart="metrics"] rect.bar-rect', WAIT);
-    expect(await page.locator('svg[data-chart="metrics"] g.error-bar').count()).toBe(0);
+    await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
+    const { bars } = await readBarChart(page.locator('div[data-chart="metrics"]'));
+    expect(bars).toHaveLength(1);
+    expect(bars[0]!.low).toBeUndefined();
     await screenshot(page, SUITE, "6-executed");
 
     expect(await page.textContent('[data-testid="run"]')).toBe("Run again");
@@ -224,35 +231,50 @@ describe("the dashboard served by the real server", () => {
     expect(record.repetitions).toEqual({ count: 3 });
     expect(record.metrics[0]!.stats!.n).toBe(3);
 
-    // attached, not visible: three equal figures make an interval of no width, which Playwright calls hidden
-    await page.waitForSelector('svg[data-chart="metrics"] g.error-bar', { ...WAIT, state: "attached" });
-    const error = page.locator('svg[data-chart="metrics"] g.error-bar');
-    expect(await error.count()).toBe(1);
-    expect(Number(await error.getAttribute("data-low"))).toBe(record.metrics[0]!.stats!.ci_low);
-    expect(Number(await error.getAttribute("data-high"))).toBe(record.metrics[0]!.stats!.ci_high);
+    await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
+    const { bars, resolution } = await readBarChart(page.locator('div[data-chart="metrics"]'));
+    expect(bars).toHaveLength(1);
+    const stats = record.metrics[0]!.stats!;
+    expect(Math.abs(bars[0]!.value - record.metrics[0]!.value)).toBeLessThanOrEqual(resolution);
+    // The whisker's ends, read back from the axis, are the mean's interval (of no width when the figures are equal).
+    expect(Math.abs(bars[0]!.low! - stats.ci_low)).toBeLessThanOrEqual(resolution);
+    expect(Math.abs(bars[0]!.high! - stats.ci_high)).toBeLessThanOrEqual(resolution);
     expect(await page.innerText('[data-testid="execution-title"]')).toContain("seconds = 1 s, ×3");
     await screenshot(page, SUITE, "7-repeated");
   });
 
-  it("creates, prepares and runs in one go, and cancels the running step from its page, which deletes its session (the API's only way to stop one)", async () => {
+  it("creates, prepares and runs in one go, cancels the running step from its page, and runs it again in the same session", async () => {
     const other = await bw.createSession({ provider: "local", service: "default" });
     await page.goto(`${url}/ui/#/sessions/${other.id}`);
     await view("sessions-one");
     await page.selectOption('[data-testid="tool"]', "idle");
     await page.selectOption('[data-testid="workload"]', "idle5");
-    await page.fill('[data-testid="new-execution"] #param-seconds', "30");
+    await page.fill('[data-testid="new-execution"] #param-seconds', "8");
     await page.click('[data-testid="create-and-run"]');
     await view("executions-one");
     const long = { id: await idInHash("executions") };
     await stateIs("running");
-    await page.click('[data-testid="execution-actions"] [data-testid="delete-session"]');
-    await page.click('[data-testid="execution-actions"] [data-testid="confirm-delete-session"]');
+    const cancel = page.locator('[data-testid="execution-actions"] [data-testid="cancel-step"]');
+    expect(await cancel.innerText()).toBe("Cancel");
+    await screenshot(page, SUITE, "7b-cancel");
+    await cancel.click();
     await stateIs("run_failed");
     const record = await bw.getExecution(long.id);
     expect(record.steps.map((st) => `${st.step} ${st.state}`)).toEqual(["prepare succeeded", "run failed"]);
-    expect(Number(record.steps[1]!.duration)).toBeLessThan(30);
-    await page.waitForSelector('[data-testid="execution-session-state"]', WAIT);
-    expect(await page.isHidden('[data-testid="run"]')).toBe(true);
+    expect(Number(record.steps[1]!.duration)).toBeLessThan(8);
+    expect(record.steps[1]!.error).toMatch(/^run 1 of idle\/idle5 was cancelled at /);
+    // The session stays: nothing says otherwise on the page, and the run goes again from it.
+    expect((await bw.getSession(other.id)).state).toBe("active");
+    expect(await page.locator('[data-testid="execution-session-state"]').count()).toBe(0);
+    expect(await cancel.isHidden()).toBe(true);
+    await page.waitForSelector('[data-testid="run"]:not([disabled])', WAIT);
+    expect(await page.innerText('[data-testid="run"]')).toBe("Run again");
+    await page.click('[data-testid="run"]');
+    await stateIs("completed");
+    const again = await bw.getExecution(long.id);
+    expect(again.steps.map((st) => `${st.step} ${st.attempt} ${st.state}`)).toEqual(["prepare 1 succeeded", "run 1 failed", "run 2 succeeded"]);
+    expect(again.metrics.map((m) => m.name)).toEqual(["idle_seconds"]);
+    expect(errors).toEqual([]);
   });
 
   it("deletes the session from its page: it stays, greyed, and its executions still open", async () => {
@@ -271,7 +293,8 @@ describe("the dashboard served by the real server", () => {
     await view("executions-one");
     await stateIs("completed");
     expect(await page.getAttribute('[data-testid="execution-session-state"]', "data-state")).toBe("deleted");
-    expect(await page.locator('svg[data-chart="metrics"] g.error-bar').count()).toBe(1);
+    const { bars } = await readBarChart(page.locator('div[data-chart="metrics"]'));
+    expect(bars.filter((b) => b.low !== undefined && b.high !== undefined)).toHaveLength(1);
     expect(await page.isHidden('[data-testid="run"]')).toBe(true);
     expect(await page.innerText('[data-testid="execution-actions"]')).toContain("Its session is deleted");
     await screenshot(page, SUITE, "9-execution-of-deleted-session");

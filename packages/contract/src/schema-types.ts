@@ -20,6 +20,7 @@ export type StepName = StepRecord["step"];
 export type StepResult = Schemas["StepResult"];
 export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
+export type ExecutionCost = Schemas["ExecutionCost"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];
 export type Benchmark = Schemas["Benchmark"];
@@ -44,3 +45,6 @@ export type EventType = Schemas["EventType"];
 export type PlanRun = Schemas["PlanRun"];
 export type PlanRunCell = Schemas["PlanRunCell"];
 export type PlanRunProgress = Schemas["PlanRunProgress"];
+/** The report of a plan's run (`getPlanRunReport`), and one line of it as CSV or JSON Lines. */
+export type PlanReport = Schemas["PlanReport"];
+export type PlanReportRow = Schemas["PlanReportRow"];

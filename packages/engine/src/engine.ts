@@ -18,6 +18,7 @@ import { storedProviderConfigs } from "./config/stored-provider-configs.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import type { EngineLog } from "./engine-log.js";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
+import { Costs, type CostQuery, type CostSummary } from "./cost/costs.js";
 import { Executions } from "./executions/executions.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import type { MachineAccess } from "./machines/machine-access.js";
@@ -35,6 +36,7 @@ import type { Comparison } from "./results/comparison.js";
 import { PlanRuns } from "./plan-runs/plan-runs.js";
 import { RunDriver } from "./plan-runs/run-driver.js";
 import { Plans } from "./plans/plans.js";
+import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
 
@@ -65,10 +67,12 @@ export class Engine {
   private readonly plans: Plans;
   private readonly planRuns: PlanRuns;
   private readonly runDriver: RunDriver;
+  private readonly planReports: PlanReports;
   private readonly sweeps: Sweep;
   private readonly steps: Steps;
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
+  private readonly costs: Costs;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -105,6 +109,7 @@ export class Engine {
     const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
     const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
     this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
+    this.costs = new Costs({ store, machines: this.machines, log });
     this.sessions = new Sessions({
       store,
       secrets,
@@ -114,9 +119,18 @@ export class Engine {
       steps: this.steps,
       log,
       maxStepTimeoutS,
+      costs: this.costs,
     });
-    this.executions = new Executions({ store, catalogs, reads });
+    this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
+    this.planReports = new PlanReports({
+      loadRun: options.planRuns ?? (async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells })),
+      comparedRows: (ids) => this.executions.comparedRows(ids),
+      costs: async (executionIds) => {
+        const { executions } = await this.costs.costOf({ executionIds });
+        return new Map(executions.flatMap((e) => (e.cost ? [[e.execution_id, { amount: e.cost.amount, currency: e.cost.currency }] as const] : [])));
+      },
+    });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
     // Runs are driven through the same operations a client's requests use.
     this.runDriver = new RunDriver(
@@ -243,6 +257,14 @@ export class Engine {
     return this.executions.get(id);
   }
 
+  /**
+   * What executions cost (those of `sessionIds`, and `executionIds`), each and in all per
+   * currency, from their service types' `price_per_hour`: see cost/costs.ts and results/cost.ts.
+   */
+  costOf(query: CostQuery): Promise<CostSummary> {
+    return this.costs.costOf(query);
+  }
+
   /** Compares executions metric by metric with a baseline (the first by default): see results/comparison.ts. */
   compareExecutions(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
     return this.executions.compare(query);
@@ -260,6 +282,16 @@ export class Engine {
   /** Begins a step and hands it to the workers; returns the attempt, which goes on whoever asked. */
   async startStep(kind: StepKind, execId: string): Promise<StepAttempt> {
     return this.steps.start(kind, execId);
+  }
+
+  /**
+   * Cancels the execution's running prepare or run, wherever it runs (see Steps.cancel): the
+   * execution as it is then, and whether its step has ended (else it ends once its follower
+   * sees the request). `requestId`: the request that asked, named in the step's error.
+   */
+  async cancelExecution(execId: string, by: { requestId?: string } = {}): Promise<{ execution: Execution; ended: boolean }> {
+    const ended = await this.steps.cancel(execId, by);
+    return { execution: await this.executions.get(execId), ended };
   }
 
   /** One step attempt of an execution. */
@@ -319,6 +351,13 @@ export class Engine {
   /** Asks the run to stop: its steps are stopped and its sessions deleted; its results stay. */
   cancelPlanRun(planId: string, runId: string): Promise<PlanRun> {
     return this.planRuns.cancel(planId, runId);
+  }
+
+  // ---- reports
+
+  /** The report of a plan's run as JSON (a `PlanReport`), CSV, JSON Lines or one HTML page: see plans/report/. */
+  planReport(planId: string, runId: string, format: ReportFormat = "json"): Promise<RenderedReport> {
+    return this.planReports.report(planId, runId, format);
   }
 
   // ---- admin

@@ -125,6 +125,17 @@ describe("operations against prism mock", () => {
     expect(lastRequest().method).toBe("DELETE");
   });
 
+  it("reads a run's report as JSON, and as the text of the format asked for", async () => {
+    const planId = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
+    const runId = "5e8d2c1a-9b7f-4a3e-8d6c-2b1a0f9e8d7c";
+    const report = await bw.getPlanRunReport(planId, runId);
+    expect(report.targets[0]).toMatchObject({ rank: 1 });
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/runs/${runId}/report`);
+    const csv = await bw.getPlanRunReportText(planId, runId, "csv");
+    expect(typeof csv).toBe("string");
+    expect(new URL(lastRequest().url).search).toBe("?format=csv");
+  });
+
   it("lists deleted sessions when their state is asked for, the live ones otherwise", async () => {
     (await bw.listSessions({ state: ["deleted"] })).forEach(expectSession);
     expect(new URL(lastRequest().url).search).toBe("?state=deleted");
@@ -157,6 +168,17 @@ describe("operations against prism mock", () => {
     expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/prepare`);
     expectStepResult(await bw.run(EXEC_ID));
     expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/run`);
+  });
+
+  it("cancels an execution's running step, and answers the execution", async () => {
+    const execution = await bw.cancelExecution(EXEC_ID);
+    expect(lastRequest().method).toBe("POST");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/cancel`);
+    expectExecution(execution);
+    expect(execution.state).toBe("run_failed");
+    expect(execution.steps.at(-1)).toMatchObject({ step: "run", state: "failed", error: expect.stringContaining("cancelled") });
+    // The 202 (stopped elsewhere, not ended yet) answers the execution too.
+    expectExecution(await bw.cancelExecution(EXEC_ID, { headers: { Prefer: "code=202" } }));
   });
 
   it("reads a log as text", async () => {
@@ -275,6 +297,10 @@ describe("errors", () => {
     await expect(bw.prepare(EXEC_ID, { headers: { Prefer: "code=409" } })).rejects.toMatchObject({
       status: 409,
       code: "wrong_state",
+    });
+    await expect(bw.cancelExecution(EXEC_ID, { headers: { Prefer: "code=409" } })).rejects.toMatchObject({
+      status: 409,
+      code: "no_running_step",
     });
     await expect(bw.deleteSession(SESSION_ID, { headers: { Prefer: "code=404" } })).rejects.toBeInstanceOf(BenchwrightProblemError);
     await expect(bw.getLog(EXEC_ID, { headers: { Prefer: "code=404" } })).rejects.toMatchObject({

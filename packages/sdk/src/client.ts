@@ -25,6 +25,7 @@ import type {
   MetricRow,
   Plan,
   PlanCreate,
+  PlanReport,
   PlanRun,
   Provider,
   Session,
@@ -162,6 +163,13 @@ export interface BenchwrightClient {
   getPlanRun(planId: string, runId: string, options?: CallOptions): Promise<PlanRun>;
   /** Cancels the run: answers it `cancelling`; its steps are stopped, its sessions deleted, its results kept. An ended run is a 409. */
   cancelPlanRun(planId: string, runId: string, options?: CallOptions): Promise<PlanRun>;
+  /**
+   * The run's report: for each cell and metric every target's summary, ratio to the baseline,
+   * verdict and rank; each target's geometric mean and rank; the failed cells with why.
+   */
+  getPlanRunReport(planId: string, runId: string, options?: CallOptions): Promise<PlanReport>;
+  /** The same report as CSV or JSON Lines of its cells, or as one self-contained HTML page (charts inline, nothing fetched). */
+  getPlanRunReportText(planId: string, runId: string, format: "csv" | "jsonl" | "html", options?: RequestOptions): Promise<string>;
   /** The metric figures of the executions that match the filters, as CSV (RFC 4180) or JSON Lines text. */
   exportMetrics(options: MetricsExportOptions & { format: "csv" | "jsonl" }): Promise<string>;
   /**
@@ -195,6 +203,19 @@ export interface BenchwrightClient {
   /** Resolves when the run has ended; with `async: true`, at once with the step attempt (see `waitForStep`). */
   run(execId: string, options: StepOptions & { async: true }): Promise<StepAttempt>;
   run(execId: string, options?: StepOptions): Promise<StepResult>;
+  /**
+   * Cancels the execution's running prepare or run (wherever it runs) and keeps the session:
+   * the step ends failed (`step_cancelled`), the execution `prepare_failed` or `run_failed`,
+   * ready to be prepared or run again. Resolves with the execution once the step has ended;
+   * when it is stopped elsewhere and has not ended yet (a 202), with the execution as it is
+   * then (`preparing` or `running`): `waitForState` follows it. Throws a 409 `no_running_step`
+   * when nothing runs.
+   *
+   * @example
+   * const execution = await bw.cancelExecution(execId);
+   * if (execution.state === "running") await waitForState(bw, execId, ["run_failed", "completed"]);
+   */
+  cancelExecution(execId: string, options?: CallOptions): Promise<Execution>;
   /** One attempt of a step, running or ended. */
   getStep(execId: string, step: StepName, attempt: number, options?: CallOptions): Promise<StepAttempt>;
   /** The whole log of one step, as text. */
@@ -351,6 +372,22 @@ export function createClient(options: ClientOptions): BenchwrightClient {
       unwrap(raw.GET("/plans/{plan_id}/runs/{run_id}", { params: { path: { plan_id: planId, run_id: runId }, header: fieldsHeader(o) }, ...init(o) })),
     cancelPlanRun: (planId, runId, o) =>
       unwrap(raw.DELETE("/plans/{plan_id}/runs/{run_id}", { params: { path: { plan_id: planId, run_id: runId } }, ...init(o) })),
+    // The operation answers JSON or text by `format`: each method reads the one it asks for.
+    getPlanRunReport: (planId, runId, o) =>
+      unwrap<PlanReport>(
+        raw.GET("/plans/{plan_id}/runs/{run_id}/report", {
+          params: { path: { plan_id: planId, run_id: runId }, header: fieldsHeader(o) },
+          ...init(o),
+        }) as Promise<{ data?: PlanReport; error?: unknown; response: Response }>,
+      ),
+    getPlanRunReportText: (planId, runId, format, o) =>
+      unwrap<string>(
+        raw.GET("/plans/{plan_id}/runs/{run_id}/report", {
+          params: { path: { plan_id: planId, run_id: runId }, query: { format } },
+          parseAs: "text",
+          ...init(o),
+        }) as Promise<{ data?: string; error?: unknown; response: Response }>,
+      ),
     exportMetrics: (o) => exportMetricsText(raw, o.format, o),
     exportMetricsStream: (o) => exportMetricsStream(raw, o.format, o),
     metricRows: (o) => streamMetricRows(raw, o),
@@ -371,6 +408,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
       ),
     prepare: startStep("/executions/{exec_id}/prepare") as BenchwrightClient["prepare"],
     run: startStep("/executions/{exec_id}/run") as BenchwrightClient["run"],
+    cancelExecution: (execId, o) =>
+      unwrap(raw.POST("/executions/{exec_id}/cancel", { params: { path: { exec_id: execId }, header: fieldsHeader(o) }, ...init(o) })),
     getStep: (execId, step, attempt, o) =>
       unwrap(
         raw.GET("/executions/{exec_id}/steps/{step}/{attempt}", {

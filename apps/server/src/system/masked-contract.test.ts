@@ -97,6 +97,17 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("getStepAttempt", ["state,metrics{name}", "execution_id,step,attempt", "error"], (m) =>
       call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m),
     );
+    // A cancel answers the execution: a running step to stop for each mask.
+    await each("cancelExecution", ["state", "steps{step,attempt,error}"], async (m) => {
+      const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {
+        tool: "idle",
+        workload: "idle5",
+        params: { seconds: 30 },
+      });
+      await call("prepareExecution", "POST", `/executions/${e.id}/prepare`, undefined);
+      await call("runExecution", "POST", `/executions/${e.id}/run`, undefined, undefined, { Prefer: "respond-async" });
+      return call("cancelExecution", "POST", `/executions/${e.id}/cancel`, m);
+    });
     await each("sweepResources", ["resources{id}", "dry_run"], (m) => call("sweepResources", "POST", "/admin/sweep", m, { dry_run: true }));
     const planBody = { targets: [{ label: "here", provider: "local" }], benchmarks: [{ tool: "idle", workload: "idle0" }] };
     const plan = await call("createPlan", "POST", "/plans/", undefined, planBody);
@@ -109,6 +120,10 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listPlanRuns", runMasks, (m) => call("listPlanRuns", "GET", `/plans/${plan.id}/runs/`, m));
     const planRun = await call("startPlanRun", "POST", `/plans/${plan.id}/runs/`, undefined);
     await each("getPlanRun", runMasks, (m) => call("getPlanRun", "GET", `/plans/${plan.id}/runs/${planRun.id}`, m));
+    // The report of the run just started (no cell has ended yet: every figure empty), under every mask.
+    await each("getPlanRunReport", ["targets{target,rank}", "cells{metrics{name}}"], (m) =>
+      call("getPlanRunReport", "GET", `/plans/${plan.id}/runs/${planRun.id}/report`, m),
+    );
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {

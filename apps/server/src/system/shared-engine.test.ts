@@ -191,6 +191,39 @@ describe("two servers and workers on one PostgreSQL", () => {
     expect(existsSync(dirname(pidFile))).toBe(false);
   }, 120_000);
 
+  it("stops a run the worker drives when B is asked to cancel it, and the session runs it again", async () => {
+    const sessionId = (await call(a, "POST", "/sessions/", existingVm())).body.id;
+    const id = await execution(a, sessionId, "ticker", "tick");
+    expect((await call(a, "POST", `/executions/${id}/prepare`)).status).toBe(200);
+    expect((await call(a, "POST", `/executions/${id}/run`, undefined, { Prefer: "respond-async" })).status).toBe(202);
+    const pidFile = join(homedir(), ".benchwright", id, "run-1", "step.pid");
+    await until("the step to start", async () => (existsSync(pidFile) ? true : undefined), 15_000);
+    const pgid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(alive(pgid)).toBe(true);
+
+    // B runs no steps: the worker process sees the request at its next lease renewal and stops the step on the host.
+    const asked = Date.now();
+    const cancelled = await call(b, "POST", `/executions/${id}/cancel`, undefined, { "X-Request-Id": "cancel-on-b" });
+    expect(cancelled.status).toBe(200);
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    expect(cancelled.body.state).toBe("run_failed");
+    expect(cancelled.body.steps.at(-1).error).toMatch(/^run 1 of ticker\/tick was cancelled at \S+ \(request cancel-on-b\)$/);
+    expect(alive(pgid)).toBe(false);
+    expect((await call(a, "GET", `/executions/${id}/steps/run/1`)).body.error).toMatchObject({ code: "step_cancelled" });
+    expect((await call(a, "POST", `/executions/${id}/cancel`)).body).toMatchObject({ code: "no_running_step", state: "run_failed" });
+    // The log the worker stored ends with the cancel.
+    expect((await call(a, "GET", `/executions/${id}/logs?step=run&attempt=1`)).body).toMatch(/^tick 1\n[\s\S]*=== run 1 cancelled at .*===\n$/);
+
+    const again = await call(a, "POST", `/executions/${id}/run`, undefined, { Prefer: "respond-async" });
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ step: "run", attempt: 2 });
+    // A second cancel of the second attempt, from A this time, ends it too: the session is kept throughout.
+    await until("the second run to start", async () => (existsSync(join(homedir(), ".benchwright", id, "run-2", "step.pid")) ? true : undefined), 15_000);
+    expect((await call(a, "POST", `/executions/${id}/cancel`)).status).toBe(200);
+    expect((await call(b, "GET", `/sessions/${sessionId}`)).body.state).toBe("active");
+    expect((await call(b, "DELETE", `/sessions/${sessionId}`)).status).toBe(204);
+  }, 120_000);
+
   it("hands a step over when its worker is killed: another worker takes it, and it completes once", async () => {
     const sessionId = (await call(a, "POST", "/sessions/", existingVm())).body.id;
     const id = await execution(a, sessionId, "idle", "idle30");

@@ -3,13 +3,12 @@ import { h } from "../dom.js";
 import { problemBox } from "../problem.js";
 
 /**
- * Deletes the session after a second click that says what goes: its running steps are stopped
- * (the API's only way to cancel one), its machines and work dirs destroyed; its executions,
- * logs and metrics stay.
+ * Deletes the session after a second click that says what goes: its running steps are stopped,
+ * its machines and work dirs destroyed; its executions, logs and metrics stay.
  */
-export function deleteSessionButton(sessionId: string, done: () => void, label = "Delete session"): HTMLElement {
+export function deleteSessionButton(sessionId: string, done: () => void): HTMLElement {
   const status = h("div", { class: "status" });
-  const ask = h("button", { type: "button", class: "danger", "data-testid": "delete-session", onclick: () => confirming(true) }, label);
+  const ask = h("button", { type: "button", class: "danger", "data-testid": "delete-session", onclick: () => confirming(true) }, "Delete session");
   const confirm = h("button", { type: "button", class: "danger", "data-testid": "confirm-delete-session", onclick: () => void remove() }, "Delete it");
   const keep = h("button", { type: "button", onclick: () => confirming(false) }, "Keep it");
   const question = h(

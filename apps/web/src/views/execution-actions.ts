@@ -4,7 +4,6 @@ import { h } from "../dom.js";
 import { problemBox } from "../problem.js";
 import { href } from "../router.js";
 import { prepareThenRun } from "../steps.js";
-import { deleteSessionButton } from "./delete-session.js";
 
 type State = Execution["state"];
 
@@ -20,8 +19,8 @@ export function startable(state: State): { prepare: boolean; run: boolean; busy:
 /**
  * What the user may do with an execution: prepare, run (again), both, repeat it (a new
  * execution of the same workload and parameters whose run measures several times: the API
- * sets repetitions at creation), and cancel a running step (the API cancels steps only by
- * deleting their session). Each step answers at once; the page follows it live.
+ * sets repetitions at creation), and cancel a running step (the session stays, to prepare or
+ * run again). Each step answers at once; the page follows it live.
  */
 export function executionActions(): { element: HTMLElement; update(e: Execution, session: Session | undefined): void } {
   const status = h("div", { class: "status" });
@@ -70,9 +69,19 @@ export function executionActions(): { element: HTMLElement; update(e: Execution,
     "Repeat",
   );
   const repeatGroup = h("span", { class: "repeat" }, repeat, h("label", {}, " as a new execution measuring each run ", times, " times"));
-  const buttons = [prepare, run, both, repeat];
-  const cancelSlot = h("span");
-  let cancelFor: string | undefined;
+  // Stops the running prepare or run wherever it runs; the execution ends failed, and its session stays.
+  const cancel = h(
+    "button",
+    {
+      type: "button",
+      class: "danger",
+      "data-testid": "cancel-step",
+      title: "Stop the running step; the session stays, to prepare or run again",
+      onclick: act(() => api().cancelExecution(id())),
+    },
+    "Cancel",
+  );
+  const buttons = [prepare, run, both, repeat, cancel];
   const sessionNote = h("span", { class: "muted" });
 
   const sync = (e: Execution, open = true) => {
@@ -84,9 +93,12 @@ export function executionActions(): { element: HTMLElement; update(e: Execution,
     both.hidden = e.state !== "created" && e.state !== "prepare_failed";
     both.disabled = !open || !can.prepare;
     repeat.disabled = times.disabled = !open;
+    // Offered only while a step runs.
+    cancel.hidden = !open || !can.busy;
+    cancel.disabled = cancel.hidden;
   };
 
-  const controls = h("div", { class: "row" }, prepare, both, run, h("span", { class: "sep" }), repeatGroup, cancelSlot);
+  const controls = h("div", { class: "row" }, prepare, both, run, h("span", { class: "sep" }), repeatGroup, cancel);
   const element = h("div", { class: "panel actions", "data-testid": "execution-actions" }, controls, sessionNote, status);
   return {
     element,
@@ -96,12 +108,6 @@ export function executionActions(): { element: HTMLElement; update(e: Execution,
       sync(e, open);
       controls.hidden = !open;
       sessionNote.textContent = open ? "" : `Its session is ${session?.state ?? "deleted"}: its results stay readable; nothing more runs in it.`;
-      // Cancelling a running step deletes its session: offered only while one runs.
-      const cancelKey = open && startable(e.state).busy ? e.session_id : undefined;
-      if (cancelKey !== cancelFor) {
-        cancelFor = cancelKey;
-        cancelSlot.replaceChildren(...(cancelKey ? [deleteSessionButton(cancelKey, () => {}, "Cancel (deletes the session)")] : []));
-      }
     },
   };
 }

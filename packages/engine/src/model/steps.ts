@@ -29,6 +29,8 @@ export interface StepRow {
   /** For a failed step: the problem code and its extra members (exit code, output tail...). */
   error_code: string | null;
   error_extras: Record<string, unknown> | null;
+  /** Set by a cancel request while the step runs: how its failure is to read (`cancelled at ... (request ...)`); its follower stops it. */
+  cancel_requested: string | null;
 }
 
 /** How a step attempt ended. */
@@ -49,8 +51,10 @@ export interface StepKey {
   attempt: number;
 }
 
-/** A step attempt as an execution's view shows it. */
-export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error">;
+/** A step attempt as an execution's view shows it; a prepare's with its metrics (the boot times of the machines it made). */
+export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error"> & {
+  metrics?: StoredMetric[] | null;
+};
 
 /** Where a running step's machine part is: enough for a new owner to re-attach to it. */
 export interface StepHandle {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalShell } from "../transport/local-shell.js";
 import { shellPath } from "./shell-quote.js";
-import { attachStep, stopExecutionSteps } from "./step-control.js";
+import { attachStep, stopAttemptSteps, stopExecutionSteps } from "./step-control.js";
 import { StepRunner } from "./step-runner.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -76,4 +76,56 @@ describe("step control", () => {
     expect(files).toContain("undone");
     expect(files).not.toContain("firewall.undo");
   }, 20_000);
+
+  // Issue 27, point 6: a follower aborted while its start command is still on its way; its
+  // owner's clean-up reaches the host first, and the start lands after it.
+  it("launches nothing where a start lands after its execution was retired, and leaves no dir", async () => {
+    const dir = `${root}/e8/prepare-1`;
+    const exists = async (path: string) => (await local.exec(`[ -e ${shellPath(path)} ]`)).code === 0;
+    await stopExecutionSteps(local, `${root}/e8`, { retire: true });
+    await runner.remove(local, `${root}/e8`);
+    await expect(runner.start(local, { dir, script: "sleep 60", timeoutMs: 60_000 })).rejects.toMatchObject({
+      code: "step_failed",
+      detail: expect.stringContaining("session was deleted"),
+    });
+    expect(await exists(`${root}/e8`)).toBe(false);
+    // Another execution on the same host launches as before.
+    const handle = await runner.start(local, { dir: `${root}/e9/prepare-1`, script: "sleep 60", timeoutMs: 60_000 });
+    await stopExecutionSteps(local, `${root}/e9`, { retire: true });
+    expect(await groupGone(handle.pgid)).toBe(true);
+  }, 20_000);
+
+  it("keeps a retirement mark for a day, then prunes it", async () => {
+    const gone = `${root}/.gone`;
+    await local.exec(`mkdir -p ${shellPath(gone)} && touch -d '2 days ago' ${shellPath(`${gone}/old`)}`);
+    await stopExecutionSteps(local, `${root}/e10`, { retire: true });
+    const marks = (await local.exec(`ls -A ${shellPath(gone)}`)).stdout.split("\n").filter(Boolean);
+    expect(marks).toContain("e10");
+    expect(marks).not.toContain("old");
+  }, 20_000);
+
+  it("stops one attempt (its roles' and repetitions' dirs too): TERM first, KILL after the grace, rules undone, the dirs kept", async () => {
+    const e = `${root}/e5`;
+    const start = (name: string, script: string) => runner.start(local, { dir: `${e}/${name}`, script, timeoutMs: 60_000 });
+    // Leaves a mark when TERM comes, then ends.
+    const polite = await start("run-1", 'trap "touch $PWD/termed; exit 143" TERM; touch ready; while :; do sleep 0.1; done');
+    // Ignores TERM: only the KILL ends it.
+    const stubborn = await start("run-1-r2", guarded);
+    // Not this attempt's: another attempt (run-10 is no run-1-*) and the other step.
+    const others = [await start("run-10", "sleep 60"), await start("prepare-1", "sleep 60")];
+    for (let i = 0; i < 50 && !(await undone(`${e}/run-1-r2`)).includes("firewall.undo"); i++) await sleep(100);
+    for (let i = 0; i < 50 && !(await undone(`${e}/run-1`)).includes("ready"); i++) await sleep(100);
+    const began = Date.now();
+    await stopAttemptSteps(local, e, "run-1", 1);
+    expect(await groupGone(polite.pgid)).toBe(true);
+    expect(await groupGone(stubborn.pgid)).toBe(true);
+    // The grace was waited for the stubborn one.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(900);
+    expect(await undone(`${e}/run-1`)).toEqual(expect.arrayContaining(["termed", "step.log", "step.pid"]));
+    expect(await undone(`${e}/run-1-r2`)).toEqual(expect.arrayContaining(["undone", "step.log"]));
+    for (const other of others) expect((await local.exec(`kill -0 -- -${other.pgid}`)).code).toBe(0);
+    await stopExecutionSteps(local, e);
+    for (const other of others) expect(await groupGone(other.pgid)).toBe(true);
+    await expect(stopAttemptSteps(local, e, "run-1/../x", 1)).rejects.toMatchObject({ code: "internal" });
+  }, 30_000);
 });

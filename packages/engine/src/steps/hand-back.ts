@@ -27,6 +27,15 @@ export class SessionDeleted extends Error {
   }
 }
 
+/** A cancel request stops the step: it ends, failed, with `message` (`cancelled at ... (request ...)`). */
+export class StepCancelled extends Error {}
+
+/** The cancel that stops this step, when a cancel request is why it stops. */
+export function cancelOf(e: unknown, signal?: AbortSignal): StepCancelled | undefined {
+  if (signal?.aborted && signal.reason instanceof StepCancelled) return signal.reason;
+  return e instanceof StepCancelled ? e : undefined;
+}
+
 export function isHandBack(e: unknown, signal?: AbortSignal): boolean {
   return e instanceof HandBack || (!!signal?.aborted && signal.reason instanceof HandBack);
 }

@@ -4,7 +4,7 @@ import { mainMetricSettled } from "../results/repetitions.js";
 import type { StepOutcome, StepSpec } from "../runner/step.js";
 import type { StoredMetric } from "../model/metrics.js";
 import type { StepKey, StepKind } from "../model/steps.js";
-import { SessionDeleted } from "./hand-back.js";
+import { SessionDeleted, StepCancelled } from "./hand-back.js";
 import { launched, withOutputTails } from "./host-step.js";
 import { judge } from "./outcome.js";
 import { partLabel, type StepPart } from "./role-parts.js";
@@ -84,6 +84,8 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
         });
         // Nothing starts on a host once the session's DELETE began: it may have cleaned the host already.
         if (recorded ? !recorded.sessionActive : !(await tools.store.sessionActive(execution.session_id))) throw new SessionDeleted();
+        // Nor once a cancel was asked of the step (its follower may not have seen it yet).
+        if (recorded?.cancelRequested) throw new StepCancelled(recorded.cancelRequested);
         fresh = true;
       }
       const outcome = await followIntoLog(log, logStart, follow, signal);

@@ -15,6 +15,8 @@ export interface StepContext {
   execution: ExecutionRow;
   /** Resolves the session's machines, `count` at least where the provider makes them (creating them when needed). */
   machines: (count?: number) => Promise<Machine[]>;
+  /** The session's machines as its provider knows them, none made: where a cancelled step is stopped when it had not resolved them itself. */
+  known?: () => Promise<Machine[]>;
   /** Seconds; the service type's `step_timeout`, when it sets one. */
   timeoutOverride?: number;
   /** Aborted with a HandBack: stop following, record nothing. Aborted otherwise: the step fails. */

@@ -23,6 +23,13 @@ export class StepDriver {
     return executor.drive(step, {
       execution,
       machines: (count) => machines.ensure(session, config, { signal, about: stepFields(step, session.id), count }),
+      // A cloud's machines are known by making them ready: only when the step had launched on one (they exist, none is made).
+      known: () =>
+        config.class !== "cloud"
+          ? machines.known(config, machines.context(session, config, stepFields(step, session.id)))
+          : step.machine_id
+            ? machines.ensure(session, config, { about: stepFields(step, session.id) })
+            : Promise.resolve([]),
       timeoutOverride: config.stepTimeoutS,
       signal,
       owner,

@@ -11,7 +11,9 @@ import type { Store } from "../store/store.js";
 import type { ExecutionRow } from "../model/executions.js";
 import type { StepEnd, StepKey, StepKind, StepRow } from "../model/steps.js";
 import { formatDuration } from "../time.js";
-import { isHandBack, LeaseLost } from "./hand-back.js";
+import { cancelOf, isHandBack, LeaseLost, type StepCancelled } from "./hand-back.js";
+import type { StoredMetric } from "../model/metrics.js";
+import { bootMetrics } from "./boot-metrics.js";
 import { asStepError } from "./outcome.js";
 import type { StepContext, StepTools, StepWork } from "./step-attempt.js";
 import { work } from "./step-work.js";
@@ -115,9 +117,19 @@ export class StepExecutor {
     let log: LogWriter | undefined;
     let done: StepWork | undefined;
     let failure: BenchwrightError | undefined;
+    let cancel: StepCancelled | undefined;
     // The machines the step reached: where its work dir is, when its session's DELETE began meanwhile.
     let reached: Machine[] = [];
-    const resolving: StepContext = { ...ctx, machines: async (count) => (reached = await ctx.machines(count)) };
+    // How long the machines made for this step took to boot: the prepare's own metrics, failed or not (the machines stay).
+    const booted: StoredMetric[] = [];
+    const resolving: StepContext = {
+      ...ctx,
+      machines: async (count) => {
+        reached = await ctx.machines(count);
+        booted.push(...bootMetrics(reached));
+        return reached;
+      },
+    };
     this.#running++;
     let following = true;
     const stopFollowing = () => {
@@ -153,12 +165,16 @@ export class StepExecutor {
           if (ctx.signal.reason instanceof LeaseLost) await this.removeIfSessionGone(execution, reached, about);
           throw ctx.signal.reason ?? e;
         }
-        const error = asStepError(e, kind, execution, step.attempt, log);
+        cancel = cancelOf(e, ctx.signal);
+        const error = cancel
+          ? await this.stopCancelled(cancel, { execution, key, ctx, log, about }, reached)
+          : asStepError(e, kind, execution, step.attempt, log);
         // The output tails in it come from the host's files, past the log's masking.
         failure = scrubber ? scrubber.error(error) : error;
       }
       // Every byte is stored before the step's end is: a follower of the log ends once the step has.
-      await log?.close(ctx.signal).catch((e: Error) =>
+      // A cancel aborted the step's signal, not the storing of its log.
+      await log?.close(cancel ? AbortSignal.timeout(LOG_CLOSE_AFTER_CANCEL_MS) : ctx.signal).catch((e: Error) =>
         engineLog(`cannot store the end of the log of ${kind} ${step.attempt} of execution ${execution.id}: ${e.message}`, {
           ...about,
           level: "warn",
@@ -172,11 +188,11 @@ export class StepExecutor {
             duration,
             exit_code: failure.extras.exit_code ?? null,
             error: failure.detail,
-            metrics: null,
+            metrics: kind === "prepare" && booted.length ? booted : null,
             error_code: failure.code,
             error_extras: failure.extras as Record<string, unknown>,
           }
-        : { state: "succeeded", duration, exit_code: 0, error: null, metrics: done!.metrics };
+        : { state: "succeeded", duration, exit_code: 0, error: null, metrics: kind === "prepare" && booted.length ? booted : done!.metrics };
       // Counted before it is recorded: whoever waits for the step may answer the moment it is.
       stopFollowing();
       onEnd({ step: kind, outcome: end.state, duration });
@@ -193,6 +209,37 @@ export class StepExecutor {
     } finally {
       stopFollowing();
     }
+  }
+
+  /**
+   * Stops a cancelled step's parts on its machines (those it reached, or the session's when it
+   * had not resolved them yet) before its end is recorded, so that a step begun after the
+   * answer never meets them; says so in its log. The error it ends with: `step_cancelled`,
+   * and where it could not be stopped.
+   */
+  private async stopCancelled(
+    cancel: StepCancelled,
+    at: { execution: ExecutionRow; key: StepKey; ctx: StepContext; log: LogWriter | undefined; about: LogFields },
+    reached: Machine[],
+  ): Promise<BenchwrightError> {
+    const { execution, key, ctx, log, about } = at;
+    const warn = (line: string) => this.#tools.log(line, { ...about, level: "warn" });
+    const machines =
+      reached.length > 0
+        ? reached
+        : ((await ctx.known?.().catch((e: Error) => {
+            warn(`cannot list the machines of cancelled ${key.step} ${key.attempt} of execution ${execution.id}: ${e.message}`);
+            return [];
+          })) ?? []);
+    const unstopped: string[] = [];
+    await this.workDirs.stopAttempt(execution.session_id, machines, key, CANCEL_GRACE_S, (machine, e) => {
+      unstopped.push(machine.id);
+      warn(`cannot stop cancelled ${key.step} ${key.attempt} of execution ${execution.id} on ${machine.id}: ${e.message}`);
+    });
+    log?.write(Buffer.from(`=== ${key.step} ${key.attempt} ${cancel.message} ===\n`));
+    const where = unstopped.length > 0 ? `; it could not be stopped on ${unstopped.join(", ")}, where it may still be running` : "";
+    const detail = `${key.step} ${key.attempt} of ${execution.tool_id}/${execution.workload_id} was ${cancel.message}${where}`;
+    return asStepError(new BenchwrightError("step_cancelled", detail, { exit_code: null }), key.step, execution, key.attempt, log);
   }
 
   /** Ends, as failed, the steps of these executions still recorded as running (nobody follows them any more). */
@@ -260,3 +307,8 @@ export class StepExecutor {
     }
   }
 }
+
+/** Seconds a cancelled step's processes have between TERM and KILL, as a step past its time limit has (StepRunner's kill). */
+const CANCEL_GRACE_S = 3;
+/** How long a cancelled step's log may take to be stored. */
+const LOG_CLOSE_AFTER_CANCEL_MS = 10_000;

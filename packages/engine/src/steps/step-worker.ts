@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 import { stepFields, type EngineLog } from "../engine-log.js";
 import type { Store } from "../store/store.js";
 import type { StepKey, StepRow } from "../model/steps.js";
-import { EngineShutdown, LeaseLost, SessionDeleted } from "./hand-back.js";
+import { EngineShutdown, LeaseLost, SessionDeleted, StepCancelled } from "./hand-back.js";
 import type { BegunRows } from "./step-attempt.js";
 
 export interface StepWorkerOptions {
@@ -108,6 +108,8 @@ export class StepWorker {
   #follow(step: StepRow, begun: BegunRows | undefined): void {
     const key: StepKey = { execution_id: step.execution_id, step: step.step, attempt: step.attempt };
     const abort = new AbortController();
+    // Cancelled before this process took it (its follower died, or it was handed back): stopped at once.
+    if (step.cancel_requested) abort.abort(new StepCancelled(step.cancel_requested));
     const renewal = setInterval(() => void this.#renew(key, abort), this.#renewMs);
     let ended: StepRow | null | undefined;
     const done = this.#drive(step, this.owner, abort.signal, begun)
@@ -152,6 +154,13 @@ export class StepWorker {
     await Promise.allSettled(stopping.map((f) => f.done));
   }
 
+  /** Stops the step, when this process follows it: it ends failed with `reason`. False when it does not follow it. */
+  cancel(key: StepKey, reason: string): boolean {
+    const f = this.#following.get(id(key));
+    f?.abort.abort(new StepCancelled(reason));
+    return !!f;
+  }
+
   /** Stops taking steps and hands back those it follows (they go on on their hosts), within `deadlineMs`. */
   async stop(deadlineMs = 5_000): Promise<void> {
     this.#stopped = true;
@@ -165,11 +174,13 @@ export class StepWorker {
   }
 
   async #renew(key: StepKey, abort: AbortController): Promise<void> {
-    if (abort.signal.aborted) return;
+    // A cancelled step keeps its lease while it is stopped on its hosts: its end is this process's to record.
+    if (abort.signal.aborted && !(abort.signal.reason instanceof StepCancelled)) return;
     try {
       const lease = await this.#store.renewLease(key, this.owner, this.#leaseMs);
       if (!lease) abort.abort(new LeaseLost());
       else if (!lease.sessionActive) abort.abort(new SessionDeleted());
+      else if (lease.cancelRequested) abort.abort(new StepCancelled(lease.cancelRequested));
     } catch (e) {
       // The database is out: keep following; the lease holds a while, and the end is recorded once it is back.
       this.#log(`cannot renew the lease of step ${id(key)}: ${(e as Error).message}`, { ...stepFields(key), level: "warn" });

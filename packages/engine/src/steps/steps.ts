@@ -10,7 +10,7 @@ import type { Machine } from "../providers/provider.js";
 import type { StepQueue } from "../queue/step-queue.js";
 import { StepRunner } from "../runner/step-runner.js";
 import type { Store } from "../store/store.js";
-import type { StepKind, StepRow } from "../model/steps.js";
+import type { StepKey, StepKind, StepRow } from "../model/steps.js";
 import { stepAttemptView } from "../views/execution-views.js";
 import { stepAnswer } from "./outcome.js";
 import { executionRow, StepDriver } from "./step-driver.js";
@@ -163,6 +163,43 @@ export class Steps {
     }
   }
 
+  /**
+   * Cancels the execution's running step (prepare or run) wherever it runs. The request is
+   * recorded on the step's row, where its follower reads it: at once when that is this
+   * process's worker, at its next lease renewal when it is another process, when it takes the
+   * step up when nobody follows it (this process's worker tries at once). The follower stops
+   * the step's processes on its hosts and ends it failed (`step_cancelled`, with `reason`).
+   * Whether it has ended within `waitMs`; no_running_step when nothing runs.
+   */
+  async cancel(execId: string, by: { requestId?: string } = {}, waitMs = CANCEL_WAIT_MS): Promise<boolean> {
+    const execution = await executionRow(this.#store, execId);
+    const reason = `cancelled at ${new Date().toISOString()}${by.requestId ? ` (request ${by.requestId})` : ""}`;
+    const [running] = await this.#store.runningSteps([execId]);
+    const key: StepKey | undefined = running && { execution_id: execId, step: running.step, attempt: running.attempt };
+    // Null when the step ended between the two reads.
+    const asked = key && (await this.#store.requestStepCancel(key, reason));
+    if (!key || !asked) {
+      const state = (await this.#store.getExecution(execId))?.state ?? execution.state;
+      throw new BenchwrightError("no_running_step", `Execution ${execId} is ${state}; no prepare or run is under way to cancel`, { state });
+    }
+    // A cancel sent again while the step stops keeps the first one's words.
+    const words = asked.cancel_requested ?? reason;
+    this.#log(`${key.step} ${key.attempt} of execution ${execId} ${words}`, { ...stepFields(key, execution.session_id) });
+    if (this.#worker && !this.#worker.cancel(key, words)) await this.#worker.take(key).catch(() => false);
+    return this.#endsWithin(key, waitMs);
+  }
+
+  /** Whether the attempt is (or comes to be) no longer running within `maxMs`. */
+  async #endsWithin(key: StepKey, maxMs: number): Promise<boolean> {
+    const until = Date.now() + maxMs;
+    for (;;) {
+      const step = await this.#store.getStep(key);
+      if (step?.state !== "running") return true;
+      if (Date.now() >= until || this.#closing) return false;
+      await new Promise((r) => setTimeout(r, STEP_POLL_MS));
+    }
+  }
+
   /** Starts taking steps: those sent to the queue, and those nobody holds (the worker's sweep). */
   async startWorking(): Promise<void> {
     if (!this.#worker || this.#closing) return;
@@ -203,6 +240,13 @@ export class Steps {
     }
   }
 }
+
+/**
+ * How long a cancel waits for the step to end before it answers that it goes on: another
+ * process's follower sees the request at its next renewal (2 s), then gives the step's
+ * processes 3 s to end before it kills them.
+ */
+const CANCEL_WAIT_MS = 15_000;
 
 /** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
 const STEP_POLL_MS = 200;

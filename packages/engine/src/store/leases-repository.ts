@@ -13,9 +13,9 @@ export class LeasesRepository {
     return (await run<StepRow>(this.db, claimStep(key, owner, leaseMs)))[0] ?? null;
   }
 
-  /** Extends the lease; null when it was lost (taken over, or the step ended). Says whether the session is still active. */
-  async renew(key: StepKey, owner: string, leaseMs: number): Promise<{ sessionActive: boolean } | null> {
-    return sessionActiveOf(await run<{ session_state: SessionState }>(this.db, renewLease(key, owner, leaseMs)));
+  /** Extends the lease; null when it was lost (taken over, or the step ended). Says whether the session is still active, and the cancel asked of the step. */
+  async renew(key: StepKey, owner: string, leaseMs: number): Promise<LeaseState | null> {
+    return leaseStateOf(await run<LeaseRow>(this.db, renewLease(key, owner, leaseMs)));
   }
 
   /** Hands a process's steps back: others may take them at once. `owner` unset frees every lease (a lone embedded server at start). */
@@ -38,11 +38,20 @@ export class LeasesRepository {
    * re-attach. Whether the step's session is still active, as the part is about to start; null
    * when this owner no longer holds a running step (taken over, or ended by a DELETE).
    */
-  async recordHandle(key: StepKey, owner: string, handle: StepHandle): Promise<{ sessionActive: boolean } | null> {
-    return sessionActiveOf(await run<{ session_state: SessionState }>(this.db, recordStepHandle(key, owner, handle)));
+  async recordHandle(key: StepKey, owner: string, handle: StepHandle): Promise<LeaseState | null> {
+    return leaseStateOf(await run<LeaseRow>(this.db, recordStepHandle(key, owner, handle)));
   }
 }
 
-function sessionActiveOf(rows: Array<{ session_state: SessionState }>): { sessionActive: boolean } | null {
-  return rows[0] ? { sessionActive: rows[0].session_state === "active" } : null;
+/** What a lease holder learns as it renews or records a handle: whether the step is to go on. */
+export interface LeaseState {
+  sessionActive: boolean;
+  /** Set when a cancel was asked of the step: how its failure is to read. */
+  cancelRequested: string | null;
+}
+
+type LeaseRow = { session_state: SessionState; cancel_requested: string | null };
+
+function leaseStateOf(rows: LeaseRow[]): LeaseState | null {
+  return rows[0] ? { sessionActive: rows[0].session_state === "active", cancelRequested: rows[0].cancel_requested ?? null } : null;
 }

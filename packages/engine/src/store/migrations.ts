@@ -178,6 +178,14 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       );
     `,
   },
+  {
+    id: 8,
+    name: "step cancels: a cancel request on a running step, which its follower reads as it renews its lease",
+    // NULL: nobody asked to cancel the step, as nobody could before.
+    sql: `
+      ALTER TABLE steps ADD COLUMN cancel_requested text;
+    `,
+  },
 ];
 
 /** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */

@@ -8,7 +8,7 @@ import type { EventAppender } from "./event-appender.js";
 import { endOnExecution, moveExecutionReturningBefore } from "./sql/executions-sql.js";
 import { heldSessionStateOfExecution } from "./sql/sessions-sql.js";
 import { json, run } from "./sql/sql.js";
-import { endStep, insertStep, nextAttempt, runningSteps, stepByKey, stepsOf } from "./sql/steps-sql.js";
+import { endStep, insertStep, nextAttempt, requestCancel, runningSteps, stepByKey, stepsOf } from "./sql/steps-sql.js";
 
 const FAILED_STATE: Record<StepKind, ExecutionState> = { prepare: "prepare_failed", run: "run_failed" };
 
@@ -99,6 +99,15 @@ export class StepsRepository {
       );
       return { ...finished, session_active };
     });
+  }
+
+  /**
+   * Records a cancel request on a running attempt, for whichever process follows it to read
+   * (at its next lease renewal, or when it takes the step up). The row as it is now; null when
+   * the attempt had ended.
+   */
+  async requestCancel(key: StepKey, reason: string): Promise<StepRow | null> {
+    return (await run<StepRow>(this.db, requestCancel(key, reason)))[0] ?? null;
   }
 
   async get(key: StepKey): Promise<StepRow | undefined> {

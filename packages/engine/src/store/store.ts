@@ -3,13 +3,13 @@ import type { ExecutionRow, ExecutionState, ExecutionWithSteps, NewExecution } f
 import type { MachineRow, VmRecord } from "../model/machines.js";
 import type { RunMetricsRow } from "../model/metrics.js";
 import type { PlanRow } from "../model/plans.js";
-import type { LiveResourceCount, ResourceRow } from "../model/resources.js";
+import type { LiveResourceCount, ResourceLifetime, ResourceRow } from "../model/resources.js";
 import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
 import type { Db } from "./db.js";
 import type { EventsRepository } from "./events-repository.js";
 import { ExecutionsRepository } from "./executions-repository.js";
-import { LeasesRepository } from "./leases-repository.js";
+import { LeasesRepository, type LeaseState } from "./leases-repository.js";
 import type { ExecutionWhere, SessionKey, SessionWhere } from "./list-where.js";
 import { MachinesRepository } from "./machines-repository.js";
 import { MetricsRepository } from "./metrics-repository.js";
@@ -62,6 +62,10 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   }
   getSession(id: string): Promise<SessionRow | undefined> {
     return this.sessions.get(id);
+  }
+  /** These sessions in any state (what a cost needs of them: their sealed configurations). */
+  sessionsByIds(ids: string[]): Promise<SessionRow[]> {
+    return this.sessions.byIds(ids);
   }
   listSessions(states: SessionState[]): Promise<SessionRow[]> {
     return this.sessions.list(states);
@@ -157,13 +161,16 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   runningSteps(executionIds?: string[]): Promise<StepRow[]> {
     return this.steps.running(executionIds);
   }
+  requestStepCancel(key: StepKey, reason: string): Promise<StepRow | null> {
+    return this.steps.requestCancel(key, reason);
+  }
 
   // ---- step leases: one owner follows a running step, and proves it is alive by renewing (see LeasesRepository)
 
   claimStep(key: StepKey, owner: string, leaseMs: number): Promise<StepRow | null> {
     return this.leases.claim(key, owner, leaseMs);
   }
-  renewLease(key: StepKey, owner: string, leaseMs: number): Promise<{ sessionActive: boolean } | null> {
+  renewLease(key: StepKey, owner: string, leaseMs: number): Promise<LeaseState | null> {
     return this.leases.renew(key, owner, leaseMs);
   }
   releaseLeases(owner?: string): Promise<number> {
@@ -175,7 +182,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   orphanedSteps(limit: number): Promise<StepKey[]> {
     return this.leases.orphaned(limit);
   }
-  recordStepHandle(key: StepKey, owner: string, handle: StepHandle): Promise<{ sessionActive: boolean } | null> {
+  recordStepHandle(key: StepKey, owner: string, handle: StepHandle): Promise<LeaseState | null> {
     return this.leases.recordHandle(key, owner, handle);
   }
 
@@ -202,6 +209,9 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   }
   liveResourceCounts(): Promise<LiveResourceCount[]> {
     return this.resources.liveCounts();
+  }
+  resourceLifetimes(sessionIds: string[], kinds: string[]): Promise<ResourceLifetime[]> {
+    return this.resources.lifetimes(sessionIds, kinds);
   }
   liveResources(sessionId: string): Promise<ResourceRow[]> {
     return this.resources.live(sessionId);

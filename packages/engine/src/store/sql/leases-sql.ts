@@ -12,13 +12,13 @@ export function claimStep(key: StepKey, owner: string, leaseMs: number): Sql {
   };
 }
 
-/** Extends `owner`'s lease of a running step; returns its session's state. */
+/** Extends `owner`'s lease of a running step; returns its session's state and the cancel asked of it, if any. */
 export function renewLease(key: StepKey, owner: string, leaseMs: number): Sql {
   return {
     text: `UPDATE steps s SET lease_until = now() + $5 * interval '1 millisecond'
        FROM executions e JOIN sessions ss ON ss.id = e.session_id
        WHERE s.execution_id = $1 AND s.step = $2 AND s.attempt = $3 AND s.state = 'running' AND s.owner = $4 AND e.id = s.execution_id
-       RETURNING ss.state AS session_state`,
+       RETURNING ss.state AS session_state, s.cancel_requested`,
     values: [key.execution_id, key.step, key.attempt, owner, leaseMs],
   };
 }
@@ -48,13 +48,13 @@ export function orphanedSteps(limit: number): Sql {
   };
 }
 
-/** Records the machine part under way of `owner`'s running step; returns its session's state. */
+/** Records the machine part under way of `owner`'s running step; returns its session's state and the cancel asked of it, if any. */
 export function recordStepHandle(key: StepKey, owner: string, handle: StepHandle): Sql {
   return {
     text: `UPDATE steps s SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9, role = $10
        FROM executions e JOIN sessions ss ON ss.id = e.session_id
        WHERE s.execution_id = $1 AND s.step = $2 AND s.attempt = $3 AND s.owner = $4 AND s.state = 'running' AND e.id = s.execution_id
-       RETURNING ss.state AS session_state`,
+       RETURNING ss.state AS session_state, s.cancel_requested`,
     values: [
       key.execution_id,
       key.step,

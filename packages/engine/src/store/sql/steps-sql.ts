@@ -39,6 +39,15 @@ export function endStep(key: StepKey, end: StepEnd, owner?: string): Sql {
   };
 }
 
+/** Asks a running attempt to stop, with how its failure is to read; a cancel asked before keeps its words. */
+export function requestCancel(key: StepKey, reason: string): Sql {
+  return {
+    text: `UPDATE steps SET cancel_requested = COALESCE(cancel_requested, $4)
+         WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running' RETURNING *`,
+    values: [key.execution_id, key.step, key.attempt, reason],
+  };
+}
+
 export function stepByKey(key: StepKey): Sql {
   return {
     text: "SELECT * FROM steps WHERE execution_id = $1 AND step = $2 AND attempt = $3",
