@@ -16,7 +16,7 @@ describe("the plan runs' leases", () => {
     db = await openDb({ pgliteDir: "memory://" });
     await migrate(db);
     store = storeWithEvents(db);
-  });
+  }, 60_000);
   afterAll(() => db.close());
 
   const body = {
