@@ -1,6 +1,6 @@
 import type { ExecutionCreate } from "@benchwright/contract";
 import { isBenchwrightError } from "../errors.js";
-import type { PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
+import type { CellChange, PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
 import type { StepKind, StepRow } from "../model/steps.js";
 import type { Store } from "../store/store.js";
 import { sleep } from "../transport/backoff.js";
@@ -22,7 +22,7 @@ export interface CellPlan {
 }
 
 /** A cell's change, recorded only while this driver holds the run; null when it does not any more. */
-export type RecordCell = (cell: PlanRunCellRow, change: { state?: PlanCellState; attempts?: number; error?: string | null }) => Promise<PlanRunCellRow | null>;
+export type RecordCell = (cell: PlanRunCellRow, change: CellChange) => Promise<PlanRunCellRow | null>;
 
 /**
  * Drives one cell to its end: its execution made (with the id given at the run's creation),
