@@ -28,8 +28,8 @@ const ENGINE_TIERS = [
   /* 2 */ ["logs/", "events/", "runner/", "queue/", "views/"],
   /* 3 */ ["providers/", "catalog-source.ts", "read-cache.ts"],
   /* 4 */ ["machines/"],
-  /* 5 */ ["steps/"],
-  /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/", "plans/"],
+  /* 5 */ ["steps/", "cost/"],
+  /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/", "plans/", "plan-runs/"],
   /* 7 */ ["engine.ts", "engine-options.ts", "engine-resources.ts", "index.ts"],
 ];
 

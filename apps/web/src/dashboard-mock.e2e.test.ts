@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_DIR, launchChromium, pageErrors, screenshot } from "../test/browser.js";
 import { assertBuilt } from "../test/built.js";
+import { readBarChart } from "../test/chart-reading.js";
 import { serveStatic } from "../test/static-server.js";
 
 const SUITE = "mock";
@@ -61,9 +62,11 @@ describe("the dashboard against the Prism mock", () => {
     expect(await page.locator('[data-testid="execution-state"]').getAttribute("data-state")).toBe("completed");
     expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
     expect(await page.locator('[data-testid="machines"]').innerText()).toContain("Intel(R) Xeon(R) CPU");
-    const bars = page.locator('svg[data-chart="metrics"] rect.bar-rect');
-    expect(await bars.count()).toBe(1);
-    expect(Number(await bars.first().getAttribute("data-value"))).toBe(5.004);
+    await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
+    const { bars, resolution } = await readBarChart(page.locator('div[data-chart="metrics"]'));
+    expect(bars).toHaveLength(1);
+    expect(Math.abs(bars[0]!.value - 5.004)).toBeLessThanOrEqual(resolution);
+    expect(bars[0]!.low).toBeUndefined();
     await page.waitForFunction(() => document.querySelector('[data-testid="log"]')?.textContent?.includes("Idling for 5 seconds"), undefined, WAIT);
     await screenshot(page, SUITE, "3-execution");
   });
@@ -76,17 +79,22 @@ describe("the dashboard against the Prism mock", () => {
     await page.locator('[data-testid="compare-selected"]').click();
     await view("compare");
 
-    const charts = page.locator('svg[data-chart="comparison"]');
+    const comparison = (await (await fetch(`${prism.url}/api/v1/executions/compare?ids=${SYSBENCH_RUNS.join(",")}`)).json()) as Comparison;
+    const charts = page.locator('div[data-chart="comparison"]');
     expect(await charts.count()).toBe(2);
-    for (const chart of await charts.all()) {
-      const bars = chart.locator("g.bar");
-      expect(await bars.count()).toBe(SYSBENCH_RUNS.length);
-      expect(await bars.evaluateAll((gs) => gs.map((g) => g.getAttribute("data-key")))).toEqual(SYSBENCH_RUNS);
-      for (const bar of await bars.all()) {
-        expect(await bar.locator("rect.bar-rect").count()).toBe(1);
-        const error = bar.locator("g.error-bar");
-        expect(await error.count()).toBe(1);
-        expect(Number(await error.getAttribute("data-low"))).toBeLessThan(Number(await error.getAttribute("data-high")));
+    await page.waitForFunction(() => document.querySelectorAll('div[data-chart="comparison"] svg').length === 2, undefined, WAIT);
+    for (const [i, chart] of (await charts.all()).entries()) {
+      const { bars, resolution } = await readBarChart(chart);
+      // One bar per execution, in the order picked, each at its mean with its mean's interval as whisker.
+      expect(bars.map((b) => b.label.split(" ")[0])).toEqual(SYSBENCH_RUNS.map((id) => id.split("-")[0]));
+      const figures = comparison.metrics[i]!.figures;
+      expect(figures.map((f) => f.execution_id)).toEqual(SYSBENCH_RUNS);
+      for (const [j, bar] of bars.entries()) {
+        const f = figures[j]!;
+        expect(Math.abs(bar.value - f.mean)).toBeLessThanOrEqual(resolution);
+        expect(Math.abs(bar.low! - f.ci_low)).toBeLessThanOrEqual(resolution);
+        expect(Math.abs(bar.high! - f.ci_high)).toBeLessThanOrEqual(resolution);
+        expect(bar.low).toBeLessThan(bar.high!);
       }
     }
     const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
@@ -142,11 +150,18 @@ describe("the dashboard against the Prism mock", () => {
     // A name in the overview opens its group at its chart.
     await page.locator('[data-testid="metrics-overview"] tr[data-metric="metric_13"] button').click();
     expect(await page.locator('[data-testid="metric-group"][data-unit="ms"]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
-    const ticks = await page.locator('figure.metric[data-metric="metric_13"] g.tick text').allTextContents();
+    // Drawn once its group opens: a folded chart has no width to draw at.
+    await page.waitForSelector('figure.metric[data-metric="metric_13"] div.chart svg', WAIT);
+    const chart = page.locator('figure.metric[data-metric="metric_13"] div.chart');
+    const { ticks, bars, resolution } = await readBarChart(chart);
     expect(ticks[0]).toBe("0");
     expect(ticks.every((t) => !t.startsWith("-"))).toBe(true);
-    // Drawn from zero, the interval is still told as computed.
-    expect(await page.locator('figure.metric[data-metric="metric_13"] g.error-bar').first().getAttribute("data-low")).toBe("-4.58");
+    expect(bars).toHaveLength(3);
+    expect(Math.abs(bars[0]!.low!)).toBeLessThanOrEqual(resolution);
+    expect(Math.abs(bars[0]!.high! - 5.58)).toBeLessThanOrEqual(resolution);
+    // Drawn from zero, the interval is still told as computed: in the tooltip of the bar's row.
+    await chart.hover({ position: { x: 300, y: 23 } });
+    await expect.poll(() => chart.innerText(), WAIT).toContain("[-4.58, 5.58]");
 
     await page.locator('[data-testid="expand-all"]').click();
     expect(await groups.evaluateAll((ds) => ds.every((d) => (d as HTMLDetailsElement).open))).toBe(true);

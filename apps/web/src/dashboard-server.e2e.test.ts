@@ -12,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_DIR, launchChromium, pageErrors, screenshot } from "../test/browser.js";
 import { assertBuilt } from "../test/built.js";
+import { readBarChart } from "../test/chart-reading.js";
 
 const SUITE = "server";
 const TOKEN = "dashboard-e2e-token";
@@ -90,7 +91,8 @@ describe("the dashboard served by the real server", () => {
     // Started behind the page's back: only the event stream can tell it.
     await bw.run(live.id, { async: true });
     await stateIs("completed");
-    await page.waitForSelector('svg[data-chart="metrics"] rect.bar-rect', WAIT);
+    await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
+    expect((await readBarChart(page.locator('div[data-chart="metrics"]'))).bars).toHaveLength(1);
     await page.waitForFunction(() => document.querySelector('[data-testid="log"]')?.textContent?.includes("idle_seconds"), undefined, WAIT);
     expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
     await screenshot(page, SUITE, "2-execution");
@@ -102,13 +104,16 @@ describe("the dashboard served by the real server", () => {
     for (const id of [done.id, live.id]) await page.locator(`[data-testid="execution-row"][data-id="${id}"] input[type=checkbox]`).check();
     await page.locator('[data-testid="compare-selected"]').click();
     await view("compare");
-    const chart = page.locator('svg[data-chart="comparison"][data-metric="idle_seconds"]');
+    const chart = page.locator('figure.metric[data-metric="idle_seconds"] div[data-chart="comparison"]');
     expect(await chart.count()).toBe(1);
-    const bars = chart.locator("g.bar");
-    expect(await bars.evaluateAll((gs) => gs.map((g) => g.getAttribute("data-key")))).toEqual([done.id, live.id]);
-    for (const bar of await bars.all()) {
-      expect(await bar.locator("rect.bar-rect").count()).toBe(1);
-      expect(await bar.locator("g.error-bar").count()).toBe(1);
+    const { bars, resolution } = await readBarChart(chart);
+    // One bar per execution, in the order picked, each at its mean with its mean's interval as whisker.
+    expect(bars.map((b) => b.label.split(" ")[0])).toEqual([done.id, live.id].map((id) => id.split("-")[0]));
+    const { figures } = (await bw.compareExecutions([done.id, live.id])).metrics.find((m) => m.name === "idle_seconds")!;
+    for (const [i, bar] of bars.entries()) {
+      expect(Math.abs(bar.value - figures[i]!.mean)).toBeLessThanOrEqual(resolution);
+      expect(Math.abs(bar.low! - figures[i]!.ci_low)).toBeLessThanOrEqual(resolution);
+      expect(Math.abs(bar.high! - figures[i]!.ci_high)).toBeLessThanOrEqual(resolution);
     }
     const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
     expect(verdicts[0]).toBe("baseline");
@@ -193,8 +198,10 @@ describe("the dashboard served by the real server", () => {
     await stateIs("prepared");
     await page.click('[data-testid="run"]');
     await stateIs("completed");
-    await page.waitForSelector('svg[data-chart="metrics"] rect.bar-rect', WAIT);
-    expect(await page.locator('svg[data-chart="metrics"] g.error-bar').count()).toBe(0);
+    await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
+    const { bars } = await readBarChart(page.locator('div[data-chart="metrics"]'));
+    expect(bars).toHaveLength(1);
+    expect(bars[0]!.low).toBeUndefined();
     await screenshot(page, SUITE, "6-executed");
 
     expect(await page.textContent('[data-testid="run"]')).toBe("Run again");
@@ -224,12 +231,14 @@ describe("the dashboard served by the real server", () => {
     expect(record.repetitions).toEqual({ count: 3 });
     expect(record.metrics[0]!.stats!.n).toBe(3);
 
-    // attached, not visible: three equal figures make an interval of no width, which Playwright calls hidden
-    await page.waitForSelector('svg[data-chart="metrics"] g.error-bar', { ...WAIT, state: "attached" });
-    const error = page.locator('svg[data-chart="metrics"] g.error-bar');
-    expect(await error.count()).toBe(1);
-    expect(Number(await error.getAttribute("data-low"))).toBe(record.metrics[0]!.stats!.ci_low);
-    expect(Number(await error.getAttribute("data-high"))).toBe(record.metrics[0]!.stats!.ci_high);
+    await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
+    const { bars, resolution } = await readBarChart(page.locator('div[data-chart="metrics"]'));
+    expect(bars).toHaveLength(1);
+    const stats = record.metrics[0]!.stats!;
+    expect(Math.abs(bars[0]!.value - record.metrics[0]!.value)).toBeLessThanOrEqual(resolution);
+    // The whisker's ends, read back from the axis, are the mean's interval (of no width when the figures are equal).
+    expect(Math.abs(bars[0]!.low! - stats.ci_low)).toBeLessThanOrEqual(resolution);
+    expect(Math.abs(bars[0]!.high! - stats.ci_high)).toBeLessThanOrEqual(resolution);
     expect(await page.innerText('[data-testid="execution-title"]')).toContain("seconds = 1 s, ×3");
     await screenshot(page, SUITE, "7-repeated");
   });
@@ -284,7 +293,8 @@ describe("the dashboard served by the real server", () => {
     await view("executions-one");
     await stateIs("completed");
     expect(await page.getAttribute('[data-testid="execution-session-state"]', "data-state")).toBe("deleted");
-    expect(await page.locator('svg[data-chart="metrics"] g.error-bar').count()).toBe(1);
+    const { bars } = await readBarChart(page.locator('div[data-chart="metrics"]'));
+    expect(bars.filter((b) => b.low !== undefined && b.high !== undefined)).toHaveLength(1);
     expect(await page.isHidden('[data-testid="run"]')).toBe(true);
     expect(await page.innerText('[data-testid="execution-actions"]')).toContain("Its session is deleted");
     await screenshot(page, SUITE, "9-execution-of-deleted-session");

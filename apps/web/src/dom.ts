@@ -20,12 +20,3 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, 
   fill(el, attrs, children);
   return el;
 }
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-/** An SVG element. */
-export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Array<Child | Child[]>): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG_NS, tag);
-  fill(el, attrs, children);
-  return el;
-}

@@ -1,5 +1,5 @@
 import type { Metric } from "@benchwright/sdk";
-import type { Bar } from "./bar-chart.js";
+import type { Bar } from "./charts/metric-bar-option.js";
 import { figure, tagsText } from "./format.js";
 
 /** The figures of one metric name in an execution: one chart, one bar per figure (tags, machine). */
@@ -20,8 +20,7 @@ export function executionMetricGroups(list: readonly Metric[]): MetricGroup[] {
     name,
     unit: figures[0]!.unit,
     better: figures[0]!.better,
-    bars: figures.map((m, i) => ({
-      key: `${name}#${i}`,
+    bars: figures.map((m) => ({
       label: [tagsText(m.tags), figures.length > 1 && !tagsText(m.tags) ? m.vm : ""].filter(Boolean).join(" ") || name,
       value: m.value,
       // A repeated run reports its mean as `value`, and the mean's confidence interval.

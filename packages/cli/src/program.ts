@@ -1,9 +1,11 @@
 import { createRequire } from "node:module";
-import { Argument, Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { compareCommand, type CompareOptions } from "./commands/compare.js";
 import { exportCommand, type ExportOptions } from "./commands/export.js";
 import { lsCommand, type LsOptions } from "./commands/ls.js";
 import { planCommand } from "./commands/plan.js";
+import { planReportCommand, type PlanReportOptions } from "./commands/plan-report.js";
+import { planRunCommand } from "./commands/plan-run.js";
 import { runCommand, type RunOptions } from "./commands/run.js";
 import { SERVER_COMMANDS, serverCommand } from "./commands/server.js";
 import { showCommand } from "./commands/show.js";
@@ -112,11 +114,28 @@ export async function main(argv: string[]): Promise<number> {
     .option("-o, --output <file>", "write to this file instead of stdout")
     .action(act((ctx, command) => exportCommand(command.opts<ExportOptions>(), ctx)));
 
-  withGlobals(program.command("plan"))
-    .description("check a plan (a YAML file, as POST /api/v1/plans/ takes it) and print its targets, cells and executions; create also stores it")
-    .addArgument(new Argument("<action>", "validate (store nothing) or create").choices(["validate", "create"]))
+  const plan = program.command("plan").description("plans: a suite of benchmarks across targets (a YAML file, as POST /api/v1/plans/ takes it)");
+  for (const action of ["validate", "create"]) {
+    withGlobals(plan.command(action))
+      .description(
+        action === "validate"
+          ? "check a plan and print its targets, cells and executions; store nothing"
+          : "check a plan, print its targets, cells and executions, and store it",
+      )
+      .argument("<file>", "the plan, in YAML")
+      .action(act((ctx, _command, file: string) => planCommand(action, file, ctx)));
+  }
+  withGlobals(plan.command("run"))
+    .description("store a plan and run it: a live matrix of its cells, then its ranking; Ctrl-C cancels the run (its sessions deleted, results kept)")
     .argument("<file>", "the plan, in YAML")
-    .action(act((ctx, _command, action: string, file: string) => planCommand(action, file, ctx)));
+    .action(act((ctx, _command, file: string) => planRunCommand(file, {}, ctx)));
+  withGlobals(plan.command("report"))
+    .description("a plan run's report: its ranking (text), or the server's JSON, CSV, JSON Lines or self-contained HTML")
+    .argument("<run>", "the run's id (or its first 8 characters, or <plan>/<run>)")
+    .addOption(new Option("--format <format>", "text, json, csv, jsonl or html").choices(["text", "json", "csv", "jsonl", "html"]).default("text"))
+    .option("--plan <plan-id>", "the run's plan (found when not given)")
+    .option("-o, --output <file>", "write to this file instead of stdout")
+    .action(act((ctx, command, run: string) => planReportCommand(run, command.opts<PlanReportOptions>(), ctx)));
 
   for (const name of SERVER_COMMANDS) {
     program

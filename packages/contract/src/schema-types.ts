@@ -20,6 +20,7 @@ export type StepName = StepRecord["step"];
 export type StepResult = Schemas["StepResult"];
 export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
+export type ExecutionCost = Schemas["ExecutionCost"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];
 export type Benchmark = Schemas["Benchmark"];
@@ -40,3 +41,10 @@ export type Comparison = Schemas["Comparison"];
 export type ComparedMetric = Schemas["ComparedMetric"];
 export type MetricFigure = Schemas["MetricFigure"];
 export type EventType = Schemas["EventType"];
+/** A run of a plan: its state, progress, sessions and cells (`startPlanRun`). */
+export type PlanRun = Schemas["PlanRun"];
+export type PlanRunCell = Schemas["PlanRunCell"];
+export type PlanRunProgress = Schemas["PlanRunProgress"];
+/** The report of a plan's run (`getPlanRunReport`), and one line of it as CSV or JSON Lines. */
+export type PlanReport = Schemas["PlanReport"];
+export type PlanReportRow = Schemas["PlanReportRow"];

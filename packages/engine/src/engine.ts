@@ -4,6 +4,7 @@ import type {
   ExecutionCreate,
   Plan,
   PlanCreate,
+  PlanRun,
   Provider as ProviderView,
   Session,
   SessionCreate,
@@ -17,6 +18,7 @@ import { storedProviderConfigs } from "./config/stored-provider-configs.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import type { EngineLog } from "./engine-log.js";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
+import { Costs, type CostQuery, type CostSummary } from "./cost/costs.js";
 import { Executions } from "./executions/executions.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import type { MachineAccess } from "./machines/machine-access.js";
@@ -31,7 +33,10 @@ import { ReadCache } from "./read-cache.js";
 import type { ExecutionListQuery, MetricsExportQuery, Page, PlanListQuery, SessionListQuery } from "./lists/list-query.js";
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
+import { PlanRuns } from "./plan-runs/plan-runs.js";
+import { RunDriver } from "./plan-runs/run-driver.js";
 import { Plans } from "./plans/plans.js";
+import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
 
@@ -60,10 +65,14 @@ export class Engine {
   private readonly sessions: Sessions;
   private readonly executions: Executions;
   private readonly plans: Plans;
+  private readonly planRuns: PlanRuns;
+  private readonly runDriver: RunDriver;
+  private readonly planReports: PlanReports;
   private readonly sweeps: Sweep;
   private readonly steps: Steps;
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
+  private readonly costs: Costs;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -100,6 +109,7 @@ export class Engine {
     const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
     const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
     this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
+    this.costs = new Costs({ store, machines: this.machines, log });
     this.sessions = new Sessions({
       store,
       secrets,
@@ -109,10 +119,30 @@ export class Engine {
       steps: this.steps,
       log,
       maxStepTimeoutS,
+      costs: this.costs,
     });
-    this.executions = new Executions({ store, catalogs, reads });
+    this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
+    this.planReports = new PlanReports({
+      loadRun: options.planRuns ?? (async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells })),
+      comparedRows: (ids) => this.executions.comparedRows(ids),
+    });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
+    // Runs are driven through the same operations a client's requests use.
+    this.runDriver = new RunDriver(
+      {
+        store,
+        secrets,
+        log,
+        createSession: (body, o) => this.sessions.create(body, o),
+        deleteSession: (id) => this.sessions.delete(id),
+        createExecution: (sessionId, body, o) => this.executions.create(sessionId, body, o),
+        startStep: (kind, execId) => this.steps.start(kind, execId),
+        waitForStep: (attempt) => this.steps.wait(attempt),
+      },
+      options.worker,
+    );
+    this.planRuns = new PlanRuns(store, () => this.runDriver.wake());
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -127,6 +157,8 @@ export class Engine {
    */
   async close(deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    // The runs first: their drivers then begin no more steps, and others take them over at once.
+    await this.runDriver.stop(Math.max(0, deadlineMs - 1_000));
     // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
     const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
@@ -221,6 +253,14 @@ export class Engine {
     return this.executions.get(id);
   }
 
+  /**
+   * What executions cost (those of `sessionIds`, and `executionIds`), each and in all per
+   * currency, from their service types' `price_per_hour`: see cost/costs.ts and results/cost.ts.
+   */
+  costOf(query: CostQuery): Promise<CostSummary> {
+    return this.costs.costOf(query);
+  }
+
   /** Compares executions metric by metric with a baseline (the first by default): see results/comparison.ts. */
   compareExecutions(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
     return this.executions.compare(query);
@@ -283,9 +323,37 @@ export class Engine {
     return this.plans.get(id);
   }
 
-  /** Forgets a plan: it is no longer listed or read. */
+  /** Forgets a plan: it is no longer listed or read. A plan with a run not ended is refused (wrong_state). */
   deletePlan(id: string): Promise<void> {
     return this.plans.delete(id);
+  }
+
+  // ---- plan runs
+
+  /** Records a run of the plan, `pending`; a driver (in this process or another) takes it up. */
+  startPlanRun(planId: string): Promise<PlanRun> {
+    return this.planRuns.start(planId);
+  }
+
+  /** The plan's runs, oldest first (a page of them with the query's `limit`). */
+  listPlanRuns(planId: string, query: PlanListQuery = {}): Promise<Page<PlanRun>> {
+    return this.planRuns.list(planId, query);
+  }
+
+  getPlanRun(planId: string, runId: string): Promise<PlanRun> {
+    return this.planRuns.get(planId, runId);
+  }
+
+  /** Asks the run to stop: its steps are stopped and its sessions deleted; its results stay. */
+  cancelPlanRun(planId: string, runId: string): Promise<PlanRun> {
+    return this.planRuns.cancel(planId, runId);
+  }
+
+  // ---- reports
+
+  /** The report of a plan's run as JSON (a `PlanReport`), CSV, JSON Lines or one HTML page: see plans/report/. */
+  planReport(planId: string, runId: string, format: ReportFormat = "json"): Promise<RenderedReport> {
+    return this.planReports.report(planId, runId, format);
   }
 
   // ---- admin
@@ -304,9 +372,13 @@ export class Engine {
    */
   private startWorking(): void {
     this.resuming = (async () => {
-      if (this.store.db.kind === "pglite") await this.store.releaseLeases();
+      if (this.store.db.kind === "pglite") {
+        await this.store.releaseLeases();
+        await this.store.planRuns.release();
+      }
       await this.sessions.resumeDeletions();
       await this.steps.startWorking();
+      if (!this.closing) this.runDriver.start();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }

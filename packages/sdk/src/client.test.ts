@@ -107,6 +107,35 @@ describe("operations against prism mock", () => {
     expect(lastRequest().method).toBe("DELETE");
   });
 
+  it("starts, lists, gets and cancels a plan's runs", async () => {
+    const planId = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
+    const started = await bw.startPlanRun(planId);
+    expect(started).toMatchObject({ plan_id: planId, state: "pending", progress: { total: 2, eta_seconds: null } });
+    expect(lastRequest().method).toBe("POST");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/runs/`);
+
+    const runs = await bw.listPlanRuns(planId);
+    expect(runs[0]!.cells[0]).toMatchObject({ target: "here/default", state: "completed", attempts: 2 });
+    await bw.listPlanRunsPage(planId, { limit: 1 });
+    expect(new URL(lastRequest().url).search).toBe("?limit=1");
+    const run = await bw.getPlanRun(planId, started.id);
+    expect(run.progress.completed).toBe(1);
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/runs/${started.id}`);
+    expect((await bw.cancelPlanRun(planId, started.id)).state).toBe("cancelling");
+    expect(lastRequest().method).toBe("DELETE");
+  });
+
+  it("reads a run's report as JSON, and as the text of the format asked for", async () => {
+    const planId = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
+    const runId = "5e8d2c1a-9b7f-4a3e-8d6c-2b1a0f9e8d7c";
+    const report = await bw.getPlanRunReport(planId, runId);
+    expect(report.targets[0]).toMatchObject({ rank: 1 });
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/runs/${runId}/report`);
+    const csv = await bw.getPlanRunReportText(planId, runId, "csv");
+    expect(typeof csv).toBe("string");
+    expect(new URL(lastRequest().url).search).toBe("?format=csv");
+  });
+
   it("lists deleted sessions when their state is asked for, the live ones otherwise", async () => {
     (await bw.listSessions({ state: ["deleted"] })).forEach(expectSession);
     expect(new URL(lastRequest().url).search).toBe("?state=deleted");

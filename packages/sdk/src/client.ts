@@ -25,6 +25,8 @@ import type {
   MetricRow,
   Plan,
   PlanCreate,
+  PlanReport,
+  PlanRun,
   Provider,
   Session,
   SessionCreate,
@@ -141,6 +143,33 @@ export interface BenchwrightClient {
   listPlansPage(options?: CallOptions & PageOptions): Promise<Page<Plan>>;
   getPlan(planId: string, options?: CallOptions): Promise<Plan>;
   deletePlan(planId: string, options?: RequestOptions): Promise<void>;
+  /**
+   * Starts a run of the plan and answers at once with it, `pending`: the server opens the
+   * targets' sessions, makes and runs each cell's execution and deletes the sessions at the end.
+   * Follow it with `getPlanRun` (its `progress` and `cells`) or `events()` (`plan_run.*`).
+   *
+   * @example
+   * let run = await bw.startPlanRun(plan.id);
+   * while (run.ended === null) {
+   *   await new Promise((r) => setTimeout(r, 2000));
+   *   run = await bw.getPlanRun(plan.id, run.id);
+   * }
+   */
+  startPlanRun(planId: string, options?: CallOptions): Promise<PlanRun>;
+  /** The plan's runs, oldest first. */
+  listPlanRuns(planId: string, options?: CallOptions): Promise<PlanRun[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listPlanRunsPage(planId: string, options?: CallOptions & PageOptions): Promise<Page<PlanRun>>;
+  getPlanRun(planId: string, runId: string, options?: CallOptions): Promise<PlanRun>;
+  /** Cancels the run: answers it `cancelling`; its steps are stopped, its sessions deleted, its results kept. An ended run is a 409. */
+  cancelPlanRun(planId: string, runId: string, options?: CallOptions): Promise<PlanRun>;
+  /**
+   * The run's report: for each cell and metric every target's summary, ratio to the baseline,
+   * verdict and rank; each target's geometric mean and rank; the failed cells with why.
+   */
+  getPlanRunReport(planId: string, runId: string, options?: CallOptions): Promise<PlanReport>;
+  /** The same report as CSV or JSON Lines of its cells, or as one self-contained HTML page (charts inline, nothing fetched). */
+  getPlanRunReportText(planId: string, runId: string, format: "csv" | "jsonl" | "html", options?: RequestOptions): Promise<string>;
   /** The metric figures of the executions that match the filters, as CSV (RFC 4180) or JSON Lines text. */
   exportMetrics(options: MetricsExportOptions & { format: "csv" | "jsonl" }): Promise<string>;
   /**
@@ -282,6 +311,10 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     readPage<Execution>(raw.GET("/executions/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
   const plansPage = (o?: CallOptions & PageOptions) =>
     readPage<Plan>(raw.GET("/plans/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
+  const planRunsPage = (planId: string, o?: CallOptions & PageOptions) =>
+    readPage<PlanRun>(
+      raw.GET("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId }, header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }),
+    );
   // Prepare and run: the same call, on their own path; the overloads say what `async` answers.
   const startStep = (path: "/executions/{exec_id}/prepare" | "/executions/{exec_id}/run") => (execId: string, o?: StepOptions) =>
     unwrap<StepResult | StepAttempt>(raw.POST(path, { params: { path: { exec_id: execId }, header: stepHeaders(o) }, ...init(o) }));
@@ -332,6 +365,29 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     deletePlan: async (planId, o) => {
       await unwrap(raw.DELETE("/plans/{plan_id}", { params: { path: { plan_id: planId } }, ...init(o) }));
     },
+    startPlanRun: (planId, o) => unwrap(raw.POST("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId } }, ...init(o) })),
+    listPlanRuns: async (planId, o) => (await planRunsPage(planId, o)).items,
+    listPlanRunsPage: planRunsPage,
+    getPlanRun: (planId, runId, o) =>
+      unwrap(raw.GET("/plans/{plan_id}/runs/{run_id}", { params: { path: { plan_id: planId, run_id: runId }, header: fieldsHeader(o) }, ...init(o) })),
+    cancelPlanRun: (planId, runId, o) =>
+      unwrap(raw.DELETE("/plans/{plan_id}/runs/{run_id}", { params: { path: { plan_id: planId, run_id: runId } }, ...init(o) })),
+    // The operation answers JSON or text by `format`: each method reads the one it asks for.
+    getPlanRunReport: (planId, runId, o) =>
+      unwrap<PlanReport>(
+        raw.GET("/plans/{plan_id}/runs/{run_id}/report", {
+          params: { path: { plan_id: planId, run_id: runId }, header: fieldsHeader(o) },
+          ...init(o),
+        }) as Promise<{ data?: PlanReport; error?: unknown; response: Response }>,
+      ),
+    getPlanRunReportText: (planId, runId, format, o) =>
+      unwrap<string>(
+        raw.GET("/plans/{plan_id}/runs/{run_id}/report", {
+          params: { path: { plan_id: planId, run_id: runId }, query: { format } },
+          parseAs: "text",
+          ...init(o),
+        }) as Promise<{ data?: string; error?: unknown; response: Response }>,
+      ),
     exportMetrics: (o) => exportMetricsText(raw, o.format, o),
     exportMetricsStream: (o) => exportMetricsStream(raw, o.format, o),
     metricRows: (o) => streamMetricRows(raw, o),

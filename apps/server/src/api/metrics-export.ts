@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Response } from "express";
-import type { MetricRow } from "@benchwright/engine";
+import { csvLine, type MetricRow } from "@benchwright/engine";
 import { pipe } from "./log-response.js";
 
 export type ExportFormat = "csv" | "jsonl";
@@ -51,25 +51,4 @@ function jsonLine(row: MetricRow): string {
 
 function csvRecord(row: MetricRow): string {
   return csvLine(METRIC_COLUMNS.map((column) => row[column]));
-}
-
-/** One RFC 4180 record, CRLF-ended. */
-function csvLine(values: readonly unknown[]): string {
-  return values.map(csvField).join(",") + "\r\n";
-}
-
-/** A text that a spreadsheet would run as a formula (OWASP's list: = + - @ tab CR)... */
-const FORMULA = /^[=+\-@\t\r]/;
-/** ...unless it is a number, which a spreadsheet reads as one. */
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
-
-/**
- * One CSV field: a number as JavaScript writes it, an object as JSON text, nothing as nothing, a text as it is but
- * with a `'` in front when it would start a formula; quoted (quotes doubled) when it holds a
- * comma, a quote or a line end.
- */
-function csvField(value: unknown): string {
-  let text = value === undefined || value === null ? "" : typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
-  if (typeof value === "string" && FORMULA.test(text) && !NUMBER.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

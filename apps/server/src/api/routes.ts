@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import type { Engine, MetricsExportQuery } from "@benchwright/engine";
+import type { Engine, MetricsExportQuery, ReportFormat } from "@benchwright/engine";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
@@ -88,6 +88,22 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     deletePlan: async (req, res) => {
       await engine.deletePlan(req.params.plan_id);
       res.status(204).end();
+    },
+    startPlanRun: async (req, res) => {
+      const run = await engine.startPlanRun(req.params.plan_id);
+      res.set("Location", `${API_BASE}/plans/${run.plan_id}/runs/${run.id}`);
+      ok(res, 202, run);
+    },
+    listPlanRuns: async (req, res) => sendPage(req, res, await engine.listPlanRuns(req.params.plan_id, listQueryOf(req))),
+    getPlanRun: async (req, res) => ok(res, 200, await engine.getPlanRun(req.params.plan_id, req.params.run_id)),
+    cancelPlanRun: async (req, res) => ok(res, 202, await engine.cancelPlanRun(req.params.plan_id, req.params.run_id)),
+    getPlanRunReport: async (req, res) => {
+      const { format = "json" } = req.query as { format?: ReportFormat };
+      const report = await engine.planReport(req.params.plan_id, req.params.run_id, format);
+      if (report.format === "json") return ok(res, 200, report.body);
+      // CSV and JSON Lines are saved as files, as the metrics export's; the page is shown.
+      if (report.format !== "html") res.set("Content-Disposition", `attachment; filename="report.${report.format}"`);
+      res.status(200).type(report.mediaType).send(report.body);
     },
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),

@@ -115,6 +115,11 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("createPlan", planMasks, (m) => call("createPlan", "POST", "/plans/?dry_run=true", m, planBody));
     await each("listPlans", planMasks, (m) => call("listPlans", "GET", "/plans/", m));
     await each("getPlan", planMasks, (m) => call("getPlan", "GET", `/plans/${plan.id}`, m));
+    const runMasks = ["state,progress{total,eta_seconds}", "cells{target,state,execution_id}", "sessions", "started,ended"];
+    await each("startPlanRun", runMasks, (m) => call("startPlanRun", "POST", `/plans/${plan.id}/runs/`, m));
+    await each("listPlanRuns", runMasks, (m) => call("listPlanRuns", "GET", `/plans/${plan.id}/runs/`, m));
+    const planRun = await call("startPlanRun", "POST", `/plans/${plan.id}/runs/`, undefined);
+    await each("getPlanRun", runMasks, (m) => call("getPlanRun", "GET", `/plans/${plan.id}/runs/${planRun.id}`, m));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {

@@ -257,6 +257,42 @@ describe("two servers and workers on one PostgreSQL", () => {
     expect(second.logs.join("\n")).not.toMatch(/ended in error/);
     worker = second;
   }, 150_000);
+
+  it("drives a plan run from the database: with its driver and its step's worker killed, others take both over, each cell once", async () => {
+    const lab = { label: "lab", ...existingVm() };
+    const planId = (await call(a, "POST", "/plans/", { targets: [lab], benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [6, 1, 1] } }] }))
+      .body.id;
+    const started = await call(b, "POST", `/plans/${planId}/runs/`);
+    expect(started.status).toBe(202);
+    const runId = started.body.id;
+    const runOn = async (server: BenchwrightProcess) => (await call(server, "GET", `/plans/${planId}/runs/${runId}`)).body;
+    await until("the first cell to run", async () => ((await runOn(a)).cells[0].state === "running" ? true : undefined), 30_000);
+    const driver = processes.find((p) => p.logs.some((line) => line.includes(`driving plan run ${runId}`)));
+    expect(driver).toBeDefined();
+    const second = await start("worker");
+    // The driver (whichever process it is) and the worker that runs the step die together.
+    await Promise.all([driver!.kill(), worker.kill()]);
+    const alive = [a, b].find((p) => p !== driver)!;
+    const run = await until(
+      "the run to end",
+      async () => {
+        const now = await runOn(alive);
+        return ["completed", "failed", "cancelled"].includes(now.state) ? now : undefined;
+      },
+      120_000,
+    );
+    expect(run.state).toBe("completed");
+    for (const cell of run.cells) {
+      expect(cell).toMatchObject({ state: "completed", attempts: 2 });
+      const exec = (await call(alive, "GET", `/executions/${cell.execution_id}`)).body;
+      expect(exec.steps.map((s: { step: string; state: string }) => `${s.step}:${s.state}`)).toEqual(["prepare:succeeded", "run:succeeded"]);
+    }
+    expect((await call(alive, "GET", `/sessions/${run.sessions.lab}`)).body.state).toBe("deleted");
+    // Another process took the run over.
+    const takers = processes.filter((p) => p !== driver && p.logs.some((line) => line.includes(`driving plan run ${runId}`)));
+    expect(takers.length).toBeGreaterThan(0);
+    worker = second;
+  }, 180_000);
 });
 
 /** Whether any process of the group still runs (zombies do not count). */

@@ -2,7 +2,8 @@ import type { ComparedMetric, Comparison, MetricFigure } from "@benchwright/sdk"
 
 type ComparedExecution = Comparison["executions"][number];
 import { api } from "../api.js";
-import { barChart, type Bar } from "../bar-chart.js";
+import { chartElement } from "../charts/chart-element.js";
+import { type Bar, metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
 import { h } from "../dom.js";
 import { bytes, figure, shortId, tagsText } from "../format.js";
 import { cannotBeNegative, FOLD_ABOVE, groupByUnit } from "../metric-groups.js";
@@ -203,7 +204,6 @@ function metricChart(c: Comparison, m: ComparedMetric): HTMLElement {
   const byId = new Map(c.executions.map((e) => [e.id, e]));
   const tags = tagsText(m.tags);
   const bars: Bar[] = m.figures.map((f) => ({
-    key: f.execution_id,
     label: label(byId.get(f.execution_id), f.execution_id),
     value: f.mean,
     low: f.ci_low,
@@ -212,8 +212,11 @@ function metricChart(c: Comparison, m: ComparedMetric): HTMLElement {
     tone: `verdict-${f.verdict}`,
   }));
   const title = `${m.name}${tags ? ` (${tags})` : ""}`;
-  const chart = barChart(bars, { title: `${title}, ${m.unit}`, kind: "comparison", unit: m.unit, nonNegative: cannotBeNegative(m) });
-  chart.dataset.metric = m.name;
+  const chart = chartElement(metricBarOption(bars, { unit: m.unit, nonNegative: cannotBeNegative(m) }), {
+    kind: "comparison",
+    title: `${title}, ${m.unit}`,
+    height: metricBarHeight(bars.length),
+  });
   return h(
     "figure",
     { class: "metric", "data-metric": m.name, "data-tags": tags, "data-key": metricKey(m) },

@@ -1,6 +1,7 @@
 import { BenchwrightProblemError, type Execution, type Metric, type Session, type StepName, type StepRecord, type Vm, type Workload } from "@benchwright/sdk";
 import { api, describeError } from "../api.js";
-import { barChart } from "../bar-chart.js";
+import { chartElement } from "../charts/chart-element.js";
+import { metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
 import { h } from "../dom.js";
 import { bytes, shortId } from "../format.js";
 import { onChanges } from "../live.js";
@@ -231,7 +232,7 @@ function metrics(list: Metric[]): Element[] {
         "figure",
         { class: "metric", "data-metric": name },
         h("figcaption", {}, name, h("span", { class: "muted" }, ` ${unit}${better ? `, ${better} is better` : ""}`)),
-        barChart(bars, { title: `${name} (${unit})`, kind: "metrics", unit, nonNegative }),
+        chartElement(metricBarOption(bars, { unit, nonNegative }), { kind: "metrics", title: `${name} (${unit})`, height: metricBarHeight(bars.length) }),
       ),
     ),
   ].filter((x): x is HTMLElement => x !== null);

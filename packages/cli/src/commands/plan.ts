@@ -19,7 +19,7 @@ export async function planCommand(action: string, file: string, ctx: Context): P
   return 0;
 }
 
-async function readPlan(file: string): Promise<PlanCreate> {
+export async function readPlan(file: string): Promise<PlanCreate> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -36,7 +36,7 @@ async function readPlan(file: string): Promise<PlanCreate> {
 }
 
 /** The targets, the benchmarks with their cells, and the size: what a run of the plan would make. */
-function expansionText(plan: Plan): string {
+export function expansionText(plan: Plan): string {
   const targets = table(
     ["TARGET", "PROVIDER", "SERVICE", "CLASS"],
     plan.targets.map((t) => [t.label + (t.label === plan.baseline ? " (baseline)" : ""), t.provider, t.service, t.inline ? `${t.class} (inline)` : t.class]),

@@ -88,6 +88,14 @@ export class ConfigSection<K extends string> {
     return this.report(key, describeValue(key, this.values[key]), "must be a positive number");
   }
 
+  /** A number of at least 0 (a price): a negative one, or text that is not a number, is a problem. */
+  nonNegative(key: K): number | undefined {
+    const n = this.number(key);
+    if (n === undefined) return undefined;
+    if (n !== "wrong" && n >= 0) return n;
+    return this.report(key, describeValue(key, this.values[key]), "must be a number of at least 0");
+  }
+
   flag(key: K): boolean | undefined {
     const v = this.values[key];
     if (v === undefined || v === null) return undefined;

@@ -55,7 +55,7 @@ function workRootOf(workingDir: string | undefined): string {
   return `${base}/.benchwright`;
 }
 
-type CloudParts = OmitEach<CloudConfig, "name" | "serviceType" | "stepTimeoutS" | "secrets">;
+type CloudParts = OmitEach<CloudConfig, "name" | "serviceType" | "stepTimeoutS" | "secrets" | "price">;
 
 /**
  * The cloud settings of `p` (provider section) and `s` (service section) for their driver.

@@ -4,6 +4,7 @@ import { configError, problem, type ConfigProblem } from "./config-problem.js";
 import { ConfigSection, type ProviderKey, type ServiceKey } from "./config-section.js";
 import { parseCloudConfig } from "./parse-cloud-config.js";
 import { parseExistingVm } from "./parse-existing-vm.js";
+import { parsePrice } from "./parse-price.js";
 import type { OmitEach, ProviderConfig } from "./provider-config-types.js";
 
 /**
@@ -21,7 +22,13 @@ export function parseProviderConfig(resolved: ResolvedConfig): ProviderConfig {
   const problems: ConfigProblem[] = [];
   const provider = new ConfigSection<ProviderKey>(resolved.provider, ["provider"], problems);
   const service = new ConfigSection<ServiceKey>(resolved.service, [resolved.serviceType], problems);
-  const common = { name: resolved.name, serviceType: resolved.serviceType, stepTimeoutS: service.integer("step_timeout", 1) };
+  const price = parsePrice(service);
+  const common = {
+    name: resolved.name,
+    serviceType: resolved.serviceType,
+    stepTimeoutS: service.integer("step_timeout", 1),
+    ...(price ? { price } : {}),
+  };
   const config = ((): OmitEach<ProviderConfig, "secrets"> | undefined => {
     switch (resolved.providerClass) {
       case "local":

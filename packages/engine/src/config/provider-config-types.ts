@@ -18,6 +18,14 @@ interface Common {
   stepTimeoutS?: Given<Service, "step_timeout">;
   /** Every credential the configuration holds, in each form it was given: what a scrubber masks. */
   secrets: readonly string[];
+  /** What an hour of the service type costs (`price_per_hour`): a cloud machine's hour, else an hour of steps. */
+  price?: ServicePrice;
+}
+
+/** A service type's price: per hour, in an ISO 4217 currency (USD unless the configuration says). */
+export interface ServicePrice {
+  perHour: number;
+  currency: string;
 }
 
 export interface LocalConfig extends Common {

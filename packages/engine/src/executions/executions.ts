@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Execution, ExecutionCreate } from "@benchwright/contract";
 import type { CatalogSource } from "../catalog-source.js";
+import type { Costs } from "../cost/costs.js";
 import { BenchwrightError } from "../errors.js";
 import { catalogWorkload, jsonPointerToken } from "./catalog-workload.js";
 import { executionCursor } from "../lists/cursor.js";
 import { executionWhereOf, pageOf, type ExecutionListQuery, type MetricsExportQuery, type Page } from "../lists/list-query.js";
 import { metricRowsOf, type MetricRow } from "../lists/metric-rows.js";
 import type { ReadCache } from "../read-cache.js";
-import { compareExecutions, type Comparison } from "../results/comparison.js";
+import { compareExecutions, type ComparedRow, type Comparison } from "../results/comparison.js";
 import { repetitionPlanOf } from "../results/repetitions.js";
 import type { Store } from "../store/store.js";
 import type { ExecutionRow } from "../model/executions.js";
@@ -20,13 +21,16 @@ export interface ExecutionsOptions {
   catalogs: CatalogSource;
   /** The read views, shared with the sessions' reads (a session's view holds its executions). */
   reads: ReadCache;
+  /** What executions cost: added to their views as they are read, never kept with them. */
+  costs: Costs;
 }
 
 /** Executions: made in a live session from a catalog's tool and workload, read, exported and compared. */
 export class Executions {
   constructor(private readonly options: ExecutionsOptions) {}
 
-  async create(sessionId: string, body: ExecutionCreate): Promise<Execution> {
+  /** `id` is given by a plan's run, which records it before the execution is made (so that it is made once). */
+  async create(sessionId: string, body: ExecutionCreate, { id = randomUUID() }: { id?: string } = {}): Promise<Execution> {
     const { store, catalogs } = this.options;
     await liveSession(store, sessionId);
     const catalog = catalogs.current();
@@ -43,7 +47,7 @@ export class Executions {
       );
     }
     const row = {
-      id: randomUUID(),
+      id,
       session_id: sessionId,
       tool_id: tool.id,
       workload_id: workload.id,
@@ -60,7 +64,9 @@ export class Executions {
       created: new Date(),
     };
     await store.insertExecution(row);
-    return executionView({ ...row, exec_env: { vms: [] }, metrics: [] }, []);
+    const made = { ...row, exec_env: { vms: [] }, metrics: [], steps: [], seq: "" };
+    const [view] = await this.options.costs.withCosts([made], [executionView(made, [])]);
+    return view;
   }
 
   /**
@@ -68,13 +74,15 @@ export class Executions {
    * filters; a page of them with its `limit`), in creation order.
    */
   async list(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
-    const { store, reads } = this.options;
-    return reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
+    const { store, reads, costs } = this.options;
+    const { rows, page } = await reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
       if (sessionId && !(await store.getSession(sessionId))) throw new BenchwrightError("not_found", `No session ${sessionId}`);
       const where = this.where(sessionId === undefined ? query : { ...query, session_id: sessionId });
-      const page = pageOf(await store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
-      return { items: executionViews(page.items), next: page.next };
+      const found = pageOf(await store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
+      return { rows: found.items, page: { items: executionViews(found.items), next: found.next } };
     });
+    const items = await costs.withCosts(rows, page.items);
+    return items === page.items ? page : Object.freeze({ ...page, items: items as Execution[] });
   }
 
   /**
@@ -94,12 +102,14 @@ export class Executions {
   }
 
   async get(id: string): Promise<Execution> {
-    const { store, reads } = this.options;
-    return reads.get(`execution:${id}`, async () => {
-      const [row] = await store.executionsWithSteps({ id });
-      if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
-      return executionView(row, row.steps);
+    const { store, reads, costs } = this.options;
+    const { row, view } = await reads.get(`execution:${id}`, async () => {
+      const [found] = await store.executionsWithSteps({ id });
+      if (!found) throw new BenchwrightError("not_found", `No execution ${id}`);
+      return { row: found, view: executionView(found, found.steps) };
     });
+    const [costed] = await costs.withCosts([row], [view]);
+    return costed;
   }
 
   /** The execution's row, whatever its session's state. */
@@ -114,12 +124,17 @@ export class Executions {
    * results/comparison.ts. Deleted sessions' executions compare too: results outlive sessions.
    */
   async compare(query: { ids: string[]; baseline?: string; confidence?: number }): Promise<Comparison> {
-    const { store } = this.options;
     const { ids, baseline = query.ids[0], confidence = 0.95 } = query;
     if (!ids.includes(baseline)) {
       const message = "must be one of the executions compared (ids)";
       throw new BenchwrightError("validation_failed", `baseline ${message}`, { errors: [{ path: "/query/baseline", message }] });
     }
+    return compareExecutions(await this.comparedRows(ids), baseline, confidence);
+  }
+
+  /** What a comparison reads of each execution, in the order of `ids`: its record, its session's provider, its last successful run's figures. */
+  async comparedRows(ids: string[]): Promise<ComparedRow[]> {
+    const { store } = this.options;
     const rows = await store.executionsWithSteps({ ids });
     const missing = ids.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length) throw new BenchwrightError("not_found", `No execution ${missing.join(", ")}`);
@@ -129,7 +144,7 @@ export class Executions {
     });
     const sessionOf = new Map(sessions.map((s) => [s.id, s]));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const compared = ids.map((id) => {
+    return ids.map((id) => {
       const row = byId.get(id)!;
       const session = sessionOf.get(row.session_id)!;
       return {
@@ -139,7 +154,6 @@ export class Executions {
         params: (row as { params?: Record<string, unknown> }).params ?? {},
       };
     });
-    return compareExecutions(compared, baseline, confidence);
   }
 
   /** What a list or the export selects; a filter may name a tool by any of its names (`toolId`). */

@@ -18,6 +18,10 @@ export function planCursor(seq: string): string {
   return encode(["p", seq]);
 }
 
+export function planRunCursor(seq: string): string {
+  return encode(["r", seq]);
+}
+
 export function sessionKeyOf(cursor: string): SessionKey {
   const parts = decode(cursor);
   const [kind, created, id] = parts;
@@ -31,6 +35,10 @@ export function executionSeqOf(cursor: string): string {
 
 export function planSeqOf(cursor: string): string {
   return seqOf(cursor, "p", "plans");
+}
+
+export function planRunSeqOf(cursor: string): string {
+  return seqOf(cursor, "r", "plan runs");
 }
 
 function seqOf(cursor: string, kind: string, list: string): string {

@@ -2,7 +2,7 @@ import type { operations } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import type { ExecutionWhere, SessionWhere } from "../store/list-where.js";
 import type { SessionState } from "../model/sessions.js";
-import { executionSeqOf, planSeqOf, sessionKeyOf } from "./cursor.js";
+import { executionSeqOf, planRunSeqOf, planSeqOf, sessionKeyOf } from "./cursor.js";
 
 type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;
 
@@ -58,6 +58,10 @@ export function executionWhereOf(query: ExecutionListQuery, toolId: (name: strin
 /** Where a page of plans starts, and how many rows it reads (one more than `limit`). */
 export function planPageOf(query: PlanListQuery): { afterSeq?: string; limit?: number } {
   return { afterSeq: query.cursor === undefined ? undefined : planSeqOf(query.cursor), limit: pageSizeOf(query.limit) };
+}
+
+export function planRunPageOf(query: PlanListQuery): { afterSeq?: string; limit?: number } {
+  return { afterSeq: query.cursor === undefined ? undefined : planRunSeqOf(query.cursor), limit: pageSizeOf(query.limit) };
 }
 
 /** The page a list answers, from rows read with `where.limit` (one more than asked for). */

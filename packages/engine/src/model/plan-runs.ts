@@ -29,3 +29,31 @@ export interface PlanRunCell {
   /** Why the cell failed or was cancelled, as a person reads it. */
   error: string | null;
 }
+
+/** A row of `plan_runs`. `sessions` are the ids given to the targets' sessions at the run's creation, made by its driver. */
+export interface PlanRunRow {
+  id: string;
+  plan_id: string;
+  seq: string;
+  state: PlanRunState;
+  created: Date;
+  started: Date | null;
+  ended: Date | null;
+  sessions: Record<string, string>;
+  /** The process driving the run, and until when its lease holds (null: nobody). */
+  owner: string | null;
+  lease_until: Date | null;
+}
+
+/**
+ * A row of `plan_run_cells`: the cell, its place in the run (`seq`), and the id its execution
+ * is given when it is made (given at the run's creation, so that a driver taking over makes
+ * it at most once).
+ */
+export interface PlanRunCellRow extends Omit<PlanRunCell, "execution_id"> {
+  run_id: string;
+  seq: number;
+  execution_id: string;
+}
+
+export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until">;

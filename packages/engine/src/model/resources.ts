@@ -9,6 +9,9 @@ export interface ResourceRow {
   destroyed_at: Date | null;
 }
 
+/** A resource's life as the ledger recorded it, by the database's clock. */
+export type ResourceLifetime = Pick<ResourceRow, "session_id" | "kind" | "resource_id" | "created" | "destroyed_at">;
+
 /** How many resources of one kind a configuration's sessions hold at the cloud (see Store.liveResourceCounts). */
 export interface LiveResourceCount {
   /** The configuration's name. */

@@ -51,8 +51,10 @@ export interface StepKey {
   attempt: number;
 }
 
-/** A step attempt as an execution's view shows it. */
-export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error">;
+/** A step attempt as an execution's view shows it; a prepare's with its metrics (the boot times of the machines it made). */
+export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error"> & {
+  metrics?: StoredMetric[] | null;
+};
 
 /** Where a running step's machine part is: enough for a new owner to re-attach to it. */
 export interface StepHandle {

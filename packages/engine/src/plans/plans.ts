@@ -18,7 +18,7 @@ export interface PlansOptions extends TargetLimits {
   secrets: SecretBox;
 }
 
-/** Plans: checked and expanded when made, stored, read and deleted. Running one is not here yet. */
+/** Plans: checked and expanded when made, stored, read and deleted. Running one is plan-runs/'. */
 export class Plans {
   constructor(private readonly options: PlansOptions) {}
 
@@ -49,8 +49,11 @@ export class Plans {
     return planView(row);
   }
 
+  /** A plan with a run not yet ended stays: its driver reads it. */
   async delete(id: string): Promise<void> {
-    if (!(await this.options.store.deletePlan(id))) throw new BenchwrightError("not_found", `No plan ${id}`);
+    const deleted = await this.options.store.deletePlan(id);
+    if (deleted === "missing") throw new BenchwrightError("not_found", `No plan ${id}`);
+    if (deleted === "busy") throw new BenchwrightError("wrong_state", `Plan ${id} has a run that has not ended; cancel it first`);
   }
 }
 

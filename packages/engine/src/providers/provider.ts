@@ -18,6 +18,14 @@ export interface Machine {
   allowInstall: boolean;
   /** How to reach it; absent means the server's own host (local shell). */
   ssh?: SshTarget;
+  /** How long it took to boot, when this call made it (a cloud machine): its prepare records it. */
+  boot?: MachineBoot;
+}
+
+/** Seconds from the API call that made a machine to its running (`createSeconds`) and to its SSH answering (`sshReadySeconds`). */
+interface MachineBoot {
+  createSeconds: number;
+  sshReadySeconds: number;
 }
 
 /** Every resource a provider creates is recorded here before anything waits on it. */

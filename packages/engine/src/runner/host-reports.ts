@@ -1,6 +1,7 @@
 // What the runner makes of what a host reports: the outcome of a step that wrote its rc, the
 // error of a start that failed, and a process group id it may signal.
 import { BenchwrightError } from "../errors.js";
+import { SESSION_DELETED } from "../model/steps.js";
 import type { Transport } from "../transport/transport.js";
 import { parseStartFailure, type End } from "./remote-scripts.js";
 import type { StepOutcome } from "./step.js";
@@ -18,7 +19,14 @@ export function ended(end: End & { kind: "rc" }, logBytes: number): StepOutcome 
 export function startFailed(dir: string, transport: Transport, stderr: string, exit?: number | null): BenchwrightError {
   const why = parseStartFailure(stderr);
   if (why === "nodir") return new BenchwrightError("step_failed", `Cannot create ${dir} on ${transport.description}`);
-  const detail = why === "write" ? "cannot write its files" : why === "nopid" ? "it did not report its process id" : stderr.trim() || `exit code ${exit}`;
+  const detail =
+    why === "write"
+      ? "cannot write its files"
+      : why === "nopid"
+        ? "it did not report its process id"
+        : why === "retired"
+          ? `${SESSION_DELETED}: its work dir was removed before the step launched`
+          : stderr.trim() || `exit code ${exit}`;
   return new BenchwrightError("step_failed", `Cannot start the step in ${dir} on ${transport.description}: ${detail}`);
 }
 

@@ -106,6 +106,9 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
       // noclobber makes the redirection an exclusive create: one launcher wins.
       "if [ ! -e step.pid ] && { set -C; : > launch.lock; } 2>/dev/null; then",
       "  set +C",
+      // Its execution was retired (its session deleted) while this start was on its way: the
+      // retiring waits for launches whose lock it sees, so one that locks after it must not launch.
+      ...RETIRED_CHECK.map((l) => `  ${l}`),
       ...write.map((l) => `  ${l}`),
       "  [ -e step.rc ] && rm -f step.rc",
       "  : > step.log",
@@ -281,6 +284,25 @@ export function killScript(pgid: number, graceSeconds: number, dir: string): str
 
 /** Runs (once) what a serving part wrote to undo its firewall rule in `$d`, if it did. */
 export const UNDO_FIREWALL = '[ -f "$d/firewall.undo" ] && bash "$d/firewall.undo" && rm -f "$d/firewall.undo"; true';
+
+/**
+ * Where a step dir's execution is marked retired: `<root>/.gone/<execution>`, beside the
+ * executions' dirs (parameter expansion only: no process in a launch that goes ahead).
+ */
+const RETIRED_CHECK = ["bw_x=${bw_dir%/*}", 'if [ -e "${bw_x%/*}/.gone/${bw_x##*/}" ]; then rm -rf -- "$bw_x"; echo start:retired >&2; exit 97; fi'];
+
+/**
+ * Marks an execution's dir retired, so that a start still on its way there launches nothing
+ * and removes what it made (see {@link startScript}); marks older than a day are pruned: no
+ * start is late by that much.
+ */
+export function retireLines(executionDir: string): string[] {
+  return [
+    `bw_x=${shellPath(executionDir)}`,
+    'mkdir -p "${bw_x%/*}/.gone" && : > "${bw_x%/*}/.gone/${bw_x##*/}"',
+    'find "${bw_x%/*}/.gone" -type f -mmin +1440 -delete 2>/dev/null',
+  ];
+}
 
 export function removeScript(dir: string): string {
   return bashC(`rm -rf -- ${shellPath(dir)}`);

@@ -1,6 +1,6 @@
 import { BenchwrightError } from "../errors.js";
 import type { Transport } from "../transport/transport.js";
-import { bashC, readPid, UNDO_FIREWALL } from "./remote-scripts.js";
+import { bashC, readPid, retireLines, UNDO_FIREWALL } from "./remote-scripts.js";
 import { shellPath } from "./shell-quote.js";
 import type { StepHandle } from "./step.js";
 
@@ -20,12 +20,14 @@ export async function attachStep(transport: Transport, dir: string): Promise<Ste
  * Kills every step of an execution (each subdir's process group that has not written
  * step.rc), then undoes the firewall rules its serving parts left (a KILL runs no exit trap).
  * A step whose launch is under way (its lock taken, its pid not yet written) is waited for,
- * up to 2 s.
+ * up to 2 s. With `retire` (its session is gone) the execution is first marked so that a start
+ * that reaches the host later (its command still in flight) launches nothing.
  */
-export async function stopExecutionSteps(transport: Transport, executionDir: string): Promise<void> {
+export async function stopExecutionSteps(transport: Transport, executionDir: string, { retire = false } = {}): Promise<void> {
   await transport.exec(
     bashC(
       [
+        ...(retire ? retireLines(executionDir) : []),
         `for d in ${shellPath(executionDir)}/*/; do`,
         '  [ -e "$d/launch.lock" ] || [ -e "$d/step.pid" ] || continue',
         ...readPid(2)

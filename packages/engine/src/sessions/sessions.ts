@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Execution, Session, SessionCreate } from "@benchwright/contract";
+import type { Execution, ExecutionCost, Session, SessionCreate } from "@benchwright/contract";
 import type { ProviderConfigFile } from "../config/provider-config.js";
+import { withCosts, type Costs } from "../cost/costs.js";
 import type { EngineLog } from "../engine-log.js";
 import { BenchwrightError } from "../errors.js";
 import { sessionCursor } from "../lists/cursor.js";
@@ -29,17 +30,20 @@ export interface SessionsOptions {
   log: EngineLog;
   /** The most seconds a session's `step_timeout` may give a step. */
   maxStepTimeoutS: number;
+  /** What its executions cost: added to their views as they are read, never kept with them. */
+  costs: Costs;
 }
 
 /** A session's life: made from a provider configuration, read, and deleted with what it made. */
 export class Sessions {
   constructor(private readonly options: SessionsOptions) {}
 
-  async create(body: SessionCreate): Promise<Session> {
+  /** `id` is given by a plan's run, which records it before the session is made (so that it is made once). */
+  async create(body: SessionCreate, { id = randomUUID() }: { id?: string } = {}): Promise<Session> {
     const { store, secrets, providerConfigs, maxStepTimeoutS, log } = this.options;
     const { resolved, config } = sessionConfigOf(body, { providerConfigs, maxStepTimeoutS });
     const row: Omit<SessionRow, "deleted_at"> = {
-      id: randomUUID(),
+      id,
       provider_name: config.name,
       service_type: config.serviceType,
       provider_class: config.class,
@@ -58,25 +62,30 @@ export class Sessions {
   /** The sessions that match the query's filters, the live ones unless its `state` says otherwise (a page of them with its `limit`), oldest first. */
   async list(query: SessionListQuery = {}): Promise<Page<Session>> {
     const { store, reads } = this.options;
-    return reads.get(`sessions:${JSON.stringify(query)}`, async () => {
+    const { executions, page } = await reads.get(`sessions:${JSON.stringify(query)}`, async () => {
       const where = sessionWhereOf(query);
       // The page's sessions and their executions, in two queries side by side.
-      const [rows, executions] = await Promise.all([store.findSessions(where), store.executionsWithSteps({ sessions: where })]);
-      const page = pageOf(rows, query.limit, (last) => sessionCursor(last.key));
-      const bySession = new Map<string, Execution[]>(page.items.map((r) => [r.id, []]));
-      for (const e of executions) bySession.get(e.session_id)?.push(executionView(e, e.steps));
-      return { items: page.items.map((r) => sessionView(r, bySession.get(r.id)!)), next: page.next };
+      const [rows, found] = await Promise.all([store.findSessions(where), store.executionsWithSteps({ sessions: where })]);
+      const sessions = pageOf(rows, query.limit, (last) => sessionCursor(last.key));
+      const bySession = new Map<string, Execution[]>(sessions.items.map((r) => [r.id, []]));
+      for (const e of found) bySession.get(e.session_id)?.push(executionView(e, e.steps));
+      return { executions: found, page: { items: sessions.items.map((r) => sessionView(r, bySession.get(r.id)!)), next: sessions.next } };
     });
+    const costs = await this.options.costs.of(executions);
+    const items = page.items.map((s) => sessionWithCosts(s, costs));
+    return items.every((s, i) => s === page.items[i]) ? page : Object.freeze({ ...page, items: Object.freeze(items) as Session[] });
   }
 
   /** A session in any state: a deleted one's record outlives it, as its executions' results do. */
   async get(id: string): Promise<Session> {
     const { store, reads } = this.options;
-    return reads.get(`session:${id}`, async () => {
+    const { executions, view } = await reads.get(`session:${id}`, async () => {
       const [row] = await store.sessionSummaries(["active", "deleting", "deleted"], id);
       if (!row) throw new BenchwrightError("not_found", `No session ${id}`);
-      return sessionView(row, executionViews(await store.executionsWithSteps({ sessionIds: [id] })));
+      const found = await store.executionsWithSteps({ sessionIds: [id] });
+      return { executions: found, view: sessionView(row, executionViews(found)) };
     });
+    return sessionWithCosts(view, await this.options.costs.of(executions));
   }
 
   /** Stops its running steps, removes its work dirs, destroys what its provider created. */
@@ -133,3 +142,9 @@ export class Sessions {
 
 /** How long a DELETE waits for the owners of the session's steps to record their ends. */
 const STEP_END_WAIT_MS = 10_000;
+
+/** A session's view with its executions' costs: the same view when none has one. */
+function sessionWithCosts(view: Session, costs: ReadonlyMap<string, ExecutionCost>): Session {
+  const executions = withCosts(view.executions, costs);
+  return executions === view.executions ? view : Object.freeze({ ...view, executions: executions as Execution[] });
+}

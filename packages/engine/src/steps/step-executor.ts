@@ -12,6 +12,8 @@ import type { ExecutionRow } from "../model/executions.js";
 import type { StepEnd, StepKey, StepKind, StepRow } from "../model/steps.js";
 import { formatDuration } from "../time.js";
 import { cancelOf, isHandBack, LeaseLost, type StepCancelled } from "./hand-back.js";
+import type { StoredMetric } from "../model/metrics.js";
+import { bootMetrics } from "./boot-metrics.js";
 import { asStepError } from "./outcome.js";
 import type { StepContext, StepTools, StepWork } from "./step-attempt.js";
 import { work } from "./step-work.js";
@@ -118,7 +120,16 @@ export class StepExecutor {
     let cancel: StepCancelled | undefined;
     // The machines the step reached: where its work dir is, when its session's DELETE began meanwhile.
     let reached: Machine[] = [];
-    const resolving: StepContext = { ...ctx, machines: async (count) => (reached = await ctx.machines(count)) };
+    // How long the machines made for this step took to boot: the prepare's own metrics, failed or not (the machines stay).
+    const booted: StoredMetric[] = [];
+    const resolving: StepContext = {
+      ...ctx,
+      machines: async (count) => {
+        reached = await ctx.machines(count);
+        booted.push(...bootMetrics(reached));
+        return reached;
+      },
+    };
     this.#running++;
     let following = true;
     const stopFollowing = () => {
@@ -177,11 +188,11 @@ export class StepExecutor {
             duration,
             exit_code: failure.extras.exit_code ?? null,
             error: failure.detail,
-            metrics: null,
+            metrics: kind === "prepare" && booted.length ? booted : null,
             error_code: failure.code,
             error_extras: failure.extras as Record<string, unknown>,
           }
-        : { state: "succeeded", duration, exit_code: 0, error: null, metrics: done!.metrics };
+        : { state: "succeeded", duration, exit_code: 0, error: null, metrics: kind === "prepare" && booted.length ? booted : done!.metrics };
       // Counted before it is recorded: whoever waits for the step may answer the moment it is.
       stopFollowing();
       onEnd({ step: kind, outcome: end.state, duration });

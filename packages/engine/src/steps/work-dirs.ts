@@ -59,12 +59,14 @@ export class WorkDirs {
   }
 
   /**
-   * Removes an execution's work dir on a machine, first killing any step still running in it
-   * (a step outlives its follower by design, so deleting a session must stop it explicitly).
+   * Removes an execution's work dir on a machine for good (its session is gone), first killing
+   * any step still running in it (a step outlives its follower by design, so deleting a session
+   * must stop it explicitly). The execution is retired there first: a start whose command is
+   * still on its way (its follower aborted, the host not reached yet) then launches nothing.
    */
   async remove(transport: Transport, machine: Machine, executionId: string): Promise<void> {
     const dir = `${machine.workRoot}/${executionId}`;
-    await stopExecutionSteps(transport, dir);
+    await stopExecutionSteps(transport, dir, { retire: true });
     await this.options.runner.remove(transport, dir, machine.ssh ? undefined : dirname(machine.workRoot));
   }
 }

@@ -1,14 +1,21 @@
 import type { PlanRow } from "../model/plans.js";
 import type { Db } from "./db.js";
+import type { EventAppender } from "./event-appender.js";
 import { deletePlanById, insertPlan, planById, plansPage } from "./sql/plans-sql.js";
 import { run } from "./sql/sql.js";
 
-/** The stored plans: written once, read, deleted. */
+/** The stored plans: written once, read, deleted; each creation and deletion told in the event log. */
 export class PlansRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventAppender,
+  ) {}
 
   async insert(row: Omit<PlanRow, "seq">): Promise<void> {
-    await run(this.db, insertPlan(row));
+    await this.db.transaction(async (tx) => {
+      await run(tx, insertPlan(row));
+      await this.events.appendAll([{ type: "plan.created", session_id: null, execution_id: null, data: { plan_id: row.id } }], tx);
+    });
   }
 
   async get(id: string): Promise<PlanRow | undefined> {
@@ -19,8 +26,14 @@ export class PlansRepository {
     return run<PlanRow>(this.db, plansPage(afterSeq, limit));
   }
 
-  /** False when there was no such plan. */
-  async delete(id: string): Promise<boolean> {
-    return (await run(this.db, deletePlanById(id))).length > 0;
+  /** `missing` when there was no such plan, `busy` when a run of it has not ended. */
+  async delete(id: string): Promise<"deleted" | "missing" | "busy"> {
+    return this.db.transaction(async (tx) => {
+      if ((await run(tx, deletePlanById(id))).length > 0) {
+        await this.events.appendAll([{ type: "plan.deleted", session_id: null, execution_id: null, data: { plan_id: id } }], tx);
+        return "deleted";
+      }
+      return (await run(tx, planById(id))).length > 0 ? "busy" : "missing";
+    });
   }
 }

@@ -2,7 +2,7 @@ import type { SessionRow, SessionState, SessionSummary } from "../model/sessions
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
 import type { SessionKey, SessionWhere } from "./list-where.js";
-import { insertSession, moveSession, sessionById, sessionsIn, sessionStateOf, sessionSummaries } from "./sql/sessions-sql.js";
+import { insertSession, moveSession, sessionById, sessionsById, sessionsIn, sessionStateOf, sessionSummaries } from "./sql/sessions-sql.js";
 import { run } from "./sql/sql.js";
 
 /** The sessions: their rows, their states, and their views. */
@@ -31,6 +31,11 @@ export class SessionsRepository {
 
   async get(id: string): Promise<SessionRow | undefined> {
     return (await run<SessionRow>(this.db, sessionById(id)))[0];
+  }
+
+  /** These sessions, in any state; those that do not exist are left out. */
+  async byIds(ids: string[]): Promise<SessionRow[]> {
+    return ids.length ? run<SessionRow>(this.db, sessionsById(ids)) : [];
   }
 
   async list(states: SessionState[]): Promise<SessionRow[]> {

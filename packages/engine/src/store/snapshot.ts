@@ -1,6 +1,6 @@
 import type { Db } from "./db.js";
 
-const TABLES = ["sessions", "executions", "steps", "machines", "resources", "events", "plans"];
+const TABLES = ["sessions", "executions", "steps", "machines", "resources", "events", "plans", "plan_runs", "plan_run_cells"];
 
 /** A snapshot of every table, for tests that assert a failed request changed nothing. */
 export async function snapshotTables(db: Db): Promise<string> {

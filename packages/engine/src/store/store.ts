@@ -3,7 +3,7 @@ import type { ExecutionRow, ExecutionState, ExecutionWithSteps, NewExecution } f
 import type { MachineRow, VmRecord } from "../model/machines.js";
 import type { RunMetricsRow } from "../model/metrics.js";
 import type { PlanRow } from "../model/plans.js";
-import type { LiveResourceCount, ResourceRow } from "../model/resources.js";
+import type { LiveResourceCount, ResourceLifetime, ResourceRow } from "../model/resources.js";
 import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
 import type { Db } from "./db.js";
@@ -13,6 +13,7 @@ import { LeasesRepository, type LeaseState } from "./leases-repository.js";
 import type { ExecutionWhere, SessionKey, SessionWhere } from "./list-where.js";
 import { MachinesRepository } from "./machines-repository.js";
 import { MetricsRepository } from "./metrics-repository.js";
+import { PlanRunsRepository } from "./plan-runs-repository.js";
 import { PlansRepository } from "./plans-repository.js";
 import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
@@ -34,6 +35,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly resources: ResourcesRepository;
   readonly metrics: MetricsRepository;
   readonly plans: PlansRepository;
+  /** The plans' runs and cells, read and written by plan-runs/ through it directly. */
+  readonly planRuns: PlanRunsRepository;
 
   constructor(
     readonly db: Db,
@@ -48,7 +51,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.machines = new MachinesRepository(db);
     this.resources = new ResourcesRepository(db);
     this.metrics = new MetricsRepository(db);
-    this.plans = new PlansRepository(db);
+    this.plans = new PlansRepository(db, events);
+    this.planRuns = new PlanRunsRepository(db, events);
   }
 
   // ---- sessions
@@ -58,6 +62,10 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   }
   getSession(id: string): Promise<SessionRow | undefined> {
     return this.sessions.get(id);
+  }
+  /** These sessions in any state (what a cost needs of them: their sealed configurations). */
+  sessionsByIds(ids: string[]): Promise<SessionRow[]> {
+    return this.sessions.byIds(ids);
   }
   listSessions(states: SessionState[]): Promise<SessionRow[]> {
     return this.sessions.list(states);
@@ -91,8 +99,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   listPlans(afterSeq: string | undefined, limit: number | undefined): Promise<PlanRow[]> {
     return this.plans.page(afterSeq, limit);
   }
-  /** False when there was no such plan. */
-  deletePlan(id: string): Promise<boolean> {
+  /** `missing` when there was no such plan, `busy` when a run of it has not ended. */
+  deletePlan(id: string): Promise<"deleted" | "missing" | "busy"> {
     return this.plans.delete(id);
   }
 
@@ -201,6 +209,9 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   }
   liveResourceCounts(): Promise<LiveResourceCount[]> {
     return this.resources.liveCounts();
+  }
+  resourceLifetimes(sessionIds: string[], kinds: string[]): Promise<ResourceLifetime[]> {
+    return this.resources.lifetimes(sessionIds, kinds);
   }
   liveResources(sessionId: string): Promise<ResourceRow[]> {
     return this.resources.live(sessionId);

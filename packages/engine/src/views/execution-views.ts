@@ -1,4 +1,4 @@
-import type { Execution, Session, StepAttempt, StepRecord } from "@benchwright/contract";
+import type { Execution, ExecutionCost, Session, StepAttempt, StepRecord } from "@benchwright/contract";
 import type { ExecutionRow, ExecutionWithSteps } from "../model/executions.js";
 import type { SessionSummary } from "../model/sessions.js";
 import type { StepRow, StepSummary } from "../model/steps.js";
@@ -23,7 +23,8 @@ export function sessionView(row: SessionSummary, executions: Execution[]): Sessi
   };
 }
 
-export function executionView(row: ExecutionRow, steps: StepSummary[]): Execution {
+/** `cost`: its share of its session's price, when the session's service type has one (see Costs). */
+export function executionView(row: ExecutionRow, steps: StepSummary[], cost?: ExecutionCost): Execution {
   return {
     id: row.id,
     session_id: row.session_id,
@@ -33,14 +34,16 @@ export function executionView(row: ExecutionRow, steps: StepSummary[]): Executio
     params: row.params ?? {},
     exec_env: { vms: row.exec_env.vms ?? [] },
     ...(row.repetitions ? { repetitions: row.repetitions } : {}),
-    metrics: metricsView(row.metrics),
+    // The run's figures, then how long the machines its prepares made took to boot.
+    metrics: [...metricsView(row.metrics), ...steps.flatMap((s) => (s.step === "prepare" ? metricsView(s.metrics) : []))],
+    ...(cost ? { cost } : {}),
     steps: steps.map(stepView),
   };
 }
 
 /** Executions with their steps (one query's rows) as the wire shows them. */
-export function executionViews(rows: ExecutionWithSteps[]): Execution[] {
-  return rows.map((r) => executionView(r, r.steps));
+export function executionViews(rows: ExecutionWithSteps[], costs?: ReadonlyMap<string, ExecutionCost>): Execution[] {
+  return rows.map((r) => executionView(r, r.steps, costs?.get(r.id)));
 }
 
 function stepView(row: StepSummary): StepRecord {

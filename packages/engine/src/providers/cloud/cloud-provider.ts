@@ -12,8 +12,8 @@ import { waitForSsh } from "./wait-for-ssh.js";
 type Log = (line: string) => void;
 type Live = Array<{ kind: string; id: string; meta: Record<string, unknown> }>;
 type Key = { name: string; privateKey: string };
-/** A machine of the session, as the ledger holds it. */
-type Launched = { id: string; meta: Record<string, unknown> };
+/** A machine of the session, as the ledger holds it; `askedAt` (performance.now()) when this call launched it. */
+type Launched = { id: string; meta: Record<string, unknown>; askedAt?: number };
 
 /** How many machines the step needs: `ctx.count`, at least one. */
 function machineCount(ctx: ProviderContext): number {
@@ -130,11 +130,12 @@ export class CloudProvider implements Provider {
   private async launch(ctx: ProviderContext, key: Key, access: LaunchSpec["access"], log: Log): Promise<Launched> {
     const name = resourceName(ctx.sessionId);
     const publicKey = await publicKeyOf(key.privateKey);
+    const askedAt = performance.now();
     const id = await this.call("launching the machine", () => this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access }));
     const meta = { ssh_port: this.settings.sshPort, key_name: key.name, name };
     await ctx.resources.record(this.driver.kinds.machine, id, meta);
     log(`launched machine ${id} (${this.settings.size}, ${this.settings.image})`);
-    return { id, meta };
+    return { id, meta, askedAt };
   }
 
   /**
@@ -148,7 +149,7 @@ export class CloudProvider implements Provider {
     const failures: unknown[] = [];
     const ready = await Promise.all(
       machines.map((m) =>
-        this.finish(each, m.id, m.meta, key.privateKey, live, log).catch((error: unknown) => {
+        this.finish(each, m, key.privateKey, live, log).catch((error: unknown) => {
           failures.push(error);
           stop.abort();
           return undefined;
@@ -226,9 +227,13 @@ export class CloudProvider implements Provider {
     return id;
   }
 
-  /** Waits until the machine runs and SSH answers, then initializes it once (post_create_script). */
-  private async finish(ctx: ProviderContext, id: string, meta: Record<string, unknown>, privateKey: string, live: Live, log: Log): Promise<Machine> {
+  /**
+   * Waits until the machine runs and SSH answers, then initializes it once (post_create_script).
+   * A machine launched by this call says how long each wait took from its launch.
+   */
+  private async finish(ctx: ProviderContext, { id, meta, askedAt }: Launched, privateKey: string, live: Live, log: Log): Promise<Machine> {
     const s = this.settings;
+    const since = (t: number) => (performance.now() - t) / 1000;
     const sshPort = Number(meta.ssh_port) || s.sshPort;
     const view = await pollUntil(
       async () => {
@@ -250,6 +255,7 @@ export class CloudProvider implements Provider {
         signal: ctx.signal,
       },
     );
+    const createSeconds = askedAt === undefined ? undefined : since(askedAt);
     const ip = view.address ?? (await this.address(ctx, id, live, log));
     log(`machine ${id} is running at ${ip}; waiting for SSH on port ${sshPort}`);
     await waitForSsh(ip, sshPort, {
@@ -258,6 +264,7 @@ export class CloudProvider implements Provider {
       attempts: s.sshAttempts,
       signal: ctx.signal,
     });
+    const sshReadySeconds = askedAt === undefined ? undefined : since(askedAt);
     log(`SSH answers on ${ip}:${sshPort}`);
     const machine: Machine = {
       id,
@@ -267,6 +274,7 @@ export class CloudProvider implements Provider {
       workRoot: s.workRoot,
       allowInstall: true,
       ssh: { host: ip, port: sshPort, username: s.vmUser, privateKey },
+      ...(createSeconds !== undefined && sshReadySeconds !== undefined ? { boot: { createSeconds, sshReadySeconds } } : {}),
     };
     if (s.postCreateScript && meta.post_created !== true) {
       await runPostCreate(ctx, machine, s.postCreateScript, s.postCreateTimeoutMs, log);

@@ -14,7 +14,7 @@ import {
 import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { publicKeyOf } from "./cloud-provider.js";
-import { GCE_KINDS } from "./gce-driver.js";
+import { GCE_KINDS } from "./gce-kinds.js";
 import { createCloudProvider } from "./index.js";
 
 // What is particular to GCE; the lifecycle (each step failing, abort, sweep) is in

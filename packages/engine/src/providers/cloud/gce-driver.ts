@@ -5,8 +5,7 @@ import { PUBLIC_ONLY } from "../../net/outbound-guard.js";
 import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-settings.js";
 import { guardedAuth, serviceAccountAuth, type HeaderSource } from "./gce-auth.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
-
-export const GCE_KINDS = { instance: "gce:instance", key: "gce:ssh_key", firewall: "gce:firewall" } as const;
+import { GCE_KINDS } from "./gce-kinds.js";
 
 /** Label keys may not hold a colon: `benchwright:session` becomes `benchwright-session`. */
 const LABEL_SESSION = TAG_SESSION.replace(":", "-");

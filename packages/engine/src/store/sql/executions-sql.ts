@@ -75,7 +75,11 @@ export function setExecEnv(id: string, env: { vms: VmRecord[] }): Sql {
   return { text: "UPDATE executions SET exec_env = $2 WHERE id = $1", values: [id, json(env)] };
 }
 
-const STEP_SUMMARY_FIELDS = ["step", "attempt", "state", "started", "duration", "exit_code", "error"].map((f) => `'${f}', s.${f}`).join(", ");
+// A prepare's metrics are its machines' boot times (few); a run's, its execution's own `metrics` already.
+const STEP_SUMMARY_FIELDS = [
+  ...["step", "attempt", "state", "started", "duration", "exit_code", "error"].map((f) => `'${f}', s.${f}`),
+  "'metrics', CASE WHEN s.step = 'prepare' THEN s.metrics END",
+].join(", ");
 
 /** The executions `where` selects (or all), each with `seq` and its steps aggregated as JSON, `steps`. */
 export function executionsWithSteps(where: ExecutionWhere | "all"): Sql {

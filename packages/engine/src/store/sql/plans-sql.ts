@@ -21,6 +21,11 @@ export function plansPage(afterSeq: string | undefined, limit: number | undefine
   };
 }
 
+/** Deletes a plan that has no run still going (its runs' records go with it); answers it when deleted. */
 export function deletePlanById(id: string): Sql {
-  return { text: "DELETE FROM plans WHERE id = $1 RETURNING id", values: [id] };
+  return {
+    text: `DELETE FROM plans p WHERE p.id = $1
+       AND NOT EXISTS (SELECT 1 FROM plan_runs r WHERE r.plan_id = p.id AND r.state IN ('pending', 'running', 'cancelling')) RETURNING id`,
+    values: [id],
+  };
 }

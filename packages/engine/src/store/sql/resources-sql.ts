@@ -27,6 +27,15 @@ export function liveResourceCounts(): Sql {
   };
 }
 
+/** Every resource of these kinds the sessions had, destroyed or not, in the order they were recorded. */
+export function resourceLifetimes(sessionIds: string[], kinds: string[]): Sql {
+  return {
+    text: `SELECT session_id, kind, resource_id, created, destroyed_at FROM resources
+            WHERE session_id = ANY($1) AND kind = ANY($2) ORDER BY seq`,
+    values: [sessionIds, kinds],
+  };
+}
+
 export function liveResources(sessionId: string): Sql {
   return { text: "SELECT * FROM resources WHERE session_id = $1 AND destroyed_at IS NULL ORDER BY seq", values: [sessionId] };
 }

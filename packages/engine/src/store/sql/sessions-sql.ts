@@ -14,6 +14,10 @@ export function sessionById(id: string): Sql {
   return { text: "SELECT * FROM sessions WHERE id = $1", values: [id] };
 }
 
+export function sessionsById(ids: string[]): Sql {
+  return { text: "SELECT * FROM sessions WHERE id = ANY($1)", values: [ids] };
+}
+
 export function sessionsIn(states: SessionState[]): Sql {
   return { text: "SELECT * FROM sessions WHERE state = ANY($1) ORDER BY created, id", values: [states] };
 }

@@ -1,0 +1,107 @@
+import { parse } from "csv-parse/sync";
+import { BenchwrightError, type PlanRunCell } from "@benchwright/engine";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
+
+const RUN = "2b7e4c1a-9d3f-4e8b-a6c5-0f1e2d3c4b5a";
+const OTHER_RUN = "3c8f5d2b-0e4a-4f9c-b7d6-1a2b3c4d5e6f";
+
+// The report's route on a real engine, its answers checked against the contract (the fixture
+// validates responses). Runs are not stored yet: the engine is given a reader of one run, made
+// of two real idle executions; once runs land, this reads a real run instead.
+describe("a plan run's report over HTTP", () => {
+  let fx: Fixture;
+  let api: ReturnType<typeof request>;
+  let planId: string;
+  let cells: PlanRunCell[] = [];
+
+  beforeAll(async () => {
+    fx = await openFixture({
+      engine: {
+        planRuns: async (id, runId) => {
+          const plan = await fx.engine.getPlan(id);
+          if (runId !== RUN) throw new BenchwrightError("not_found", `No run ${runId} of plan ${id}`);
+          return { plan, cells };
+        },
+      },
+    });
+    api = request(fx.app);
+    const targets = [
+      { label: "here", provider: "local", service: "default" },
+      { label: "there", provider: "local", service: "default" },
+    ];
+    const plan = await api
+      .post("/api/v1/plans/")
+      .send({ targets, benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: 0.1 } }], repetitions: { count: 3 } });
+    expect(plan.status, plan.text).toBe(201);
+    planId = plan.body.id;
+    const ran = async (): Promise<string> => {
+      const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
+      const body = { tool: "idle", workload: "idle5", params: { seconds: 0.1 }, repetitions: { count: 3 } };
+      const id = (await api.post(`/api/v1/sessions/${session}/executions/`).send(body).expect(200)).body.id;
+      await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+      await api.post(`/api/v1/executions/${id}/run`).expect(200);
+      return id;
+    };
+    const [a, b] = [await ran(), await ran()];
+    const cell = { benchmark: 0, cell: 0, tool: "idle", workload: "idle5", params: { seconds: 0.1 }, attempts: 2, error: null };
+    cells = [
+      { ...cell, target: "here", state: "completed", execution_id: a },
+      { ...cell, target: "there", state: "completed", execution_id: b },
+    ];
+  });
+  afterAll(() => fx?.close());
+
+  const path = () => `/api/v1/plans/${planId}/runs/${RUN}/report`;
+
+  it("answers JSON by default: the two targets' figures and their ranking", async () => {
+    const res = await api.get(path()).expect(200);
+    expect(res.type).toBe("application/json");
+    expect(res.body).toMatchObject({ plan_id: planId, run_id: RUN, baseline: "here", failures: [] });
+    const idle = res.body.cells[0].metrics[0];
+    expect(idle.name).toBe("idle_seconds");
+    expect(idle.figures.map((f: { target: string; n: number }) => [f.target, f.n])).toEqual([
+      ["here", 3],
+      ["there", 3],
+    ]);
+    expect(res.body.targets.map((t: { target: string }) => t.target).sort()).toEqual(["here", "there"]);
+  });
+
+  it("answers CSV and JSON Lines as files, one line per target and metric", async () => {
+    const csv = await api.get(`${path()}?format=csv`).expect(200);
+    expect(csv.type).toBe("text/csv");
+    expect(csv.headers["content-disposition"]).toBe('attachment; filename="report.csv"');
+    const rows = parse(csv.text, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => [r.target, r.metric, r.n])).toEqual([
+      ["here", "idle_seconds", "3"],
+      ["there", "idle_seconds", "3"],
+    ]);
+    const jsonl = await api.get(`${path()}?format=jsonl`).expect(200);
+    expect(jsonl.type).toBe("application/x-ndjson");
+    const lines = jsonl.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.target, l.verdict])).toEqual(rows.map((r) => [r.target, r.verdict]));
+  });
+
+  it("answers one HTML page, shown rather than saved, its charts inline", async () => {
+    const res = await api.get(`${path()}?format=html`).expect(200);
+    expect(res.type).toBe("text/html");
+    expect(res.headers["content-disposition"]).toBeUndefined();
+    expect(res.text).toContain('<th scope="row">there</th>');
+    expect(res.text).not.toMatch(/https?:\/\//);
+    expect(res.text.match(/<svg/g)).toHaveLength(2);
+  });
+
+  it("is a 400 for an unknown format, and a 404 for an unknown plan or run", async () => {
+    const bad = await api.get(`${path()}?format=xml`).expect(400);
+    expect(bad.body.code).toBe("validation_failed");
+    expect(bad.body.errors[0].path).toBe("/query/format");
+    const noPlan = await api.get(`/api/v1/plans/${OTHER_RUN}/runs/${RUN}/report`).expect(404);
+    expect(noPlan.body.code).toBe("not_found");
+    const noRun = await api.get(`/api/v1/plans/${planId}/runs/${OTHER_RUN}/report`).expect(404);
+    expect(noRun.body.detail).toBe(`No run ${OTHER_RUN} of plan ${planId}`);
+  });
+});

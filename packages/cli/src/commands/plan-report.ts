@@ -1,0 +1,43 @@
+import { writeFile } from "node:fs/promises";
+import { note, print, printJson, type Context } from "../context.js";
+import { UsageError } from "../exit-codes.js";
+import { resolveRun } from "../plan-runs.js";
+import { rankingText } from "./plan-run.js";
+
+export interface PlanReportOptions {
+  format: string;
+  plan?: string;
+  output?: string;
+}
+
+const FORMATS = ["json", "csv", "jsonl", "html", "text"] as const;
+
+/**
+ * `benchwright plan report <run>`: a run's report as the server renders it (JSON, CSV, JSON
+ * Lines, one self-contained HTML file), or its ranking as a table (`text`, the default on a
+ * terminal). The run may be named alone: its plan is found.
+ */
+export async function planReportCommand(runId: string, options: PlanReportOptions, ctx: Context): Promise<number> {
+  const format = options.format as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format)) throw new UsageError(`--format is one of ${FORMATS.join(", ")}, not '${options.format}'`);
+  const { planId, runId: id } = await resolveRun(ctx.bw, runId, options.plan);
+  if (format === "text" || format === "json") {
+    const report = await ctx.bw.getPlanRunReport(planId, id);
+    const text = format === "json" ? `${JSON.stringify(report, null, 2)}\n` : `${rankingText(report)}\n`;
+    if (!options.output) {
+      if (format === "json" || ctx.json) printJson(report);
+      else print(text.trimEnd());
+      return 0;
+    }
+    await writeFile(options.output, text);
+  } else {
+    const text = await ctx.bw.getPlanRunReportText(planId, id, format);
+    if (!options.output) {
+      process.stdout.write(text);
+      return 0;
+    }
+    await writeFile(options.output, text);
+  }
+  if (!ctx.json) note(`report of run ${id} written to ${options.output} (${format})`);
+  return 0;
+}

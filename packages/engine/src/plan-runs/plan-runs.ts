@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import type { PlanRun } from "@benchwright/contract";
+import { BenchwrightError } from "../errors.js";
+import { planRunCursor } from "../lists/cursor.js";
+import { pageOf, planRunPageOf, type Page, type PlanListQuery } from "../lists/list-query.js";
+import type { Store } from "../store/store.js";
+import { runCells } from "./run-cells.js";
+import { planRunView } from "./run-view.js";
+
+/**
+ * A plan's runs as the API sees them: started (recorded, for a driver to take up), listed,
+ * read, cancelled. Driving them is the RunDriver's, in whichever process holds the run.
+ */
+export class PlanRuns {
+  constructor(
+    private readonly store: Store,
+    /** Tells this process's driver that a run wants one, so that it need not wait for its next sweep. */
+    private readonly wake: () => void = () => {},
+  ) {}
+
+  /** Records a run of the plan, `pending`, with its cells and the ids its sessions and executions will have. */
+  async start(planId: string): Promise<PlanRun> {
+    const plan = await this.store.getPlan(planId);
+    if (!plan) throw new BenchwrightError("not_found", `No plan ${planId}`);
+    const id = randomUUID();
+    const run = {
+      id,
+      plan_id: planId,
+      state: "pending" as const,
+      created: new Date(),
+      started: null,
+      ended: null,
+      sessions: Object.fromEntries(plan.body.targets.map((t) => [t.label, randomUUID()])),
+    };
+    const cells = runCells(id, plan.body);
+    await this.store.planRuns.insert(run, cells);
+    this.wake();
+    return planRunView(run, cells);
+  }
+
+  /** The plan's runs, oldest first (a page of them with the query's `limit`). */
+  async list(planId: string, query: PlanListQuery = {}): Promise<Page<PlanRun>> {
+    const { afterSeq, limit } = planRunPageOf(query);
+    if (!(await this.store.getPlan(planId))) throw new BenchwrightError("not_found", `No plan ${planId}`);
+    const rows = await this.store.planRuns.page(planId, afterSeq, limit);
+    const page = pageOf(rows, query.limit, (last) => planRunCursor(last.seq));
+    return { items: page.items.map((r) => planRunView(r, r.cells)), next: page.next };
+  }
+
+  async get(planId: string, runId: string): Promise<PlanRun> {
+    const row = await this.store.planRuns.get(planId, runId);
+    if (!row) throw new BenchwrightError("not_found", `No run ${runId} of plan ${planId}`);
+    return planRunView(row, row.cells);
+  }
+
+  /** Asks the run's driver to stop it; answers the run, `cancelling`. An ended run is refused. */
+  async cancel(planId: string, runId: string): Promise<PlanRun> {
+    const state = await this.store.planRuns.cancel(planId, runId);
+    if (state === undefined) throw new BenchwrightError("not_found", `No run ${runId} of plan ${planId}`);
+    if (state !== "cancelling") throw new BenchwrightError("wrong_state", `Run ${runId} is ${state}: it has ended`, { state });
+    this.wake();
+    return this.get(planId, runId);
+  }
+}

@@ -1,0 +1,173 @@
+import type { SessionCreate } from "@benchwright/contract";
+import type { EngineLog } from "../engine-log.js";
+import { isBenchwrightError } from "../errors.js";
+import type { NewEvent } from "../model/events.js";
+import type { PlanRunCellRow, PlanRunRow, PlanRunState } from "../model/plan-runs.js";
+import type { PlanRow } from "../model/plans.js";
+import type { SecretBox } from "../secrets/secret-box.js";
+import { sleep } from "../transport/backoff.js";
+import { type CellCollaborators, driveCell, type RecordCell } from "./cell-steps.js";
+import type { RunLease } from "./run-lease.js";
+import { ENDED_CELL_STATES, progressOf } from "./run-view.js";
+
+export interface RunCollaborators extends CellCollaborators {
+  /** Opens inline targets' configurations, sealed in the plan's row. */
+  secrets: SecretBox;
+  createSession: (body: SessionCreate, options: { id: string }) => Promise<unknown>;
+  deleteSession: (id: string) => Promise<void>;
+  log: EngineLog;
+}
+
+/**
+ * Drives one run while `lease` holds it, from wherever the store says it is: opens its
+ * sessions, drives its cells as the plan's concurrency allows, and at the end deletes the
+ * sessions (unless the plan keeps them) and records how it ended. Returns when the run has
+ * ended or the lease was let go (then another driver goes on from the store).
+ */
+export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: PlanRunRow): Promise<void> {
+  const { store } = c;
+  const plan = await store.getPlan(claimed.plan_id);
+  // A plan is not deleted while a run of it is going (and its runs go with it).
+  if (!plan) return;
+  let run: PlanRunRow | null = claimed;
+  const opened = run.state === "pending" ? await openSessions(c, lease, plan, run) : new Map<string, string>();
+  if (lease.signal.aborted) return;
+  if (run.state === "pending") {
+    const event = runEvent("plan_run.started", run, { sessions: run.sessions, total: plan.body.cells * plan.body.targets.length });
+    run = await store.planRuns.move(run.id, lease.owner, { from: ["pending"], to: "running", stamp: "started" }, event);
+    // Not pending any more: lost, or cancelled meanwhile (then its state is read again below).
+    run ??= (await store.planRuns.get(claimed.plan_id, claimed.id)) ?? null;
+    if (!run || run.owner !== lease.owner) return;
+  }
+  const held = run;
+  const cells = (await store.planRuns.get(held.plan_id, held.id))?.cells ?? [];
+  const started = held.started ?? new Date();
+  const record: RecordCell = (cell, change) =>
+    store.planRuns.updateCell(held.id, cell.seq, lease.owner, change, async (after, all) =>
+      ENDED_CELL_STATES.includes(after.state) && change.state
+        ? runEvent("plan_run.progress", held, {
+            target: after.target,
+            benchmark: after.benchmark,
+            cell: after.cell,
+            state: after.state,
+            execution_id: after.attempts > 0 ? after.execution_id : null,
+            attempts: after.attempts,
+            progress: progressOf(await all(), started),
+          })
+        : undefined,
+    );
+  await driveCells(c, lease, plan, held, cells, opened, record);
+  if (lease.signal.aborted) return;
+  await finish(c, lease, plan, held);
+}
+
+/** Makes the sessions not yet made, with the ids the run gave them; the targets whose session could not be made, with why. */
+async function openSessions(c: RunCollaborators, lease: RunLease, plan: PlanRow, run: PlanRunRow): Promise<Map<string, string>> {
+  const failed = new Map<string, string>();
+  const inline = plan.inline_sealed ? c.secrets.open<Record<string, unknown>>(plan.inline_sealed) : {};
+  for (const target of plan.body.targets) {
+    if (lease.signal.aborted || lease.cancelling) break;
+    const id = run.sessions[target.label];
+    if (await c.store.getSession(id)) continue;
+    const body = (target.inline ? { config: inline[target.label] } : { provider: target.provider, service: target.service }) as SessionCreate;
+    await c.createSession(body, { id }).catch((e: Error) => failed.set(target.label, `its session could not be opened: ${e.message}`));
+  }
+  return failed;
+}
+
+/** Drives the cells not ended: those a driver before began first, then the pending ones in order, as many at once as the plan allows. */
+async function driveCells(
+  c: RunCollaborators,
+  lease: RunLease,
+  plan: PlanRow,
+  run: PlanRunRow,
+  cells: PlanRunCellRow[],
+  unopened: Map<string, string>,
+  record: RecordCell,
+): Promise<void> {
+  const { concurrency, retries, repetitions, on_failure } = plan.body;
+  const perTarget = concurrency.per_target ?? 1;
+  const overall = concurrency.overall ?? 4;
+  const active = new Map<number, Promise<void>>();
+  const busy = new Map<string, number>();
+  const latest = new Map(cells.map((cell) => [cell.seq, cell]));
+  const tracked: RecordCell = async (cell, change) => {
+    const after = await record(cell, change);
+    if (after) latest.set(after.seq, after);
+    return after;
+  };
+  const begin = (cell: PlanRunCellRow) => {
+    busy.set(cell.target, (busy.get(cell.target) ?? 0) + 1);
+    const cellPlan = { sessionId: run.sessions[cell.target], repetitions, retries };
+    const why = unopened.get(cell.target);
+    const work = why ? tracked(cell, { state: "failed", error: why }).then(() => {}) : driveCell(c, lease, cellPlan, cell, tracked);
+    const done = work
+      .catch((e: Error) => c.log(`plan run ${run.id}: cell ${cell.seq} stopped: ${e.message}`, { level: "warn" }))
+      .finally(() => {
+        active.delete(cell.seq);
+        busy.set(cell.target, (busy.get(cell.target) ?? 1) - 1);
+      });
+    active.set(cell.seq, done);
+  };
+  let sessionsDeleted = false;
+  for (;;) {
+    if (lease.signal.aborted) break;
+    const all = [...latest.values()].sort((a, b) => a.seq - b.seq);
+    const stopping = lease.cancelling || (on_failure === "stop" && all.some((cell) => cell.state === "failed"));
+    if (lease.cancelling && !sessionsDeleted) {
+      // Deleting the sessions stops their steps, wherever they run; the cells then end as cancelled.
+      sessionsDeleted = true;
+      void deleteSessions(c, run);
+    }
+    for (const cell of all) {
+      if (active.has(cell.seq) || ENDED_CELL_STATES.includes(cell.state)) continue;
+      if (cell.state === "pending" && stopping) {
+        await tracked(cell, { state: "cancelled", error: lease.cancelling ? "the run was cancelled" : "a cell failed and the plan stops on failure" });
+        continue;
+      }
+      const resumed = cell.state !== "pending";
+      if (resumed || (active.size < overall && (busy.get(cell.target) ?? 0) < perTarget)) begin(cell);
+    }
+    if (active.size === 0 && [...latest.values()].every((cell) => ENDED_CELL_STATES.includes(cell.state))) break;
+    if (active.size === 0 && lease.signal.aborted) break;
+    // A cell's end frees room; a cancellation is seen at the next look.
+    await Promise.race([...active.values(), sleep(500, lease.signal).catch(() => {})]);
+  }
+  await Promise.allSettled(active.values());
+}
+
+/** Deletes the run's sessions (those made); a session already gone is no matter. */
+async function deleteSessions(c: RunCollaborators, run: PlanRunRow): Promise<void> {
+  await Promise.all(
+    Object.entries(run.sessions).map(([label, id]) =>
+      c.deleteSession(id).catch((e: unknown) => {
+        if (isBenchwrightError(e) && (e.code === "not_found" || e.code === "wrong_state")) return;
+        c.log(`plan run ${run.id}: the session of ${label} (${id}) could not be deleted: ${(e as Error).message}; DELETE it to retry`, {
+          session_id: id,
+          level: "warn",
+        });
+      }),
+    ),
+  );
+}
+
+/** Deletes the sessions unless kept, then records the run's end and its event. */
+async function finish(c: RunCollaborators, lease: RunLease, plan: PlanRow, run: PlanRunRow): Promise<void> {
+  const now = await c.store.planRuns.get(run.plan_id, run.id);
+  if (!now || now.owner !== lease.owner) return;
+  const cancelled = now.state === "cancelling";
+  if (cancelled || !plan.body.keep_sessions) await deleteSessions(c, run);
+  const to: PlanRunState = cancelled ? "cancelled" : now.cells.some((cell) => cell.state !== "completed") ? "failed" : "completed";
+  const event = runEvent("plan_run.ended", run, { state: to, progress: progressOf(now.cells, run.started) });
+  const ended = await c.store.planRuns.move(run.id, lease.owner, { from: ["running", "cancelling"], to, stamp: "ended" }, event);
+  // Cancelled between the read and the move: the next driver (this one, at its next sweep) ends it as cancelled.
+  if (ended) c.log(`plan run ${run.id} of plan ${run.plan_id} ${to}`);
+}
+
+function runEvent<T extends "plan_run.started" | "plan_run.progress" | "plan_run.ended">(
+  type: T,
+  run: Pick<PlanRunRow, "id" | "plan_id">,
+  data: Record<string, unknown>,
+): NewEvent {
+  return { type, session_id: null, execution_id: null, data: { plan_id: run.plan_id, run_id: run.id, ...data } } as NewEvent;
+}

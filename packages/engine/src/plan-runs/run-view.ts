@@ -1,0 +1,53 @@
+import type { PlanRun, PlanRunProgress } from "@benchwright/contract";
+import type { PlanCellState, PlanRunCellRow, PlanRunRow } from "../model/plan-runs.js";
+import { formatTimestamp } from "../time.js";
+
+/** The cells that have ended: no step of theirs will begin again. */
+export const ENDED_CELL_STATES: readonly PlanCellState[] = ["completed", "failed", "cancelled"];
+
+/** A run as its resource shows it. Ids given ahead are shown once made: sessions once the run started, an execution once its cell did. */
+export function planRunView(run: Omit<PlanRunRow, "seq" | "owner" | "lease_until">, cells: readonly PlanRunCellRow[], now = new Date()): PlanRun {
+  return {
+    id: run.id,
+    plan_id: run.plan_id,
+    state: run.state,
+    created: formatTimestamp(new Date(run.created)),
+    started: run.started ? formatTimestamp(new Date(run.started)) : null,
+    ended: run.ended ? formatTimestamp(new Date(run.ended)) : null,
+    progress: progressOf(cells, run.started, now),
+    sessions: run.started ? run.sessions : {},
+    cells: cells.map((c) => ({
+      target: c.target,
+      benchmark: c.benchmark,
+      cell: c.cell,
+      tool: c.tool,
+      workload: c.workload,
+      params: c.params as PlanRun["cells"][number]["params"],
+      state: c.state,
+      execution_id: c.state === "pending" || (c.state === "cancelled" && c.attempts === 0) ? null : c.execution_id,
+      attempts: c.attempts,
+      error: c.error,
+    })),
+  };
+}
+
+/**
+ * The cells counted by state, and the seconds left at the pace of the run so far: the time
+ * since it started over the cells that ended (ran to an end), times the cells left.
+ */
+export function progressOf(cells: readonly Pick<PlanRunCellRow, "state">[], started: Date | null, now = new Date()): PlanRunProgress {
+  const count = (...states: PlanCellState[]) => cells.filter((c) => states.includes(c.state)).length;
+  const progress = {
+    total: cells.length,
+    pending: count("pending"),
+    running: count("preparing", "running"),
+    completed: count("completed"),
+    failed: count("failed"),
+    cancelled: count("cancelled"),
+  };
+  const ran = progress.completed + progress.failed;
+  const left = progress.pending + progress.running;
+  const elapsedS = started ? Math.max(0, (now.getTime() - new Date(started).getTime()) / 1000) : 0;
+  const eta_seconds = left === 0 ? 0 : ran === 0 || !started ? null : Math.round((elapsedS / ran) * left);
+  return { ...progress, eta_seconds };
+}

@@ -1,0 +1,72 @@
+import type { Plan, PlanReport } from "@benchwright/contract";
+import type { PlanCellState, PlanRunCell } from "../../model/plan-runs.js";
+import type { ComparedRow } from "../../results/comparison.js";
+import { reportCell, type CellGroup } from "./report-cell.js";
+import { targetStandings, type ExecutionCost } from "./target-standings.js";
+
+export interface PlanReportOptions {
+  runId: string;
+  /** The confidence of every interval and verdict (0.95 by default, as comparisons'). */
+  confidence?: number;
+  /** What each execution cost, by execution id: fills each target's `cost` and `performance_per_cost`. */
+  costs?: ReadonlyMap<string, ExecutionCost>;
+}
+
+/**
+ * The report of a plan's run, from its cells and what each cell's execution measured: every
+ * benchmark cell compared across the targets (report-cell.ts), the targets ranked by the
+ * geometric mean of their ratios to the baseline (target-standings.ts), and the failed cells.
+ * Pure: the same run gives the same report.
+ */
+export function buildPlanReport(
+  plan: Plan,
+  cells: readonly PlanRunCell[],
+  executions: ReadonlyMap<string, ComparedRow>,
+  { runId, confidence = 0.95, costs }: PlanReportOptions,
+): PlanReport {
+  const reported = cellGroups(plan, cells).map((group) => reportCell(group, plan.baseline, executions, confidence));
+  return {
+    plan_id: plan.id,
+    run_id: runId,
+    baseline: plan.baseline,
+    confidence,
+    targets: targetStandings(targetLabels(plan, cells), reported, cells, confidence, costs),
+    cells: reported,
+    failures: cells
+      .filter((c) => c.state === "failed" || c.state === "cancelled")
+      .sort(byPlace(targetLabels(plan, cells)))
+      .map((c) => ({
+        target: c.target,
+        benchmark: c.benchmark,
+        cell: c.cell,
+        tool: c.tool,
+        workload: c.workload,
+        params: c.params,
+        state: c.state as Extract<PlanCellState, "failed" | "cancelled">,
+        execution_id: c.execution_id,
+        error: c.error,
+      })),
+  };
+}
+
+/** The plan's target labels in its order, then any label only the cells name. */
+function targetLabels(plan: Plan, cells: readonly PlanRunCell[]): string[] {
+  return [...new Set([...plan.targets.map((t) => t.label), ...cells.map((c) => c.target)])];
+}
+
+/** The run's cells grouped by benchmark cell, in the plan's order; each group's in the order of targets. */
+function cellGroups(plan: Plan, cells: readonly PlanRunCell[]): CellGroup[] {
+  const groups = new Map<string, CellGroup>();
+  for (const c of [...cells].sort(byPlace(targetLabels(plan, cells)))) {
+    const key = `${c.benchmark}:${c.cell}`;
+    const group = groups.get(key) ?? { benchmark: c.benchmark, cell: c.cell, runCells: [] };
+    group.runCells.push(c);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** Benchmark, then cell, then target in the plan's order. */
+function byPlace(labels: readonly string[]) {
+  return (a: PlanRunCell, b: PlanRunCell) => a.benchmark - b.benchmark || a.cell - b.cell || labels.indexOf(a.target) - labels.indexOf(b.target);
+}

@@ -1,0 +1,50 @@
+import type { PlanReport, PlanReportRow } from "@benchwright/contract";
+
+/** The columns of the report's CSV, in the order of the contract's `PlanReportRow` (its test checks that). */
+export const REPORT_COLUMNS: ReadonlyArray<keyof PlanReportRow> = [
+  "target",
+  "benchmark",
+  "cell",
+  "tool",
+  "workload",
+  "parameters",
+  "metric",
+  "unit",
+  "tags",
+  "n",
+  "mean",
+  "ci_low",
+  "ci_high",
+  "ratio",
+  "ratio_ci_low",
+  "ratio_ci_high",
+  "p_value",
+  "verdict",
+  "rank",
+  "state",
+  "error",
+];
+
+/**
+ * The report as lines: for each benchmark cell, each target in the plan's order, one line per
+ * metric it measured there; a target's cell without a figure (failed, cancelled, not run) is
+ * one line without a metric, with its state and error.
+ */
+export function reportRows(report: PlanReport): PlanReportRow[] {
+  return report.cells.flatMap((cell) =>
+    cell.states.flatMap((state) => {
+      const place = { target: state.target, benchmark: cell.benchmark, cell: cell.cell, tool: cell.tool, workload: cell.workload, parameters: cell.params };
+      const end = { state: state.state, error: state.error };
+      const lines = cell.metrics.flatMap((metric): PlanReportRow[] => {
+        const f = metric.figures.find((x) => x.target === state.target);
+        if (!f) return [];
+        const { name, unit, tags } = metric;
+        const { n, mean, ci_low, ci_high, ratio, ratio_ci_low, ratio_ci_high, p_value, verdict, rank } = f;
+        return [{ ...place, metric: name, unit, tags, n, mean, ci_low, ci_high, ratio, ratio_ci_low, ratio_ci_high, p_value, verdict, rank, ...end }];
+      });
+      if (lines.length) return lines;
+      const none = { metric: null, unit: null, tags: {}, n: null, mean: null, ci_low: null, ci_high: null };
+      return [{ ...place, ...none, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, verdict: null, rank: null, ...end }];
+    }),
+  );
+}
