@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plan } from "@benchwright/contract";
-import { buildPlanReport, type ComparedRow, type PlanRunCell, reportHtml } from "@benchwright/engine";
+import { buildPlanReport, type ComparedRow, type PlanRunCell, renderReport } from "@benchwright/engine";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, pageErrors, screenshot } from "../test/browser.js";
@@ -13,7 +13,7 @@ import { launchChromium, pageErrors, screenshot } from "../test/browser.js";
 const SUITE = "plan-report";
 
 /** Two targets over three sysbench cells: `cloud` twice as fast in the first, the same in the second, failed in the third. */
-function syntheticReport(): string {
+function syntheticReport(): Promise<string> {
   const plan: Plan = {
     id: "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a",
     created: "2026-11-21 10:12:30",
@@ -68,7 +68,7 @@ function syntheticReport(): string {
   cell("<b>cloud</b>", 1, [101, 109, 91, 104, 96]);
   cell("here", 2, [300, 303, 297]);
   cell("<b>cloud</b>", 2, null);
-  return reportHtml(buildPlanReport(plan, cells, executions, { runId: "2b7e4c1a-9d3f-4e8b-a6c5-0f1e2d3c4b5a" }));
+  return renderReport(buildPlanReport(plan, cells, executions, { runId: "2b7e4c1a-9d3f-4e8b-a6c5-0f1e2d3c4b5a" }), "html");
 }
 
 describe("the plan report's page, opened from a file with the network cut", () => {
@@ -83,7 +83,7 @@ describe("the plan report's page, opened from a file with the network cut", () =
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "bw-report-"));
     const file = join(dir, "report.html");
-    writeFileSync(file, syntheticReport());
+    writeFileSync(file, await syntheticReport());
     fileUrl = pathToFileURL(file).href;
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -126,6 +126,10 @@ export class Engine {
     this.planReports = new PlanReports({
       loadRun: options.planRuns ?? (async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells })),
       comparedRows: (ids) => this.executions.comparedRows(ids),
+      costs: async (executionIds) => {
+        const { executions } = await this.costs.costOf({ executionIds });
+        return new Map(executions.flatMap((e) => (e.cost ? [[e.execution_id, { amount: e.cost.amount, currency: e.cost.currency }] as const] : [])));
+      },
     });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
     // Runs are driven through the same operations a client's requests use.

@@ -120,6 +120,10 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listPlanRuns", runMasks, (m) => call("listPlanRuns", "GET", `/plans/${plan.id}/runs/`, m));
     const planRun = await call("startPlanRun", "POST", `/plans/${plan.id}/runs/`, undefined);
     await each("getPlanRun", runMasks, (m) => call("getPlanRun", "GET", `/plans/${plan.id}/runs/${planRun.id}`, m));
+    // The report of the run just started (no cell has ended yet: every figure empty), under every mask.
+    await each("getPlanRunReport", ["targets{target,rank}", "cells{metrics{name}}"], (m) =>
+      call("getPlanRunReport", "GET", `/plans/${plan.id}/runs/${planRun.id}/report`, m),
+    );
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {

@@ -80,32 +80,32 @@ describe("step control", () => {
   // Issue 27, point 6: a follower aborted while its start command is still on its way; its
   // owner's clean-up reaches the host first, and the start lands after it.
   it("launches nothing where a start lands after its execution was retired, and leaves no dir", async () => {
-    const dir = `${root}/e5/prepare-1`;
+    const dir = `${root}/e8/prepare-1`;
     const exists = async (path: string) => (await local.exec(`[ -e ${shellPath(path)} ]`)).code === 0;
-    await stopExecutionSteps(local, `${root}/e5`, { retire: true });
-    await runner.remove(local, `${root}/e5`);
+    await stopExecutionSteps(local, `${root}/e8`, { retire: true });
+    await runner.remove(local, `${root}/e8`);
     await expect(runner.start(local, { dir, script: "sleep 60", timeoutMs: 60_000 })).rejects.toMatchObject({
       code: "step_failed",
       detail: expect.stringContaining("session was deleted"),
     });
-    expect(await exists(`${root}/e5`)).toBe(false);
+    expect(await exists(`${root}/e8`)).toBe(false);
     // Another execution on the same host launches as before.
-    const handle = await runner.start(local, { dir: `${root}/e6/prepare-1`, script: "sleep 60", timeoutMs: 60_000 });
-    await stopExecutionSteps(local, `${root}/e6`, { retire: true });
+    const handle = await runner.start(local, { dir: `${root}/e9/prepare-1`, script: "sleep 60", timeoutMs: 60_000 });
+    await stopExecutionSteps(local, `${root}/e9`, { retire: true });
     expect(await groupGone(handle.pgid)).toBe(true);
   }, 20_000);
 
   it("keeps a retirement mark for a day, then prunes it", async () => {
     const gone = `${root}/.gone`;
     await local.exec(`mkdir -p ${shellPath(gone)} && touch -d '2 days ago' ${shellPath(`${gone}/old`)}`);
-    await stopExecutionSteps(local, `${root}/e7`, { retire: true });
+    await stopExecutionSteps(local, `${root}/e10`, { retire: true });
     const marks = (await local.exec(`ls -A ${shellPath(gone)}`)).stdout.split("\n").filter(Boolean);
-    expect(marks).toContain("e7");
+    expect(marks).toContain("e10");
     expect(marks).not.toContain("old");
   }, 20_000);
 
   it("stops one attempt (its roles' and repetitions' dirs too): TERM first, KILL after the grace, rules undone, the dirs kept", async () => {
-    const e = `${root}/e8`;
+    const e = `${root}/e5`;
     const start = (name: string, script: string) => runner.start(local, { dir: `${e}/${name}`, script, timeoutMs: 60_000 });
     // Leave a mark when TERM comes, then end (node's handler: a bash trap may not run when TERM lands as it forks).
     const polite = `exec ${shellPath(process.execPath)} -e ${shellQuote(

@@ -1,9 +1,7 @@
 import type { Plan, PlanReport } from "@benchwright/contract";
-import { BenchwrightError } from "../../errors.js";
 import type { PlanRunCell } from "../../model/plan-runs.js";
 import type { ComparedRow } from "../../results/comparison.js";
 import { buildPlanReport } from "./plan-report.js";
-import { reportHtml } from "./report-html.js";
 import { reportCsv, reportJsonLines } from "./report-text.js";
 import type { ExecutionCost } from "./target-standings.js";
 
@@ -47,7 +45,14 @@ export class PlanReports {
     const report = buildPlanReport(plan, cells, new Map(rows.map((r) => [r.id, r])), { runId, costs });
     const mediaType = REPORT_MEDIA_TYPES[format];
     if (format === "json") return { format, mediaType, body: report };
-    const render = { csv: reportCsv, jsonl: reportJsonLines, html: reportHtml }[format];
-    return { format, mediaType, body: render(report) };
+    return { format, mediaType, body: await renderReport(report, format) };
   }
+}
+
+/** A report as text: CSV, JSON Lines or the HTML page. */
+export async function renderReport(report: PlanReport, format: "csv" | "jsonl" | "html"): Promise<string> {
+  if (format !== "html") return (format === "csv" ? reportCsv : reportJsonLines)(report);
+  // ECharts loads with the first page asked for, not with every engine: it takes a second at start-up on a busy machine.
+  const { reportHtml } = await import("./report-html.js");
+  return reportHtml(report);
 }
