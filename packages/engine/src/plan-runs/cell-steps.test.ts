@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { StepKind, StepRow } from "../model/steps.js";
 import { nextStep } from "./cell-steps.js";
 
-const step = (kind: StepKind, attempt: number, state: StepRow["state"], error: string | null = null) => ({ step: kind, attempt, state, error }) as StepRow;
+const step = (kind: StepKind, attempt: number, state: StepRow["state"], error: string | null = null, error_code: string | null = null) =>
+  ({ step: kind, attempt, state, error, error_code }) as StepRow;
 
 // What a driver does with a cell is read from its execution's steps: a driver taking over begins nothing twice.
 describe("nextStep", () => {
@@ -25,5 +26,10 @@ describe("nextStep", () => {
     const runs = [step("prepare", 1, "failed"), step("prepare", 2, "succeeded"), step("run", 1, "failed", "exit 4")];
     expect(nextStep(runs, 1)).toEqual({ begin: "run" });
     expect(nextStep([...runs, step("run", 2, "failed", "exit 4")], 1)).toEqual({ end: "failed", error: "run failed 2 times: exit 4" });
+  });
+
+  it("ends a cell whose step a user cancelled, retries or not: a retry would undo the cancel", () => {
+    const cancelled = [step("prepare", 1, "succeeded"), step("run", 1, "failed", "run 1 of idle/idle5 was cancelled", "step_cancelled")];
+    expect(nextStep(cancelled, 3)).toEqual({ end: "cancelled", error: "run 1 of idle/idle5 was cancelled" });
   });
 });
