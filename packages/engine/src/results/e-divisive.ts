@@ -57,8 +57,7 @@ export function eDivisive(values: readonly number[], options: EDivisiveOptions):
     // Equal up to rounding counts as "at least as large": a shuffle that keeps both sides' values scores the same.
     const bar = q - 1e-9 * Math.abs(q);
     let larger = 0;
-    let tested = 0;
-    for (; tested < permutations; tested++) {
+    for (let i = 0; i < permutations; i++) {
       let shuffled = Number.NEGATIVE_INFINITY;
       for (const s of open) shuffled = Math.max(shuffled, s.shuffledBest(scanner, random));
       if (shuffled >= bar) larger++;
