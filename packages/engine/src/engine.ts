@@ -124,12 +124,18 @@ export class Engine {
     this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.planReports = new PlanReports({
-      loadRun: options.planRuns ?? (async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells })),
+      loadRun:
+        options.planRuns ??
+        (async (planId, runId) => {
+          const [plan, run] = await Promise.all([this.plans.get(planId), this.planRuns.get(planId, runId)]);
+          // Ended with its sessions deleted (so its machines too): its figures and costs are settled.
+          const final = ["completed", "failed", "cancelled"].includes(run.state) && (run.state === "cancelled" || !plan.keep_sessions);
+          return { plan, cells: run.cells, final };
+        }),
       comparedRows: (ids) => this.executions.comparedRows(ids),
-      costs: async (executionIds) => {
-        const { executions } = await this.costs.costOf({ executionIds });
-        return new Map(executions.flatMap((e) => (e.cost ? [[e.execution_id, { amount: e.cost.amount, currency: e.cost.currency }] as const] : [])));
-      },
+      // The rows the report reads hold what a cost needs: no second read of the executions.
+      costs: (rows) => this.costs.of(rows),
+      planExists: async (planId) => Boolean(await store.getPlan(planId)),
     });
     this.sweeps = new Sweep({ store, machines: this.machines, providerConfigs, log });
     // Runs are driven through the same operations a client's requests use.

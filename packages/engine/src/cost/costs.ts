@@ -53,7 +53,7 @@ export class Costs {
    * The cost of each of these executions whose session has a price, by execution id. A cloud
    * session's whole set of executions is read for the shares, whichever of them are given.
    */
-  async of(executions: readonly ExecutionWithSteps[]): Promise<Map<string, ExecutionCost>> {
+  async of(executions: readonly CostedRow[]): Promise<Map<string, ExecutionCost>> {
     const { store } = this.options;
     const costs = new Map<string, ExecutionCost>();
     const sessionIds = [...new Set(executions.map((e) => e.session_id))];
@@ -136,6 +136,9 @@ export function withCosts(views: readonly Execution[], costs: ReadonlyMap<string
   );
 }
 
+/** What a cost reads of an execution: its session, its steps' times and its machines. */
+type CostedRow = Pick<ExecutionWithSteps, "id" | "session_id" | "steps" | "exec_env">;
+
 /** A session whose service type has a price, with what its cost's basis depends on. */
 interface PricedSession {
   session: Pick<SessionRow, "id" | "provider_class" | "driver">;
@@ -146,7 +149,7 @@ interface PricedSession {
 const MAX_KEPT_PRICES = 1_000;
 
 /** An execution as its cost counts it: its attempts, and the machines its prepare recorded. */
-function costed(e: ExecutionWithSteps): CostedExecution {
+function costed(e: CostedRow): CostedExecution {
   return {
     id: e.id,
     steps: e.steps.map((s) => ({ started: new Date(s.started), duration: s.duration })),

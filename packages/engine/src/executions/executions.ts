@@ -11,7 +11,7 @@ import type { ReadCache } from "../read-cache.js";
 import { compareExecutions, type ComparedRow, type Comparison } from "../results/comparison.js";
 import { repetitionPlanOf } from "../results/repetitions.js";
 import type { Store } from "../store/store.js";
-import type { ExecutionRow } from "../model/executions.js";
+import type { ExecutionRow, ExecutionWithSteps } from "../model/executions.js";
 import { paramViews } from "../views/benchmark-views.js";
 import { executionView, executionViews } from "../views/execution-views.js";
 import { liveSession } from "../sessions/live-session.js";
@@ -133,7 +133,7 @@ export class Executions {
   }
 
   /** What a comparison reads of each execution, in the order of `ids`: its record, its session's provider, its last successful run's figures. */
-  async comparedRows(ids: string[]): Promise<ComparedRow[]> {
+  async comparedRows(ids: string[]): Promise<Array<ComparedRow & Omit<ExecutionWithSteps, "params">>> {
     const { store } = this.options;
     const rows = await store.executionsWithSteps({ ids });
     const missing = ids.filter((id) => !rows.some((r) => r.id === id));

@@ -28,12 +28,50 @@ describe("PlanReports", () => {
     const costed = new PlanReports({
       loadRun: async () => ({ plan: run.plan, cells: run.cells }),
       comparedRows: async (ids) => ids.map((id) => run.executions.get(id)!),
-      costs: async (ids) => new Map(ids.map((id) => [id, { amount: 0.5, currency: "USD" }])),
+      costs: async (rows) => new Map(rows.map((r) => [r.id, { amount: 0.5, currency: "USD" }])),
     });
     const { body } = await costed.report(PLAN_ID, RUN_ID, "json");
     expect(typeof body === "object" && body.targets.map((t) => t.cost)).toEqual([
       { amount: 1.5, currency: "USD" },
       { amount: 2, currency: "USD" },
     ]);
+  });
+
+  it("keeps a final run's report, read once, and answers it only while its plan exists", async () => {
+    let loads = 0;
+    let planExists = true;
+    const kept = new PlanReports({
+      loadRun: async () => {
+        loads++;
+        return { plan: run.plan, cells: run.cells, final: true };
+      },
+      comparedRows: async (ids) => ids.map((id) => run.executions.get(id)!),
+      planExists: async () => planExists,
+    });
+    const first = await kept.report(PLAN_ID, RUN_ID, "json");
+    expect(await kept.report(PLAN_ID, RUN_ID, "json")).toEqual(first);
+    await kept.report(PLAN_ID, RUN_ID, "csv");
+    expect(loads).toBe(1);
+    // Another plan's id with this run's: read again (and refused by the loader, in the engine).
+    await kept.report("other", RUN_ID, "json");
+    expect(loads).toBe(2);
+    planExists = false;
+    await kept.report(PLAN_ID, RUN_ID, "json");
+    expect(loads).toBe(3);
+  });
+
+  it("reads a run that may still change every time", async () => {
+    let loads = 0;
+    const live = new PlanReports({
+      loadRun: async () => {
+        loads++;
+        return { plan: run.plan, cells: run.cells, final: false };
+      },
+      comparedRows: async (ids) => ids.map((id) => run.executions.get(id)!),
+      planExists: async () => true,
+    });
+    await live.report(PLAN_ID, RUN_ID, "json");
+    await live.report(PLAN_ID, RUN_ID, "json");
+    expect(loads).toBe(2);
   });
 });

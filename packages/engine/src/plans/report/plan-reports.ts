@@ -7,19 +7,23 @@ import type { ExecutionCost } from "./target-standings.js";
 
 export type ReportFormat = "json" | "csv" | "jsonl" | "html";
 
-/** What a report reads of a run: its plan and its cells. */
+/** What a report reads of a run: its plan and its cells, and whether its figures and costs can still change. */
 interface PlanRunData {
   plan: Plan;
   cells: PlanRunCell[];
+  /** Ended, and its sessions gone with their machines: its report is the same from now on. */
+  final?: boolean;
 }
 
-export interface PlanReportsOptions {
+export interface PlanReportsOptions<R extends ComparedRow = ComparedRow> {
   /** The run's plan and cells; throws `not_found` for an unknown plan or run. */
   loadRun(planId: string, runId: string): Promise<PlanRunData>;
   /** What `compareExecutions` reads of each execution, in the order of the ids. */
-  comparedRows(ids: string[]): Promise<ComparedRow[]>;
-  /** What each execution cost, when something computes it: fills the targets' cost fields. */
-  costs?(executionIds: string[]): Promise<ReadonlyMap<string, ExecutionCost>>;
+  comparedRows(ids: string[]): Promise<R[]>;
+  /** What each of these executions cost, when something computes it: fills the targets' cost fields. */
+  costs?(rows: readonly R[]): Promise<ReadonlyMap<string, ExecutionCost>>;
+  /** Whether the plan still exists: a final report kept here is answered only while it does. */
+  planExists?(planId: string): Promise<boolean>;
 }
 
 /** A report as the HTTP answer carries it. */
@@ -33,19 +37,43 @@ const REPORT_MEDIA_TYPES: Record<ReportFormat, string> = {
   html: "text/html; charset=utf-8",
 };
 
-/** Reports of plans' runs: the run read through `loadRun`, its executions' figures through `comparedRows`, built and rendered. */
-export class PlanReports {
-  constructor(private readonly options: PlanReportsOptions) {}
+/** How many final reports a process keeps: each is a few hundred kilobytes for a run of a thousand cells. */
+const KEPT_REPORTS = 32;
+
+/**
+ * Reports of plans' runs: the run read through `loadRun`, its executions' figures through
+ * `comparedRows` (and their costs from the same rows), built and rendered. A final run's report
+ * cannot change, so the last few are kept: building one reads every execution of the run.
+ */
+export class PlanReports<R extends ComparedRow = ComparedRow> {
+  readonly #kept = new Map<string, { planId: string; report: PlanReport }>();
+
+  constructor(private readonly options: PlanReportsOptions<R>) {}
 
   async report(planId: string, runId: string, format: ReportFormat = "json"): Promise<RenderedReport> {
-    const { plan, cells } = await this.options.loadRun(planId, runId);
-    const ids = [...new Set(cells.flatMap((c) => (c.execution_id ? [c.execution_id] : [])))];
-    const rows = ids.length ? await this.options.comparedRows(ids) : [];
-    const costs = this.options.costs ? await this.options.costs(ids) : undefined;
-    const report = buildPlanReport(plan, cells, new Map(rows.map((r) => [r.id, r])), { runId, costs });
+    const report = (await this.#keptReport(planId, runId)) ?? (await this.#build(planId, runId));
     const mediaType = REPORT_MEDIA_TYPES[format];
     if (format === "json") return { format, mediaType, body: report };
     return { format, mediaType, body: await renderReport(report, format) };
+  }
+
+  async #keptReport(planId: string, runId: string): Promise<PlanReport | undefined> {
+    const kept = this.#kept.get(runId);
+    if (!kept || kept.planId !== planId || !this.options.planExists || !(await this.options.planExists(planId))) return undefined;
+    return kept.report;
+  }
+
+  async #build(planId: string, runId: string): Promise<PlanReport> {
+    const { plan, cells, final } = await this.options.loadRun(planId, runId);
+    const ids = [...new Set(cells.flatMap((c) => (c.execution_id ? [c.execution_id] : [])))];
+    const rows = ids.length ? await this.options.comparedRows(ids) : [];
+    const costs = this.options.costs ? await this.options.costs(rows) : undefined;
+    const report = buildPlanReport(plan, cells, new Map(rows.map((r) => [r.id, r])), { runId, costs });
+    if (final) {
+      if (this.#kept.size >= KEPT_REPORTS) this.#kept.delete(this.#kept.keys().next().value!);
+      this.#kept.set(runId, { planId, report });
+    }
+    return report;
   }
 }
 
