@@ -149,6 +149,11 @@ export class Engine {
         createExecution: (sessionId, body, o) => this.executions.create(sessionId, body, o),
         startStep: (kind, execId) => this.steps.start(kind, execId),
         waitForStep: (attempt) => this.steps.wait(attempt),
+        // Its report is built once now, while nobody waits for it: a final one is then kept.
+        onEnded: (run) =>
+          void this.planReports
+            .report(run.plan_id, run.id)
+            .catch((e: Error) => log(`the report of plan run ${run.id} could not be made: ${e.message}`, { level: "warn" })),
       },
       options.worker,
     );

@@ -15,6 +15,8 @@ export interface RunCollaborators extends CellCollaborators {
   secrets: SecretBox;
   createSession: (body: SessionCreate, options: { id: string }) => Promise<unknown>;
   deleteSession: (id: string) => Promise<void>;
+  /** Told once a run has ended here (its report can be made ready); never awaited by the driver. */
+  onEnded?: (run: Pick<PlanRunRow, "id" | "plan_id">) => void;
   log: EngineLog;
 }
 
@@ -159,7 +161,9 @@ async function finish(c: RunCollaborators, lease: RunLease, plan: PlanRow, run: 
   const event = runEvent("plan_run.ended", run, { state: to, progress: progressOf(now.cells, run.started) });
   const ended = await c.store.planRuns.move(run.id, lease.owner, { from: ["running", "cancelling"], to, stamp: "ended" }, event);
   // Cancelled between the read and the move: the next driver (this one, at its next sweep) ends it as cancelled.
-  if (ended) c.log(`plan run ${run.id} of plan ${run.plan_id} ${to}`);
+  if (!ended) return;
+  c.log(`plan run ${run.id} of plan ${run.plan_id} ${to}`);
+  c.onEnded?.(run);
 }
 
 function runEvent<T extends "plan_run.started" | "plan_run.progress" | "plan_run.ended">(
