@@ -124,7 +124,7 @@ export class Engine {
     this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.planReports = new PlanReports({
-      loadRun: options.planRuns ?? (async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells })),
+      loadRun: async (planId, runId) => ({ plan: await this.plans.get(planId), cells: (await this.planRuns.get(planId, runId)).cells }),
       comparedRows: (ids) => this.executions.comparedRows(ids),
       costs: async (executionIds) => {
         const { executions } = await this.costs.costOf({ executionIds });
