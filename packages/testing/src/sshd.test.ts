@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { Client } from "ssh2";
 import { describe, expect, it } from "vitest";
@@ -67,6 +68,27 @@ describe("startSshd", () => {
       client.end();
       await sshd.stop();
     }
+  }, 20_000);
+
+  it("runs its sessions on the CPUs it is given, and on all of them by default", async () => {
+    const allowed = async (sshd: SshdHarness) => {
+      const client = await connectTo(sshd);
+      try {
+        return await new Promise<string>((resolve, reject) =>
+          client.exec("grep Cpus_allowed_list /proc/self/status", (e, stream) => {
+            if (e) return reject(e);
+            let out = "";
+            stream.on("data", (d: Buffer) => (out += d)).on("close", () => resolve(out.split(":")[1].trim()));
+          }),
+        );
+      } finally {
+        client.end();
+        await sshd.stop();
+      }
+    };
+    expect(await allowed(await startSshd({ cpus: "0" }))).toBe("0");
+    const all = availableParallelism();
+    expect(await allowed(await startSshd())).toBe(all === 1 ? "0" : `0-${all - 1}`);
   }, 20_000);
 
   it("suspends the listener and cuts every connection for an outage, then resumes", async () => {

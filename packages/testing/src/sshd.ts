@@ -25,6 +25,11 @@ export interface SshdOptions {
    * checks it against the system's shadow file: see createPasswordUser). Off by default.
    */
   passwordAuthentication?: boolean;
+  /**
+   * The CPUs sshd, and so every session's processes, may run on (`taskset -c`, e.g. "0"): a host
+   * with fewer CPUs than this machine. All of them by default.
+   */
+  cpus?: string;
 }
 
 export interface SshdHarness {
@@ -102,7 +107,10 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     await writeFile(configPath, [...lines, "PerSourcePenalties no"].join("\n") + "\n");
     if (!(await configAccepted(sshd, configPath))) await writeFile(configPath, lines.join("\n") + "\n");
 
-    child = spawn(sshd, ["-D", "-e", "-f", configPath], { stdio: ["ignore", "ignore", "pipe"] });
+    // taskset execs sshd: the child's pid stays sshd's own.
+    const argv = [sshd, "-D", "-e", "-f", configPath];
+    const [command, ...args] = options.cpus ? ["taskset", "-c", options.cpus, ...argv] : argv;
+    child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
     const log: string[] = [];
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       for (const line of text.split("\n").filter(Boolean)) {
