@@ -21,6 +21,22 @@ function connectTo(sshd: SshdHarness): Promise<Client> {
   });
 }
 
+/** What a command prints in a session of the harness. */
+async function sessionOutput(sshd: SshdHarness, command: string): Promise<string> {
+  const client = await connectTo(sshd);
+  try {
+    return await new Promise<string>((resolve, reject) =>
+      client.exec(command, (e, stream) => {
+        if (e) return reject(e);
+        let out = "";
+        stream.on("data", (d: Buffer) => (out += d)).on("close", () => resolve(out));
+      }),
+    );
+  } finally {
+    client.end();
+  }
+}
+
 describe("startSshd", () => {
   it("serves SSH on a free local port and cleans up on stop", async () => {
     const sshd = await startSshd();
@@ -70,23 +86,23 @@ describe("startSshd", () => {
     }
   }, 20_000);
 
-  it("runs its sessions on the CPUs it is given, and on all of them by default", async () => {
+  it("runs its sessions on the CPUs it is given, on all of them by default, and in a CPU group when asked", async () => {
     const allowed = async (sshd: SshdHarness) => {
-      const client = await connectTo(sshd);
       try {
-        return await new Promise<string>((resolve, reject) =>
-          client.exec("grep Cpus_allowed_list /proc/self/status", (e, stream) => {
-            if (e) return reject(e);
-            let out = "";
-            stream.on("data", (d: Buffer) => (out += d)).on("close", () => resolve(out.split(":")[1].trim()));
-          }),
-        );
+        return (await sessionOutput(sshd, "grep Cpus_allowed_list /proc/self/status")).split(":")[1].trim();
       } finally {
-        client.end();
         await sshd.stop();
       }
     };
     expect(await allowed(await startSshd({ cpus: "0" }))).toBe("0");
+    // In a CPU group of its own, removed with the server.
+    const grouped = await startSshd({ cpuShares: 4096 });
+    const group = /^\d+:(cpu)?:(\/bw-test-[0-9a-f]{8})$/m.exec(await sessionOutput(grouped, "cat /proc/self/cgroup"));
+    expect(group).not.toBeNull();
+    const dir = group![1] ? `/sys/fs/cgroup/cpu${group![2]}` : `/sys/fs/cgroup${group![2]}`;
+    expect(existsSync(dir)).toBe(true);
+    await grouped.stop();
+    expect(existsSync(dir)).toBe(false);
     const all = availableParallelism();
     expect(await allowed(await startSshd())).toBe(all === 1 ? "0" : `0-${all - 1}`);
   }, 20_000);

@@ -5,6 +5,7 @@ import { createServer, connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { createCpuGroup, type CpuGroup } from "./cpu-group.js";
 
 const run = promisify(execFile);
 
@@ -30,6 +31,13 @@ export interface SshdOptions {
    * with fewer CPUs than this machine. All of them by default.
    */
   cpus?: string;
+  /**
+   * Runs sshd, and so every session's processes, in a CPU cgroup of its own with this weight
+   * (cgroup v1's `cpu.shares`; 1024 is a group's default): see createCpuGroup. A benchmark's
+   * figures then depend on the CPUs it may use, not on how many other sessions the machine
+   * runs. Needs root.
+   */
+  cpuShares?: number;
 }
 
 export interface SshdHarness {
@@ -75,6 +83,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
 
   const dir = await mkdtemp(join(tmpdir(), "bw-sshd-"));
   let child: ChildProcess | undefined;
+  let group: CpuGroup | undefined;
   try {
     const hostKeyPath = join(dir, "host_ed25519");
     const privateKeyPath = join(dir, "user_ed25519");
@@ -107,9 +116,14 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     await writeFile(configPath, [...lines, "PerSourcePenalties no"].join("\n") + "\n");
     if (!(await configAccepted(sshd, configPath))) await writeFile(configPath, lines.join("\n") + "\n");
 
-    // taskset execs sshd: the child's pid stays sshd's own.
-    const argv = [sshd, "-D", "-e", "-f", configPath];
-    const [command, ...args] = options.cpus ? ["taskset", "-c", options.cpus, ...argv] : argv;
+    // taskset, and the shell that moves itself into the group, exec sshd: the child's pid stays sshd's own.
+    let argv = [sshd, "-D", "-e", "-f", configPath];
+    if (options.cpus) argv = ["taskset", "-c", options.cpus, ...argv];
+    if (options.cpuShares) {
+      group = await createCpuGroup(options.cpuShares);
+      argv = ["sh", "-c", 'echo $$ > "$0" && exec "$@"', group.procsPath, ...argv];
+    }
+    const [command, ...args] = argv;
     child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
     const log: string[] = [];
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
@@ -153,6 +167,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
           listener.kill("SIGTERM");
           await gone;
         }
+        await group?.remove();
         await rm(dir, { recursive: true, force: true });
       },
       killSessionProcesses,
@@ -175,6 +190,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     };
   } catch (e) {
     child?.kill("SIGKILL");
+    await group?.remove();
     await rm(dir, { recursive: true, force: true });
     throw e;
   }
