@@ -6,6 +6,8 @@ export type { MetricRow } from "./lists/metric-rows.js";
 export { csvLine } from "./results/csv-record.js";
 export type { PlanRunCell } from "./model/plan-runs.js";
 export type { ComparedRow } from "./results/comparison.js";
+export { checkNewPoint, detectChangePoints } from "./results/change-points.js";
+export { seededRandom } from "./results/seeded-random.js";
 export { buildPlanReport } from "./plans/report/plan-report.js";
 export { renderReport, type ReportFormat } from "./plans/report/plan-reports.js";
 export type { EngineLog } from "./engine-log.js";

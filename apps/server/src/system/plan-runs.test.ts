@@ -130,6 +130,23 @@ describe("plan runs", () => {
     const session = (await api.get(`/api/v1/sessions/${done.sessions.here}`).expect(200)).body;
     expect(session.state).toBe("active");
     await api.delete(`/api/v1/sessions/${done.sessions.here}`).expect(204);
+
+    // `on_failure: stop`: the cells not begun when one fails for good are cancelled.
+    const stopping = await plan({
+      targets: [here],
+      benchmarks: [
+        { tool: "failing", workload: "always" },
+        { tool: "idle", workload: "idle0" },
+      ],
+      on_failure: "stop",
+    });
+    const stopped = await until(stopping, (await api.post(`/api/v1/plans/${stopping}/runs/`).expect(202)).body.id, ended);
+    expect(stopped.state).toBe("failed");
+    expect(stopped.cells.map((c) => [c.state, c.attempts, c.error])).toEqual([
+      ["failed", 2, expect.stringMatching(/^run failed: /)],
+      ["cancelled", 0, "a cell failed and the plan stops on failure"],
+    ]);
+    expect(stopped.progress).toMatchObject({ failed: 1, cancelled: 1, eta_seconds: 0 });
   }, 120_000);
 
   it("cancels a run: its step stopped, the rest cancelled, its sessions deleted, its results kept", async () => {

@@ -57,3 +57,6 @@ export interface PlanRunCellRow extends Omit<PlanRunCell, "execution_id"> {
 }
 
 export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until">;
+
+/** What a driver records of a cell as it goes: its state, the steps begun, why it ended. */
+export type CellChange = Partial<Pick<PlanRunCell, "state" | "attempts" | "error">>;

@@ -1,6 +1,6 @@
 import type { ExecutionCreate } from "@benchwright/contract";
 import { isBenchwrightError } from "../errors.js";
-import type { PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
+import type { CellChange, PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
 import type { StepKind, StepRow } from "../model/steps.js";
 import type { Store } from "../store/store.js";
 import { sleep } from "../transport/backoff.js";
@@ -22,7 +22,7 @@ export interface CellPlan {
 }
 
 /** A cell's change, recorded only while this driver holds the run; null when it does not any more. */
-export type RecordCell = (cell: PlanRunCellRow, change: { state?: PlanCellState; attempts?: number; error?: string | null }) => Promise<PlanRunCellRow | null>;
+export type RecordCell = (cell: PlanRunCellRow, change: CellChange) => Promise<PlanRunCellRow | null>;
 
 /**
  * Drives one cell to its end: its execution made (with the id given at the run's creation),
@@ -61,7 +61,7 @@ export async function driveCell(c: CellCollaborators, lease: RunLease, plan: Cel
     }
     if ("end" in next)
       return end(
-        next.end === "failed" && lease.cancelling ? "cancelled" : next.end,
+        next.end !== "completed" && lease.cancelling ? "cancelled" : next.end,
         next.end === "completed" ? null : lease.cancelling ? CANCELLED : next.error,
       );
     if (lease.cancelling) return end("cancelled", CANCELLED);
@@ -80,7 +80,7 @@ export async function driveCell(c: CellCollaborators, lease: RunLease, plan: Cel
 
 const CANCELLED = "the run was cancelled";
 
-type Next = { begin: StepKind } | { wait: StepRow } | { end: "completed" } | { end: "failed"; error: string };
+type Next = { begin: StepKind } | { wait: StepRow } | { end: "completed" } | { end: "failed" | "cancelled"; error: string };
 
 /** What a cell does next, from its execution's steps (oldest first). */
 export function nextStep(steps: readonly StepRow[], retries: number): Next {
@@ -88,6 +88,8 @@ export function nextStep(steps: readonly StepRow[], retries: number): Next {
   if (!last) return { begin: "prepare" };
   if (last.state === "running") return { wait: last };
   if (last.state === "succeeded") return last.step === "run" ? { end: "completed" } : { begin: "run" };
+  // Someone cancelled the cell's step (POST /executions/{id}/cancel): a retry would undo what they asked.
+  if (last.error_code === "step_cancelled") return { end: "cancelled", error: last.error ?? `${last.step} was cancelled` };
   const failures = steps.filter((s) => s.step === last.step && s.state === "failed").length;
   if (failures > retries) return { end: "failed", error: `${last.step} failed${failures > 1 ? ` ${failures} times` : ""}: ${last.error ?? "no reason given"}` };
   return { begin: last.step };

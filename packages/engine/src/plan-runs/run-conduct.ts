@@ -40,6 +40,7 @@ export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: 
     if (!run || run.owner !== lease.owner) return;
   }
   const held = run;
+  if (held.state === "cancelling") lease.cancelling = true;
   const cells = (await store.planRuns.get(held.plan_id, held.id))?.cells ?? [];
   const started = held.started ?? new Date();
   const record: RecordCell = (cell, change) =>
@@ -109,16 +110,13 @@ async function driveCells(
       });
     active.set(cell.seq, done);
   };
-  let sessionsDeleted = false;
+  let deleting: Promise<void> | undefined;
   for (;;) {
     if (lease.signal.aborted) break;
     const all = [...latest.values()].sort((a, b) => a.seq - b.seq);
     const stopping = lease.cancelling || (on_failure === "stop" && all.some((cell) => cell.state === "failed"));
-    if (lease.cancelling && !sessionsDeleted) {
-      // Deleting the sessions stops their steps, wherever they run; the cells then end as cancelled.
-      sessionsDeleted = true;
-      void deleteSessions(c, run);
-    }
+    // Deleting the sessions stops their steps, wherever they run; the cells then end as cancelled.
+    if (lease.cancelling) deleting ??= deleteSessions(c, run);
     for (const cell of all) {
       if (active.has(cell.seq) || ENDED_CELL_STATES.includes(cell.state)) continue;
       if (cell.state === "pending" && stopping) {
@@ -133,7 +131,7 @@ async function driveCells(
     // A cell's end frees room; a cancellation is seen at the next look.
     await Promise.race([...active.values(), sleep(500, lease.signal).catch(() => {})]);
   }
-  await Promise.allSettled(active.values());
+  await Promise.allSettled([...active.values(), deleting]);
 }
 
 /** Deletes the run's sessions (those made); a session already gone is no matter. */

@@ -16,7 +16,7 @@ export interface RunDriverOptions {
 }
 
 interface Held {
-  lease: RunLease & { cancelling: boolean };
+  lease: RunLease;
   abort: AbortController;
   done: Promise<void>;
 }

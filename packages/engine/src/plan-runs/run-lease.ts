@@ -7,7 +7,8 @@ export interface RunLease {
   readonly runId: string;
   readonly owner: string;
   readonly signal: AbortSignal;
-  readonly cancelling: boolean;
+  /** Set by the renewals, or by the driver when it reads the run's state itself. */
+  cancelling: boolean;
 }
 
 /** Why a driver let go of a run it held: it goes on elsewhere (or here, once restarted). */

@@ -1,5 +1,5 @@
 import type { PlanRun, PlanRunProgress } from "@benchwright/contract";
-import type { PlanCellState, PlanRunCellRow, PlanRunRow } from "../model/plan-runs.js";
+import type { PlanCellState, PlanRunCell, PlanRunCellRow, PlanRunRow } from "../model/plan-runs.js";
 import { formatTimestamp } from "../time.js";
 
 /** The cells that have ended: no step of theirs will begin again. */
@@ -16,18 +16,25 @@ export function planRunView(run: Omit<PlanRunRow, "seq" | "owner" | "lease_until
     ended: run.ended ? formatTimestamp(new Date(run.ended)) : null,
     progress: progressOf(cells, run.started, now),
     sessions: run.started ? run.sessions : {},
-    cells: cells.map((c) => ({
-      target: c.target,
-      benchmark: c.benchmark,
-      cell: c.cell,
-      tool: c.tool,
-      workload: c.workload,
-      params: c.params as PlanRun["cells"][number]["params"],
-      state: c.state,
-      execution_id: c.state === "pending" || (c.state === "cancelled" && c.attempts === 0) ? null : c.execution_id,
-      attempts: c.attempts,
-      error: c.error,
-    })),
+    // The contract's params are the catalog's values, which a cell's are (checked when the plan was made).
+    cells: cells.map(cellView) as PlanRun["cells"],
+  };
+}
+
+/** A cell as the run's view and its report show it: its execution's id once the execution may exist. */
+function cellView(c: PlanRunCellRow): PlanRunCell {
+  const made = !(c.state === "pending" || (c.state === "cancelled" && c.attempts === 0));
+  return {
+    target: c.target,
+    benchmark: c.benchmark,
+    cell: c.cell,
+    tool: c.tool,
+    workload: c.workload,
+    params: c.params,
+    state: c.state,
+    execution_id: made ? c.execution_id : null,
+    attempts: c.attempts,
+    error: c.error,
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalShell } from "../transport/local-shell.js";
-import { shellPath } from "./shell-quote.js";
+import { shellPath, shellQuote } from "./shell-quote.js";
 import { attachStep, stopAttemptSteps, stopExecutionSteps } from "./step-control.js";
 import { StepRunner } from "./step-runner.js";
 
@@ -107,25 +107,35 @@ describe("step control", () => {
   it("stops one attempt (its roles' and repetitions' dirs too): TERM first, KILL after the grace, rules undone, the dirs kept", async () => {
     const e = `${root}/e5`;
     const start = (name: string, script: string) => runner.start(local, { dir: `${e}/${name}`, script, timeoutMs: 60_000 });
-    // Leaves a mark when TERM comes, then ends.
-    const polite = await start("run-1", 'trap "touch $PWD/termed; exit 143" TERM; touch ready; while :; do sleep 0.1; done');
+    // Leave a mark when TERM comes, then end (node's handler: a bash trap may not run when TERM lands as it forks).
+    const polite = `exec ${shellPath(process.execPath)} -e ${shellQuote(
+      'const fs = require("node:fs"); process.on("SIGTERM", () => { fs.writeFileSync("termed", ""); process.exit(143); }); fs.writeFileSync("ready", ""); setInterval(() => {}, 1000);',
+    )}`;
+    const [plain, role] = [await start("run-1", polite), await start("run-1-client", polite)];
     // Ignores TERM: only the KILL ends it.
-    const stubborn = await start("run-1-r2", guarded);
-    // Not this attempt's: another attempt (run-10 is no run-1-*) and the other step.
+    const stubborn = await start("run-2-r2", guarded);
+    // Not these attempts': another attempt (run-10 is no run-1-*) and the other step.
     const others = [await start("run-10", "sleep 60"), await start("prepare-1", "sleep 60")];
-    for (let i = 0; i < 50 && !(await undone(`${e}/run-1-r2`)).includes("firewall.undo"); i++) await sleep(100);
-    for (let i = 0; i < 50 && !(await undone(`${e}/run-1`)).includes("ready"); i++) await sleep(100);
-    const began = Date.now();
-    await stopAttemptSteps(local, e, "run-1", 1);
-    expect(await groupGone(polite.pgid)).toBe(true);
-    expect(await groupGone(stubborn.pgid)).toBe(true);
-    // The grace was waited for the stubborn one.
+    for (const dir of ["run-1", "run-1-client"]) for (let i = 0; i < 50 && !(await undone(`${e}/${dir}`)).includes("ready"); i++) await sleep(100);
+    for (let i = 0; i < 50 && !(await undone(`${e}/run-2-r2`)).includes("firewall.undo"); i++) await sleep(100);
+
+    // Parts that end on TERM are not waited for past their end: the grace is a bound.
+    let began = Date.now();
+    await stopAttemptSteps(local, e, "run-1", 20);
+    expect(Date.now() - began).toBeLessThan(15_000);
+    for (const part of [plain, role]) expect(await groupGone(part.pgid)).toBe(true);
+    for (const dir of ["run-1", "run-1-client"]) expect(await undone(`${e}/${dir}`)).toEqual(expect.arrayContaining(["termed", "step.log", "step.pid"]));
+
+    // One that ignores TERM gets the KILL once the grace has passed, and its firewall rule is undone.
+    began = Date.now();
+    await stopAttemptSteps(local, e, "run-2", 1);
     expect(Date.now() - began).toBeGreaterThanOrEqual(900);
-    expect(await undone(`${e}/run-1`)).toEqual(expect.arrayContaining(["termed", "step.log", "step.pid"]));
-    expect(await undone(`${e}/run-1-r2`)).toEqual(expect.arrayContaining(["undone", "step.log"]));
+    expect(await groupGone(stubborn.pgid)).toBe(true);
+    expect(await undone(`${e}/run-2-r2`)).toEqual(expect.arrayContaining(["undone", "step.log"]));
+
     for (const other of others) expect((await local.exec(`kill -0 -- -${other.pgid}`)).code).toBe(0);
     await stopExecutionSteps(local, e);
     for (const other of others) expect(await groupGone(other.pgid)).toBe(true);
     await expect(stopAttemptSteps(local, e, "run-1/../x", 1)).rejects.toMatchObject({ code: "internal" });
-  }, 30_000);
+  }, 60_000);
 });

@@ -17,6 +17,19 @@ export async function attachStep(transport: Transport, dir: string): Promise<Ste
 }
 
 /**
+ * Loop-body lines for a step dir `$d`: skip it unless a step was launched there (waiting up to
+ * 2 s for a launch under way) and has not ended; else its process group id is in `$pgid`.
+ */
+const RUNNING_PGID = [
+  '  [ -e "$d/launch.lock" ] || [ -e "$d/step.pid" ] || continue',
+  ...readPid(2)
+    .split("\n")
+    .map((l) => `  ${l}`),
+  '  [ -f "$d/step.rc" ] && continue',
+  '  case "$pgid" in ""|*[!0-9]*|0|1) continue;; esac',
+];
+
+/**
  * Kills every step of an execution (each subdir's process group that has not written
  * step.rc), then undoes the firewall rules its serving parts left (a KILL runs no exit trap).
  * A step whose launch is under way (its lock taken, its pid not yet written) is waited for,
@@ -29,12 +42,7 @@ export async function stopExecutionSteps(transport: Transport, executionDir: str
       [
         ...(retire ? retireLines(executionDir) : []),
         `for d in ${shellPath(executionDir)}/*/; do`,
-        '  [ -e "$d/launch.lock" ] || [ -e "$d/step.pid" ] || continue',
-        ...readPid(2)
-          .split("\n")
-          .map((l) => `  ${l}`),
-        '  [ -f "$d/step.rc" ] && continue',
-        '  case "$pgid" in ""|*[!0-9]*|0|1) continue;; esac',
+        ...RUNNING_PGID,
         '  kill -KILL -- "-$pgid" 2>/dev/null',
         "done",
         `for d in ${shellPath(executionDir)}/*/; do ${UNDO_FIREWALL}; done`,
@@ -60,12 +68,7 @@ export async function stopAttemptSteps(transport: Transport, executionDir: strin
       [
         "groups=",
         `for d in ${dirs}; do`,
-        '  [ -e "$d/launch.lock" ] || [ -e "$d/step.pid" ] || continue',
-        ...readPid(2)
-          .split("\n")
-          .map((l) => `  ${l}`),
-        '  [ -f "$d/step.rc" ] && continue',
-        '  case "$pgid" in ""|*[!0-9]*|0|1) continue;; esac',
+        ...RUNNING_PGID,
         '  kill -TERM -- "-$pgid" 2>/dev/null && groups="$groups $pgid"',
         "done",
         // Any process (zombies aside) still in one of the groups.

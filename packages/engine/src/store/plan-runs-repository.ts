@@ -1,5 +1,5 @@
 import type { NewEvent } from "../model/events.js";
-import type { NewPlanRun, PlanCellState, PlanRunCellRow, PlanRunRow, PlanRunState } from "../model/plan-runs.js";
+import type { CellChange, NewPlanRun, PlanRunCellRow, PlanRunRow, PlanRunState } from "../model/plan-runs.js";
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
 import {
@@ -98,7 +98,7 @@ export class PlanRunsRepository {
     runId: string,
     seq: number,
     owner: string,
-    change: { state?: PlanCellState; attempts?: number; error?: string | null },
+    change: CellChange,
     eventOf?: (cell: PlanRunCellRow, cells: () => Promise<PlanRunCellRow[]>) => Promise<NewEvent | undefined>,
   ): Promise<PlanRunCellRow | null> {
     return this.db.transaction(async (tx) => {

@@ -186,9 +186,40 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await store.beginStep(free, "run", run, new Date(), () => "/x")).toMatchObject({ owner: null, lease_until: null });
       expect((await store.orphanedSteps(1000)).some((k) => k.execution_id === free)).toBe(true);
       // Its owner renews it; past its end another worker takes it over.
-      expect(await store.renewLease(key, "a", 400)).toEqual({ sessionActive: true });
+      expect(await store.renewLease(key, "a", 400)).toEqual({ sessionActive: true, cancelRequested: null });
       await new Promise((r) => setTimeout(r, 500));
       expect(await store.claimStep(key, "b", 10_000)).toMatchObject({ owner: "b" });
+    });
+
+    it("records a cancel request on a running step for its lease holder to read, keeping the first one's words", async () => {
+      const sessionId = crypto.randomUUID();
+      await store.insertSession({
+        id: sessionId,
+        provider_name: "local",
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
+      });
+      const id = crypto.randomUUID();
+      const test = { tool_id: "idle", workload_id: "idle0", tool_name: "idle", workload_name: "n", workload_description: "d" };
+      await store.insertExecution({ id, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created: new Date() });
+      await store.beginStep(id, "run", { from: ["prepared"], to: "running" }, new Date(), () => "/x", { owner: "a", leaseMs: 10_000 });
+      const key = { execution_id: id, step: "run" as const, attempt: 1 };
+      expect(await store.requestStepCancel(key, "cancelled at first")).toMatchObject({ state: "running", cancel_requested: "cancelled at first" });
+      expect(await store.requestStepCancel(key, "cancelled at second")).toMatchObject({ cancel_requested: "cancelled at first" });
+      // The holder learns of it as it renews, and so does one that records a part's handle.
+      expect(await store.renewLease(key, "a", 10_000)).toEqual({ sessionActive: true, cancelRequested: "cancelled at first" });
+      const handle = { machine_id: "m", pgid: null, machine_log_start: 0, metrics: [] };
+      expect(await store.recordStepHandle(key, "a", handle)).toEqual({ sessionActive: true, cancelRequested: "cancelled at first" });
+      // An ended step is no longer cancelled.
+      const end = { state: "failed" as const, duration: 1, exit_code: null, error: "x", metrics: null };
+      await store.endStep(id, "run", 1, end, { from: "running", to: "run_failed" }, "a");
+      expect(await store.requestStepCancel(key, "too late")).toBeNull();
+      expect((await store.getStep(key))?.cancel_requested).toBe("cancelled at first");
     });
 
     it("ends a step in one transaction: when the execution's write fails, the step stays running", async () => {

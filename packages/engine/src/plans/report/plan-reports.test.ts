@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { BenchwrightError } from "../../errors.js";
 import { PlanReports } from "./plan-reports.js";
 import { PLAN_ID, RUN_ID, syntheticRun } from "./test-support/synthetic-run.js";
 

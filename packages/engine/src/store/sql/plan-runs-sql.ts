@@ -1,10 +1,10 @@
-import type { NewPlanRun, PlanCellState, PlanRunCellRow, PlanRunState } from "../../model/plan-runs.js";
+import type { CellChange, NewPlanRun, PlanRunCellRow, PlanRunState } from "../../model/plan-runs.js";
 import { json, type Sql } from "./sql.js";
 
 const RUN_COLUMNS = "id, plan_id, seq::text AS seq, state, created, started, ended, sessions, owner, lease_until";
 const CELL_COLUMNS = "run_id, seq, target, benchmark, cell, tool, workload, params, state, execution_id, attempts, error";
 /** The states in which a run still wants a driver. */
-export const ACTIVE_RUN_STATES: readonly PlanRunState[] = ["pending", "running", "cancelling"];
+const ACTIVE_RUN_STATES: readonly PlanRunState[] = ["pending", "running", "cancelling"];
 
 export function insertPlanRun(run: NewPlanRun): Sql {
   return {
@@ -97,7 +97,7 @@ export function movePlanRun(runId: string, owner: string, from: readonly PlanRun
  * Records a cell's change, only while `owner` holds the run's lease (a driver that lost it
  * changes nothing); answers the cell after.
  */
-export function updatePlanRunCell(runId: string, seq: number, owner: string, change: { state?: PlanCellState; attempts?: number; error?: string | null }): Sql {
+export function updatePlanRunCell(runId: string, seq: number, owner: string, change: CellChange): Sql {
   return {
     text: `UPDATE plan_run_cells c SET state = COALESCE($4, c.state), attempts = COALESCE($5, c.attempts),
          error = CASE WHEN $6::boolean THEN $7 ELSE c.error END
