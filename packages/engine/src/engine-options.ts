@@ -1,6 +1,5 @@
 import type { EngineLog } from "./engine-log.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
-import type { PlanReportsOptions } from "./plans/report/plan-reports.js";
 import type { ProviderOptions } from "./providers/registry.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { StepWorkerOptions } from "./steps/step-worker.js";
@@ -31,11 +30,6 @@ export interface EngineOptions {
   worker?: StepWorkerOptions;
   /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
   maxStepTimeoutS?: number;
-  /**
-   * Reads a plan's run (its plan and cells) for its report; throws `not_found` for an unknown one.
-   * Until runs are stored, the default reads the plan and knows no run of it.
-   */
-  planRuns?: PlanReportsOptions["loadRun"];
 }
 
 /** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */

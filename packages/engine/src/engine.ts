@@ -124,14 +124,12 @@ export class Engine {
     this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
     this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
     this.planReports = new PlanReports({
-      loadRun:
-        options.planRuns ??
-        (async (planId, runId) => {
-          const [plan, run] = await Promise.all([this.plans.get(planId), this.planRuns.get(planId, runId)]);
-          // Ended with its sessions deleted (so its machines too): its figures and costs are settled.
-          const final = ["completed", "failed", "cancelled"].includes(run.state) && (run.state === "cancelled" || !plan.keep_sessions);
-          return { plan, cells: run.cells, final };
-        }),
+      loadRun: async (planId, runId) => {
+        const [plan, run] = await Promise.all([this.plans.get(planId), this.planRuns.get(planId, runId)]);
+        // Ended with its sessions deleted (so its machines too): its figures and costs are settled.
+        const final = ["completed", "failed", "cancelled"].includes(run.state) && (run.state === "cancelled" || !plan.keep_sessions);
+        return { plan, cells: run.cells, final };
+      },
       comparedRows: (ids) => this.executions.comparedRows(ids),
       // The rows the report reads hold what a cost needs: no second read of the executions.
       costs: (rows) => this.costs.of(rows),

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { Client } from "ssh2";
 import { describe, expect, it } from "vitest";
@@ -18,6 +19,22 @@ function connectTo(sshd: SshdHarness): Promise<Client> {
     client.on("ready", () => resolve(client)).on("error", reject);
     client.connect({ ...sshTargetOf(sshd), hostVerifier: (key: Buffer) => fingerprintOf(key) === sshd.hostKeyFingerprint });
   });
+}
+
+/** What a command prints in a session of the harness. */
+async function sessionOutput(sshd: SshdHarness, command: string): Promise<string> {
+  const client = await connectTo(sshd);
+  try {
+    return await new Promise<string>((resolve, reject) =>
+      client.exec(command, (e, stream) => {
+        if (e) return reject(e);
+        let out = "";
+        stream.on("data", (d: Buffer) => (out += d)).on("close", () => resolve(out));
+      }),
+    );
+  } finally {
+    client.end();
+  }
 }
 
 describe("startSshd", () => {
@@ -67,6 +84,27 @@ describe("startSshd", () => {
       client.end();
       await sshd.stop();
     }
+  }, 20_000);
+
+  it("runs its sessions on the CPUs it is given, on all of them by default, and in a CPU group when asked", async () => {
+    const allowed = async (sshd: SshdHarness) => {
+      try {
+        return (await sessionOutput(sshd, "grep Cpus_allowed_list /proc/self/status")).split(":")[1].trim();
+      } finally {
+        await sshd.stop();
+      }
+    };
+    expect(await allowed(await startSshd({ cpus: "0" }))).toBe("0");
+    // In a CPU group of its own, removed with the server.
+    const grouped = await startSshd({ cpuShares: 4096 });
+    const group = /^\d+:(cpu)?:(\/bw-test-[0-9a-f]{8})$/m.exec(await sessionOutput(grouped, "cat /proc/self/cgroup"));
+    expect(group).not.toBeNull();
+    const dir = group![1] ? `/sys/fs/cgroup/cpu${group![2]}` : `/sys/fs/cgroup${group![2]}`;
+    expect(existsSync(dir)).toBe(true);
+    await grouped.stop();
+    expect(existsSync(dir)).toBe(false);
+    const all = availableParallelism();
+    expect(await allowed(await startSshd())).toBe(all === 1 ? "0" : `0-${all - 1}`);
   }, 20_000);
 
   it("suspends the listener and cuts every connection for an outage, then resumes", async () => {

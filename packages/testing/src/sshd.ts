@@ -5,6 +5,7 @@ import { createServer, connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { createCpuGroup, type CpuGroup } from "./cpu-group.js";
 
 const run = promisify(execFile);
 
@@ -25,6 +26,18 @@ export interface SshdOptions {
    * checks it against the system's shadow file: see createPasswordUser). Off by default.
    */
   passwordAuthentication?: boolean;
+  /**
+   * The CPUs sshd, and so every session's processes, may run on (`taskset -c`, e.g. "0"): a host
+   * with fewer CPUs than this machine. All of them by default.
+   */
+  cpus?: string;
+  /**
+   * Runs sshd, and so every session's processes, in a CPU cgroup of its own with this weight
+   * (cgroup v1's `cpu.shares`; 1024 is a group's default): see createCpuGroup. A benchmark's
+   * figures then depend on the CPUs it may use, not on how many other sessions the machine
+   * runs. Needs root.
+   */
+  cpuShares?: number;
 }
 
 export interface SshdHarness {
@@ -70,6 +83,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
 
   const dir = await mkdtemp(join(tmpdir(), "bw-sshd-"));
   let child: ChildProcess | undefined;
+  let group: CpuGroup | undefined;
   try {
     const hostKeyPath = join(dir, "host_ed25519");
     const privateKeyPath = join(dir, "user_ed25519");
@@ -102,7 +116,15 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     await writeFile(configPath, [...lines, "PerSourcePenalties no"].join("\n") + "\n");
     if (!(await configAccepted(sshd, configPath))) await writeFile(configPath, lines.join("\n") + "\n");
 
-    child = spawn(sshd, ["-D", "-e", "-f", configPath], { stdio: ["ignore", "ignore", "pipe"] });
+    // taskset, and the shell that moves itself into the group, exec sshd: the child's pid stays sshd's own.
+    let argv = [sshd, "-D", "-e", "-f", configPath];
+    if (options.cpus) argv = ["taskset", "-c", options.cpus, ...argv];
+    if (options.cpuShares) {
+      group = await createCpuGroup(options.cpuShares);
+      argv = ["sh", "-c", 'echo $$ > "$0" && exec "$@"', group.procsPath, ...argv];
+    }
+    const [command, ...args] = argv;
+    child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
     const log: string[] = [];
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       for (const line of text.split("\n").filter(Boolean)) {
@@ -145,6 +167,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
           listener.kill("SIGTERM");
           await gone;
         }
+        await group?.remove();
         await rm(dir, { recursive: true, force: true });
       },
       killSessionProcesses,
@@ -167,6 +190,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     };
   } catch (e) {
     child?.kill("SIGKILL");
+    await group?.remove();
     await rm(dir, { recursive: true, force: true });
     throw e;
   }

@@ -1,13 +1,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { PlanReport } from "@benchwright/contract";
 import { createEc2Double, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { runPlan } from "../test-support/plan-run.js";
 
-// Issue 24, point 4: what executions cost, and how long cloud machines take to boot. The clouds
-// are the doubles the cloud tests use (their machines are a real sshd on loopback); existing-vm
-// is that sshd; local is this host.
+// Issue 24, point 4 and acceptance 2: what executions and plan runs cost, and how long cloud
+// machines take to boot. The clouds are the doubles the cloud tests use (their machines are a
+// real sshd on loopback); existing-vm is that sshd; local is this host.
 
 const FAST = { pollIntervalMs: 5, stateTimeoutMs: 600_000, sshPollIntervalMs: 20, sshTimeoutMs: 3000 };
 const PRICES = { cheap: 0.1, dear: 0.2 } as const;
@@ -218,6 +220,35 @@ for (const [name, make] of Object.entries(clouds)) {
       const one = all.executions[0];
       expect((await fx.engine.costOf({ executionIds: [one.execution_id] })).executions).toEqual([one]);
     }, 120_000);
+
+    // A run's cost is its executions' (above), the same on every cloud: one double shows it.
+    if (name === "ec2")
+      it("counts a plan run's cost per target in its report: each machine's lifetime × its price; the executions show the boot", async () => {
+        const targets = Object.keys(PRICES).map((service) => ({ label: service, provider: "priced", service }));
+        const plan = await api.post("/api/v1/plans/").send({ targets, benchmarks: [{ tool: "idle", workload: "idle0" }] });
+        expect(plan.status, plan.text).toBe(201);
+        const run = await runPlan(api, plan.body.id);
+        expect(run.state, JSON.stringify(run.cells.map((c) => c.error))).toBe("completed");
+        const report = (await api.get(`/api/v1/plans/${plan.body.id}/runs/${run.id}/report`).expect(200)).body as PlanReport;
+
+        for (const [service, price] of Object.entries(PRICES)) {
+          // The run deleted its sessions: each machine's lifetime is whole.
+          const machines = await lifetimes(run.sessions[service]);
+          expect(machines).toHaveLength(1);
+          expect(machines[0].destroyed).not.toBeNull();
+          const whole = (((machines[0].destroyed!.getTime() - machines[0].created.getTime()) / 1000) * price) / 3600;
+          const cost = report.targets.find((t) => t.target === service)!.cost!;
+          expect(cost.currency).toBe("USD");
+          expect(Math.abs(cost.amount - whole)).toBeLessThanOrEqual(0.01 * whole);
+
+          const cell = run.cells.find((c) => c.target === service)!;
+          const execution = (await api.get(`/api/v1/executions/${cell.execution_id}`).expect(200)).body as ExecutionView;
+          const boot = Object.fromEntries(execution.metrics.filter((m) => m.tags?.machine === machines[0].id).map((m) => [m.name, m.value]));
+          expect(Object.keys(boot).sort()).toEqual(["machine_create_seconds", "ssh_ready_seconds"]);
+          expect(boot.machine_create_seconds).toBeGreaterThan(0);
+          expect(boot.ssh_ready_seconds).toBeGreaterThan(0);
+        }
+      }, 120_000);
   });
 }
 

@@ -1,31 +1,22 @@
 import { parse } from "csv-parse/sync";
-import { BenchwrightError, type PlanRunCell } from "@benchwright/engine";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { runPlan } from "../test-support/plan-run.js";
 
-const RUN = "2b7e4c1a-9d3f-4e8b-a6c5-0f1e2d3c4b5a";
-const OTHER_RUN = "3c8f5d2b-0e4a-4f9c-b7d6-1a2b3c4d5e6f";
+const OTHER = "3c8f5d2b-0e4a-4f9c-b7d6-1a2b3c4d5e6f";
 
-// The report's route on a real engine, its answers checked against the contract (the fixture
-// validates responses). Runs are not stored yet: the engine is given a reader of one run, made
-// of two real idle executions; once runs land, this reads a real run instead.
+// The report's route on a real engine and a real run of a plan (two local targets, an idle
+// workload three times each), its answers checked against the contract (the fixture validates
+// responses).
 describe("a plan run's report over HTTP", () => {
   let fx: Fixture;
   let api: ReturnType<typeof request>;
   let planId: string;
-  let cells: PlanRunCell[] = [];
+  let runId: string;
 
   beforeAll(async () => {
-    fx = await openFixture({
-      engine: {
-        planRuns: async (id, runId) => {
-          const plan = await fx.engine.getPlan(id);
-          if (runId !== RUN) throw new BenchwrightError("not_found", `No run ${runId} of plan ${id}`);
-          return { plan, cells };
-        },
-      },
-    });
+    fx = await openFixture();
     api = request(fx.app);
     const targets = [
       { label: "here", provider: "local", service: "default" },
@@ -36,29 +27,18 @@ describe("a plan run's report over HTTP", () => {
       .send({ targets, benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: 0.1 } }], repetitions: { count: 3 } });
     expect(plan.status, plan.text).toBe(201);
     planId = plan.body.id;
-    const ran = async (): Promise<string> => {
-      const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
-      const body = { tool: "idle", workload: "idle5", params: { seconds: 0.1 }, repetitions: { count: 3 } };
-      const id = (await api.post(`/api/v1/sessions/${session}/executions/`).send(body).expect(200)).body.id;
-      await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
-      await api.post(`/api/v1/executions/${id}/run`).expect(200);
-      return id;
-    };
-    const [a, b] = [await ran(), await ran()];
-    const cell = { benchmark: 0, cell: 0, tool: "idle", workload: "idle5", params: { seconds: 0.1 }, attempts: 2, error: null };
-    cells = [
-      { ...cell, target: "here", state: "completed", execution_id: a },
-      { ...cell, target: "there", state: "completed", execution_id: b },
-    ];
-  });
+    const run = await runPlan(api, planId);
+    expect(run.state).toBe("completed");
+    runId = run.id;
+  }, 120_000);
   afterAll(() => fx?.close());
 
-  const path = () => `/api/v1/plans/${planId}/runs/${RUN}/report`;
+  const path = () => `/api/v1/plans/${planId}/runs/${runId}/report`;
 
   it("answers JSON by default: the two targets' figures and their ranking", async () => {
     const res = await api.get(path()).expect(200);
     expect(res.type).toBe("application/json");
-    expect(res.body).toMatchObject({ plan_id: planId, run_id: RUN, baseline: "here", failures: [] });
+    expect(res.body).toMatchObject({ plan_id: planId, run_id: runId, baseline: "here", failures: [] });
     const idle = res.body.cells[0].metrics[0];
     expect(idle.name).toBe("idle_seconds");
     expect(idle.figures.map((f: { target: string; n: number }) => [f.target, f.n])).toEqual([
@@ -99,9 +79,9 @@ describe("a plan run's report over HTTP", () => {
     const bad = await api.get(`${path()}?format=xml`).expect(400);
     expect(bad.body.code).toBe("validation_failed");
     expect(bad.body.errors[0].path).toBe("/query/format");
-    const noPlan = await api.get(`/api/v1/plans/${OTHER_RUN}/runs/${RUN}/report`).expect(404);
+    const noPlan = await api.get(`/api/v1/plans/${OTHER}/runs/${runId}/report`).expect(404);
     expect(noPlan.body.code).toBe("not_found");
-    const noRun = await api.get(`/api/v1/plans/${planId}/runs/${OTHER_RUN}/report`).expect(404);
-    expect(noRun.body.detail).toBe(`No run ${OTHER_RUN} of plan ${planId}`);
+    const noRun = await api.get(`/api/v1/plans/${planId}/runs/${OTHER}/report`).expect(404);
+    expect(noRun.body.detail).toBe(`No run ${OTHER} of plan ${planId}`);
   });
 });

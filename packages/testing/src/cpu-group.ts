@@ -1,0 +1,50 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+
+export interface CpuGroup {
+  /** The file a process's id is written to, to move it into the group (its children follow it). */
+  procsPath: string;
+  /** Removes the group once no process is left in it; a group still in use stays. */
+  remove(): Promise<void>;
+}
+
+const V1 = "/sys/fs/cgroup/cpu";
+const V2 = "/sys/fs/cgroup";
+
+/**
+ * Makes a CPU cgroup of its own with a CPU weight of `shares` (cgroup v1's `cpu.shares`, 2 to
+ * 262144, 1024 being the default; on cgroup v2 the same weight as `cpu.weight`). Processes in it
+ * are scheduled as one group against the machine's other groups, and are out of the kernel's
+ * per-session autogroups: a benchmark on a busy machine gets the CPUs its weight earns rather
+ * than one session's fair share. Needs root and a writable cpu controller; says so plainly otherwise.
+ */
+export async function createCpuGroup(shares: number): Promise<CpuGroup> {
+  const name = `bw-test-${randomBytes(4).toString("hex")}`;
+  const v1 = existsSync(join(V1, "cpu.shares"));
+  const dir = join(v1 ? V1 : V2, name);
+  try {
+    if (!v1 && !(await readFile(join(V2, "cgroup.subtree_control"), "utf8")).includes("cpu")) throw new Error("no cpu controller");
+    await mkdir(dir);
+    if (v1) await writeFile(join(dir, "cpu.shares"), String(shares));
+    // systemd's conversion of cpu.shares to cpu.weight (1 to 10000).
+    else await writeFile(join(dir, "cpu.weight"), String(Math.round(1 + ((shares - 2) * 9999) / 262142)));
+  } catch (e) {
+    await rmdir(dir).catch(() => undefined);
+    throw new Error(`Cannot make a CPU cgroup: run the tests as root, with cgroup's cpu controller writable (${(e as Error).message})`);
+  }
+  return {
+    procsPath: join(dir, "cgroup.procs"),
+    async remove() {
+      // The last processes may take a moment to be reaped.
+      for (let i = 0; i < 20; i++) {
+        try {
+          return await rmdir(dir);
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    },
+  };
+}
