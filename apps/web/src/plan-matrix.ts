@@ -96,7 +96,8 @@ function square(target: string, runCell: PlanRun["cells"][number] | undefined, r
   }
   const main = reportCell?.metrics.find((m) => m.name === reportCell.main_metric);
   const f = main?.figures.find((x) => x.target === target);
-  if (!main || !f) return { ...base, tone: "completed", text: "completed", hint: reportCell ? "completed, with no figure of the cell's main metric" : "completed" };
+  if (!main || !f)
+    return { ...base, tone: "completed", text: "completed", hint: reportCell ? "completed, with no figure of the cell's main metric" : "completed" };
   const ratio = f.ratio === null || !main.better ? null : main.better === "lower" ? 1 / f.ratio : f.ratio;
   const tone: MatrixTone = f.verdict === "better" || f.verdict === "worse" || f.verdict === "baseline" ? f.verdict : "plain";
   const interval = `[${figure(f.ci_low)}, ${figure(f.ci_high)}]`;

@@ -1,38 +1,32 @@
 import type { CustomSeriesOption, ScatterSeriesOption } from "echarts/charts";
 import type { PlanReport } from "@benchwright/sdk";
 import { describe, expect, it } from "vitest";
-import { costPointText, costScatterOption, costStanding, type CostPoint } from "./cost-scatter-option.js";
+import { costPointText, costPoints, costScatterOption, type CostPoint } from "./cost-scatter-option.js";
 
 type Target = PlanReport["targets"][number];
 const base = { rank: 1, cells: 2, failed: 0, geomean_ci_low: null, geomean_ci_high: null };
 const report = (targets: Target[]): PlanReport => ({ plan_id: "p", run_id: "r", baseline: "a", confidence: 0.95, targets, cells: [], failures: [] });
 
-describe("costStanding", () => {
-  it("says no prices were set when no target has a cost", () => {
-    expect(costStanding(report([{ ...base, target: "a", geomean: 1 }]))).toEqual({ kind: "no-prices" });
+describe("costPoints", () => {
+  it("gives none when no target has a cost: no price was set", () => {
+    expect(costPoints(report([{ ...base, target: "a", geomean: 1 }]))).toEqual([]);
+    expect(costPoints(report([{ ...base, target: "a", geomean: 1, cost: null, performance_per_cost: null }]))).toEqual([]);
   });
 
   it("gives a point per target with a cost and a geometric mean", () => {
-    const standing = costStanding(
+    const points = costPoints(
       report([
         { ...base, target: "a", geomean: 1, geomean_ci_low: 0.9, geomean_ci_high: 1.1, cost: { amount: 0.2, currency: "USD" }, performance_per_cost: 5 },
         { ...base, target: "b", geomean: 2, cost: { amount: 0.5, currency: "USD" }, performance_per_cost: 4 },
-        // Costs in several currencies: null, no point.
+        // No price for its service, or costs in several currencies: null, no point.
         { ...base, target: "c", geomean: 3, cost: null, performance_per_cost: null },
         { ...base, target: "d", geomean: null, cost: { amount: 1, currency: "USD" }, performance_per_cost: null },
       ]),
     );
-    expect(standing).toEqual({
-      kind: "points",
-      points: [
-        { target: "a", cost: 0.2, currency: "USD", geomean: 1, low: 0.9, high: 1.1, perCost: 5 },
-        { target: "b", cost: 0.5, currency: "USD", geomean: 2, low: null, high: null, perCost: 4 },
-      ],
-    });
-  });
-
-  it("says the costs are unknown when prices were set but no target's could be summed", () => {
-    expect(costStanding(report([{ ...base, target: "a", geomean: 1, cost: null, performance_per_cost: null }]))).toEqual({ kind: "unknown" });
+    expect(points).toEqual([
+      { target: "a", cost: 0.2, currency: "USD", geomean: 1, low: 0.9, high: 1.1, perCost: 5 },
+      { target: "b", cost: 0.5, currency: "USD", geomean: 2, low: null, high: null, perCost: 4 },
+    ]);
   });
 });
 
@@ -53,6 +47,9 @@ describe("costScatterOption", () => {
     const label = scatter.label as { formatter: (item: { dataIndex: number }) => string };
     expect([0, 1].map((dataIndex) => label.formatter({ dataIndex }))).toEqual(["a", "<b>b</b>"]);
     expect((option.xAxis as { name: string }).name).toBe("Cost (USD)");
+    // Targets priced in other currencies: each is named on the axis.
+    const mixed = costScatterOption([points[0]!, { ...points[1]!, currency: "EUR" }]);
+    expect((mixed.xAxis as { name: string }).name).toBe("Cost (USD, EUR)");
   });
 
   it("draws a target's interval as a vertical whisker at its cost, and none without one", () => {

@@ -3,13 +3,16 @@ import type { GridComponentOption, TooltipComponentOption } from "echarts/compon
 import type { ComposeOption } from "echarts/core";
 import type { PlanReport } from "@benchwright/sdk";
 import { h } from "../dom.js";
-import { figure } from "../format.js";
+import { amount, figure } from "../format.js";
 import { errorBarSeries } from "./error-bar-series.js";
 
 /** The option of the performance-against-cost chart: what `costScatterOption` builds and `chartElement` draws. */
 export type CostScatterOption = ComposeOption<ScatterSeriesOption | CustomSeriesOption | GridComponentOption | TooltipComponentOption>;
 
-/** A target with a cost and a geometric mean: one point of the chart. */
+/**
+ * A target with a cost and a geometric mean: one point of the chart. A target's cost is null (or, from an older server, absent) when no price is set for its
+ * service type, or its executions' costs are in several currencies: it then has no point.
+ */
 export interface CostPoint {
   target: string;
   cost: number;
@@ -20,17 +23,9 @@ export interface CostPoint {
   perCost: number | null;
 }
 
-/** What the report says of costs: none asked for (no prices set), some points, or costs that could not be summed. */
-export type CostStanding = { kind: "no-prices" } | { kind: "points"; points: CostPoint[] } | { kind: "unknown" };
-
-/**
- * The targets' points of performance against cost. The report has `cost` on its targets only
- * when prices were set; a target's cost is null when its executions' costs are unknown or in
- * several currencies, and it then has no point.
- */
-export function costStanding(report: PlanReport): CostStanding {
-  if (!report.targets.some((t) => "cost" in t)) return { kind: "no-prices" };
-  const points = report.targets.flatMap((t): CostPoint[] =>
+/** The targets' points of performance against cost; none when no target has a cost. */
+export function costPoints(report: PlanReport): CostPoint[] {
+  return report.targets.flatMap((t): CostPoint[] =>
     t.cost && t.geomean !== null
       ? [
           {
@@ -45,7 +40,6 @@ export function costStanding(report: PlanReport): CostStanding {
         ]
       : [],
   );
-  return points.length ? { kind: "points", points } : { kind: "unknown" };
 }
 
 const TEXT = "#1d2330";
@@ -68,7 +62,7 @@ export function costScatterOption(points: readonly CostPoint[]): CostScatterOpti
       nameLocation: "middle",
       nameGap: 30,
       scale: true,
-      axisLabel: { formatter: (v: number) => figure(v), color: TEXT },
+      axisLabel: { formatter: (v: number) => amount(v), color: TEXT },
       splitLine: { lineStyle: { color: "#eceef2" } },
     },
     yAxis: {
@@ -115,5 +109,5 @@ export function costScatterOption(points: readonly CostPoint[]): CostScatterOpti
 export function costPointText(p: CostPoint): string {
   const interval = p.low !== null && p.high !== null ? ` [${figure(p.low)}, ${figure(p.high)}]` : "";
   const perCost = p.perCost !== null ? `, ${figure(p.perCost)} per ${p.currency}` : "";
-  return `${p.target}: ×${figure(p.geomean)}${interval} for ${figure(p.cost)} ${p.currency}${perCost}`;
+  return `${p.target}: ×${figure(p.geomean)}${interval} for ${amount(p.cost)} ${p.currency}${perCost}`;
 }

@@ -20,9 +20,7 @@ export function geomeanBars(report: PlanReport): Bar[] {
         : interval.high !== undefined && interval.high < 1
           ? "verdict-worse"
           : undefined;
-    const note = [t.rank !== null ? `rank ${t.rank}` : "", baseline ? "baseline" : "", `${t.cells} cell${t.cells === 1 ? "" : "s"}`]
-      .filter(Boolean)
-      .join(", ");
+    const note = [t.rank !== null ? `rank ${t.rank}` : "", baseline ? "baseline" : "", `${t.cells} cell${t.cells === 1 ? "" : "s"}`].filter(Boolean).join(", ");
     return [{ label: t.target, value: t.geomean, ...interval, note, ...(tone ? { tone } : {}) }];
   });
 }

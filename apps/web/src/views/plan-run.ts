@@ -1,12 +1,12 @@
 import type { Plan, PlanReport, PlanRun } from "@benchwright/sdk";
 import { api, apiBase, describeError } from "../api.js";
 import { chartElement } from "../charts/chart-element.js";
-import { costScatterOption, costStanding } from "../charts/cost-scatter-option.js";
+import { costPoints, costScatterOption } from "../charts/cost-scatter-option.js";
 import { geomeanBars, geomeanText } from "../charts/geomean-bars.js";
 import { metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
 import { saveText } from "../download.js";
 import { h } from "../dom.js";
-import { figure, shortId } from "../format.js";
+import { amount, figure, shortId } from "../format.js";
 import { cellsEnded, planMatrix } from "../plan-matrix.js";
 import { progressText } from "../plan-words.js";
 import { pollUntil } from "../poll.js";
@@ -34,6 +34,7 @@ export async function planRunView(root: HTMLElement, planId: string, runId: stri
   const matrixBox = h("div");
   const reportBox = h("div");
   const cancel = h("button", { type: "button", class: "danger", "data-testid": "cancel-plan-run" }, "Cancel run");
+  const cancelBox = h("span", { class: "row" }, cancel, h("span", { class: "sep" }));
   let run = first;
   let report: PlanReport | undefined;
   let reportText = "";
@@ -75,7 +76,7 @@ export async function planRunView(root: HTMLElement, planId: string, runId: stri
 
   root.replaceChildren(
     head,
-    h("div", { class: "panel actions row", "data-testid": "plan-run-actions" }, cancel, h("span", { class: "sep" }), "Report: ", download("html"), download("csv")),
+    h("div", { class: "panel actions row", "data-testid": "plan-run-actions" }, cancelBox, "Report: ", download("html"), download("csv")),
     status,
     h("h2", {}, "Targets × cells"),
     h(
@@ -99,7 +100,7 @@ export async function planRunView(root: HTMLElement, planId: string, runId: stri
     if (key === shown) return;
     shown = key;
     head.replaceChildren(...summary(plan, run));
-    cancel.hidden = run.ended !== null || run.state === "cancelling";
+    cancelBox.hidden = run.ended !== null || run.state === "cancelling";
     matrixBox.replaceChildren(matrixTable(planMatrix(run, report, plan.baseline)));
   }
 
@@ -107,14 +108,16 @@ export async function planRunView(root: HTMLElement, planId: string, runId: stri
   const readReport = async () => {
     try {
       const next = await api().getPlanRunReport(planId, runId, { signal });
-      const text = JSON.stringify(next);
+      // The sections say whether the run goes on: an ended run's same report is drawn again without "so far".
+      const text = JSON.stringify(next) + (run.ended === null ? "" : " ended");
       if (text === reportText || signal.aborted) return;
       reportText = text;
       report = next;
       reportBox.replaceChildren(...reportSections(next, run));
     } catch (error) {
       // The matrix still shows the run's states without it.
-      if (!signal.aborted) reportBox.replaceChildren(h("h2", {}, "Ranking"), h("p", { class: "problem", "data-testid": "report-problem" }, describeError(error)));
+      if (!signal.aborted)
+        reportBox.replaceChildren(h("h2", {}, "Ranking"), h("p", { class: "problem", "data-testid": "report-problem" }, describeError(error)));
     }
   };
 
@@ -143,7 +146,14 @@ export async function planRunView(root: HTMLElement, planId: string, runId: stri
 function summary(plan: Plan, run: PlanRun): HTMLElement[] {
   const p = run.progress;
   return [
-    h("h1", {}, "Run ", h("code", { title: run.id }, shortId(run.id)), " of plan ", h("a", { href: href(["plans", plan.id]), title: plan.id }, shortId(plan.id))),
+    h(
+      "h1",
+      {},
+      "Run ",
+      h("code", { title: run.id }, shortId(run.id)),
+      " of plan ",
+      h("a", { href: href(["plans", plan.id]), title: plan.id }, shortId(plan.id)),
+    ),
     h(
       "dl",
       { class: "facts" },
@@ -168,7 +178,11 @@ function summary(plan: Plan, run: PlanRun): HTMLElement[] {
         "dd",
         {},
         Object.keys(run.sessions).length
-          ? Object.entries(run.sessions).flatMap(([label, id], i) => [i ? ", " : "", `${label}: `, h("a", { href: href(["sessions", id]), title: id }, shortId(id))])
+          ? Object.entries(run.sessions).flatMap(([label, id], i) => [
+              i ? ", " : "",
+              `${label}: `,
+              h("a", { href: href(["sessions", id]), title: id }, shortId(id)),
+            ])
           : "none opened yet",
       ),
     ),
@@ -177,17 +191,18 @@ function summary(plan: Plan, run: PlanRun): HTMLElement[] {
 
 /** The ranking with its chart, and performance against cost: from the report, partial while the run goes on. */
 function reportSections(report: PlanReport, run: PlanRun): HTMLElement[] {
-  const hasCost = report.targets.some((t) => "cost" in t);
+  // A target's cost is null without a price for its service: the columns show when one has a cost.
+  const hasCost = report.targets.some((t) => t.cost);
   const bars = geomeanBars(report);
-  const costs = costStanding(report);
+  const points = costPoints(report);
   const partial = run.ended === null;
   return [
     h("h2", {}, "Ranking"),
     h(
       "p",
-      { class: "muted" },
+      { class: "muted", "data-testid": "ranking-note" },
       `By the geometric mean of each target's ratios to the baseline (${report.baseline}) over the cells, on each cell's main metric, turned so that above 1 is better; intervals at ${figure(report.confidence * 100)}% confidence.`,
-      partial ? " The run is still going: so far, of the cells ended." : null,
+      partial ? " The run is still going: these are of the cells ended so far." : null,
     ),
     listTable(
       "ranking",
@@ -201,7 +216,7 @@ function reportSections(report: PlanReport, run: PlanRun): HTMLElement[] {
           h("td", {}, geomeanText(t)),
           h("td", {}, t.cells),
           h("td", {}, t.failed),
-          hasCost ? h("td", {}, t.cost ? `${figure(t.cost.amount)} ${t.cost.currency}` : "–") : null,
+          hasCost ? h("td", {}, t.cost ? `${amount(t.cost.amount)} ${t.cost.currency}` : "–") : null,
           hasCost ? h("td", {}, t.performance_per_cost != null ? figure(t.performance_per_cost) : "–") : null,
         ),
       ),
@@ -211,23 +226,25 @@ function reportSections(report: PlanReport, run: PlanRun): HTMLElement[] {
           "figure",
           { class: "metric", "data-testid": "geomean-figure" },
           h("figcaption", {}, "Geometric mean of the ratios to the baseline", h("span", { class: "muted" }, ", above 1 is better; error bars its interval")),
-          chartElement(metricBarOption(bars, { nonNegative: true }), { kind: "geomean", title: "Geometric mean per target", height: metricBarHeight(bars.length) }),
+          chartElement(metricBarOption(bars, { nonNegative: true }), {
+            kind: "geomean",
+            title: "Geometric mean per target",
+            height: metricBarHeight(bars.length),
+          }),
         )
       : h("p", { class: "muted", "data-testid": "no-geomean" }, "No target has a geometric mean yet: it comes with the cells' figures."),
     h("h2", {}, "Performance against cost"),
-    costs.kind === "points"
+    points.length
       ? h(
           "figure",
           { class: "metric", "data-testid": "cost-figure" },
           h("figcaption", {}, "Geometric mean against cost", h("span", { class: "muted" }, ", one point per target: up and to the left is better value")),
-          chartElement(costScatterOption(costs.points), { kind: "cost", title: "Geometric mean against cost per target", height: 320 }),
+          chartElement(costScatterOption(points), { kind: "cost", title: "Geometric mean against cost per target", height: 320 }),
         )
       : h(
           "p",
           { class: "muted", "data-testid": "no-costs" },
-          costs.kind === "no-prices"
-            ? "No prices were set for these targets' services: the report has no costs to set the performance against."
-            : "The targets' costs are unknown (no price for a service, or costs in several currencies).",
+          "No prices were set for these targets' service types (price_per_hour in their configurations): there is no cost to set the performance against.",
         ),
   ];
 }
