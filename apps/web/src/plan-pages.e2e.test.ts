@@ -272,6 +272,36 @@ describe("the plan pages served by the real server", () => {
     await screenshot(page, SUITE, "7-cost");
   });
 
+  it("marks a failed cell, with its error on hover, and counts it in the ranking", async () => {
+    // A host where nothing listens: the target's session cannot open, its cell fails.
+    const gone = { provider: { class: "existing-vm", name: "gone" }, vms: { host: "127.0.0.1", port: 1, vm_user: "nobody", password: "not-a-secret" } };
+    const failing = await bw.createPlan({
+      targets: [
+        { label: "here", provider: "local", service: "default" },
+        { label: "gone", config: gone as unknown as InlineConfig },
+      ],
+      benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: 0.2 } }],
+    });
+    const run = await bw.startPlanRun(failing.id);
+    await page.goto(`${server.url}/ui/#/plans/${failing.id}/runs/${run.id}`);
+    await view("plan-run");
+    // A run with a failed cell ends failed; its other cells' figures are still reported.
+    await runState("failed");
+    const ended = await bw.getPlanRun(failing.id, run.id);
+    const error = ended.cells.find((c) => c.target === "gone")!.error!;
+    expect(error.length).toBeGreaterThan(0);
+    const square = page.locator('[data-testid="matrix-cell"][data-target="gone"]');
+    expect(await square.getAttribute("data-tone")).toBe("failed");
+    expect(await square.getAttribute("title")).toBe(`failed: ${error}`);
+    expect(await page.innerText('[data-testid="failed-cells"]')).toBe(`gone · idle/idle5 seconds=0.2: ${error}`);
+    const row = page.locator('[data-testid="ranking"] tbody tr[data-target="gone"]');
+    await row.waitFor(WAIT);
+    expect(await row.locator("td").allInnerTexts()).toEqual(["–", "gone", "–", "0", "1"]);
+    expect(await page.getAttribute('[data-testid="matrix-cell"][data-target="here"]', "data-tone")).toBe("baseline");
+    await square.hover();
+    await screenshot(page, SUITE, "8-failed-cell");
+  });
+
   it("asked nothing of any host but the server, and threw nothing", () => {
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);

@@ -7,7 +7,7 @@ import { metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js
 import { saveText } from "../download.js";
 import { h } from "../dom.js";
 import { amount, figure, shortId } from "../format.js";
-import { cellsEnded, planMatrix } from "../plan-matrix.js";
+import { cellTitle, cellsEnded, planMatrix } from "../plan-matrix.js";
 import { progressText } from "../plan-words.js";
 import { pollUntil } from "../poll.js";
 import { problemBox } from "../problem.js";
@@ -101,7 +101,7 @@ export async function planRunView(root: HTMLElement, planId: string, runId: stri
     shown = key;
     head.replaceChildren(...summary(plan, run));
     cancelBox.hidden = run.ended !== null || run.state === "cancelling";
-    matrixBox.replaceChildren(matrixTable(planMatrix(run, report, plan.baseline)));
+    matrixBox.replaceChildren(matrixTable(planMatrix(run, report, plan.baseline)), failedCells(run));
   }
 
   /** The report again; its sections are drawn anew only when it has changed (a redrawn chart flickers). */
@@ -141,6 +141,17 @@ export async function planRunView(root: HTMLElement, planId: string, runId: stri
       await refresh(next);
       return next.ended === null;
     });
+}
+
+/** The failed cells' errors, in words as well as on hover: a hint is out of reach on a touch screen and in a screenshot. */
+function failedCells(run: PlanRun): HTMLElement | string {
+  const failed = run.cells.filter((c) => c.state === "failed");
+  if (!failed.length) return "";
+  return h(
+    "ul",
+    { class: "failures", "data-testid": "failed-cells" },
+    failed.map((c) => h("li", {}, h("strong", {}, c.target), ` · ${cellTitle(c)}: `, h("span", { class: "error" }, c.error ?? "no error recorded"))),
+  );
 }
 
 function summary(plan: Plan, run: PlanRun): HTMLElement[] {
