@@ -10,10 +10,10 @@ type CellState = PlanRun["cells"][number]["state"];
  * its main metric's verdict against the baseline: `better`, `worse`, `baseline`, or `plain` where
  * the difference is not significant (or the metric does not say which way is better).
  */
-export type MatrixTone = CellState | "better" | "worse" | "baseline" | "plain";
+type MatrixTone = CellState | "better" | "worse" | "baseline" | "plain";
 
 /** A benchmark cell: a benchmark with one combination of its params, a column of the matrix. */
-export interface MatrixColumn {
+interface MatrixColumn {
   benchmark: number;
   cell: number;
   /** `idle/idle5 seconds=1` */
@@ -22,7 +22,7 @@ export interface MatrixColumn {
   mainMetric: string | null;
 }
 
-export interface MatrixSquare {
+interface MatrixSquare {
   target: string;
   state: CellState;
   executionId: string | null;
@@ -38,7 +38,7 @@ export interface MatrixSquare {
   shade: string | null;
 }
 
-export interface MatrixRow {
+interface MatrixRow {
   target: string;
   baseline: boolean;
   squares: MatrixSquare[];
