@@ -45,7 +45,11 @@ export async function planView(root: HTMLElement, planId: string, signal: AbortS
       "div",
       { class: "panel actions row" },
       start,
-      h("span", { class: "muted" }, `Opens a session on each target, runs the ${plan.executions} executions, and deletes the sessions at the end.`),
+      h(
+        "span",
+        { class: "muted" },
+        `Opens a session on each target, runs the ${plan.executions} executions, and ${plan.keep_sessions ? "keeps" : "deletes"} the sessions at the end.`,
+      ),
     ),
     status,
   );
