@@ -12,6 +12,8 @@ const SUITE = "mock";
 const WAIT = { timeout: 30_000 };
 // The contract's examples (openapi.yaml, components/examples).
 const IDLE_RUN = "9b2e4d6a-1c3f-4e5a-8b7d-0a1b2c3d4e5f";
+const PLAN = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
+const PLAN_RUN = "5e8d2c1a-9b7f-4a3e-8d6c-2b1a0f9e8d7c";
 const SYSBENCH_RUNS = ["4d8f2a61-7b3e-4c9d-8a15-2e6f9b0c3d71", "1c5d8e2f-3a4b-4c6d-9e7f-8a9b0c1d2e3f", "6f1b8d04-3e5c-4a2f-8d79-4c8b2e3f5a91"];
 
 describe("the dashboard against the Prism mock", () => {
@@ -169,6 +171,39 @@ describe("the dashboard against the Prism mock", () => {
     await page.locator('[data-testid="collapse-all"]').click();
     expect(await groups.evaluateAll((ds) => ds.some((d) => (d as HTMLDetailsElement).open))).toBe(false);
     await page.unroute("**/api/v1/executions/compare?*");
+    expect(errors).toEqual([]);
+  });
+
+  it("shows the plans, a plan with its runs, and a run's matrix, ranking and geometric-mean chart", async () => {
+    await page.goto(`${base}#/plans`);
+    await view("plans");
+    const row = page.locator(`[data-testid="plan-row"][data-id="${PLAN}"]`);
+    expect(await row.locator('[data-testid="plan-size"]').innerText()).toBe("2 targets × 7 cells = 14 executions");
+    await row.locator("a").click();
+    await view("plans-one");
+    expect(await page.locator('[data-testid="plan-targets"] tbody tr').count()).toBe(2);
+    expect(await page.locator('[data-testid="plan-benchmarks"] tbody').innerText()).toContain("threads = 1, 4, 16; duration = 10, 20");
+    expect(await page.getAttribute(`[data-testid="plan-run-row"][data-id="${PLAN_RUN}"]`, "data-state")).toBe("cancelled");
+    await screenshot(page, SUITE, "7-plan");
+
+    await page.click(`[data-testid="plan-run-row"][data-id="${PLAN_RUN}"] a`);
+    await view("plan-run");
+    // The examples' run is under way: one cell completed (the baseline's), the other pending.
+    expect(await page.getAttribute('[data-testid="plan-run-state"]', "data-state")).toBe("running");
+    expect(await page.locator('[data-testid="cancel-plan-run"]').isVisible()).toBe(true);
+    const tones = await page
+      .locator('[data-testid="matrix-cell"]')
+      .evaluateAll((tds) => tds.map((td) => `${td.getAttribute("data-target")} ${td.getAttribute("data-tone")}`));
+    expect(tones).toEqual(["here/default baseline", "lab pending"]);
+    expect(await page.locator('[data-testid="ranking"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-target")))).toEqual([
+      "lab",
+      "here/default",
+    ]);
+    const { bars, resolution } = await readBarChart(page.locator('div[data-chart="geomean"]'));
+    expect(bars.map((b) => b.label)).toEqual(["lab", "here/default"]);
+    expect(Math.abs(bars[0]!.value - 1.5)).toBeLessThanOrEqual(resolution);
+    expect(await page.innerText('[data-testid="no-costs"]')).toContain("No prices were set");
+    await screenshot(page, SUITE, "8-plan-run");
     expect(errors).toEqual([]);
   });
 });

@@ -1,29 +1,18 @@
 // The dashboard served by the real server at /ui/, on a real engine running real (idle) steps.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Engine } from "@benchwright/engine";
-import { createClient, type BenchwrightClient, type Execution, type Session } from "@benchwright/sdk";
-import { createApp } from "@benchwright/server";
+import type { BenchwrightClient, Execution, Session } from "@benchwright/sdk";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST_DIR, launchChromium, pageErrors, screenshot } from "../test/browser.js";
+import { launchChromium, pageErrors, screenshot } from "../test/browser.js";
 import { assertBuilt } from "../test/built.js";
 import { readBarChart } from "../test/chart-reading.js";
+import { type RealServer, startRealServer } from "../test/real-server.js";
 
 const SUITE = "server";
 const TOKEN = "dashboard-e2e-token";
 const WAIT = { timeout: 60_000 };
-const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
 
 describe("the dashboard served by the real server", () => {
-  let engine: Engine;
-  let server: Server;
-  let dataDir: string;
-  let configDir: string;
+  let server: RealServer;
   let url: string;
   let bw: BenchwrightClient;
   let browser: Browser;
@@ -35,18 +24,9 @@ describe("the dashboard served by the real server", () => {
 
   beforeAll(async () => {
     assertBuilt();
-    dataDir = mkdtempSync(join(tmpdir(), "bw-web-data-"));
-    configDir = mkdtempSync(join(tmpdir(), "bw-web-config-"));
-    cpSync(REPO_CONFIG, configDir, { recursive: true });
-    mkdirSync(join(configDir, "benchmarks"), { recursive: true });
-    engine = await Engine.open({ dataDir, configDir, inMemory: true });
     // With a token: the page must ask for it, and the static files must not.
-    const app = createApp({ engine, token: TOKEN, webUiDir: DIST_DIR, validateResponses: true });
-    server = await new Promise<Server>((r) => {
-      const s = app.listen(0, "127.0.0.1", () => r(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    bw = createClient({ baseUrl: url, token: TOKEN });
+    server = await startRealServer(TOKEN);
+    ({ url, bw } = server);
 
     session = await bw.createSession({ provider: "local", service: "default" });
     done = await bw.createExecution(session.id, { tool: "idle", workload: "idle5", params: { seconds: 0.2 } });
@@ -61,9 +41,7 @@ describe("the dashboard served by the real server", () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((r) => (server ? server.close(r) : r(undefined)));
-    await engine?.close();
-    for (const dir of [dataDir, configDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   const view = (name: string) => page.waitForSelector(`main[data-view="${name}"]`, WAIT);

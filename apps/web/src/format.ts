@@ -29,3 +29,8 @@ export function tagsText(tags: Record<string, string> | undefined): string {
     .map(([k, v]) => `${k}=${v}`)
     .join(", ");
 }
+
+/** Four significant digits with no trailing zeros, as an amount of money is read: 0.000304, not 0.0003040. */
+export function amount(n: number): string {
+  return Number.isFinite(n) ? String(Number(n.toPrecision(4))) : String(n);
+}

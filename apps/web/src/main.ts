@@ -5,6 +5,9 @@ import { parseRoute } from "./router.js";
 import { compareView } from "./views/compare.js";
 import { executionView } from "./views/execution.js";
 import { executionsView } from "./views/executions.js";
+import { planView } from "./views/plan.js";
+import { planRunView } from "./views/plan-run.js";
+import { plansView } from "./views/plans.js";
 import { sessionView } from "./views/session.js";
 import { sessionsView } from "./views/sessions.js";
 
@@ -19,7 +22,9 @@ async function show(): Promise<void> {
   current = aborter;
   const { signal } = aborter;
   const route = parseRoute(location.hash);
-  const [page = "sessions", id] = route.path;
+  const [page = "sessions", id, sub, subId] = route.path;
+  // `#/plans/<id>/runs/<run>` is a run's page; every other page is `<page>` or `<page>/<id>`.
+  const runPage = page === "plans" && id && sub === "runs" && subId;
   root.dataset.view = "loading";
   root.className = ""; // a view's marks (a deleted session's grey) are its own
   root.replaceChildren(h("p", { class: "muted" }, "Loading…"));
@@ -28,8 +33,11 @@ async function show(): Promise<void> {
     else if (page === "executions" && id) await executionView(root, id, signal);
     else if (page === "executions") await executionsView(root, signal);
     else if (page === "compare") await compareView(root, route, signal);
+    else if (runPage) await planRunView(root, id, subId, signal);
+    else if (page === "plans" && id) await planView(root, id, signal);
+    else if (page === "plans") await plansView(root, signal);
     else await sessionsView(root, route, signal);
-    if (!signal.aborted) root.dataset.view = id ? `${page}-one` : page;
+    if (!signal.aborted) root.dataset.view = runPage ? "plan-run" : id ? `${page}-one` : page;
   } catch (error) {
     if (signal.aborted) return;
     root.dataset.view = "error";

@@ -45,4 +45,13 @@ describe("errorBarSeries", () => {
     expect(line!.shape).toEqual({ x1: 100, y1: 30, x2: 100, y2: 50 });
     expect(lowCap!.shape).toEqual({ x1: 80, y1: 30, x2: 120, y2: 30 });
   });
+
+  it("draws caps of a fixed length at values of a value axis (a scatter's points), which has no bands", () => {
+    const series = errorBarSeries([{ category: 0.5, low: 1, high: 3 }], { orientation: "vertical", color: "#000", capPixels: 8 });
+    expect(series.data).toEqual([[0.5, 1, 3]]);
+    const [line, lowCap, highCap] = whisker(series, 0, false);
+    expect(line!.shape).toEqual({ x1: 50, y1: 10, x2: 50, y2: 30 });
+    expect(lowCap!.shape).toEqual({ x1: 46, y1: 10, x2: 54, y2: 10 });
+    expect(highCap!.shape).toEqual({ x1: 46, y1: 30, x2: 54, y2: 30 });
+  });
 });

@@ -2,7 +2,7 @@ import type { CustomSeriesOption } from "echarts/charts";
 
 /** One interval on a category row (or column): its ends as drawn. */
 export interface ErrorBarDatum {
-  /** The category's index on the category axis. */
+  /** The category's index on the category axis (or, with `capPixels`, a value on a value axis). */
   category: number;
   low: number;
   high: number;
@@ -15,6 +15,8 @@ export interface ErrorBarOptions {
   color: string;
   /** The caps' length, as a share of the category band. */
   capShare?: number;
+  /** The caps' length in pixels instead: for whiskers at values of a value axis, which has no bands (a scatter's points). */
+  capPixels?: number;
 }
 
 /**
@@ -36,8 +38,8 @@ export function errorBarSeries(data: readonly ErrorBarDatum[], options: ErrorBar
       const at = (value: number) => api.coord(horizontal ? [value, category] : [category, value]);
       const low = at(Number(api.value(1)));
       const high = at(Number(api.value(2)));
-      const band = api.size?.(horizontal ? [0, 1] : [1, 0]) as number[];
-      const half = (horizontal ? band[1]! : band[0]!) * (capShare / 2);
+      const band = options.capPixels === undefined ? (api.size?.(horizontal ? [0, 1] : [1, 0]) as number[]) : undefined;
+      const half = band ? (horizontal ? band[1]! : band[0]!) * (capShare / 2) : (options.capPixels ?? 0) / 2;
       const style = { stroke: options.color, lineWidth: 1.5 };
       const cap = ([x, y]: number[]) => (horizontal ? { x1: x!, y1: y! - half, x2: x!, y2: y! + half } : { x1: x! - half, y1: y!, x2: x! + half, y2: y! });
       return {
