@@ -23,7 +23,9 @@ describe("a server without a token", () => {
   beforeAll(async () => {
     fx = await openFixture({ engine: { work: false } });
     // Configured hosts as server.ts passes them: HOST, then BENCHWRIGHT_ALLOWED_HOSTS.
-    server = await listen(createApp({ engine: fx.engine, validateResponses: true, corsOrigins: [PAGE], allowedHosts: ["127.0.0.1", "bench.lan", "proxy.example:8443"] }));
+    server = await listen(
+      createApp({ engine: fx.engine, validateResponses: true, corsOrigins: [PAGE], allowedHosts: ["127.0.0.1", "bench.lan", "proxy.example:8443"] }),
+    );
     own = `127.0.0.1:${server.port}`;
   }, 60_000);
   afterAll(async () => {
@@ -81,13 +83,19 @@ describe("a server without a token", () => {
     expect(res.status, res.text).toBe(200);
   });
 
-  it.each([
+  const changes: Array<[string, string, () => string, { body?: string; headers?: Record<string, string> }]> = [
     ["DELETE without a body", "DELETE", () => `/api/v1/sessions/${sessionId}`, {}],
     ["POST without a body", "POST", () => "/api/v1/admin/sweep", {}],
-    ["POST with a text/plain body", "POST", () => "/api/v1/sessions/", { "Content-Type": "text/plain", body: '{"provider":"local","service":"default"}' }],
-  ] as const)("refuses a %s from a page of another origin with 403 cross_site_request, and changes nothing", async (_name, method, path, extra) => {
+    [
+      "POST with a text/plain body",
+      "POST",
+      () => "/api/v1/sessions/",
+      { headers: { "Content-Type": "text/plain" }, body: '{"provider":"local","service":"default"}' },
+    ],
+  ];
+  it.each(changes)("refuses a %s from a page of another origin with 403 cross_site_request, and changes nothing", async (_name, method, path, extra) => {
     const before = await fx.engine.store.snapshot();
-    const { body, ...contentType } = { body: undefined as string | undefined, ...extra };
+    const { body, headers: contentType = {} } = extra;
     for (const headers of [
       { Origin: "http://evil.example" },
       { Origin: "null" },
@@ -108,7 +116,9 @@ describe("a server without a token", () => {
     const ownPage = { Origin: `http://${own}`, "Sec-Fetch-Site": "same-origin" };
     expect((await server.send("DELETE", `/api/v1/sessions/${await newSession()}`, { headers: ownPage })).status).toBe(204);
     // A page on localhost calling 127.0.0.1 is same-site but another origin: only a listed one may.
-    expect((await server.send("DELETE", `/api/v1/sessions/${await newSession()}`, { headers: { Origin: PAGE, "Sec-Fetch-Site": "cross-site" } })).status).toBe(204);
+    expect((await server.send("DELETE", `/api/v1/sessions/${await newSession()}`, { headers: { Origin: PAGE, "Sec-Fetch-Site": "cross-site" } })).status).toBe(
+      204,
+    );
     expect((await server.send("DELETE", `/api/v1/sessions/${await newSession()}`)).status).toBe(204);
     expect((await server.send("DELETE", `/api/v1/sessions/${await newSession()}`, { headers: { "Sec-Fetch-Site": "same-origin" } })).status).toBe(204);
   });
@@ -133,7 +143,10 @@ describe("a server with a token", () => {
   });
 
   it("answers any Host: a rebound page has no token to send", async () => {
-    await api.get("/api/v1/sessions/").set({ Host: "bench.example.org", Authorization: `Bearer ${TOKEN}` }).expect(200);
+    await api
+      .get("/api/v1/sessions/")
+      .set({ Host: "bench.example.org", Authorization: `Bearer ${TOKEN}` })
+      .expect(200);
     const res = await api.get("/api/v1/sessions/").set({ Host: "bench.example.org" });
     expect([res.status, res.body.code]).toEqual([401, "unauthorized"]);
   });
@@ -146,7 +159,13 @@ describe("a server with a token", () => {
   });
 
   it("never reads the token from a cookie", async () => {
-    for (const cookie of [`token=${TOKEN}`, `authorization=Bearer ${TOKEN}`, `Authorization=Bearer%20${TOKEN}`, `benchwright_token=${TOKEN}`, `access_token=${TOKEN}`]) {
+    for (const cookie of [
+      `token=${TOKEN}`,
+      `authorization=Bearer ${TOKEN}`,
+      `Authorization=Bearer%20${TOKEN}`,
+      `benchwright_token=${TOKEN}`,
+      `access_token=${TOKEN}`,
+    ]) {
       const res = await api.get("/api/v1/sessions/").set("Cookie", cookie);
       expect([cookie, res.status, res.body.code]).toEqual([cookie, 401, "unauthorized"]);
     }
