@@ -1,6 +1,10 @@
+import { get } from "node:http";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverDirs } from "@benchwright/testing";
 import { parseAllowedHosts, readConfig } from "../process/config.js";
+import { startServer } from "../process/server.js";
+import { silentLogger } from "../operations/logger.js";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";
 import { createApp } from "./app.js";
@@ -203,4 +207,31 @@ describe("BENCHWRIGHT_ALLOWED_HOSTS", () => {
       await fx.close();
     }
   });
+});
+
+describe("the server started from its settings", () => {
+  it("answers HOST and BENCHWRIGHT_ALLOWED_HOSTS beside its own names, and refuses other hosts", async () => {
+    const { dataDir, configDir, remove } = serverDirs("cross-site");
+    const config = readConfig(
+      { HOST: "127.0.0.1", PORT: "0", BENCHWRIGHT_DATA_DIR: dataDir, BENCHWRIGHT_CONFIG_DIR: configDir, BENCHWRIGHT_ALLOWED_HOSTS: "bench.lan" },
+      [],
+    );
+    const running = await startServer(config, silentLogger);
+    try {
+      // fetch names the URL's host whatever the headers say: node:http sends Host as given.
+      const status = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          get(`${running.url}/api/v1/sessions/`, { headers: { Host: host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          }).on("error", reject);
+        });
+      expect(await status("bench.lan:5000")).toBe(200);
+      expect(await status("localhost")).toBe(200);
+      expect(await status("evil.example")).toBe(403);
+    } finally {
+      await running.close();
+      remove();
+    }
+  }, 60_000);
 });
