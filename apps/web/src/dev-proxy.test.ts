@@ -18,7 +18,7 @@ describe("the dev server (npx vite)", () => {
   beforeAll(async () => {
     seen = [];
     api = createHttpServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`);
+      seen.push(`${req.method} ${req.url}${req.headers.origin ? ` from ${req.headers.origin}` : ""}`);
       res.writeHead(200, { "Content-Type": "application/json" }).end("[]");
     });
     await new Promise<void>((r) => api.listen(0, "127.0.0.1", r));
@@ -44,5 +44,13 @@ describe("the dev server (npx vite)", () => {
     expect(answer.headers.get("content-type")).toContain("application/json");
     expect(await answer.json()).toEqual([]);
     expect(seen).toEqual(["GET /api/v1/sessions/?state=active"]);
+  });
+
+  it("names the server's origin for the page's own changes, and passes any other page's origin on", async () => {
+    const base = vite.resolvedUrls!.local[0]!.replace(/\/$/, "");
+    seen = [];
+    await fetch(`${base}/api/v1/admin/sweep`, { method: "POST", headers: { Origin: base } });
+    await fetch(`${base}/api/v1/admin/sweep`, { method: "POST", headers: { Origin: "http://evil.example" } });
+    expect(seen).toEqual([`POST /api/v1/admin/sweep from ${process.env.BENCHWRIGHT_URL}`, "POST /api/v1/admin/sweep from http://evil.example"]);
   });
 });

@@ -5,6 +5,7 @@ import { BenchwrightError, storageFull, storageFullReason, type Engine } from "@
 import { requireBearerToken } from "./auth.js";
 import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "../process/config.js";
 import { contractResponseHeaders, cors } from "./cors.js";
+import { ownHostsOnly, sameOriginChanges } from "./cross-site.js";
 import { docsRouter, isDocsPath } from "../operations/docs.js";
 import { emptyOptionalBody } from "../contract/empty-body.js";
 import { SubscriberCap } from "../api/event-stream.js";
@@ -29,6 +30,12 @@ export interface AppOptions {
   token?: string;
   /** Origins whose pages may call the server (BENCHWRIGHT_CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
+  /**
+   * Without a token, the hosts a request's `Host` may name beside the server's own names
+   * (localhost, loopback, the address it came in on): the configured HOST and
+   * BENCHWRIGHT_ALLOWED_HOSTS. `*` answers any host.
+   */
+  allowedHosts?: readonly string[];
   /** Fail responses that break the contract (tests); otherwise as BENCHWRIGHT_VALIDATE_RESPONSES says (default: unchecked). */
   validateResponses?: boolean;
   log?: Logger;
@@ -86,8 +93,13 @@ export function createApp(options: AppOptions): Express {
       metrics.requests(operationLabel),
       // Every request gets an id (the caller's X-Request-Id or a new one) that its lines and its answer carry.
       requestLogger(log, operationLabel),
-      // First after those: a preflight is answered before any redirect, token check or validation.
+      // Before anything reads the request: a page that rebound its name to this server gets nothing
+      // (a token, when set, is what such a page lacks).
+      options.token ? passOn : ownHostsOnly(options.allowedHosts ?? []),
+      // First after that: a preflight is answered before any redirect, token check or validation.
       cors(options.corsOrigins ?? [], contractResponseHeaders(spec)),
+      // And a page of another origin changes nothing, even where its browser sent no preflight.
+      sameOriginChanges(options.corsOrigins ?? []),
       normalizeTrailingSlash(API_BASE, templateOf),
       (req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()),
     ),
@@ -127,6 +139,8 @@ export function createApp(options: AppOptions): Express {
   app.use(errorHandler(log));
   return app;
 }
+
+const passOn: express.RequestHandler = (_req, _res, next) => next();
 
 interface Operation {
   operationId?: string;

@@ -43,7 +43,7 @@ export function cors(origins: readonly string[], exposedHeaders: readonly string
 }
 
 /** Origins compare as the browser sends them: scheme and host in lower case, no trailing slash. */
-function normalizeOrigin(origin: string): string {
+export function normalizeOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, "").toLowerCase();
 }
 

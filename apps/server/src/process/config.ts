@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy } from "@benchwright/engine";
 import { parseCorsOrigins } from "../http/cors.js";
+import { parseHostEntry } from "../http/cross-site.js";
 import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "../operations/logger.js";
 
 export interface ServerConfig {
@@ -13,6 +14,11 @@ export interface ServerConfig {
   token?: string;
   /** Origins whose pages may call the server (`BENCHWRIGHT_CORS_ORIGINS`, comma-separated); none by default. */
   corsOrigins?: string[];
+  /**
+   * Hosts a request may name in `Host` when no token is set, beside the server's own names
+   * (`BENCHWRIGHT_ALLOWED_HOSTS`, comma-separated `name` or `name:port`; `*` for any).
+   */
+  allowedHosts?: string[];
   insecure: boolean;
   /** Whether this process runs steps too (`BENCHWRIGHT_WORKER=false`: it serves and leaves steps to workers). */
   work?: boolean;
@@ -55,6 +61,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     databaseUrl: env.DATABASE_URL || undefined,
     token: env.BENCHWRIGHT_API_TOKEN || undefined,
     corsOrigins: parseCorsOrigins(env.BENCHWRIGHT_CORS_ORIGINS),
+    allowedHosts: parseAllowedHosts(env.BENCHWRIGHT_ALLOWED_HOSTS),
     insecure: argv.includes("--insecure"),
     work: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_WORKER ?? ""),
     queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
@@ -84,6 +91,20 @@ export function assertSafeToListen(config: ServerConfig): void {
   if (!isLoopback(config.host) && !config.token && !config.insecure) {
     throw new Error(`Refusing to listen on ${config.host} without BENCHWRIGHT_API_TOKEN: set a token, or pass --insecure if the network is trusted`);
   }
+}
+
+/** `BENCHWRIGHT_ALLOWED_HOSTS`: `name`, `name:port`, `[v6]:port` or `*`, comma-separated; anything else keeps the process from starting. */
+export function parseAllowedHosts(value: string | undefined): string[] {
+  const hosts = (value ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const host of hosts) {
+    if (host !== "*" && !parseHostEntry(host)) {
+      throw new Error(`BENCHWRIGHT_ALLOWED_HOSTS: '${host}' is not a host (name, name:port, [IPv6]:port, or *)`);
+    }
+  }
+  return hosts;
 }
 
 /** A switch that is off unless said otherwise. */

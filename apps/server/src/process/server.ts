@@ -32,6 +32,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     engine,
     token: config.token,
     corsOrigins: config.corsOrigins,
+    allowedHosts: [config.host, ...(config.allowedHosts ?? [])],
     log,
     validateResponses: extra.validateResponses,
     metricsPublic: config.metricsPublic,
