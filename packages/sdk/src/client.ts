@@ -78,6 +78,8 @@ export interface CompareOptions extends CallOptions {
   baseline?: string;
   /** The confidence level of the intervals and of the test; 0.95 by default. */
   confidence?: number;
+  /** The smallest relative difference that counts (0.02: a ratio within 2% of 1 reads no_difference); 0 by default. */
+  minDifference?: number;
 }
 
 /** Options of prepare and run. */
@@ -394,7 +396,7 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     compareExecutions: (ids, o) =>
       unwrap(
         raw.GET("/executions/compare", {
-          params: { header: fieldsHeader(o), query: { ids, baseline: o?.baseline, confidence: o?.confidence } },
+          params: { header: fieldsHeader(o), query: { ids, baseline: o?.baseline, confidence: o?.confidence, min_difference: o?.minDifference } },
           querySerializer: LIST_QUERY_SERIALIZER,
           ...init(o),
         }),

@@ -11,6 +11,8 @@ export interface CpuGroup {
 }
 
 const V1 = "/sys/fs/cgroup/cpu";
+/** The CFS bandwidth period a CPU limit is a share of (the kernel's default, 100 ms). */
+const CPU_PERIOD_US = 100_000;
 const V2 = "/sys/fs/cgroup";
 
 /**
@@ -20,7 +22,7 @@ const V2 = "/sys/fs/cgroup";
  * per-session autogroups: a benchmark on a busy machine gets the CPUs its weight earns rather
  * than one session's fair share. Needs root and a writable cpu controller; says so plainly otherwise.
  */
-export async function createCpuGroup(shares: number): Promise<CpuGroup> {
+export async function createCpuGroup(shares: number, { cpuLimit }: { cpuLimit?: number } = {}): Promise<CpuGroup> {
   const name = `bw-test-${randomBytes(4).toString("hex")}`;
   const v1 = existsSync(join(V1, "cpu.shares"));
   const dir = join(v1 ? V1 : V2, name);
@@ -30,6 +32,15 @@ export async function createCpuGroup(shares: number): Promise<CpuGroup> {
     if (v1) await writeFile(join(dir, "cpu.shares"), String(shares));
     // systemd's conversion of cpu.shares to cpu.weight (1 to 10000).
     else await writeFile(join(dir, "cpu.weight"), String(Math.round(1 + ((shares - 2) * 9999) / 262142)));
+    // At most `cpuLimit` CPUs' worth of time per period, on whichever CPUs are free: a smaller
+    // host whose one thread runs as fast as anyone's, unlike one pinned to a CPU a busy machine may load.
+    if (cpuLimit !== undefined) {
+      const quota = String(Math.round(cpuLimit * CPU_PERIOD_US));
+      if (v1) {
+        await writeFile(join(dir, "cpu.cfs_period_us"), String(CPU_PERIOD_US));
+        await writeFile(join(dir, "cpu.cfs_quota_us"), quota);
+      } else await writeFile(join(dir, "cpu.max"), `${quota} ${CPU_PERIOD_US}`);
+    }
   } catch (e) {
     await rmdir(dir).catch(() => undefined);
     throw new Error(`Cannot make a CPU cgroup: run the tests as root, with cgroup's cpu controller writable (${(e as Error).message})`);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
@@ -95,12 +95,14 @@ describe("startSshd", () => {
       }
     };
     expect(await allowed(await startSshd({ cpus: "0" }))).toBe("0");
-    // In a CPU group of its own, removed with the server.
-    const grouped = await startSshd({ cpuShares: 4096 });
+    // In a CPU group of its own, with one CPU's worth of time, removed with the server.
+    const grouped = await startSshd({ cpuShares: 4096, cpuLimit: 1 });
     const group = /^\d+:(cpu)?:(\/bw-test-[0-9a-f]{8})$/m.exec(await sessionOutput(grouped, "cat /proc/self/cgroup"));
     expect(group).not.toBeNull();
     const dir = group![1] ? `/sys/fs/cgroup/cpu${group![2]}` : `/sys/fs/cgroup${group![2]}`;
     expect(existsSync(dir)).toBe(true);
+    const limit = group![1] ? readFileSync(`${dir}/cpu.cfs_quota_us`, "utf8").trim() : readFileSync(`${dir}/cpu.max`, "utf8").split(" ")[0];
+    expect(limit).toBe("100000");
     await grouped.stop();
     expect(existsSync(dir)).toBe(false);
     const all = availableParallelism();

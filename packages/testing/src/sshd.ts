@@ -38,6 +38,11 @@ export interface SshdOptions {
    * runs. Needs root.
    */
   cpuShares?: number;
+  /**
+   * With `cpuShares`: at most this many CPUs' worth of time for sshd and its sessions (the cgroup's
+   * CPU bandwidth), on whichever CPUs are free: `1` is a one-CPU host.
+   */
+  cpuLimit?: number;
 }
 
 export interface SshdHarness {
@@ -120,7 +125,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     let argv = [sshd, "-D", "-e", "-f", configPath];
     if (options.cpus) argv = ["taskset", "-c", options.cpus, ...argv];
     if (options.cpuShares) {
-      group = await createCpuGroup(options.cpuShares);
+      group = await createCpuGroup(options.cpuShares, { cpuLimit: options.cpuLimit });
       argv = ["sh", "-c", 'echo $$ > "$0" && exec "$@"', group.procsPath, ...argv];
     }
     const [command, ...args] = argv;

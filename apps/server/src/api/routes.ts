@@ -49,7 +49,7 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
       await sendMetricsExport(res, engine.exportMetrics(filters), format);
     },
     compareExecutions: async (req, res) => {
-      const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number };
+      const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number; min_difference?: string | number };
       const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
       ok(
         res,
@@ -58,6 +58,7 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
           ids,
           baseline: q.baseline,
           confidence: q.confidence === undefined ? undefined : Number(q.confidence),
+          minDifference: q.min_difference === undefined ? undefined : Number(q.min_difference),
         }),
       );
     },

@@ -12,9 +12,11 @@ const MOST = 262_144;
 type Figure = Cell["metrics"][number]["figures"][number];
 
 // Issue 24, acceptance 1: a plan whose answer is known. Two existing-vm hosts, both this machine
-// through the harness's sshd, one of them held to CPU 0 (its sshd runs under `taskset -c 0`, and
-// its sessions' processes inherit that): sysbench cpu on one thread runs alike on both; on two
-// threads the host with two CPUs does about twice the work. The cells run one at a time, so the
+// through the harness's sshd, one of them given one CPU's worth of time (its sshd's cgroup has a
+// CPU bandwidth of one CPU, which its sessions' processes share, on whichever CPU is free: pinned
+// to one CPU instead, its single thread ran up to 12% slower than the other host's on a busy
+// machine): sysbench cpu on one thread runs alike on both; on two threads the host with two CPUs
+// does about twice the work. The cells run one at a time, so the
 // two hosts never compete for this machine's cores; and each sshd runs in a CPU group of the
 // highest weight, so that other work on a busy machine does not decide the figures: the kernel
 // shares the CPUs between sessions (autogroups), and a session's two threads would otherwise get
@@ -35,7 +37,7 @@ describe("a plan with a known answer: one CPU against two", () => {
   });
 
   beforeAll(async () => {
-    const [one, two] = await Promise.all([startSshd({ cpus: "0", cpuShares: MOST }), startSshd({ cpuShares: MOST })]);
+    const [one, two] = await Promise.all([startSshd({ cpuShares: MOST, cpuLimit: 1 }), startSshd({ cpuShares: MOST })]);
     hosts = { one, two };
     fx = await openFixture();
     api = request(fx.app);
@@ -46,6 +48,10 @@ describe("a plan with a known answer: one CPU against two", () => {
       benchmarks: [{ tool: "sysbench", workload: "cpu_10000", params: { threads: ["1", "2"], events: 1000 } }],
       repetitions: { count: 5 },
       concurrency: { per_target: 1, overall: 1 },
+      // Two executions of the same one-thread work, run seconds apart on this shared machine, were
+      // seen to differ by up to 5.8% with every repetition agreeing (Welch's test then calls it
+      // significant): a difference under 10% is not one this test's machine can tell.
+      min_difference: 0.1,
     });
     expect(plan.status, plan.text).toBe(201);
     const run = await runPlan(api, plan.body.id, 240_000);
@@ -81,15 +87,16 @@ describe("a plan with a known answer: one CPU against two", () => {
     expect(two.ratio_ci_low!, seen(two)).toBeGreaterThan(1);
   });
 
-  // Each host's five figures lie within about 0.3% of each other, so Welch's test sees a drift of
-  // about 1% between the two executions (run some seconds apart) as significant: on a busy
-  // machine this verdict is the fragile one (see the failure's message for the figures).
+  // Each host's five figures lie within about 0.3% of each other, so Welch's test alone sees a
+  // drift of 1-6% between the two executions (run some seconds apart on a busy machine) as
+  // significant; the plan's min_difference reads such a small one as none.
   it("finds no significant difference on one thread", () => {
     const { main, two } = cellOf("1");
     expect(main).toMatchObject({ name: "events_per_second", tags: { threads: "1" } });
     expect(two.n).toBe(5);
+    expect(report.min_difference).toBe(0.1);
     expect(two.verdict, seen(two)).toBe("no_difference");
-    expect(two.p_value!, seen(two)).toBeGreaterThanOrEqual(1 - report.confidence);
+    expect(Math.abs(two.ratio! - 1), seen(two)).toBeLessThan(0.1);
   });
 
   it("ranks the hosts the same way by the geometric mean of the cells' ratios", () => {

@@ -43,6 +43,7 @@ export function checkPlan(body: PlanCreate, catalog: Catalog, limits: TargetLimi
     on_failure: body.on_failure ?? "continue",
     keep_sessions: body.keep_sessions ?? false,
     baseline: baseline ?? "",
+    min_difference: body.min_difference ?? 0,
     cells,
     executions,
   };

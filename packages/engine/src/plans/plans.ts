@@ -58,5 +58,6 @@ export class Plans {
 }
 
 function planView(row: Pick<PlanRow, "id" | "created" | "body">): Plan {
-  return { id: row.id, created: formatTimestamp(new Date(row.created)), ...row.body };
+  // Plans stored before min_difference existed counted every significant difference.
+  return { id: row.id, created: formatTimestamp(new Date(row.created)), min_difference: 0, ...row.body };
 }

@@ -79,4 +79,18 @@ describe("comparing executions", () => {
     const b = row("b", figures("count", undefined, [5, 5.1, 4.9]));
     expect(compareExecutions([a, b], "a", 0.95).metrics[0].figures[1].verdict).toBe("higher");
   });
+
+  it("reads a significant difference smaller than min_difference as none, and keeps a larger one", () => {
+    // 3% faster, every repetition: Welch's test is sure of it.
+    const slightly = row("d", figures("eps", "higher", [103, 103.1, 102.9, 103.05, 102.95]));
+    const base = row("e", figures("eps", "higher", [100, 100.1, 99.9, 100.05, 99.95]));
+    const strict = compareExecutions([base, slightly], "e", 0.95).metrics[0].figures[1];
+    expect(strict).toMatchObject({ verdict: "better", significant: true });
+    const loose = compareExecutions([base, slightly], "e", 0.95, 0.05);
+    expect(loose.min_difference).toBe(0.05);
+    expect(loose.metrics[0].figures[1]).toMatchObject({ verdict: "no_difference", significant: false });
+    expect(loose.metrics[0].figures[1].p_value!).toBeLessThan(0.05);
+    expect(compareExecutions([base, slightly], "e", 0.95, 0.02).metrics[0].figures[1].verdict).toBe("better");
+    expect(compareExecutions([fast, slow], "a", 0.95, 0.05).metrics.find((m) => m.name === "eps")!.figures[1].verdict).toBe("worse");
+  });
 });

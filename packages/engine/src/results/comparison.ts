@@ -32,7 +32,7 @@ export interface ComparedRow {
  * better for a `higher` metric and worse for a `lower` one, when Welch's test says the
  * difference is significant at the confidence asked for.
  */
-export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number): Comparison {
+export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number, minDifference = 0): Comparison {
   const baseline = rows.find((r) => r.id === baselineId)!;
   const byName = namesUnderOneTagSet(rows);
   const samples = rows.map((r) => samplesOf(r.metrics, byName));
@@ -52,7 +52,8 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
         return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
       if (!baseSummary) return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
       const test = compareSamples(baseSummary, summary, confidence);
-      const significant = test.p_value !== null && test.p_value < 1 - confidence;
+      // A difference too small to matter (within minDifference of a ratio of 1) is none, however sure the test is of it.
+      const significant = test.p_value !== null && test.p_value < 1 - confidence && Math.abs(test.ratio - 1) >= minDifference;
       return [
         {
           ...figure,
@@ -77,6 +78,7 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
   return {
     baseline: baseline.id,
     confidence,
+    ...(minDifference ? { min_difference: minDifference } : {}),
     executions: rows.map((r) => ({
       id: r.id,
       session_id: r.session_id,

@@ -24,12 +24,14 @@ export function buildPlanReport(
   executions: ReadonlyMap<string, ComparedRow>,
   { runId, confidence = 0.95, costs }: PlanReportOptions,
 ): PlanReport {
-  const reported = cellGroups(plan, cells).map((group) => reportCell(group, plan.baseline, executions, confidence));
+  const minDifference = plan.min_difference ?? 0;
+  const reported = cellGroups(plan, cells).map((group) => reportCell(group, plan.baseline, executions, confidence, minDifference));
   return {
     plan_id: plan.id,
     run_id: runId,
     baseline: plan.baseline,
     confidence,
+    min_difference: minDifference,
     targets: targetStandings(targetLabels(plan, cells), reported, cells, confidence, costs),
     cells: reported,
     failures: cells

@@ -21,14 +21,20 @@ export interface CellGroup {
  * no figure, the others are still summarised and ranked, but have no ratio and their verdict is
  * `unknown`: there is nothing to divide by.
  */
-export function reportCell(group: CellGroup, baseline: string, executions: ReadonlyMap<string, ComparedRow>, confidence: number): ReportCell {
+export function reportCell(
+  group: CellGroup,
+  baseline: string,
+  executions: ReadonlyMap<string, ComparedRow>,
+  confidence: number,
+  minDifference = 0,
+): ReportCell {
   const [first] = group.runCells;
   const measured = group.runCells.filter((c) => c.state === "completed" && c.execution_id && executions.get(c.execution_id)?.metrics.length);
   const base = measured.find((c) => c.target === baseline);
   const ordered = base ? [base, ...measured.filter((c) => c !== base)] : measured;
   const rows = ordered.map((c) => executions.get(c.execution_id!)!);
   const targetOf = new Map(ordered.map((c) => [c.execution_id!, c.target]));
-  const compared = rows.length ? compareExecutions(rows, rows[0].id, confidence).metrics : [];
+  const compared = rows.length ? compareExecutions(rows, rows[0].id, confidence, minDifference).metrics : [];
   const metrics = compared.map((m): ReportMetric => {
     const ranks = ranksOf(
       m.figures.map((f) => f.mean),
