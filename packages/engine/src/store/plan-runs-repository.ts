@@ -5,6 +5,7 @@ import type { EventAppender } from "./event-appender.js";
 import {
   cancelPlanRun,
   cellsOfRuns,
+  cellStateCounts,
   claimPlanRun,
   insertPlanRun,
   insertPlanRunCells,
@@ -99,11 +100,16 @@ export class PlanRunsRepository {
     seq: number,
     owner: string,
     change: CellChange,
-    eventOf?: (cell: PlanRunCellRow, cells: () => Promise<PlanRunCellRow[]>) => Promise<NewEvent | undefined>,
+    eventOf?: (cell: PlanRunCellRow, states: () => Promise<Array<Pick<PlanRunCellRow, "state">>>) => Promise<NewEvent | undefined>,
   ): Promise<PlanRunCellRow | null> {
     return this.db.transaction(async (tx) => {
       const [cell] = await run<PlanRunCellRow>(tx, updatePlanRunCell(runId, seq, owner, change));
-      const event = cell && (await eventOf?.(cell, () => run<PlanRunCellRow>(tx, cellsOfRuns([runId]))));
+      // The run's progress counts its cells' states: counted by the database, as a run may have thousands.
+      const states = async () =>
+        (await run<{ state: PlanRunCellRow["state"]; n: number }>(tx, cellStateCounts(runId))).flatMap(({ state, n }) =>
+          Array.from({ length: n }, () => ({ state })),
+        );
+      const event = cell && (await eventOf?.(cell, states));
       if (event) await this.events.appendAll([event], tx);
       return cell ?? null;
     });

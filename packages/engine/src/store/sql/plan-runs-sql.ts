@@ -40,6 +40,11 @@ export function cellsOfRuns(runIds: string[]): Sql {
   return { text: `SELECT ${CELL_COLUMNS} FROM plan_run_cells WHERE run_id = ANY($1) ORDER BY run_id, seq`, values: [runIds] };
 }
 
+/** How many of a run's cells are in each state (what its progress counts), without reading the cells. */
+export function cellStateCounts(runId: string): Sql {
+  return { text: "SELECT state, count(*)::int AS n FROM plan_run_cells WHERE run_id = $1 GROUP BY state", values: [runId] };
+}
+
 /** Asks a run not ended to stop; answers its state after (none when it has no such run). */
 export function cancelPlanRun(planId: string, runId: string): Sql {
   return {
