@@ -126,8 +126,11 @@ export class Engine {
     this.planReports = new PlanReports({
       loadRun: async (planId, runId) => {
         const [plan, run] = await Promise.all([this.plans.get(planId), this.planRuns.get(planId, runId)]);
-        // Ended with its sessions deleted (so its machines too): its figures and costs are settled.
-        const final = ["completed", "failed", "cancelled"].includes(run.state) && (run.state === "cancelled" || !plan.keep_sessions);
+        // Ended, its sessions deleted and their priced machines destroyed: its figures and costs are settled.
+        const final =
+          ["completed", "failed", "cancelled"].includes(run.state) &&
+          (run.state === "cancelled" || !plan.keep_sessions) &&
+          (await this.costs.settled(Object.values(run.sessions)));
         return { plan, cells: run.cells, final };
       },
       comparedRows: (ids) => this.executions.comparedRows(ids),

@@ -225,10 +225,19 @@ for (const [name, make] of Object.entries(clouds)) {
     if (name === "ec2")
       it("counts a plan run's cost per target in its report: each machine's lifetime × its price; the executions show the boot", async () => {
         const targets = Object.keys(PRICES).map((service) => ({ label: service, provider: "priced", service }));
-        const plan = await api.post("/api/v1/plans/").send({ targets, benchmarks: [{ tool: "idle", workload: "idle0" }] });
+        // Machines that live a few seconds: 1% of a double's few milliseconds is less than the
+        // gap between the clock that stamps a destruction and the one a report reads while it commits.
+        const plan = await api.post("/api/v1/plans/").send({ targets, benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: 3 } }] });
         expect(plan.status, plan.text).toBe(201);
         const run = await runPlan(api, plan.body.id);
         expect(run.state, JSON.stringify(run.cells.map((c) => c.error))).toBe("completed");
+        // A machine whose destruction is not recorded yet counts until now: the costs settle (and the
+        // report is kept) once the ledger has every destruction.
+        for (let i = 0; i < 100; i++) {
+          const lives = await Promise.all(Object.keys(PRICES).map((service) => lifetimes(run.sessions[service])));
+          if (lives.every((l) => l.length > 0 && l.every((m) => m.destroyed !== null))) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
         const report = (await api.get(`/api/v1/plans/${plan.body.id}/runs/${run.id}/report`).expect(200)).body as PlanReport;
 
         for (const [service, price] of Object.entries(PRICES)) {

@@ -81,6 +81,21 @@ export class Costs {
     return costs;
   }
 
+  /**
+   * Whether these sessions' costs can grow no more: none has a price on machines still alive
+   * (a cloud session's machines are counted until destroyed; step time ends with the steps).
+   */
+  async settled(sessionIds: readonly string[]): Promise<boolean> {
+    const cloud = (await this.pricedSessions([...new Set(sessionIds)])).filter((p) => p.session.provider_class === "cloud");
+    if (!cloud.length) return true;
+    const kinds = [...new Set(cloud.map((p) => MACHINE_KINDS[p.session.driver as CloudDriverName]).filter(Boolean))];
+    const lives = await this.options.store.resourceLifetimes(
+      cloud.map((p) => p.session.id),
+      kinds,
+    );
+    return lives.every((life) => life.destroyed_at);
+  }
+
   /** What the executions asked for cost, each and in all (a plan run's total, say). */
   async costOf(query: CostQuery): Promise<CostSummary> {
     const { store } = this.options;
