@@ -59,8 +59,9 @@ function firstLine(stdout: string): string | undefined {
   return line ? line.slice(0, MAX_VERSION_LENGTH) : undefined;
 }
 
-// Each installed package as `installed <name> <version>`; dpkg-query and rpm also list packages
-// they know but are not installed (and rpm prints "package x is not installed"): no match.
+// Each installed package as `installed <name> <version>`: dpkg-query also lists packages it
+// knows that are not installed (`config-files`, `not-installed`), and rpm prints "package x is
+// not installed" (its query prints `installed` itself, for the packages it has): no match.
 const INSTALLED = /^installed (\S+) (\S+)$/;
 
 /** `sysbench 1.0.20+ds-6`, one per installed package (`a 1, b 2`); undefined when none is installed. */
@@ -75,7 +76,7 @@ export function readPackageVersions(stdout: string): string | undefined {
 
 function packageQuery({ deb, rpm }: ToolPackages): string {
   const queries: string[] = [];
-  if (deb.length) queries.push(`dpkg-query -W -f='installed \${Package} \${Version}\\n' ${deb.join(" ")}`);
+  if (deb.length) queries.push(`dpkg-query -W -f='\${db:Status-Status} \${Package} \${Version}\\n' ${deb.join(" ")}`);
   if (rpm.length) queries.push(`rpm -q --qf 'installed %{NAME} %{VERSION}-%{RELEASE}\\n' ${rpm.join(" ")}`);
   // dpkg-query fails when one name is unknown, yet prints the others: the rpm query is only
   // for hosts without dpkg. Either way the answer is what was printed.
