@@ -1,4 +1,4 @@
-import type { Plan, PlanCreate } from "@benchwright/contract";
+import type { Plan, PlanScheduleCreate as PlanScheduleCreateOfContract } from "@benchwright/contract";
 
 /** When a tick found late (a server was down) is not run alone: skipped, or all of them run once together. */
 export type MissedTicks = "skip" | "run_once";
@@ -12,24 +12,11 @@ export interface PlanSchedule {
   missed: MissedTicks;
 }
 
-/** A schedule as a plan's view shows it: what was asked, whether it is paused, and when it fires next. */
-export interface PlanScheduleView extends PlanSchedule {
-  paused: boolean;
-  next_run_at: string | null;
-}
-
 /** A schedule as a plan's creation may give it. */
-export interface PlanScheduleCreate {
-  cron: string;
-  timezone?: string;
-  missed?: MissedTicks;
-}
+export type PlanScheduleCreate = PlanScheduleCreateOfContract;
 
-/** A plan's creation with its schedule (the contract's `PlanCreate` once it has one). */
-export type PlanCreateWithSchedule = PlanCreate & { schedule?: PlanScheduleCreate | null };
-
-/** A plan's view with its schedule (the contract's `Plan` once it has one). */
-export type PlanView = Plan & { schedule: PlanScheduleView | null };
+/** A plan's view, with its schedule. */
+export type PlanView = Plan;
 
 /** A stored plan as its view shows it, without its id, creation time and schedule (the row's columns). */
 export type PlanBody = Omit<Plan, "id" | "created" | "schedule">;

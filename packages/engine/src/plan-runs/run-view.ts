@@ -1,12 +1,12 @@
 import type { PlanRun, PlanRunProgress } from "@benchwright/contract";
-import type { NewPlanRun, PlanCellState, PlanRunCell, PlanRunCellRow, PlanRunTrigger } from "../model/plan-runs.js";
+import type { NewPlanRun, PlanCellState, PlanRunCell, PlanRunCellRow } from "../model/plan-runs.js";
 import { formatTimestamp } from "../time.js";
 
 /** The cells that have ended: no step of theirs will begin again. */
 export const ENDED_CELL_STATES: readonly PlanCellState[] = ["completed", "failed", "cancelled"];
 
-/** A run's view with who asked for it (the contract's `PlanRun` once it has them). */
-export type PlanRunView = PlanRun & { trigger: PlanRunTrigger; scheduled_for: string | null };
+/** A run as its resource shows it. */
+export type PlanRunView = PlanRun;
 
 /** A run as its resource shows it. Ids given ahead are shown once made: sessions once the run started, an execution once its cell did. */
 export function planRunView(run: NewPlanRun, cells: readonly PlanRunCellRow[], now = new Date()): PlanRunView {

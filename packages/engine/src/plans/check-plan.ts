@@ -1,6 +1,6 @@
 import type { Catalog } from "@benchwright/catalog";
 import type { PlanCreate } from "@benchwright/contract";
-import type { PlanBody, PlanCreateWithSchedule, PlanSchedule } from "../model/plans.js";
+import type { PlanBody, PlanSchedule } from "../model/plans.js";
 import { repetitionPlanOf } from "../results/repetitions.js";
 import { checkBenchmarks } from "./plan-benchmarks.js";
 import { checkSchedule } from "./plan-schedule.js";
@@ -23,7 +23,7 @@ export function checkPlan(
   const problems: PlanProblem[] = [];
   const { targets, expanded, inline, problems: targetProblems } = checkTargets(body.targets, limits);
   const { benchmarks, problems: benchmarkProblems } = checkBenchmarks(body.benchmarks, catalog);
-  const { schedule, next, problems: scheduleProblems } = checkSchedule((body as PlanCreateWithSchedule).schedule, now);
+  const { schedule, next, problems: scheduleProblems } = checkSchedule(body.schedule, now);
   problems.push(...targetProblems, ...benchmarkProblems, ...scheduleProblems);
   try {
     repetitionPlanOf(body.repetitions);

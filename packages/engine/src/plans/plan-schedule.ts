@@ -22,7 +22,8 @@ export function checkSchedule(
   if (!zoned) problem("/timezone", `is '${schedule.timezone}', which is no IANA time zone (e.g. UTC, Europe/Paris)`);
   const fields = schedule.cron.split(/\s+/).filter(Boolean).length;
   let next: Date | null = null;
-  if (fields !== 5 && fields !== 6) {
+  // A nickname (`@daily`) is one field; croner reads it.
+  if (fields !== 5 && fields !== 6 && !schedule.cron.startsWith("@")) {
     problem("/cron", `is '${schedule.cron}': 5 fields (minute hour day month weekday), or 6 with seconds first`);
   } else {
     try {

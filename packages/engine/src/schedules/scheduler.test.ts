@@ -125,7 +125,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const plan = (await store.getPlan(id))!;
       const planRuns = new PlanRuns(store);
       const fire = (record: (tx: Db) => Promise<void>) => store.schedules.fire(id, LONG_AGO, new Date("2099-01-01T00:00:00Z"), record);
-      expect(await planRuns.startScheduled(plan, LONG_AGO, async () => {})).toBeNull();
+      expect(await planRuns.startScheduled(plan, LONG_AGO, async () => false)).toBeNull();
       // A run for that tick already (as if recorded by another server through some other path).
       await store.planRuns.insert({ ...(await newRunLike(id)), scheduled_for: LONG_AGO, trigger: "schedule" }, []);
       expect(await planRuns.startScheduled(plan, LONG_AGO, fire)).toBeNull();
