@@ -1,3 +1,4 @@
+import type { WebhookOptions } from "./alerts/webhook-deliverer.js";
 import type { EngineLog } from "./engine-log.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { ProviderOptions } from "./providers/registry.js";
@@ -30,6 +31,11 @@ export interface EngineOptions {
   worker?: StepWorkerOptions;
   /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
   maxStepTimeoutS?: number;
+  /**
+   * Webhooks: whether their URLs may be private (the server's BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS),
+   * the retry schedule and timings of their deliveries (tests shorten them).
+   */
+  webhooks?: WebhookOptions;
 }
 
 /** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */

@@ -19,6 +19,7 @@ import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
 import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
+import { WebhooksRepository } from "./webhooks-repository.js";
 
 /**
  * Every read and write of the engine's state, one repository per kind of data (their SQL in
@@ -37,6 +38,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly plans: PlansRepository;
   /** The plans' runs and cells, read and written by plan-runs/ through it directly. */
   readonly planRuns: PlanRunsRepository;
+  /** The webhooks and their deliveries, read and written by alerts/ through it directly. */
+  readonly webhooks: WebhooksRepository;
 
   constructor(
     readonly db: Db,
@@ -53,6 +56,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.metrics = new MetricsRepository(db);
     this.plans = new PlansRepository(db, events);
     this.planRuns = new PlanRunsRepository(db, events);
+    this.webhooks = new WebhooksRepository(db);
   }
 
   // ---- sessions
