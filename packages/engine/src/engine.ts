@@ -12,10 +12,11 @@ import type {
   StepResult,
   SweepReport,
   SweepRequest,
+  WebhookCreate,
 } from "@benchwright/contract";
 import { Alerts } from "./alerts/alerts.js";
 import { WebhookDeliverer } from "./alerts/webhook-deliverer.js";
-import { Webhooks, type DeliveryView, type WebhookCreate, type WebhookView } from "./alerts/webhooks.js";
+import { Webhooks, type DeliveryView, type WebhookView } from "./alerts/webhooks.js";
 import type { AlertEvent } from "./model/webhooks.js";
 import type { SeqPageQuery } from "./lists/list-query.js";
 import { Benchmarks } from "./benchmarks/benchmarks.js";

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { Webhook, WebhookCreate, WebhookDelivery } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import { deliveryCursor, webhookCursor } from "../lists/cursor.js";
 import { deliveryPageOf, pageOf, webhookPageOf, type Page, type SeqPageQuery } from "../lists/list-query.js";
-import { ALERT_EVENTS, type AlertEvent, type DeliveryRow, type WebhookFormat, type WebhookRow } from "../model/webhooks.js";
+import { ALERT_EVENTS, type AlertEvent, type DeliveryRow, type WebhookRow } from "../model/webhooks.js";
 import type { OutboundPolicy } from "../net/outbound-guard.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import type { Store } from "../store/store.js";
@@ -10,39 +11,10 @@ import { formatTimestamp } from "../time.js";
 import { checkWebhookUrl } from "./webhook-url.js";
 import { newWebhookSecret } from "./webhook-signature.js";
 
-/** What creating a webhook takes (the contract's WebhookCreate). */
-export interface WebhookCreate {
-  url: string;
-  events?: AlertEvent[];
-  plan_id?: string;
-  format?: WebhookFormat;
-}
-
 /** A webhook as the API shows it; `secret` only in the answer to its creation. */
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: AlertEvent[];
-  plan_id: string | null;
-  format: WebhookFormat;
-  created: string;
-  secret?: string;
-}
-
+export type WebhookView = Webhook;
 /** A delivery as the API shows it: what was sent when, and how its last attempt went. */
-export interface DeliveryView {
-  id: string;
-  webhook_id: string;
-  event: AlertEvent;
-  event_key: string;
-  state: DeliveryRow["state"];
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  created: string;
-  delivered_at: string | null;
-}
+export type DeliveryView = WebhookDelivery;
 
 /** On a regression and a failed scheduled run, unless the webhook says otherwise: improvements are asked for. */
 export const DEFAULT_EVENTS: readonly AlertEvent[] = ["regression", "schedule_failed"];
