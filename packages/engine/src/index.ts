@@ -26,8 +26,6 @@ export { SshPool } from "./transport/ssh-pool.js";
 export { InMemoryHostKeyStore } from "./transport/host-key.js";
 export { StepRunner } from "./runner/step-runner.js";
 export { bashC } from "./runner/remote-scripts.js";
-export { verifyWebhookSignature, signWebhook } from "./alerts/webhook-signature.js";
-export { DEFAULT_RETRY_DELAYS_MS } from "./alerts/backoff.js";
+// A receiver's check of a delivery's Benchwright-Signature; the server's webhook setting.
+export { verifyWebhookSignature } from "./alerts/webhook-signature.js";
 export type { WebhookOptions } from "./alerts/webhook-deliverer.js";
-export type { AlertSink, ChangeAlert, RunAlert } from "./alerts/alerts.js";
-export type { AlertEvent } from "./model/webhooks.js";

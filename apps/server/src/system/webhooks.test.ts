@@ -267,6 +267,11 @@ describe("webhooks with BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS", () => {
     expect((await api.get(`/api/v1/webhooks/${a.id}/deliveries`)).status).toBe(404);
     expect((await api.delete(`/api/v1/webhooks/${a.id}`)).status).toBe(404);
     expect((await api.get("/api/v1/webhooks/?cursor=abc")).body.code).toBe("validation_failed");
+    const before = await fx.engine.store.snapshot();
+    const noPlan = await api.post("/api/v1/webhooks/").send({ url: `http://127.0.0.1:${receiver.port}/a`, plan_id: randomUUID() });
+    expect(noPlan.status, noPlan.text).toBe(400);
+    expect(noPlan.body).toMatchObject({ code: "validation_failed", errors: [{ path: "/body/plan_id" }] });
+    expect(await fx.engine.store.snapshot()).toBe(before);
   });
 });
 

@@ -22,7 +22,7 @@ export interface RunAlert {
  * Where the engine's other parts report what webhooks are told of (the `AlertSink` of issue 25's
  * design): series/ a change once it is recorded, plan-runs/ a scheduled run that failed.
  */
-export interface AlertSink {
+interface AlertSink {
   onChange(change: ChangeAlert, context: { plan_id: string | null }): Promise<void>;
   onScheduledRunFailed(run: RunAlert, plan: { id: string }): Promise<void>;
 }

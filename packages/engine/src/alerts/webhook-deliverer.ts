@@ -20,7 +20,7 @@ export interface WebhookOptions {
   retryDelaysMs?: readonly number[];
   /** How long an attempt may take, answer included. Default 10 s. */
   timeoutMs?: number;
-  /** How often due deliveries are looked for (those enqueued here are sent at once). Default 1 s. */
+  /** How often due deliveries are looked for (those enqueued here are sent at once), as often as the step worker sweeps. Default 2 s. */
   pollMs?: number;
   /** Whether this process sends deliveries; default true. */
   deliver?: boolean;
@@ -75,7 +75,7 @@ export class WebhookDeliverer {
     this.#fetch = guardedFetch({ allowPrivate: options.allowPrivate === true });
     this.#delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#pollMs = options.pollMs ?? 1_000;
+    this.#pollMs = options.pollMs ?? 2_000;
     // Longer than an attempt can take: a lease never runs out under a live sender.
     this.#leaseMs = this.#timeoutMs * 3 + 5_000;
     this.#concurrency = options.concurrency ?? 8;

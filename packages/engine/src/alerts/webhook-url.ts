@@ -2,7 +2,7 @@ import { BenchwrightError } from "../errors.js";
 import { guardedLookup, isOutboundRefused, type OutboundPolicy, type OutboundRefused } from "../net/outbound-guard.js";
 
 /** The setting that lets webhooks call loopback, private and link-local addresses. */
-export const ALLOW_PRIVATE_WEBHOOKS = "BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS";
+const ALLOW_PRIVATE_WEBHOOKS = "BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS";
 
 const MAX_URL_LENGTH = 2048;
 

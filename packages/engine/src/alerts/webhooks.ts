@@ -17,7 +17,7 @@ export type WebhookView = Webhook;
 export type DeliveryView = WebhookDelivery;
 
 /** On a regression and a failed scheduled run, unless the webhook says otherwise: improvements are asked for. */
-export const DEFAULT_EVENTS: readonly AlertEvent[] = ["regression", "schedule_failed"];
+const DEFAULT_EVENTS: readonly AlertEvent[] = ["regression", "schedule_failed"];
 
 export interface WebhooksOptions {
   store: Store;
@@ -39,15 +39,12 @@ export class Webhooks {
     if (body.plan_id !== undefined && !(await store.getPlan(body.plan_id))) throw invalid("/body/plan_id", `no plan ${body.plan_id}`);
     const url = await checkWebhookUrl(body.url, policy);
     const secret = newWebhookSecret();
-    const row = await store.webhooks.insert({
-      id: randomUUID(),
-      url,
-      secret_sealed: secrets.seal(secret),
-      events,
-      plan_id: body.plan_id ?? null,
-      format,
-      created: new Date(),
-    });
+    const row = await store.webhooks
+      .insert({ id: randomUUID(), url, secret_sealed: secrets.seal(secret), events, plan_id: body.plan_id ?? null, format, created: new Date() })
+      .catch((e: { code?: string }) => {
+        // The plan was deleted since it was read (foreign_key_violation).
+        throw e?.code === "23503" ? invalid("/body/plan_id", `no plan ${body.plan_id}`) : e;
+      });
     return { ...webhookView(row), secret };
   }
 
