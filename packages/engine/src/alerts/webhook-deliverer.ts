@@ -37,6 +37,9 @@ export interface WebhookDelivererOptions extends WebhookOptions {
   soleProcess?: boolean;
 }
 
+/** A URL's path or query this long may be a token (Slack's paths are 44 characters). */
+const MIN_URL_TOKEN_LENGTH = 16;
+
 /** The most of an answer's body kept in a delivery's last_error: enough for Slack's `invalid_payload`. */
 const MAX_ANSWER_CHARS = 200;
 
@@ -140,9 +143,21 @@ export class WebhookDeliverer {
 
   /** Sends one attempt of a claimed delivery and records how it went. */
   async #attempt(delivery: ClaimedDelivery): Promise<void> {
-    const secret = this.#secrets.open<string>(delivery.secret_sealed);
-    // The URL may be a credential itself (Slack's are): neither it nor the secret is written anywhere.
-    const scrubber = new Scrubber().add(secret, delivery.url, new URL(delivery.url).pathname.slice(1), new URL(delivery.url).search.slice(1));
+    let secret: string;
+    try {
+      secret = this.#secrets.open<string>(delivery.secret_sealed);
+    } catch {
+      // Sealed with another key: no attempt can sign it, now or later.
+      const error = "the webhook's secret cannot be opened: it was sealed with another BENCHWRIGHT_SECRET_KEY";
+      await this.#store.webhooks.recordAttempt(delivery.id, this.owner, { state: "failed", status: null, error, retryInMs: null });
+      this.#log(`webhook delivery ${delivery.id}: ${error}`, { level: "error" });
+      return;
+    }
+    // The URL may be a credential itself (Slack's are): neither it nor the secret is written
+    // anywhere. Its path and query are masked when long enough to be a token, not a word.
+    const { pathname, search } = new URL(delivery.url);
+    const parts = [pathname.slice(1), search.slice(1)].filter((p) => p.length >= MIN_URL_TOKEN_LENGTH);
+    const scrubber = new Scrubber().add(secret, delivery.url, ...parts);
     const body = webhookBody(delivery.format, {
       event: delivery.event,
       eventKey: delivery.event_key,
