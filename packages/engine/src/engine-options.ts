@@ -1,3 +1,4 @@
+import type { WebhookOptions } from "./alerts/webhook-deliverer.js";
 import type { EngineLog } from "./engine-log.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { PlanView } from "./model/plans.js";
@@ -40,6 +41,11 @@ export interface EngineOptions {
    * the process that recorded its end (the alerts' `schedule_failed`); never awaited. Default: nothing.
    */
   onScheduledRunFailed?: (run: PlanRunView, plan: PlanView) => void | Promise<void>;
+  /**
+   * Webhooks: whether their URLs may be private (the server's BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS),
+   * the retry schedule and timings of their deliveries (tests shorten them).
+   */
+  webhooks?: WebhookOptions;
 }
 
 /** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */

@@ -10,7 +10,13 @@ import type {
   StepResult,
   SweepReport,
   SweepRequest,
+  WebhookCreate,
 } from "@benchwright/contract";
+import { Alerts } from "./alerts/alerts.js";
+import { WebhookDeliverer } from "./alerts/webhook-deliverer.js";
+import { Webhooks, type DeliveryView, type WebhookView } from "./alerts/webhooks.js";
+import type { AlertEvent } from "./model/webhooks.js";
+import type { SeqPageQuery } from "./lists/list-query.js";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { storedProviderConfigs } from "./config/stored-provider-configs.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
@@ -75,6 +81,10 @@ export class Engine {
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
   private readonly costs: Costs;
+  /** Where the engine's parts report what webhooks are told of (see alerts/alerts.ts). */
+  readonly alerts: Alerts;
+  private readonly webhooks: Webhooks;
+  private readonly webhookDeliverer: WebhookDeliverer;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -157,17 +167,26 @@ export class Engine {
           void this.planReports
             .report(run.plan_id, run.id)
             .catch((e: Error) => log(`the report of plan run ${run.id} could not be made: ${e.message}`, { level: "warn" })),
-        onScheduledRunFailed: (run, plan) => options.onScheduledRunFailed?.(run, planView(plan)),
+        // The webhooks' schedule_failed, and whoever embeds the engine.
+        onScheduledRunFailed: async (run, plan) => {
+          await this.alerts.onScheduledRunFailed(run, plan);
+          await options.onScheduledRunFailed?.(run, planView(plan));
+        },
       },
       options.worker,
     );
     this.planRuns = new PlanRuns(store, () => this.runDriver.wake());
     this.scheduler = new Scheduler({ store, planRuns: this.planRuns, log }, options.scheduler);
+    const webhookPolicy = { allowPrivate: options.webhooks?.allowPrivate === true };
+    this.webhooks = new Webhooks({ store, secrets, policy: webhookPolicy });
+    this.webhookDeliverer = new WebhookDeliverer({ ...options.webhooks, store, secrets, log, soleProcess: store.db.kind === "pglite" });
+    this.alerts = new Alerts({ store, log, wake: () => this.webhookDeliverer.wake() });
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options, await openEngineResources(options));
     engine.startWorking();
+    engine.webhookDeliverer.start();
     return engine;
   }
 
@@ -181,6 +200,7 @@ export class Engine {
     await this.scheduler.stop();
     // The runs first: their drivers then begin no more steps, and others take them over at once.
     await this.runDriver.stop(Math.max(0, deadlineMs - 1_000));
+    await this.webhookDeliverer.stop(Math.min(2_000, deadlineMs));
     // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
     const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
@@ -386,6 +406,37 @@ export class Engine {
   /** The report of a plan's run as JSON (a `PlanReport`), CSV, JSON Lines or one HTML page: see plans/report/. */
   planReport(planId: string, runId: string, format: ReportFormat = "json"): Promise<RenderedReport> {
     return this.planReports.report(planId, runId, format);
+  }
+
+  // ---- webhooks
+
+  /** Checks the URL (see alerts/webhook-url.ts) and stores the webhook; its signing secret is in this answer only. */
+  createWebhook(body: WebhookCreate): Promise<WebhookView> {
+    return this.webhooks.create(body);
+  }
+
+  /** The webhooks, oldest first (a page of them with the query's `limit`). */
+  listWebhooks(query: SeqPageQuery = {}): Promise<Page<WebhookView>> {
+    return this.webhooks.list(query);
+  }
+
+  getWebhook(id: string): Promise<WebhookView> {
+    return this.webhooks.get(id);
+  }
+
+  /** Forgets the webhook and its deliveries. */
+  deleteWebhook(id: string): Promise<void> {
+    return this.webhooks.delete(id);
+  }
+
+  /** The webhook's deliveries and how each went, newest first (a page of them with the query's `limit`). */
+  listWebhookDeliveries(id: string, query: SeqPageQuery = {}): Promise<Page<DeliveryView>> {
+    return this.webhooks.deliveries(id, query);
+  }
+
+  /** One delivery per webhook that wants the event, once per event key (see Alerts.enqueue). */
+  enqueueAlert(event: AlertEvent, eventKey: string, planId: string | null, payload: Record<string, unknown>): Promise<number> {
+    return this.alerts.enqueue(event, eventKey, planId, payload);
   }
 
   // ---- admin

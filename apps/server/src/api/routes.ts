@@ -108,6 +108,18 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
       if (report.format !== "html") res.set("Content-Disposition", `attachment; filename="report.${report.format}"`);
       res.status(200).type(report.mediaType).send(report.body);
     },
+    createWebhook: async (req, res) => {
+      const webhook = await engine.createWebhook(req.body);
+      res.set("Location", `${API_BASE}/webhooks/${webhook.id}`);
+      ok(res, 201, webhook);
+    },
+    listWebhooks: async (req, res) => sendPage(req, res, await engine.listWebhooks(listQueryOf(req))),
+    getWebhook: async (req, res) => ok(res, 200, await engine.getWebhook(req.params.webhook_id)),
+    deleteWebhook: async (req, res) => {
+      await engine.deleteWebhook(req.params.webhook_id);
+      res.status(204).end();
+    },
+    listWebhookDeliveries: async (req, res) => sendPage(req, res, await engine.listWebhookDeliveries(req.params.webhook_id, listQueryOf(req))),
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
   };

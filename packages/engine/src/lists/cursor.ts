@@ -22,6 +22,14 @@ export function planRunCursor(seq: string): string {
   return encode(["r", seq]);
 }
 
+export function webhookCursor(seq: string): string {
+  return encode(["w", seq]);
+}
+
+export function deliveryCursor(seq: string): string {
+  return encode(["d", seq]);
+}
+
 export function sessionKeyOf(cursor: string): SessionKey {
   const parts = decode(cursor);
   const [kind, created, id] = parts;
@@ -39,6 +47,14 @@ export function planSeqOf(cursor: string): string {
 
 export function planRunSeqOf(cursor: string): string {
   return seqOf(cursor, "r", "plan runs");
+}
+
+export function webhookSeqOf(cursor: string): string {
+  return seqOf(cursor, "w", "webhooks");
+}
+
+export function deliverySeqOf(cursor: string): string {
+  return seqOf(cursor, "d", "webhook deliveries");
 }
 
 function seqOf(cursor: string, kind: string, list: string): string {

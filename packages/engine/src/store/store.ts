@@ -20,6 +20,7 @@ import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
 import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
+import { WebhooksRepository } from "./webhooks-repository.js";
 
 /**
  * Every read and write of the engine's state, one repository per kind of data (their SQL in
@@ -40,6 +41,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly planRuns: PlanRunsRepository;
   /** The plans' schedules, read and written by schedules/ through it directly. */
   readonly schedules: SchedulesRepository;
+  /** The webhooks and their deliveries, read and written by alerts/ through it directly. */
+  readonly webhooks: WebhooksRepository;
 
   constructor(
     readonly db: Db,
@@ -57,6 +60,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.plans = new PlansRepository(db, events);
     this.planRuns = new PlanRunsRepository(db, events);
     this.schedules = new SchedulesRepository(db);
+    this.webhooks = new WebhooksRepository(db);
   }
 
   // ---- sessions
