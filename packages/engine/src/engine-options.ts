@@ -2,6 +2,7 @@ import type { EngineLog } from "./engine-log.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { ProviderOptions } from "./providers/registry.js";
 import type { SecretBox } from "./secrets/secret-box.js";
+import type { ChangeCheckerOptions, OnChange } from "./series/change-checker.js";
 import type { StepWorkerOptions } from "./steps/step-worker.js";
 
 export interface EngineOptions {
@@ -30,6 +31,10 @@ export interface EngineOptions {
   worker?: StepWorkerOptions;
   /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
   maxStepTimeoutS?: number;
+  /** Told once of each change found in a series, by the process that recorded it (the webhooks). */
+  onChange?: OnChange;
+  /** How this process's checker of new series points works (tests shorten its interval). */
+  changeChecker?: ChangeCheckerOptions;
 }
 
 /** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */

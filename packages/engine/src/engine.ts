@@ -39,6 +39,8 @@ import { Plans } from "./plans/plans.js";
 import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
+import { ChangeChecker } from "./series/change-checker.js";
+import { SeriesBook } from "./series/series-book.js";
 
 /** See Engine.stats. */
 export interface EngineStats {
@@ -73,6 +75,9 @@ export class Engine {
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
   private readonly costs: Costs;
+  private readonly changeChecker: ChangeChecker;
+  /** The series of each metric over time and the changes found in them. */
+  readonly series: SeriesBook;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -159,6 +164,12 @@ export class Engine {
       options.worker,
     );
     this.planRuns = new PlanRuns(store, () => this.runDriver.wake());
+    this.changeChecker = new ChangeChecker({ store, log, onChange: options.onChange }, options.changeChecker);
+    this.series = new SeriesBook(store);
+    // A run that ended here appended its points: check them now rather than at the next interval.
+    this.steps.onEnded((ended) => {
+      if (ended.step === "run" && ended.outcome === "succeeded") void this.changeChecker.wake();
+    });
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -175,6 +186,7 @@ export class Engine {
     this.closing = true;
     // The runs first: their drivers then begin no more steps, and others take them over at once.
     await this.runDriver.stop(Math.max(0, deadlineMs - 1_000));
+    await this.changeChecker.stop();
     // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
     const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
@@ -395,6 +407,7 @@ export class Engine {
       await this.sessions.resumeDeletions();
       await this.steps.startWorking();
       if (!this.closing) this.runDriver.start();
+      if (!this.closing) this.changeChecker.start();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }

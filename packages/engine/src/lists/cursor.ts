@@ -22,6 +22,30 @@ export function planRunCursor(seq: string): string {
   return encode(["r", seq]);
 }
 
+export function seriesCursor(seq: string): string {
+  return encode(["t", seq]);
+}
+
+export function seriesPointCursor(seq: number): string {
+  return encode(["q", String(seq)]);
+}
+
+export function changeCursor(seq: string): string {
+  return encode(["c", seq]);
+}
+
+export function seriesSeqOf(cursor: string): string {
+  return seqOf(cursor, "t", "series");
+}
+
+export function seriesPointSeqOf(cursor: string): number {
+  return Number(seqOf(cursor, "q", "series points"));
+}
+
+export function changeSeqOf(cursor: string): string {
+  return seqOf(cursor, "c", "changes");
+}
+
 export function sessionKeyOf(cursor: string): SessionKey {
   const parts = decode(cursor);
   const [kind, created, id] = parts;
