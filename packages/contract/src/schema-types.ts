@@ -48,3 +48,24 @@ export type PlanRunProgress = Schemas["PlanRunProgress"];
 /** The report of a plan's run (`getPlanRunReport`), and one line of it as CSV or JSON Lines. */
 export type PlanReport = Schemas["PlanReport"];
 export type PlanReportRow = Schemas["PlanReportRow"];
+/** A plan's schedule as the plan shows it (`createPlan` with `schedule`). */
+export type PlanSchedule = Schemas["PlanSchedule"];
+export type PlanScheduleCreate = Schemas["PlanScheduleCreate"];
+export type PlanRunTrigger = Schemas["PlanRunTrigger"];
+/** One metric of one benchmark on one target over time (`listSeries`), and its points. */
+export type Series = Schemas["Series"];
+export type SeriesPoint = Schemas["SeriesPoint"];
+export type SeriesBaseline = Schemas["SeriesBaseline"];
+export type SeriesBaselineSet = Schemas["SeriesBaselineSet"];
+export type SeriesComparison = Schemas["SeriesComparison"];
+export type PointFacts = Schemas["PointFacts"];
+/** A change of level found in a series (`listChanges`). */
+export type Change = Schemas["Change"];
+export type ChangeDirection = Schemas["ChangeDirection"];
+export type ChangeState = Schemas["ChangeState"];
+export type FactChange = Schemas["FactChange"];
+/** A webhook and its deliveries (`createWebhook`). */
+export type Webhook = Schemas["Webhook"];
+export type WebhookCreate = Schemas["WebhookCreate"];
+export type WebhookEvent = Schemas["WebhookEvent"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
