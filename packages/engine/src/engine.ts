@@ -1,5 +1,9 @@
 import type {
   Benchmark,
+  Change,
+  Series,
+  SeriesBaselineSet,
+  SeriesPoint,
   Execution,
   ExecutionCreate,
   Plan,
@@ -40,7 +44,7 @@ import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/rep
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
 import { ChangeChecker } from "./series/change-checker.js";
-import { SeriesBook } from "./series/series-book.js";
+import { type ChangeListQuery, SeriesBook, type SeriesListQuery } from "./series/series-book.js";
 
 /** See Engine.stats. */
 export interface EngineStats {
@@ -76,8 +80,7 @@ export class Engine {
   private readonly machines: SessionMachines;
   private readonly costs: Costs;
   private readonly changeChecker: ChangeChecker;
-  /** The series of each metric over time and the changes found in them. */
-  readonly series: SeriesBook;
+  private readonly series: SeriesBook;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -382,6 +385,40 @@ export class Engine {
   /** The report of a plan's run as JSON (a `PlanReport`), CSV, JSON Lines or one HTML page: see plans/report/. */
   planReport(planId: string, runId: string, format: ReportFormat = "json"): Promise<RenderedReport> {
     return this.planReports.report(planId, runId, format);
+  }
+
+  // ---- series over time and the changes found in them
+
+  /** The series (one metric of one benchmark on one target over time), oldest first (a page with `limit`). */
+  listSeries(query: SeriesListQuery = {}): Promise<Page<Series>> {
+    return this.series.list(query);
+  }
+  getSeries(id: string): Promise<Series> {
+    return this.series.get(id);
+  }
+  /** A series' points, oldest first. */
+  listSeriesPoints(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<SeriesPoint>> {
+    return this.series.points(id, query);
+  }
+  /** Pins a series' baseline: its latest level is then compared with those points. */
+  setSeriesBaseline(id: string, body: SeriesBaselineSet): Promise<Series> {
+    return this.series.setBaseline(id, body);
+  }
+  clearSeriesBaseline(id: string): Promise<void> {
+    return this.series.clearBaseline(id);
+  }
+  listSeriesChanges(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<Change>> {
+    return this.series.seriesChanges(id, query);
+  }
+  /** The changes found in every series, in the order they were found. */
+  listChanges(query: ChangeListQuery = {}): Promise<Page<Change>> {
+    return this.series.changes(query);
+  }
+  getChange(id: string): Promise<Change> {
+    return this.series.change(id);
+  }
+  acknowledgeChange(id: string): Promise<Change> {
+    return this.series.acknowledge(id);
   }
 
   // ---- admin

@@ -144,6 +144,10 @@ export class ChangeChecker {
 }
 
 function changeDetected(row: ChangeWithSeries): NewEvent {
-  // The contract's Event union names change.detected once issue 25's contract lands.
-  return { type: "change.detected", session_id: null, execution_id: row.execution_id, data: { change: changeView(row) } } as unknown as NewEvent;
+  return {
+    type: "change.detected",
+    session_id: null,
+    execution_id: row.execution_id,
+    data: { change_id: row.id, series_id: row.series_id, direction: row.direction, size: row.size },
+  };
 }

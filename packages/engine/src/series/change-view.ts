@@ -1,32 +1,16 @@
-import type { FactChange } from "../model/series.js";
+import type { Change } from "@benchwright/contract";
 import type { ChangeWithSeries } from "../store/series-repository.js";
 import { formatTimestamp } from "../time.js";
+import { seriesIdentity } from "./series-identity.js";
 
 /** A change as the contract's Change shows it. */
-export interface ChangeView {
-  id: string;
-  series_id: string;
-  series: ChangeWithSeries["series"];
-  seq: number;
-  at: string;
-  execution_id: string;
-  direction: "regression" | "improvement";
-  size: number;
-  size_ci_low: number | null;
-  size_ci_high: number | null;
-  p_value: number;
-  before: { mean: number; n: number };
-  after: { mean: number; n: number };
-  facts_changed: FactChange[];
-  state: "open" | "acknowledged";
-  detected_at: string;
-}
+export type ChangeView = Change;
 
-export function changeView(row: ChangeWithSeries): ChangeView {
+export function changeView(row: ChangeWithSeries): Change {
   return {
     id: row.id,
     series_id: row.series_id,
-    series: row.series,
+    series: seriesIdentity(row.series),
     seq: Number(row.point_seq),
     at: formatTimestamp(new Date(row.at)),
     execution_id: row.execution_id,

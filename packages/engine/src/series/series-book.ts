@@ -1,27 +1,18 @@
+import type { Change, Series, SeriesBaselineSet, SeriesPoint, operations } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import { changeCursor, changeSeqOf, seriesCursor, seriesPointCursor, seriesPointSeqOf, seriesSeqOf } from "../lists/cursor.js";
 import { type Page, pageOf, seqPageOf } from "../lists/list-query.js";
 import { CHANGE_POINT_DEFAULTS } from "../results/change-points.js";
 import type { Store } from "../store/store.js";
-import { type ChangeView, changeView } from "./change-view.js";
-import { type SeriesPointView, type SeriesView, pointView, seriesView } from "./series-view.js";
+import { changeView } from "./change-view.js";
+import { pointView, seriesView } from "./series-view.js";
 
-interface PageQuery {
-  limit?: number;
-  cursor?: string;
-}
-export interface SeriesListQuery extends PageQuery {
-  tool?: string;
-  workload?: string;
-  metric?: string;
-  provider?: string;
-  service_type?: string;
-}
-export interface ChangeListQuery extends PageQuery {
-  direction?: "regression" | "improvement";
-  state?: "open" | "acknowledged";
-  series_id?: string;
-}
+type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;
+type PageQuery = QueryOf<"listSeriesPoints">;
+/** The filters and page of `GET /series/`. */
+export type SeriesListQuery = QueryOf<"listSeries">;
+/** The filters and page of `GET /changes/`. */
+export type ChangeListQuery = QueryOf<"listChanges">;
 
 /** The latest level compared with a baseline is at most a window of points (the change checker's). */
 const LATEST_CAP = CHANGE_POINT_DEFAULTS.window;
@@ -30,21 +21,21 @@ const LATEST_CAP = CHANGE_POINT_DEFAULTS.window;
 export class SeriesBook {
   constructor(private readonly store: Store) {}
 
-  async list(query: SeriesListQuery = {}): Promise<Page<SeriesView>> {
+  async list(query: SeriesListQuery = {}): Promise<Page<Series>> {
     const { afterSeq, limit } = seqPageOf(query, seriesSeqOf);
     const filter = { tool: query.tool, workload: query.workload, metric: query.metric, provider: query.provider, service_type: query.service_type };
     const page = pageOf(await this.store.series.page({ ...filter, afterSeq, limit }, LATEST_CAP), query.limit, (last) => seriesCursor(last.seq));
     return { items: page.items.map(seriesView), next: page.next };
   }
 
-  async get(id: string): Promise<SeriesView> {
+  async get(id: string): Promise<Series> {
     const row = await this.store.series.get(id, LATEST_CAP);
     if (!row) throw notFound(id);
     return seriesView(row);
   }
 
   /** A series' points, oldest first. */
-  async points(id: string, query: PageQuery = {}): Promise<Page<SeriesPointView>> {
+  async points(id: string, query: PageQuery = {}): Promise<Page<SeriesPoint>> {
     const { afterSeq, limit } = seqPageOf(query, seriesPointSeqOf);
     const rows = await this.store.series.points(id, afterSeq, limit);
     if (rows.length === 0 && !(await this.store.series.get(id, 1))) throw notFound(id);
@@ -52,10 +43,10 @@ export class SeriesBook {
     return { items: page.items.map(pointView), next: page.next };
   }
 
-  /** Makes points `from` to `to` (the latest point when absent) the series' baseline; both must be points of it. */
-  async setBaseline(id: string, body: { from: number; to?: number }): Promise<SeriesView> {
+  /** Makes points `from` to `to` (`from` alone when absent) the series' baseline; both must be points of it. */
+  async setBaseline(id: string, body: SeriesBaselineSet): Promise<Series> {
     const series = await this.get(id);
-    const to = body.to ?? series.points;
+    const to = body.to ?? body.from;
     const bad = (field: "from" | "to", message: string): never => {
       throw new BenchwrightError("validation_failed", `${field} ${message}`, { errors: [{ path: `/body/${field}`, message }] });
     };
@@ -71,7 +62,7 @@ export class SeriesBook {
   }
 
   /** Changes found, in the order they were found (those of one series when `series_id` is given). */
-  async changes(query: ChangeListQuery = {}): Promise<Page<ChangeView>> {
+  async changes(query: ChangeListQuery = {}): Promise<Page<Change>> {
     const { afterSeq, limit } = seqPageOf(query, changeSeqOf);
     const rows = await this.store.series.changes({ direction: query.direction, state: query.state, series_id: query.series_id, afterSeq, limit });
     const page = pageOf(rows, query.limit, (last) => changeCursor(last.seq));
@@ -79,19 +70,19 @@ export class SeriesBook {
   }
 
   /** A series' changes; a series that does not exist is not found. */
-  async seriesChanges(id: string, query: PageQuery = {}): Promise<Page<ChangeView>> {
+  async seriesChanges(id: string, query: PageQuery = {}): Promise<Page<Change>> {
     if (!(await this.store.series.get(id, 1))) throw notFound(id);
     return this.changes({ ...query, series_id: id });
   }
 
-  async change(id: string): Promise<ChangeView> {
+  async change(id: string): Promise<Change> {
     const [row] = await this.store.series.changes({ id });
     if (!row) throw new BenchwrightError("not_found", `No change ${id}`);
     return changeView(row);
   }
 
   /** Marks a change acknowledged (again is harmless). */
-  async acknowledge(id: string): Promise<ChangeView> {
+  async acknowledge(id: string): Promise<Change> {
     if (!(await this.store.series.acknowledge(id))) throw new BenchwrightError("not_found", `No change ${id}`);
     return this.change(id);
   }

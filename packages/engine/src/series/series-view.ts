@@ -1,43 +1,12 @@
+import type { Series, SeriesComparison, SeriesPoint } from "@benchwright/contract";
 import type { SeriesPointRow } from "../model/series.js";
 import { direction } from "../results/change-points.js";
-import { compareSamples, summarize } from "../results/statistics.js";
+import { compareSamples, type Summary, summarize } from "../results/statistics.js";
 import type { SeriesWithFigures } from "../store/series-repository.js";
 import { formatTimestamp } from "../time.js";
+import { seriesIdentity } from "./series-identity.js";
 
-export interface SeriesPointView {
-  seq: number;
-  at: string;
-  execution_id: string;
-  plan_run_id: string | null;
-  n: number;
-  mean: number;
-  ci_low: number | null;
-  ci_high: number | null;
-  facts: SeriesPointRow["facts"];
-}
-
-/** A series as the contract's Series shows it. */
-export interface SeriesView {
-  id: string;
-  tool: string;
-  workload: string;
-  params: Record<string, unknown>;
-  metric: string;
-  tags: Record<string, string>;
-  provider: string;
-  service_type: string;
-  unit: string;
-  better: "higher" | "lower" | null;
-  points: number;
-  first_at: string | null;
-  last_at: string | null;
-  latest: SeriesPointView | null;
-  baseline: { from: number; to: number; n: number; mean: number; ci_low: number | null; ci_high: number | null } | null;
-  latest_vs_baseline: { size: number; size_ci_low: number | null; size_ci_high: number | null; direction: "regression" | "improvement" } | null;
-  open_changes: number;
-}
-
-export function pointView(p: SeriesPointRow): SeriesPointView {
+export function pointView(p: SeriesPointRow): SeriesPoint {
   return {
     seq: Number(p.seq),
     at: formatTimestamp(new Date(p.at)),
@@ -53,27 +22,18 @@ export function pointView(p: SeriesPointRow): SeriesPointView {
 
 /**
  * A series' view. Its baseline is summarised over its points' means (an interval from two
- * points on), and the latest level (the points since the last change found, at most a window of
- * them) is compared with it by Welch's test: `size` is latest mean / baseline mean − 1.
+ * points on), and its latest level (the points since the last change found, at most a window
+ * of them) is compared with it (see latestVsBaseline).
  */
-export function seriesView(row: SeriesWithFigures): SeriesView {
+export function seriesView(row: SeriesWithFigures): Series {
+  const identity = seriesIdentity(row);
   const baselineMeans = row.baseline_means?.map(Number) ?? [];
   const latestMeans = row.latest_means?.map(Number) ?? [];
   const base = row.baseline && baselineMeans.length > 0 ? summarize(baselineMeans) : null;
   const latest = base && latestMeans.length > 0 ? summarize(latestMeans) : null;
-  const test = base && latest ? compareSamples(base, latest) : null;
-  const size = test && Number.isFinite(test.ratio) ? test.ratio - 1 : null;
   return {
     id: row.id,
-    tool: row.tool,
-    workload: row.workload,
-    params: row.params,
-    metric: row.metric,
-    tags: row.tags,
-    provider: row.provider,
-    service_type: row.service_type,
-    unit: row.unit,
-    better: row.better,
+    ...identity,
     points: Number(row.points),
     first_at: row.first_at ? formatTimestamp(new Date(row.first_at)) : null,
     last_at: row.last_at ? formatTimestamp(new Date(row.last_at)) : null,
@@ -89,15 +49,28 @@ export function seriesView(row: SeriesWithFigures): SeriesView {
             ci_high: base.n > 1 ? base.ci_high : null,
           }
         : null,
-    latest_vs_baseline:
-      test && size !== null
-        ? {
-            size,
-            size_ci_low: test.ci_low === null ? null : test.ci_low - 1,
-            size_ci_high: test.ci_high === null ? null : test.ci_high - 1,
-            direction: direction(size, row.better ?? "higher"),
-          }
-        : null,
+    latest_vs_baseline: base && latest ? latestVsBaseline(base, latest, identity.metric.better) : null,
     open_changes: Number(row.open_changes),
   };
+}
+
+/**
+ * The latest level against the baseline: latest mean / baseline mean − 1, with its 95% interval
+ * by Welch's test; a baseline of one point is taken as exact (the interval is the latest
+ * level's alone). The direction is told only when the interval is known and excludes 0.
+ */
+export function latestVsBaseline(base: Summary, latest: Summary, better: "higher" | "lower"): SeriesComparison | null {
+  if (base.mean === 0) return null;
+  const size = latest.mean / base.mean - 1;
+  let low: number | null;
+  let high: number | null;
+  if (base.n === 1) {
+    const ends = latest.n > 1 ? [latest.ci_low / base.mean - 1, latest.ci_high / base.mean - 1] : null;
+    [low, high] = ends ? [Math.min(...ends), Math.max(...ends)] : [null, null];
+  } else {
+    const test = compareSamples(base, latest);
+    [low, high] = [test.ci_low === null ? null : test.ci_low - 1, test.ci_high === null ? null : test.ci_high - 1];
+  }
+  const told = low !== null && high !== null && (low > 0 || high < 0);
+  return { size, size_ci_low: low, size_ci_high: high, direction: told ? direction(size, better) : null };
 }

@@ -97,20 +97,15 @@ for (const kind of ["pglite", "postgres"] as const) {
       const second = await ranExecution(sessionId, [speed(90)], { kernel: "6.1.0", cpu_model: "Xeon" });
       const book = new SeriesBook(store);
       const series = (await book.list({ provider: "series-a" })).items;
-      expect(series.map((s) => [s.metric, s.points])).toEqual([
+      expect(series.map((s) => [s.metric.name, s.points])).toEqual([
         ["events_per_second", 2],
         ["latency_ms", 1],
       ]);
       const eps = series[0];
       expect(eps).toMatchObject({
-        tool: "sysbench",
-        workload: "cpu",
-        params: { threads: 2 },
-        tags: {},
-        provider: "series-a",
-        service_type: "default",
-        unit: "events/s",
-        better: "higher",
+        benchmark: { tool: "sysbench", workload: "cpu", params: { threads: 2 } },
+        metric: { name: "events_per_second", tags: {}, unit: "events/s", better: "higher" },
+        target: { provider: "series-a", service_type: "default" },
       });
       const points = (await book.points(eps.id)).items;
       expect(points.map((p) => [p.seq, p.execution_id, p.n, p.mean])).toEqual([
@@ -168,12 +163,14 @@ for (const kind of ["pglite", "postgres"] as const) {
         before: { n: 8 },
         after: { n: 8 },
         facts_changed: [{ fact: "tool_version", before: ["1.0"], after: ["1.1"] }],
-        series: { metric: "events_per_second", better: "higher" },
+        series: { metric: { name: "events_per_second", better: "higher" } },
       });
       expect(changes[0].size).toBeCloseTo(-0.2, 1);
       expect(told.map(([c, ctx]) => [c.id, ctx])).toEqual([[changes[0].id, { plan_id: null }]]);
-      const events = await db.query<{ type: string; data: { change: { id: string } } }>("SELECT type, data FROM events WHERE type = 'change.detected'");
-      expect(events.filter((e) => e.data.change.id === changes[0].id)).toHaveLength(1);
+      const events = await db.query<{ type: string; data: { change_id: string } }>("SELECT type, data FROM events WHERE type = 'change.detected'");
+      expect(events.filter((e) => e.data.change_id === changes[0].id).map((e) => e.data)).toEqual([
+        { change_id: changes[0].id, series_id: seriesId, direction: "regression", size: changes[0].size },
+      ]);
       expect((await db.query("SELECT 1 FROM series_points WHERE series_id = $1 AND NOT checked", [seriesId])).length).toBe(0);
 
       const book = new SeriesBook(store);
