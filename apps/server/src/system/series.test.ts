@@ -1,6 +1,9 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createClient } from "@benchwright/sdk";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
@@ -43,6 +46,7 @@ describe("series over time and the changes found in them", () => {
   let dir: string;
   let sessionId: string;
   let versionFacts = true;
+  let server: Server | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "bw-trend-"));
@@ -61,6 +65,7 @@ describe("series over time and the changes found in them", () => {
   });
 
   afterAll(async () => {
+    server?.close();
     if (sessionId) await api.delete(`/api/v1/sessions/${sessionId}`);
     await fx?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -137,5 +142,24 @@ describe("series over time and the changes found in them", () => {
     await api.delete(`/api/v1/series/${series.id}/baseline`).expect(204);
     expect((await api.get(`/api/v1/series/${series.id}`).expect(200)).body.baseline).toBeNull();
     await api.get("/api/v1/series/00000000-0000-4000-8000-000000000000").expect(404);
+  });
+
+  it("reads the same through the SDK", async () => {
+    server = fx.app.listen(0, "127.0.0.1");
+    await new Promise((r) => server!.once("listening", r));
+    const bw = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const [series] = await bw.listSeries({ tool: "trend", metric: "speed" });
+    expect(await bw.getSeries(series.id)).toEqual(series);
+    const page = await bw.listSeriesPointsPage(series.id, { limit: 10 });
+    expect(page.items.map((p) => p.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(page.nextCursor).toBeDefined();
+    expect((await bw.listSeriesPoints(series.id)).length).toBe(12);
+    expect((await bw.setSeriesBaseline(series.id, { from: 2 })).baseline).toMatchObject({ from: 2, to: 2, n: 1 });
+    await bw.clearSeriesBaseline(series.id);
+    const [change] = await bw.listSeriesChanges(series.id);
+    expect((await bw.listChanges({ seriesId: series.id, state: "acknowledged", direction: "regression" })).map((c) => c.id)).toEqual([change.id]);
+    expect(await bw.listChanges({ seriesId: series.id, state: "open" })).toEqual([]);
+    expect(await bw.getChange(change.id)).toEqual(change);
+    expect((await bw.acknowledgeChange(change.id)).state).toBe("acknowledged");
   });
 });
