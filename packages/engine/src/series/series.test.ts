@@ -52,8 +52,12 @@ for (const kind of ["pglite", "postgres"] as const) {
     }
 
     /** An execution that ran once, successfully, measuring `metrics`; its run's start. */
-    async function ranExecution(sessionId: string, metrics: StoredMetric[], facts: Record<string, unknown> = {}): Promise<{ id: string; started: Date }> {
-      const id = randomUUID();
+    async function ranExecution(
+      sessionId: string,
+      metrics: StoredMetric[],
+      facts: Record<string, unknown> = {},
+      id: string = randomUUID(),
+    ): Promise<{ id: string; started: Date }> {
       const test = { tool_id: "sysbench", workload_id: "cpu", tool_name: "sysbench", workload_name: "cpu", workload_description: "d" };
       await store.insertExecution({
         id,
@@ -124,8 +128,30 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await book.list({ provider: "series-a", metric: "events_per_second" })).items).toHaveLength(2);
     });
 
-    /** A series of `means`, inserted directly, every point unchecked; facts from `factsOf`. */
-    async function syntheticSeries(means: number[], factsOf: (i: number) => Record<string, string>): Promise<string> {
+    /** A plan with one run whose one cell is execution `executionId`: the run's and the plan's ids. */
+    async function planRunOf(executionId: string): Promise<{ planId: string; runId: string }> {
+      const [planId, runId] = [randomUUID(), randomUUID()];
+      await db.query("INSERT INTO plans (id, created, body) VALUES ($1, now(), '{}')", [planId]);
+      await db.query("INSERT INTO plan_runs (id, plan_id, state, created, sessions) VALUES ($1, $2, 'running', now(), '{}')", [runId, planId]);
+      await db.query(
+        `INSERT INTO plan_run_cells (run_id, seq, target, benchmark, cell, tool, workload, params, state, execution_id)
+         VALUES ($1, 0, 't', 0, 0, 'sysbench', 'cpu', '{}', 'running', $2)`,
+        [runId, executionId],
+      );
+      return { planId, runId };
+    }
+
+    it("records a plan run's cell's point with its run", async () => {
+      const sessionId = await session("series-plan");
+      const executionId = randomUUID();
+      const { runId } = await planRunOf(executionId);
+      await ranExecution(sessionId, [speed(7)], {}, executionId);
+      const [series] = (await new SeriesBook(store).list({ provider: "series-plan" })).items;
+      expect(series.latest).toMatchObject({ seq: 1, execution_id: executionId, plan_run_id: runId, n: 1, mean: 7, ci_low: null, ci_high: null, facts: {} });
+    });
+
+    /** A series of `means`, inserted directly, every point unchecked; facts from `factsOf`; its points of `planRunId` when given. */
+    async function syntheticSeries(means: number[], factsOf: (i: number) => Record<string, string>, planRunId?: string): Promise<string> {
       const id = randomUUID();
       await db.query(
         `INSERT INTO series (id, key, tool, workload, params, metric, tags, provider, service_type, unit, better, points, created)
@@ -133,10 +159,11 @@ for (const kind of ["pglite", "postgres"] as const) {
         [id, randomUUID(), means.length],
       );
       for (const [i, mean] of means.entries())
-        await db.query("INSERT INTO series_points (series_id, seq, execution_id, at, n, mean, facts) VALUES ($1, $2, $3, now(), 1, $4, $5)", [
+        await db.query("INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, facts) VALUES ($1, $2, $3, $4, now(), 1, $5, $6)", [
           id,
           i + 1,
           randomUUID(),
+          planRunId ?? null,
           mean,
           JSON.stringify(factsOf(i)),
         ]);
@@ -190,6 +217,14 @@ for (const kind of ["pglite", "postgres"] as const) {
       const changes = (await new SeriesBook(store).seriesChanges(seriesId)).items;
       expect(changes.map((c) => c.seq)).toEqual([9]);
       expect(told).toEqual([changes[0].id]);
+    });
+
+    it("tells a change of a plan's run with its plan", async () => {
+      const { planId, runId } = await planRunOf(randomUUID());
+      const seriesId = await syntheticSeries(steps, facts, runId);
+      const told: Array<{ plan_id: string | null }> = [];
+      await new ChangeChecker({ store, log: quiet, onChange: (_c, ctx) => void told.push(ctx) }).checkSeries(seriesId, steps.length);
+      expect(told).toEqual([{ plan_id: planId }]);
     });
 
     it("compares the latest level with a baseline", async () => {
