@@ -1,10 +1,10 @@
 import type { StoredMetric } from "./metrics.js";
 
-export type Better = "higher" | "lower";
+type Better = "higher" | "lower";
 
 /** The facts of the machines a point records, when they are known: what may explain a change. */
 export const POINT_FACTS = ["kernel", "cpu_model", "microcode", "os_release", "tool_version"] as const;
-export type PointFact = (typeof POINT_FACTS)[number];
+type PointFact = (typeof POINT_FACTS)[number];
 
 /** One metric (name and tags) of one successful run, summarised over its repetitions (and machines). */
 export interface RunFigure {

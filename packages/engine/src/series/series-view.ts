@@ -59,7 +59,7 @@ export function seriesView(row: SeriesWithFigures): Series {
  * by Welch's test; a baseline of one point is taken as exact (the interval is the latest
  * level's alone). The direction is told only when the interval is known and excludes 0.
  */
-export function latestVsBaseline(base: Summary, latest: Summary, better: "higher" | "lower"): SeriesComparison | null {
+function latestVsBaseline(base: Summary, latest: Summary, better: "higher" | "lower"): SeriesComparison | null {
   if (base.mean === 0) return null;
   const size = latest.mean / base.mean - 1;
   let low: number | null;
