@@ -39,7 +39,10 @@ export function seriesSeqOf(cursor: string): string {
 }
 
 export function seriesPointSeqOf(cursor: string): number {
-  return Number(seqOf(cursor, "q", "series points"));
+  const seq = Number(seqOf(cursor, "q", "series points"));
+  // A point's seq is a database integer: a larger one is no cursor this server gave.
+  if (seq > 2 ** 31 - 1) throw badCursor("series points");
+  return seq;
 }
 
 export function changeSeqOf(cursor: string): string {
