@@ -12,7 +12,7 @@ import { openFixture, type Fixture } from "../test-support/fixture.js";
 // file's number (the keyvalue parser), and `scripts.version` the version file's content (the
 // machines' fact tool_version, read at prepare). Twelve executions on the local provider make one
 // series: six at about 100, six at about 80 after a new version.
-const definition = (dir: string, withVersion: boolean) =>
+const definition = (dir: string) =>
   [
     "id: trend",
     "tool_name: Trend",
@@ -21,7 +21,8 @@ const definition = (dir: string, withVersion: boolean) =>
     "metrics:",
     "  speed: {unit: ops/s, better: higher, description: How fast}",
     "timeout: {prepare: 60, run: 60}",
-    ...(withVersion ? ["scripts:", `  version: cat '${dir}/version'`] : ["scripts: {}"]),
+    "scripts:",
+    `  version: cat '${dir}/version'`,
     "workloads:",
     "  - id: steady",
     "    workload_name: steady",
@@ -45,7 +46,6 @@ describe("series over time and the changes found in them", () => {
   let api: ReturnType<typeof request>;
   let dir: string;
   let sessionId: string;
-  let versionFacts = true;
   let server: Server | undefined;
 
   beforeAll(async () => {
@@ -53,13 +53,7 @@ describe("series over time and the changes found in them", () => {
     chmodSync(dir, 0o755);
     fx = await openFixture({ engine: { changeChecker: { intervalMs: 200 } } });
     api = request(fx.app);
-    const file = join(fx.configDir, "benchmarks", "trend.yaml");
-    writeFileSync(file, definition(dir, true));
-    // Until the catalogue knows `scripts.version`, the tool goes without it (and no fact tells its version).
-    if ((await api.get("/api/v1/benchmarks/trend")).status !== 200) {
-      versionFacts = false;
-      writeFileSync(file, definition(dir, false));
-    }
+    writeFileSync(join(fx.configDir, "benchmarks", "trend.yaml"), definition(dir));
     await api.get("/api/v1/benchmarks/trend").expect(200);
     sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
   });
@@ -106,7 +100,7 @@ describe("series over time and the changes found in them", () => {
       cursor = page.headers["x-next-cursor"];
     } while (cursor);
     expect(points.map((p) => [p.seq, p.mean, p.n, p.execution_id])).toEqual([...before, ...after].map((s, i) => [i + 1, s, 1, ids[i]]));
-    if (versionFacts) expect(points.map((p) => p.facts.tool_version)).toEqual([...before.map(() => "1.0"), ...after.map(() => "2.0")]);
+    expect(points.map((p) => p.facts.tool_version)).toEqual([...before.map(() => "1.0"), ...after.map(() => "2.0")]);
 
     // The checker runs in the server: wait for it to look at the last point.
     let changes: Array<Record<string, unknown>> = [];
@@ -122,7 +116,7 @@ describe("series over time and the changes found in them", () => {
     expect(change).toMatchObject({ series_id: series.id, direction: "regression", state: "open", series: { metric: { name: "speed", better: "higher" } } });
     expect(Math.abs((change.seq as number) - 7)).toBeLessThanOrEqual(1);
     expect(change.size as number).toBeLessThan(-0.1);
-    if (versionFacts) expect((change.facts_changed as Array<{ fact: string }>).map((f) => f.fact)).toContain("tool_version");
+    expect((change.facts_changed as Array<{ fact: string }>).map((f) => f.fact)).toContain("tool_version");
 
     expect((await api.get(`/api/v1/changes/${change.id}`).expect(200)).body).toEqual(change);
     expect((await api.get("/api/v1/changes/?direction=regression").expect(200)).body.map((c: { id: string }) => c.id)).toContain(change.id);
