@@ -14,8 +14,9 @@ const FACT_LIST = POINT_FACTS.map((f) => `'${f}'`).join(", ");
  * statement: the execution's identity (tool, workload, params, target), its plan run and its
  * machines' facts are read here, and the series' key is a hash of that identity and the
  * metric's (jsonb's text is canonical: the same identity always gives the same key). The
- * series' row is bumped (`points`), which orders two runs ending at once; an execution has
- * one point per series, its first successful run's.
+ * series' row is bumped (`points`), which orders two runs ending at once (their series' rows
+ * are taken in the order of their keys, so two ends never wait for each other); an execution
+ * has one point per series, its first successful run's.
  */
 export function recordRunPoints(executionId: string, at: Date, figures: RunFigure[]): Sql {
   return {
@@ -37,7 +38,7 @@ export function recordRunPoints(executionId: string, at: Date, figures: RunFigur
                   SELECT 1 FROM series s JOIN series_points p ON p.series_id = s.id WHERE s.key = k.key AND p.execution_id = k.id)),
       s AS (INSERT INTO series AS s (id, key, tool, workload, params, metric, tags, provider, service_type, unit, better, points, first_at, last_at, created)
               SELECT gen_random_uuid(), key, tool_id, workload_id, params, metric, tags, provider_name, service_type, unit, better, 1, $3, $3, now()
-                FROM fresh
+                FROM fresh ORDER BY key
               ON CONFLICT (key) DO UPDATE SET points = s.points + 1, unit = EXCLUDED.unit, better = COALESCE(EXCLUDED.better, s.better),
                 first_at = LEAST(s.first_at, EXCLUDED.first_at), last_at = GREATEST(s.last_at, EXCLUDED.last_at)
               RETURNING s.id, s.key, s.points)
