@@ -1,5 +1,9 @@
 import type {
   Benchmark,
+  Change,
+  Series,
+  SeriesBaselineSet,
+  SeriesPoint,
   Execution,
   ExecutionCreate,
   PlanCreate,
@@ -46,6 +50,8 @@ import { Scheduler } from "./schedules/scheduler.js";
 import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
+import { ChangeChecker, type OnChange } from "./series/change-checker.js";
+import { type ChangeListQuery, SeriesBook, type SeriesListQuery } from "./series/series-book.js";
 
 /** See Engine.stats. */
 export interface EngineStats {
@@ -85,6 +91,8 @@ export class Engine {
   readonly alerts: Alerts;
   private readonly webhooks: Webhooks;
   private readonly webhookDeliverer: WebhookDeliverer;
+  private readonly changeChecker: ChangeChecker;
+  private readonly series: SeriesBook;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -181,6 +189,17 @@ export class Engine {
     this.webhooks = new Webhooks({ store, secrets, policy: webhookPolicy });
     this.webhookDeliverer = new WebhookDeliverer({ ...options.webhooks, store, secrets, log, soleProcess: store.db.kind === "pglite" });
     this.alerts = new Alerts({ store, log, wake: () => this.webhookDeliverer.wake() });
+    // A change is told to the webhooks, and to whoever embeds the engine.
+    const onChange: OnChange = async (change, context) => {
+      await this.alerts.onChange(change, context);
+      await options.onChange?.(change, context);
+    };
+    this.changeChecker = new ChangeChecker({ store, log, onChange }, options.changeChecker);
+    this.series = new SeriesBook(store);
+    // A run that ended here appended its points: check them now rather than at the next interval.
+    this.steps.onEnded((ended) => {
+      if (ended.step === "run" && ended.outcome === "succeeded") void this.changeChecker.wake();
+    });
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -201,6 +220,7 @@ export class Engine {
     // The runs first: their drivers then begin no more steps, and others take them over at once.
     await this.runDriver.stop(Math.max(0, deadlineMs - 1_000));
     await this.webhookDeliverer.stop(Math.min(2_000, deadlineMs));
+    await this.changeChecker.stop();
     // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
     const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
@@ -439,6 +459,40 @@ export class Engine {
     return this.alerts.enqueue(event, eventKey, planId, payload);
   }
 
+  // ---- series over time and the changes found in them
+
+  /** The series (one metric of one benchmark on one target over time), oldest first (a page with `limit`). */
+  listSeries(query: SeriesListQuery = {}): Promise<Page<Series>> {
+    return this.series.list(query);
+  }
+  getSeries(id: string): Promise<Series> {
+    return this.series.get(id);
+  }
+  /** A series' points, oldest first. */
+  listSeriesPoints(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<SeriesPoint>> {
+    return this.series.points(id, query);
+  }
+  /** Pins a series' baseline: its latest level is then compared with those points. */
+  setSeriesBaseline(id: string, body: SeriesBaselineSet): Promise<Series> {
+    return this.series.setBaseline(id, body);
+  }
+  clearSeriesBaseline(id: string): Promise<void> {
+    return this.series.clearBaseline(id);
+  }
+  listSeriesChanges(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<Change>> {
+    return this.series.seriesChanges(id, query);
+  }
+  /** The changes found in every series, in the order they were found. */
+  listChanges(query: ChangeListQuery = {}): Promise<Page<Change>> {
+    return this.series.changes(query);
+  }
+  getChange(id: string): Promise<Change> {
+    return this.series.change(id);
+  }
+  acknowledgeChange(id: string): Promise<Change> {
+    return this.series.acknowledge(id);
+  }
+
   // ---- admin
 
   sweep(request: Partial<SweepRequest> = {}): Promise<SweepReport> {
@@ -463,6 +517,7 @@ export class Engine {
       await this.steps.startWorking();
       if (!this.closing) this.runDriver.start();
       if (!this.closing) this.scheduler.start();
+      if (!this.closing) this.changeChecker.start();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }

@@ -19,6 +19,7 @@ import type { paths } from "./generated/schema.js";
 import type {
   Benchmark,
   BenchwrightEvent,
+  Change,
   Comparison,
   Execution,
   ExecutionCreate,
@@ -28,6 +29,9 @@ import type {
   PlanReport,
   PlanRun,
   Provider,
+  Series,
+  SeriesBaselineSet,
+  SeriesPoint,
   Session,
   SessionCreate,
   StepAttempt,
@@ -74,6 +78,26 @@ export type ListSessionsOptions = CallOptions & SessionFilters;
 export type ListSessionExecutionsOptions = CallOptions & SessionExecutionFilters;
 /** Options of `listExecutions`: its filters (without them, every execution). */
 export type ListExecutionsOptions = CallOptions & ExecutionFilters;
+
+/** Options of `listSeries`: its filters (without them, every series). */
+export interface ListSeriesOptions extends CallOptions {
+  /** The tool's id. */
+  tool?: string;
+  /** The workload's id. */
+  workload?: string;
+  /** The metric's name. */
+  metric?: string;
+  /** The provider configuration's name. */
+  provider?: string;
+  serviceType?: string;
+}
+
+/** Options of `listChanges`: its filters (without them, every change found). */
+export interface ListChangesOptions extends CallOptions {
+  direction?: Change["direction"];
+  state?: Change["state"];
+  seriesId?: string;
+}
 
 /** Options of `compareExecutions`. */
 export interface CompareOptions extends CallOptions {
@@ -267,6 +291,41 @@ export interface BenchwrightClient {
    */
   events(options?: EventsOptions): AsyncIterable<BenchwrightEvent>;
   sweep(body?: SweepRequest, options?: CallOptions): Promise<SweepReport>;
+  /**
+   * The series that match the filters, oldest first: each is one metric of one benchmark (tool,
+   * workload, params) on one target (provider, service type), a point per successful run.
+   *
+   * @example
+   * for (const s of await bw.listSeries({ tool: "sysbench" })) console.log(s.metric.name, s.points, s.latest?.mean, s.open_changes);
+   */
+  listSeries(options?: ListSeriesOptions): Promise<Series[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listSeriesPage(options?: ListSeriesOptions & PageOptions): Promise<Page<Series>>;
+  getSeries(seriesId: string, options?: CallOptions): Promise<Series>;
+  /** A series' points, oldest first. */
+  listSeriesPoints(seriesId: string, options?: CallOptions): Promise<SeriesPoint[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listSeriesPointsPage(seriesId: string, options?: CallOptions & PageOptions): Promise<Page<SeriesPoint>>;
+  /**
+   * Pins the series' baseline (points `from` to `to`, `from` alone by default): the series then
+   * shows its latest level against it (`latest_vs_baseline`).
+   */
+  setSeriesBaseline(seriesId: string, body: SeriesBaselineSet, options?: CallOptions): Promise<Series>;
+  clearSeriesBaseline(seriesId: string, options?: RequestOptions): Promise<void>;
+  /** The changes found in a series, in the order they were found. */
+  listSeriesChanges(seriesId: string, options?: CallOptions & PageOptions): Promise<Change[]>;
+  /**
+   * The changes found in every series (those that match the filters), in the order they were found.
+   *
+   * @example
+   * for (const c of await bw.listChanges({ direction: "regression", state: "open" })) console.log(c.series.metric.name, c.size, c.facts_changed);
+   */
+  listChanges(options?: ListChangesOptions): Promise<Change[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listChangesPage(options?: ListChangesOptions & PageOptions): Promise<Page<Change>>;
+  getChange(changeId: string, options?: CallOptions): Promise<Change>;
+  /** Marks the change acknowledged: it no longer counts among its series' `open_changes`. */
+  acknowledgeChange(changeId: string, options?: CallOptions): Promise<Change>;
 }
 
 function apiBaseUrl(baseUrl: string): string {
@@ -344,6 +403,38 @@ export function createClient(options: ClientOptions): BenchwrightClient {
   const planRunsPage = (planId: string, o?: CallOptions & PageOptions) =>
     readPage<PlanRun>(
       raw.GET("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId }, header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }),
+    );
+  const seriesPage = (o?: ListSeriesOptions & PageOptions) =>
+    readPage<Series>(
+      raw.GET("/series/", {
+        params: {
+          header: fieldsHeader(o),
+          query: {
+            tool: o?.tool,
+            workload: o?.workload,
+            metric: o?.metric,
+            provider: o?.provider,
+            service_type: o?.serviceType,
+            limit: o?.limit,
+            cursor: o?.cursor,
+          },
+        },
+        ...listInit(o),
+      }),
+    );
+  const seriesPointsPage = (seriesId: string, o?: CallOptions & PageOptions) =>
+    readPage<SeriesPoint>(
+      raw.GET("/series/{series_id}/points", {
+        params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: { limit: o?.limit, cursor: o?.cursor } },
+        ...listInit(o),
+      }),
+    );
+  const changesPage = (o?: ListChangesOptions & PageOptions) =>
+    readPage<Change>(
+      raw.GET("/changes/", {
+        params: { header: fieldsHeader(o), query: { direction: o?.direction, state: o?.state, series_id: o?.seriesId, limit: o?.limit, cursor: o?.cursor } },
+        ...listInit(o),
+      }),
     );
   const webhooksPage = (o?: CallOptions & PageOptions) =>
     readPage<Webhook>(raw.GET("/webhooks/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
@@ -481,5 +572,29 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     logs: (execId, o) => streamLog(raw, execId, o),
     events: (o) => followEvents(raw, o),
     sweep: (body, o) => unwrap(raw.POST("/admin/sweep", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+    listSeries: async (o) => (await seriesPage(o)).items,
+    listSeriesPage: seriesPage,
+    getSeries: (seriesId, o) => unwrap(raw.GET("/series/{series_id}", { params: { path: { series_id: seriesId }, header: fieldsHeader(o) }, ...init(o) })),
+    listSeriesPoints: async (seriesId, o) => (await seriesPointsPage(seriesId, o)).items,
+    listSeriesPointsPage: seriesPointsPage,
+    setSeriesBaseline: (seriesId, body, o) =>
+      unwrap(raw.PUT("/series/{series_id}/baseline", { body, params: { path: { series_id: seriesId }, header: fieldsHeader(o) }, ...init(o) })),
+    clearSeriesBaseline: async (seriesId, o) => {
+      await unwrap(raw.DELETE("/series/{series_id}/baseline", { params: { path: { series_id: seriesId } }, ...init(o) }));
+    },
+    listSeriesChanges: async (seriesId, o) =>
+      (
+        await readPage<Change>(
+          raw.GET("/series/{series_id}/changes", {
+            params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: { limit: o?.limit, cursor: o?.cursor } },
+            ...listInit(o),
+          }),
+        )
+      ).items,
+    listChanges: async (o) => (await changesPage(o)).items,
+    listChangesPage: changesPage,
+    getChange: (changeId, o) => unwrap(raw.GET("/changes/{change_id}", { params: { path: { change_id: changeId }, header: fieldsHeader(o) }, ...init(o) })),
+    acknowledgeChange: (changeId, o) =>
+      unwrap(raw.POST("/changes/{change_id}/acknowledge", { params: { path: { change_id: changeId }, header: fieldsHeader(o) }, ...init(o) })),
   };
 }

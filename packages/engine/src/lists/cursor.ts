@@ -22,6 +22,33 @@ export function planRunCursor(seq: string): string {
   return encode(["r", seq]);
 }
 
+export function seriesCursor(seq: string): string {
+  return encode(["t", seq]);
+}
+
+export function seriesPointCursor(seq: number): string {
+  return encode(["q", String(seq)]);
+}
+
+export function changeCursor(seq: string): string {
+  return encode(["c", seq]);
+}
+
+export function seriesSeqOf(cursor: string): string {
+  return seqOf(cursor, "t", "series");
+}
+
+export function seriesPointSeqOf(cursor: string): number {
+  const seq = Number(seqOf(cursor, "q", "series points"));
+  // A point's seq is a database integer: a larger one is no cursor this server gave.
+  if (seq > 2 ** 31 - 1) throw badCursor("series points");
+  return seq;
+}
+
+export function changeSeqOf(cursor: string): string {
+  return seqOf(cursor, "c", "changes");
+}
+
 export function webhookCursor(seq: string): string {
   return encode(["w", seq]);
 }

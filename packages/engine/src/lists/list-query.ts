@@ -78,6 +78,11 @@ export function deliveryPageOf(query: SeqPageQuery): { beforeSeq?: string; limit
   return { beforeSeq: query.cursor === undefined ? undefined : deliverySeqOf(query.cursor), limit: pageSizeOf(query.limit) };
 }
 
+/** Where a page of a list keyed by `seq` starts (its cursor read by `seqOf`), and how many rows it reads (one more than `limit`). */
+export function seqPageOf<S>(query: { cursor?: string; limit?: number }, seqOf: (cursor: string) => S): { afterSeq?: S; limit?: number } {
+  return { afterSeq: query.cursor === undefined ? undefined : seqOf(query.cursor), limit: pageSizeOf(query.limit) };
+}
+
 /** The page a list answers, from rows read with `where.limit` (one more than asked for). */
 export function pageOf<R>(rows: R[], limit: number | undefined, cursorOf: (last: R) => string): Page<R> {
   if (limit === undefined || rows.length <= limit) return { items: rows };
