@@ -16,6 +16,7 @@ export { storageFull, storageFullReason } from "./storage-full.js";
 export { openDb } from "./store/open-db.js";
 export { migrate } from "./store/migrations.js";
 export { storeWithEvents } from "./events/store-with-events.js";
+export { ChangeChecker } from "./series/change-checker.js";
 export { EventLog } from "./events/event-log.js";
 export type { BwEvent, EventFilter, EventType } from "./model/events.js";
 export { CREDENTIAL_KEYS, MASK, secretForms } from "./secrets/scrub.js";

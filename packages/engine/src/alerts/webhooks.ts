@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Webhook, WebhookCreate, WebhookDelivery } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
-import { deliveryCursor, webhookCursor } from "../lists/cursor.js";
-import { deliveryPageOf, pageOf, webhookPageOf, type Page, type SeqPageQuery } from "../lists/list-query.js";
+import { deliveryCursor, deliverySeqOf, webhookCursor, webhookSeqOf } from "../lists/cursor.js";
+import { pageOf, type Page, type SeqPageQuery, seqPageOf } from "../lists/list-query.js";
 import { ALERT_EVENTS, type AlertEvent, type DeliveryRow, type WebhookRow } from "../model/webhooks.js";
 import type { OutboundPolicy } from "../net/outbound-guard.js";
 import type { SecretBox } from "../secrets/secret-box.js";
@@ -50,7 +50,7 @@ export class Webhooks {
 
   /** Oldest first (a page of them with the query's `limit`). */
   async list(query: SeqPageQuery = {}): Promise<Page<WebhookView>> {
-    const { afterSeq, limit } = webhookPageOf(query);
+    const { afterSeq, limit } = seqPageOf(query, webhookSeqOf);
     const page = pageOf(await this.options.store.webhooks.page(afterSeq, limit), query.limit, (last) => webhookCursor(last.seq));
     return { items: page.items.map(webhookView), next: page.next };
   }
@@ -66,7 +66,8 @@ export class Webhooks {
 
   /** The webhook's deliveries, newest first (a page of them with the query's `limit`). */
   async deliveries(id: string, query: SeqPageQuery = {}): Promise<Page<DeliveryView>> {
-    const { beforeSeq, limit } = deliveryPageOf(query);
+    // Newest first: the cursor is where the page before ended, so the page is before it.
+    const { afterSeq: beforeSeq, limit } = seqPageOf(query, deliverySeqOf);
     await this.row(id);
     const page = pageOf(await this.options.store.webhooks.deliveries(id, beforeSeq, limit), query.limit, (last) => deliveryCursor(last.seq));
     return { items: page.items.map(deliveryView), next: page.next };

@@ -23,8 +23,10 @@ export interface ChangeCheckerOptions {
  * This process's checker of new points: it claims points nobody checked (a conditional update
  * skipping rows another checker is claiming, so several servers on one PostgreSQL share the
  * work) and looks for change points in each claimed series' latest window. A change found is
- * recorded once however many checkers find it (see SeriesRepository.insertChange); only its
- * recorder appends its event and calls `onChange`. A point claimed by a checker that dies before
+ * recorded once however many checkers find it (see SeriesRepository.recordChange); only its
+ * recorder appends its event and calls `onChange`. Found again as more points arrive (it may
+ * then move by a point or two: with few points after a change E-divisive may place it early), it
+ * is refined in place, its size and facts told with the points known then; it is not told again. A point claimed by a checker that dies before
  * checking it is not checked again: the next point's check reads the same window.
  */
 export class ChangeChecker {
@@ -100,12 +102,14 @@ export class ChangeChecker {
     const bySeq = new Map(points.map((p) => [Number(p.seq), p]));
     const bounds = [0, ...found.map((c) => c.index - window0), seqs.length];
     const better = await this.#store.series.better(seriesId);
+    // Two changes are at least a segment apart: one found closer to a recorded one is that change, refined.
+    const minSegment = this.#changePoints.minSegment ?? CHANGE_POINT_DEFAULTS.minSegment;
     const recorded: ChangeView[] = [];
     for (const [i, change] of found.entries()) {
       const segment = (from: number, to: number) => seqs.slice(from, to).flatMap((s) => bySeq.get(s) ?? []);
       const first = bySeq.get(seqs[change.index - window0]);
       if (!first) continue;
-      const row = await this.#store.series.insertChange(
+      const recordedNow = await this.#store.series.recordChange(
         {
           id: randomUUID(),
           series_id: seriesId,
@@ -122,10 +126,11 @@ export class ChangeChecker {
           after: change.after,
           facts_changed: factsChanged(segment(bounds[i], bounds[i + 1]), segment(bounds[i + 1], bounds[i + 2])),
         },
+        minSegment,
         changeDetected,
       );
-      if (!row) continue;
-      const view = changeView(row);
+      if (!recordedNow?.inserted) continue;
+      const view = changeView(recordedNow.change);
       recorded.push(view);
       this.#log(`series ${seriesId}: ${view.direction} of ${(view.size * 100).toFixed(1)}% at point ${view.seq}`, { level: "warn" });
       await this.#tell(view, first.plan_run_id);

@@ -207,6 +207,35 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await book.changes({ series_id: seriesId, state: "open" })).items).toEqual([]);
     });
 
+    it("refines a change found early, while few points followed it, into one record where the level changed", async () => {
+      // Checked point by point, as runs end: with three or four points after the step, the test
+      // splits a point or two early (the latest "before" points fall in the shorter segment).
+      // These numbers (100 ± 3, then 80 ± 3 from the 9th point) are first split at the 7th point.
+      const early = [-2, 2, 1, 3, 3, 1, -1, -3, 3, 2, -3, 0, 1, -2, -2, -2].map((j, i) => (i < 8 ? 100 : 80) + j);
+      const seriesId = await syntheticSeries([], facts);
+      const told: string[] = [];
+      const checker = new ChangeChecker({ store, log: quiet, onChange: (c) => void told.push(c.id) });
+      const seen = new Set<number>();
+      for (const [i, mean] of early.entries()) {
+        await db.query("INSERT INTO series_points (series_id, seq, execution_id, at, n, mean, facts) VALUES ($1, $2, $3, now(), 1, $4, $5)", [
+          seriesId,
+          i + 1,
+          randomUUID(),
+          mean,
+          JSON.stringify(facts(i)),
+        ]);
+        await checker.wake();
+        for (const c of (await new SeriesBook(store).seriesChanges(seriesId)).items) seen.add(c.seq);
+      }
+      const changes = (await new SeriesBook(store).seriesChanges(seriesId)).items;
+      expect(changes).toHaveLength(1);
+      expect(changes[0]).toMatchObject({ seq: 9, facts_changed: [{ fact: "tool_version", before: ["1.0"], after: ["1.1"] }] });
+      expect(changes[0].size).toBeCloseTo(-0.2, 1);
+      expect(told).toEqual([changes[0].id]);
+      // It was first found early, then moved: the case this guards.
+      expect([...seen].sort()).toEqual([7, 9]);
+    });
+
     it("records a change once when two checkers race for it", async () => {
       const seriesId = await syntheticSeries(steps, facts);
       const told: string[] = [];

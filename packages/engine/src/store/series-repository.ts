@@ -7,6 +7,8 @@ import {
   changesPage,
   claimUncheckedPoints,
   insertChange,
+  nearbyChange,
+  refineChange,
   lockSeries,
   type NewChange,
   planOfRun,
@@ -60,15 +62,21 @@ export class SeriesRepository {
   }
 
   /**
-   * Records a change unless the same change (at that point or next to it) is recorded, with
-   * the event `describe` makes of it, in one transaction; the series' row is held meanwhile so
-   * that two checkers finding one change record it once. The row when this call inserted it.
+   * Records a change, or refines the same change recorded before (one closer than `near`
+   * points: see nearbyChange), in one transaction; the series' row is held meanwhile so that two
+   * checkers finding one change record it once. A new record gets the event `describe` makes of
+   * it. Answers the row, and whether this call inserted it (null when the series is gone).
    */
-  async insertChange(change: NewChange, describe: (row: ChangeWithSeries) => NewEvent): Promise<ChangeWithSeries | null> {
+  async recordChange(
+    change: NewChange,
+    near: number,
+    describe: (row: ChangeWithSeries) => NewEvent,
+  ): Promise<{ change: ChangeWithSeries; inserted: boolean } | null> {
     return this.db.transaction(async (tx) => {
       const [series] = await run<SeriesRow>(tx, lockSeries(change.series_id));
       if (!series) return null;
-      const [row] = await run<SeriesChangeRow>(tx, insertChange(change));
+      const [known] = await run<{ id: string }>(tx, nearbyChange(change.series_id, change.point_seq, near));
+      const [row] = await run<SeriesChangeRow>(tx, known ? refineChange(known.id, change) : insertChange(change));
       if (!row) return null;
       const full: ChangeWithSeries = {
         ...row,
@@ -84,8 +92,8 @@ export class SeriesRepository {
           better: series.better,
         },
       };
-      await this.events.appendAll([describe(full)], tx);
-      return full;
+      if (!known) await this.events.appendAll([describe(full)], tx);
+      return { change: full, inserted: !known };
     });
   }
 

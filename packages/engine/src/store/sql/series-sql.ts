@@ -87,32 +87,60 @@ export function lockSeries(seriesId: string): Sql {
 export type NewChange = Omit<SeriesChangeRow, "seq" | "state" | "detected" | "facts_changed"> & { facts_changed: FactChange[] };
 
 /**
- * Records a change unless one is recorded at the same point or next to it (a change point may
- * move by one as points arrive: it is the same change). Answers the row when inserted.
+ * The change recorded nearest to `pointSeq` in the series, if one is closer than `near` points:
+ * two changes are at least a segment apart, so a closer one is the same change, found where
+ * fewer points after it were known.
  */
+export function nearbyChange(seriesId: string, pointSeq: number, near: number): Sql {
+  return {
+    text: `SELECT id FROM series_changes WHERE series_id = $1 AND abs(point_seq - $2::integer) < $3 ORDER BY abs(point_seq - $2::integer), point_seq LIMIT 1`,
+    values: [seriesId, pointSeq, near],
+  };
+}
+
+/** Records a change; nothing when one is recorded at that point. */
 export function insertChange(c: NewChange): Sql {
   return {
     text: `INSERT INTO series_changes AS c (id, series_id, point_seq, at, execution_id, direction, size, size_ci_low, size_ci_high, p_value, before, after, facts_changed, detected)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now()
-            WHERE NOT EXISTS (SELECT 1 FROM series_changes o WHERE o.series_id = $2 AND o.point_seq BETWEEN $3::integer - 1 AND $3::integer + 1)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
            ON CONFLICT (series_id, point_seq) DO NOTHING
            RETURNING ${CHANGE_COLUMNS}`,
-    values: [
-      c.id,
-      c.series_id,
-      c.point_seq,
-      c.at,
-      c.execution_id,
-      c.direction,
-      c.size,
-      c.size_ci_low,
-      c.size_ci_high,
-      c.p_value,
-      json(c.before),
-      json(c.after),
-      json(c.facts_changed),
-    ],
+    values: changeValues(c),
   };
+}
+
+/**
+ * Moves a recorded change to where it is found now and tells it with the points known now (its
+ * id, state and detection time stay). Nothing when another change is recorded at that point.
+ */
+export function refineChange(id: string, c: NewChange): Sql {
+  return {
+    text: `UPDATE series_changes AS c SET point_seq = $3, at = $4, execution_id = $5, direction = $6, size = $7, size_ci_low = $8, size_ci_high = $9,
+             p_value = $10, before = $11, after = $12, facts_changed = $13
+            WHERE c.id = $1 AND c.series_id = $2
+              AND NOT EXISTS (SELECT 1 FROM series_changes o WHERE o.series_id = $2 AND o.point_seq = $3 AND o.id <> $1)
+           RETURNING ${CHANGE_COLUMNS}`,
+    // The recorded change's id in the new one's place.
+    values: changeValues({ ...c, id }),
+  };
+}
+
+function changeValues(c: NewChange): unknown[] {
+  return [
+    c.id,
+    c.series_id,
+    c.point_seq,
+    c.at,
+    c.execution_id,
+    c.direction,
+    c.size,
+    c.size_ci_low,
+    c.size_ci_high,
+    c.p_value,
+    json(c.before),
+    json(c.after),
+    json(c.facts_changed),
+  ];
 }
 
 /** The plan a point's run belongs to, if any. */
