@@ -48,15 +48,20 @@ export function seriesTrendOption(series: Pick<Series, "metric" | "baseline">, p
   const unit = series.metric.unit;
   const withBand = points.filter((p) => p.ci_low !== null && p.ci_high !== null);
   const baseline = series.baseline;
+  // The change points' labels stand above the plot, level, one line per fact: room for the tallest.
+  const labelLines = Math.max(0, ...changes.map((c) => 1 + Math.max(1, c.facts_changed.length)));
+  const seqs = [...points.map((p) => p.seq), ...changes.map((c) => c.seq)];
+  const middle = seqs.length ? (Math.min(...seqs) + Math.max(...seqs)) / 2 : 0;
   return {
     animation: false,
     textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
-    grid: { left: 70, right: 30, top: 40, bottom: 40 },
+    grid: { left: 70, right: 30, top: 40 + 15 * labelLines, bottom: 40 },
     xAxis: { type: "value", name: "point", nameLocation: "middle", nameGap: 25, minInterval: 1, axisLabel: { color: TEXT } },
     yAxis: {
       type: "value",
       name: `${series.metric.name} (${unit}, ${series.metric.better} is better)`,
-      nameLocation: "end",
+      nameLocation: "middle",
+      nameGap: 55,
       scale: true,
       axisLabel: { formatter: (v: number) => figure(v), color: TEXT },
       splitLine: { lineStyle: { color: "#eceef2" } },
@@ -110,7 +115,14 @@ export function seriesTrendOption(series: Pick<Series, "metric" | "baseline">, p
             xAxis: c.seq,
             name: c.id,
             lineStyle: { color: c.direction === "regression" ? REGRESSION : IMPROVEMENT, type: "dashed", width: 2 },
-            label: { formatter: changeLabel(c), position: "insideEndTop", color: c.direction === "regression" ? REGRESSION : IMPROVEMENT },
+            // Level text above the line's top, running away from the nearer edge so that it stays in the chart.
+            label: {
+              formatter: changeLabel(c),
+              position: "end",
+              align: c.seq > middle ? "right" : "left",
+              lineHeight: 15,
+              color: c.direction === "regression" ? REGRESSION : IMPROVEMENT,
+            },
           })),
         },
         markArea: baseline
