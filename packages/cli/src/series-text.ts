@@ -5,29 +5,29 @@ import { table, tagsText } from "./tables.js";
 type Identity = Pick<Series, "benchmark" | "metric" | "target">;
 
 /** `+4.1%`, `-10.0%`: a relative size as a person reads it (0.041 is 4.1% more). */
-export function percent(size: number): string {
+function percent(size: number): string {
   const p = (size * 100).toFixed(1);
   return `${size > 0 ? "+" : ""}${p}%`;
 }
 
 /** `-10.0% [-10.4%, -9.7%]`: a size with its interval when it has one. */
-export function sizeText(size: number, low: number | null, high: number | null): string {
+function sizeText(size: number, low: number | null, high: number | null): string {
   return low === null || high === null ? percent(size) : `${percent(size)} [${percent(low)}, ${percent(high)}]`;
 }
 
 /** `2160.4 [2148.9, 2171.9]`: a mean with its 95% interval (none with a single repetition). */
-export function meanText(p: Pick<SeriesPoint, "mean" | "ci_low" | "ci_high">): string {
+function meanText(p: Pick<SeriesPoint, "mean" | "ci_low" | "ci_high">): string {
   return p.ci_low === null || p.ci_high === null ? figure(p.mean) : `${figure(p.mean)} [${figure(p.ci_low)}, ${figure(p.ci_high)}]`;
 }
 
 /** `sysbench/cpu_10000 events_per_second{threads=2} on local/default`: what a series follows. */
-export function identityText(s: Identity): string {
+function identityText(s: Identity): string {
   const tags = tagsText(s.metric.tags);
   return `${s.benchmark.tool}/${s.benchmark.workload} ${s.metric.name}${tags ? `{${tags}}` : ""} on ${s.target.provider}/${s.target.service_type}`;
 }
 
 /** `tool_version: sysbench 1.0.20+ds-5 → sysbench 1.0.20+ds-6`, one line per fact; `-` when none changed. */
-export function factsChangedText(facts: FactChange[]): string {
+function factsChangedText(facts: FactChange[]): string {
   if (facts.length === 0) return "-";
   return facts.map((f) => `${f.fact}: ${f.before.join(", ") || "?"} → ${f.after.join(", ") || "?"}`).join("\n");
 }

@@ -33,7 +33,7 @@ export function changeLabel(change: Change): string {
 }
 
 /** A point as its tooltip tells it. */
-export function pointText(p: SeriesPoint, unit: string): string {
+function pointText(p: SeriesPoint, unit: string): string {
   const interval = p.ci_low !== null && p.ci_high !== null ? ` [${figure(p.ci_low)}, ${figure(p.ci_high)}]` : "";
   return `#${p.seq} ${p.at}: ${figure(p.mean)}${interval} ${unit} (n=${p.n})`;
 }
