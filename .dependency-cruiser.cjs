@@ -29,7 +29,7 @@ const ENGINE_TIERS = [
   /* 3 */ ["providers/", "catalog-source.ts", "read-cache.ts"],
   /* 4 */ ["machines/"],
   /* 5 */ ["steps/", "cost/"],
-  /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/", "plans/", "plan-runs/"],
+  /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/", "plans/", "plan-runs/", "schedules/"],
   /* 7 */ ["engine.ts", "engine-options.ts", "engine-resources.ts", "index.ts"],
 ];
 

@@ -246,7 +246,7 @@ describe("loadCatalog, extra definitions", () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, "bad.yaml"),
-      `id: "bad id!"\nparser: nosuch\ntimeout: { run: -1 }\nscripts: { instal_debian: x }\nworkloads:\n  - id: w\n    scripts: { prepare: x }\n`,
+      `id: "bad id!"\nparser: nosuch\ntimeout: { run: -1 }\nscripts: { instal_debian: x, version: [1], versions: x }\nworkloads:\n  - id: w\n    scripts: { prepare: x }\n`,
     );
     const { errors } = loadReporting(dir);
     expect(errors).toHaveLength(1);
@@ -260,6 +260,8 @@ describe("loadCatalog, extra definitions", () => {
     expect(message).toContain("unknown parser 'nosuch'");
     expect(message).toContain("timeout.run: must be a positive number");
     expect(message).toContain("scripts.instal_debian: is not a known script name");
+    expect(message).toContain("scripts.version: must be a string");
+    expect(message).toContain("scripts.versions: is not a known script name");
     expect(message).toContain("workloads[0].scripts.run: is missing");
   });
 

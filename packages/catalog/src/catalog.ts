@@ -6,6 +6,7 @@ import { CatalogError } from "./errors.js";
 import { resolveParams } from "./params.js";
 import { parsers } from "./parsers/index.js";
 import { buildPrepareScript, buildRunScript } from "./scripts.js";
+import { toolVersionQuery } from "./tool-version.js";
 import type { Catalog, CatalogErrorReporter, LoadCatalogOptions, Metric, MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 // `tools/` sits next to `src/` and `dist/`, so one relative URL works for tests and the build.
@@ -177,6 +178,9 @@ export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
       // Validation guarantees the parser exists.
       const metrics = parsers[tool.parser]!(output, { tool: toolId, workload: workloadId });
       return tool.metrics ? metrics.map((m) => withMeaning(m, tool.metrics!)) : metrics;
+    },
+    toolVersion(toolId, platform) {
+      return toolVersionQuery(prelude, mustTool(toolId), platform);
     },
   };
 }

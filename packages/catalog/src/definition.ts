@@ -9,7 +9,7 @@ const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
 const DEFAULT_TIMEOUT = { prepare: 900, run: 600 };
 
 // A typo such as `instal_debian` would otherwise be silently ignored and never run.
-const TOOL_SCRIPT_KEY = /^(check|lib|install(_[a-z0-9]+)*)$/;
+const TOOL_SCRIPT_KEY = /^(check|lib|(install|version)(_[a-z0-9]+)*)$/;
 const WORKLOAD_SCRIPT_KEY = /^(prepare|run)(_[a-z0-9]+)*(@[a-z][a-z0-9_]*)?$/;
 const ROLE_NAME = /^[a-z][a-z0-9_]*$/;
 const MAX_ROLE_COUNT = 16;

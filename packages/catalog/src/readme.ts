@@ -1,4 +1,5 @@
 import type { Catalog, ParamDeclaration, RoleDefinition, ToolDefinition, WorkloadDefinition } from "./types.js";
+import { toolPackages } from "./tool-version.js";
 
 /** The README section between these lines is written by `scripts/generate-readme.mjs`. */
 export const README_BEGIN = "<!-- BEGIN GENERATED: built-in catalog (npm run readme -w @benchwright/catalog) -->";
@@ -18,12 +19,7 @@ function code(text: string): string {
 
 /** The Debian packages the tool's install script names (`bw_apt_install a b`, else `bw_install a`). */
 export function debianPackages(tool: ToolDefinition): string[] {
-  for (const key of ["install_debian", "install"]) {
-    const script = tool.scripts[key];
-    const m = script && /\bbw_(?:apt_)?install\s+([^\n;&|]+)/.exec(script);
-    if (m) return key === "install" ? [m[1]!.trim().split(/\s+/)[0]!] : m[1]!.trim().split(/\s+/);
-  }
-  return [];
+  return toolPackages(tool, "debian").deb;
 }
 
 function value(v: unknown): string {

@@ -91,7 +91,8 @@ export interface ToolDefinition {
   timeout: { prepare: number; run: number };
   /**
    * Scripts by platform token: `install`, `install_debian`, `install_centos`...; `check` tells
-   * the tool is present; `lib` (bash functions) is inlined into every script of the tool.
+   * the tool is present; `lib` (bash functions) is inlined into every script of the tool;
+   * `version` (`version_debian`...) prints the installed tool's version on one line.
    */
   scripts: Record<string, string>;
   workloads: WorkloadDefinition[];
@@ -114,6 +115,14 @@ export interface StepScriptOptions {
   allowInstall: boolean;
   /** For a workload with roles: the role whose scripts these are. */
   role?: string;
+}
+
+/** How a prepared machine is asked which version of a tool it has. */
+export interface ToolVersionQuery {
+  /** Bash, run on the machine; a version is read only from a run that exits 0. */
+  script: string;
+  /** The version in what the script printed, or undefined when it names none. */
+  read(stdout: string): string | undefined;
 }
 
 /** Told each extra file (or directory) left out of the catalog, and why. */
@@ -152,4 +161,9 @@ export interface Catalog {
   params(toolId: string, workloadId: string, given?: Record<string, unknown>): { values: Record<string, ParamValue>; problems: ParamProblem[] };
   /** Metrics from the output of a run, by the tool's parser; [] when it finds none. */
   parse(toolId: string, workloadId: string, output: string): Metric[];
+  /**
+   * How to read the installed tool's version on a machine of this platform: its `version`
+   * script, else its install script's packages; undefined when it has neither (nothing installed).
+   */
+  toolVersion(toolId: string, platform: string): ToolVersionQuery | undefined;
 }

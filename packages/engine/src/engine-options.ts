@@ -1,6 +1,9 @@
 import type { EngineLog } from "./engine-log.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
+import type { PlanView } from "./model/plans.js";
+import type { PlanRunView } from "./plan-runs/run-view.js";
 import type { ProviderOptions } from "./providers/registry.js";
+import type { SchedulerOptions } from "./schedules/scheduler.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { StepWorkerOptions } from "./steps/step-worker.js";
 
@@ -30,6 +33,13 @@ export interface EngineOptions {
   worker?: StepWorkerOptions;
   /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
   maxStepTimeoutS?: number;
+  /** How often this process's scheduler looks for plans' due ticks, and how late a tick may run (tests shorten them). */
+  scheduler?: SchedulerOptions;
+  /**
+   * Told when a run a plan's schedule started has ended failed (or with a failed cell), once, by
+   * the process that recorded its end (the alerts' `schedule_failed`); never awaited. Default: nothing.
+   */
+  onScheduledRunFailed?: (run: PlanRunView, plan: PlanView) => void | Promise<void>;
 }
 
 /** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */

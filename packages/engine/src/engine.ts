@@ -2,9 +2,7 @@ import type {
   Benchmark,
   Execution,
   ExecutionCreate,
-  Plan,
   PlanCreate,
-  PlanRun,
   Provider as ProviderView,
   Session,
   SessionCreate,
@@ -33,9 +31,12 @@ import { ReadCache } from "./read-cache.js";
 import type { ExecutionListQuery, MetricsExportQuery, Page, PlanListQuery, SessionListQuery } from "./lists/list-query.js";
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
+import type { PlanView } from "./model/plans.js";
 import { PlanRuns } from "./plan-runs/plan-runs.js";
+import type { PlanRunView } from "./plan-runs/run-view.js";
 import { RunDriver } from "./plan-runs/run-driver.js";
-import { Plans } from "./plans/plans.js";
+import { Plans, planView } from "./plans/plans.js";
+import { Scheduler } from "./schedules/scheduler.js";
 import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
@@ -67,6 +68,7 @@ export class Engine {
   private readonly plans: Plans;
   private readonly planRuns: PlanRuns;
   private readonly runDriver: RunDriver;
+  private readonly scheduler: Scheduler;
   private readonly planReports: PlanReports;
   private readonly sweeps: Sweep;
   private readonly steps: Steps;
@@ -122,7 +124,7 @@ export class Engine {
       costs: this.costs,
     });
     this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
-    this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS });
+    this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS, onScheduled: () => this.scheduler.wake() });
     this.planReports = new PlanReports({
       loadRun: async (planId, runId) => {
         const [plan, run] = await Promise.all([this.plans.get(planId), this.planRuns.get(planId, runId)]);
@@ -155,10 +157,12 @@ export class Engine {
           void this.planReports
             .report(run.plan_id, run.id)
             .catch((e: Error) => log(`the report of plan run ${run.id} could not be made: ${e.message}`, { level: "warn" })),
+        onScheduledRunFailed: (run, plan) => options.onScheduledRunFailed?.(run, planView(plan)),
       },
       options.worker,
     );
     this.planRuns = new PlanRuns(store, () => this.runDriver.wake());
+    this.scheduler = new Scheduler({ store, planRuns: this.planRuns, log }, options.scheduler);
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -173,6 +177,8 @@ export class Engine {
    */
   async close(deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    // No tick fired once closing: a tick under way is recorded whole (its run is taken up by a driver) or not at all.
+    await this.scheduler.stop();
     // The runs first: their drivers then begin no more steps, and others take them over at once.
     await this.runDriver.stop(Math.max(0, deadlineMs - 1_000));
     // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
@@ -325,18 +331,28 @@ export class Engine {
   // ---- plans
 
   /** Checks and expands a plan (every problem in one 400) and stores it, unless `dryRun`. */
-  createPlan(body: PlanCreate, options: { dryRun?: boolean } = {}): Promise<Plan> {
+  createPlan(body: PlanCreate, options: { dryRun?: boolean } = {}): Promise<PlanView> {
     return this.plans.create(body, options);
   }
 
   /** The stored plans, oldest first (a page of them with the query's `limit`). */
-  listPlans(query: PlanListQuery = {}): Promise<Page<Plan>> {
+  listPlans(query: PlanListQuery = {}): Promise<Page<PlanView>> {
     return this.plans.list(query);
   }
 
   /** A stored plan, as its creation checked and expanded it. */
-  getPlan(id: string): Promise<Plan> {
+  getPlan(id: string): Promise<PlanView> {
     return this.plans.get(id);
+  }
+
+  /** Pauses the plan's schedule (wrong_state without one): no tick fires until it is resumed. */
+  pausePlan(id: string): Promise<PlanView> {
+    return this.plans.pause(id);
+  }
+
+  /** Resumes the plan's schedule (wrong_state without one) from now: ticks while paused are not caught up. */
+  resumePlan(id: string): Promise<PlanView> {
+    return this.plans.resume(id);
   }
 
   /** Forgets a plan: it is no longer listed or read. A plan with a run not ended is refused (wrong_state). */
@@ -347,21 +363,21 @@ export class Engine {
   // ---- plan runs
 
   /** Records a run of the plan, `pending`; a driver (in this process or another) takes it up. */
-  startPlanRun(planId: string): Promise<PlanRun> {
+  startPlanRun(planId: string): Promise<PlanRunView> {
     return this.planRuns.start(planId);
   }
 
   /** The plan's runs, oldest first (a page of them with the query's `limit`). */
-  listPlanRuns(planId: string, query: PlanListQuery = {}): Promise<Page<PlanRun>> {
+  listPlanRuns(planId: string, query: PlanListQuery = {}): Promise<Page<PlanRunView>> {
     return this.planRuns.list(planId, query);
   }
 
-  getPlanRun(planId: string, runId: string): Promise<PlanRun> {
+  getPlanRun(planId: string, runId: string): Promise<PlanRunView> {
     return this.planRuns.get(planId, runId);
   }
 
   /** Asks the run to stop: its steps are stopped and its sessions deleted; its results stay. */
-  cancelPlanRun(planId: string, runId: string): Promise<PlanRun> {
+  cancelPlanRun(planId: string, runId: string): Promise<PlanRunView> {
     return this.planRuns.cancel(planId, runId);
   }
 
@@ -395,6 +411,7 @@ export class Engine {
       await this.sessions.resumeDeletions();
       await this.steps.startWorking();
       if (!this.closing) this.runDriver.start();
+      if (!this.closing) this.scheduler.start();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }

@@ -107,6 +107,15 @@ describe("operations against prism mock", () => {
     expect(lastRequest().method).toBe("DELETE");
   });
 
+  it("pauses and resumes a plan's schedule", async () => {
+    const planId = "3c9a2f7e-1b4d-4e8a-9f6c-0d2e1a3b4c5d";
+    expect((await bw.pausePlanSchedule(planId)).schedule).toMatchObject({ paused: true, next_run_at: null });
+    expect(lastRequest().method).toBe("POST");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/pause`);
+    expect((await bw.resumePlanSchedule(planId)).schedule).toMatchObject({ paused: false });
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/resume`);
+  });
+
   it("starts, lists, gets and cancels a plan's runs", async () => {
     const planId = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
     const started = await bw.startPlanRun(planId);

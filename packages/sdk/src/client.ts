@@ -155,6 +155,10 @@ export interface BenchwrightClient {
   listPlansPage(options?: CallOptions & PageOptions): Promise<Page<Plan>>;
   getPlan(planId: string, options?: CallOptions): Promise<Plan>;
   deletePlan(planId: string, options?: RequestOptions): Promise<void>;
+  /** Pauses the plan's schedule: no tick starts a run until it is resumed (`schedule.next_run_at` null meanwhile). A plan without a schedule is a 409. */
+  pausePlanSchedule(planId: string, options?: CallOptions): Promise<Plan>;
+  /** Resumes the plan's schedule from now: ticks that fell while it was paused start nothing. A plan without a schedule is a 409. */
+  resumePlanSchedule(planId: string, options?: CallOptions): Promise<Plan>;
   /**
    * Starts a run of the plan and answers at once with it, `pending`: the server opens the
    * targets' sessions, makes and runs each cell's execution and deletes the sessions at the end.
@@ -444,6 +448,10 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     deletePlan: async (planId, o) => {
       await unwrap(raw.DELETE("/plans/{plan_id}", { params: { path: { plan_id: planId } }, ...init(o) }));
     },
+    pausePlanSchedule: (planId, o) =>
+      unwrap(raw.POST("/plans/{plan_id}/pause", { params: { path: { plan_id: planId }, header: fieldsHeader(o) }, ...init(o) })),
+    resumePlanSchedule: (planId, o) =>
+      unwrap(raw.POST("/plans/{plan_id}/resume", { params: { path: { plan_id: planId }, header: fieldsHeader(o) }, ...init(o) })),
     startPlanRun: (planId, o) => unwrap(raw.POST("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId } }, ...init(o) })),
     listPlanRuns: async (planId, o) => (await planRunsPage(planId, o)).items,
     listPlanRunsPage: planRunsPage,

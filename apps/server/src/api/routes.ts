@@ -90,6 +90,8 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
       await engine.deletePlan(req.params.plan_id);
       res.status(204).end();
     },
+    pausePlanSchedule: async (req, res) => ok(res, 200, await engine.pausePlan(req.params.plan_id)),
+    resumePlanSchedule: async (req, res) => ok(res, 200, await engine.resumePlan(req.params.plan_id)),
     startPlanRun: async (req, res) => {
       const run = await engine.startPlanRun(req.params.plan_id);
       res.set("Location", `${API_BASE}/plans/${run.plan_id}/runs/${run.id}`);

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import type { AddressInfo } from "node:net";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
@@ -17,6 +17,9 @@ describe("existing-vm over SSH, end to end", () => {
   let api: ReturnType<typeof request>;
   let sessionId: string;
   const executions: string[] = [];
+  // What the dropped-in tool `versioned` says its version is: a file the test rewrites.
+  const versionDir = mkdtempSync(join(tmpdir(), "bw-versioned-"));
+  const versionFile = join(versionDir, "VERSION");
 
   beforeAll(async () => {
     sshd = await startSshd();
@@ -27,6 +30,12 @@ describe("existing-vm over SSH, end to end", () => {
       workload: "mib200",
       runTimeout: 300,
       run: "head -c 209715200 /dev/zero | tr '\\0' x | fold -w 1023\necho\necho 'BW_METRIC printed_bytes 209715200 B'",
+    });
+    dropDefinition(fx.configDir, {
+      id: "versioned",
+      workload: "quick",
+      run: "echo 'BW_METRIC answer 42 units'",
+      toolScripts: { version: `cat ${versionFile}` },
     });
     api = request(fx.app);
     // A definition dropped in while the server runs is listed at once.
@@ -47,6 +56,7 @@ describe("existing-vm over SSH, end to end", () => {
   afterAll(async () => {
     await fx?.close();
     await sshd?.stop();
+    rmSync(versionDir, { recursive: true, force: true });
   });
 
   async function create(tool: string, workload: string): Promise<string> {
@@ -87,12 +97,32 @@ describe("existing-vm over SSH, end to end", () => {
       cpu_count: expect.any(Number),
       kernel: expect.any(String),
       os_release: expect.any(String),
+      // The version of the package prepare installed, as dpkg has it.
+      tool_version: execFileSync("dpkg-query", ["-W", "-f=${Package} ${Version}", "sysbench"], { encoding: "utf8" }),
     });
+    const microcode = /^microcode\s*:\s*(\S+)/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1];
+    expect(exec.exec_env.vms[0].facts.microcode).toBe(microcode);
     const viaService = exec.metrics.find((m: { name: string; tags?: { threads?: string } }) => m.name === "events_per_second" && m.tags?.threads === "1");
     expect(viaService).toMatchObject({ unit: "events/s" });
     expect(viaService.value, `direct runs: ${before} and ${after} events/s`).toBeGreaterThan(0.8 * Math.min(before, after));
     expect(viaService.value, `direct runs: ${before} and ${after} events/s`).toBeLessThan(1.2 * Math.max(before, after));
   }, 900_000);
+
+  it("records the version a dropped-in tool's version script prints, read again by each prepare; none for a tool with nothing installed", async () => {
+    const versionAfterPrepare = async (tool: string, workload: string) => {
+      const id = await create(tool, workload);
+      await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+      return (await api.get(`/api/v1/executions/${id}`).expect(200)).body.exec_env.vms[0].facts;
+    };
+    writeFileSync(versionFile, "1.4.2\n");
+    expect(await versionAfterPrepare("versioned", "quick")).toMatchObject({ tool_version: "1.4.2" });
+    writeFileSync(versionFile, "1.5.0 (built today)\n");
+    expect(await versionAfterPrepare("versioned", "quick")).toMatchObject({ tool_version: "1.5.0 (built today)" });
+    // A version script that fails records no version, and the prepare still succeeds.
+    rmSync(versionFile);
+    expect(await versionAfterPrepare("versioned", "quick")).not.toHaveProperty("tool_version");
+    expect(await versionAfterPrepare("idle", "idle0")).not.toHaveProperty("tool_version");
+  }, 60_000);
 
   it("prepares and runs fio randread", async () => {
     const exec = await prepareAndRun("fio", "randread");

@@ -76,7 +76,7 @@ export async function openFixture(
 /** Drops a one-workload definition (keyvalue parser) into the fixture's config dir, as a user would. */
 export function dropDefinition(
   configDir: string,
-  d: { id: string; workload: string; run: string; runTimeout?: number; params?: Record<string, object> },
+  d: { id: string; workload: string; run: string; runTimeout?: number; params?: Record<string, object>; toolScripts?: Record<string, string> },
 ): void {
   const run = d.run
     .split("\n")
@@ -90,7 +90,7 @@ export function dropDefinition(
       "description: Dropped in by a test",
       "parser: keyvalue",
       `timeout: {prepare: 60, run: ${d.runTimeout ?? 60}}`,
-      "scripts: {}",
+      `scripts: ${JSON.stringify(d.toolScripts ?? {})}`,
       "workloads:",
       `  - id: ${d.workload}`,
       `    workload_name: ${d.workload}`,

@@ -2,10 +2,14 @@ import type { Transport } from "../transport/transport.js";
 
 export interface MachineFacts {
   cpu_model?: string;
+  /** The CPU's microcode revision (`0x1000065`), from the first `microcode` line of /proc/cpuinfo. */
+  microcode?: string;
   cpu_count?: number;
   memory_bytes?: number;
   kernel?: string;
   os_release?: string;
+  /** The benchmark tool's version as installed, read at the end of a successful prepare. */
+  tool_version?: string;
   /** `<ID>_<VERSION_ID>` from os-release, dots as underscores: `debian_12`, `ubuntu_22_04`. */
   platform?: string;
 }
@@ -13,6 +17,7 @@ export interface MachineFacts {
 // One round trip; each line is `key=value` so that a missing tool only loses its own line.
 const FACTS_SCRIPT = [
   `echo "cpu_model=$(grep -m1 -E '^(model name|Model|cpu model)' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"`,
+  `echo "microcode=$(grep -m1 '^microcode' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"`,
   `echo "cpu_count=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"`,
   `echo "memory_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null)"`,
   `echo "kernel=$(uname -r)"`,
@@ -33,6 +38,7 @@ export function parseFacts(text: string): MachineFacts {
   );
   const facts: MachineFacts = {};
   if (kv.cpu_model) facts.cpu_model = kv.cpu_model;
+  if (kv.microcode) facts.microcode = kv.microcode;
   if (/^\d+$/.test(kv.cpu_count ?? "")) facts.cpu_count = Number(kv.cpu_count);
   if (/^\d+$/.test(kv.memory_kib ?? "")) facts.memory_bytes = Number(kv.memory_kib) * 1024;
   if (kv.kernel) facts.kernel = kv.kernel;

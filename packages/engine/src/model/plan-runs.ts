@@ -7,6 +7,9 @@
 /** Where a cell is: waiting, its execution preparing or running, or ended. */
 export type PlanCellState = "pending" | "preparing" | "running" | "completed" | "failed" | "cancelled";
 
+/** Who asked for a run: a client (`api`) or the plan's schedule. */
+export type PlanRunTrigger = "api" | "schedule";
+
 /** Where a run is. `cancelling` lasts while its steps are stopped and its sessions deleted. */
 export type PlanRunState = "pending" | "running" | "completed" | "failed" | "cancelling" | "cancelled";
 
@@ -40,6 +43,10 @@ export interface PlanRunRow {
   started: Date | null;
   ended: Date | null;
   sessions: Record<string, string>;
+  /** Who asked for the run: a client's POST, or the plan's schedule. */
+  trigger: PlanRunTrigger;
+  /** The tick of the plan's schedule the run stands for (null for a client's run). */
+  scheduled_for: Date | null;
   /** The process driving the run, and until when its lease holds (null: nobody). */
   owner: string | null;
   lease_until: Date | null;
@@ -56,7 +63,9 @@ export interface PlanRunCellRow extends Omit<PlanRunCell, "execution_id"> {
   execution_id: string;
 }
 
-export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until">;
+/** A run as it is first recorded: a client's unless it says otherwise. */
+export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until" | "trigger" | "scheduled_for"> &
+  Partial<Pick<PlanRunRow, "trigger" | "scheduled_for">>;
 
 /** What a driver records of a cell as it goes: its state, the steps begun, why it ended. */
 export type CellChange = Partial<Pick<PlanRunCell, "state" | "attempts" | "error">>;

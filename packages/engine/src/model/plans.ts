@@ -1,13 +1,40 @@
-import type { Plan } from "@benchwright/contract";
+import type { Plan, PlanScheduleCreate as PlanScheduleCreateOfContract } from "@benchwright/contract";
 
-/** A stored plan as its view shows it, without its id and creation time (the row's columns). */
-export type PlanBody = Omit<Plan, "id" | "created">;
+/** When a tick found late (a server was down) is not run alone: skipped, or all of them run once together. */
+export type MissedTicks = "skip" | "run_once";
 
-/** A row of `plans`: the plan's view as JSON, and its inline targets' configurations sealed (null when it has none). */
+/** A plan's schedule as stored (`plans.schedule`), its defaults filled in. */
+export interface PlanSchedule {
+  /** 5 fields, or 6 with seconds first. */
+  cron: string;
+  /** IANA name the cron's fields are read in. */
+  timezone: string;
+  missed: MissedTicks;
+}
+
+/** A schedule as a plan's creation may give it. */
+export type PlanScheduleCreate = PlanScheduleCreateOfContract;
+
+/** A plan's view, with its schedule. */
+export type PlanView = Plan;
+
+/** A stored plan as its view shows it, without its id, creation time and schedule (the row's columns). */
+export type PlanBody = Omit<Plan, "id" | "created" | "schedule">;
+
+/**
+ * A row of `plans`: the plan's view as JSON, and its inline targets' configurations sealed (null
+ * when it has none); its schedule, whether paused, and its next tick (null: none, or paused).
+ */
 export interface PlanRow {
   id: string;
   seq: string;
   created: Date;
   body: PlanBody;
   inline_sealed: string | null;
+  schedule: PlanSchedule | null;
+  schedule_paused: boolean;
+  next_run_at: Date | null;
 }
+
+/** A plan as it is first stored: not paused; a schedule's first tick given with it. */
+export type NewPlan = Omit<PlanRow, "seq" | "schedule" | "schedule_paused" | "next_run_at"> & Partial<Pick<PlanRow, "schedule" | "next_run_at">>;

@@ -8,7 +8,7 @@ import type { SecretBox } from "../secrets/secret-box.js";
 import { sleep } from "../transport/backoff.js";
 import { type CellCollaborators, driveCell, type RecordCell } from "./cell-steps.js";
 import type { RunLease } from "./run-lease.js";
-import { ENDED_CELL_STATES, progressOf } from "./run-view.js";
+import { ENDED_CELL_STATES, planRunView, progressOf, type PlanRunView } from "./run-view.js";
 
 export interface RunCollaborators extends CellCollaborators {
   /** Opens inline targets' configurations, sealed in the plan's row. */
@@ -17,6 +17,11 @@ export interface RunCollaborators extends CellCollaborators {
   deleteSession: (id: string) => Promise<void>;
   /** Told once a run has ended here (its report can be made ready); never awaited by the driver. */
   onEnded?: (run: Pick<PlanRunRow, "id" | "plan_id">) => void;
+  /**
+   * Told once a run its schedule started has ended failed, or cancelled with a failed cell (the
+   * alerts' `schedule_failed`), by the driver that recorded the end; never awaited by the driver.
+   */
+  onScheduledRunFailed?: (run: PlanRunView, plan: PlanRow) => void | Promise<void>;
   log: EngineLog;
 }
 
@@ -164,6 +169,18 @@ async function finish(c: RunCollaborators, lease: RunLease, plan: PlanRow, run: 
   if (!ended) return;
   c.log(`plan run ${run.id} of plan ${run.plan_id} ${to}`);
   c.onEnded?.(run);
+  if (ended.trigger === "schedule" && (to === "failed" || now.cells.some((cell) => cell.state === "failed")))
+    tellScheduledRunFailed(c, planRunView(ended, now.cells), plan);
+}
+
+/** Tells of a scheduled run that failed; what the listener does (an alert) is its own affair: its failure is only logged. */
+function tellScheduledRunFailed(c: RunCollaborators, run: PlanRunView, plan: PlanRow): void {
+  const failed = (e: unknown) => c.log(`plan run ${run.id}: its failure could not be told: ${(e as Error)?.message ?? e}`, { level: "warn" });
+  try {
+    void Promise.resolve(c.onScheduledRunFailed?.(run, plan)).catch(failed);
+  } catch (e) {
+    failed(e);
+  }
 }
 
 function runEvent<T extends "plan_run.started" | "plan_run.progress" | "plan_run.ended">(

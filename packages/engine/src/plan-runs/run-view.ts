@@ -1,12 +1,15 @@
 import type { PlanRun, PlanRunProgress } from "@benchwright/contract";
-import type { PlanCellState, PlanRunCell, PlanRunCellRow, PlanRunRow } from "../model/plan-runs.js";
+import type { NewPlanRun, PlanCellState, PlanRunCell, PlanRunCellRow } from "../model/plan-runs.js";
 import { formatTimestamp } from "../time.js";
 
 /** The cells that have ended: no step of theirs will begin again. */
 export const ENDED_CELL_STATES: readonly PlanCellState[] = ["completed", "failed", "cancelled"];
 
+/** A run as its resource shows it. */
+export type PlanRunView = PlanRun;
+
 /** A run as its resource shows it. Ids given ahead are shown once made: sessions once the run started, an execution once its cell did. */
-export function planRunView(run: Omit<PlanRunRow, "seq" | "owner" | "lease_until">, cells: readonly PlanRunCellRow[], now = new Date()): PlanRun {
+export function planRunView(run: NewPlanRun, cells: readonly PlanRunCellRow[], now = new Date()): PlanRunView {
   return {
     id: run.id,
     plan_id: run.plan_id,
@@ -18,6 +21,8 @@ export function planRunView(run: Omit<PlanRunRow, "seq" | "owner" | "lease_until
     sessions: run.started ? run.sessions : {},
     // The contract's params are the catalog's values, which a cell's are (checked when the plan was made).
     cells: cells.map(cellView) as PlanRun["cells"],
+    trigger: run.trigger ?? "api",
+    scheduled_for: run.scheduled_for ? formatTimestamp(new Date(run.scheduled_for)) : null,
   };
 }
 

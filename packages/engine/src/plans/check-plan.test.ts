@@ -84,6 +84,19 @@ describe("checkPlan", () => {
     expect(checkPlan(one, catalog, limits).plan.baseline).toBe("l/default");
   });
 
+  it("checks a schedule with the rest: its first tick, or its problems in the one 400", () => {
+    const now = new Date("2026-01-01T10:00:30Z");
+    expect(checkPlan(plan({ schedule: { cron: "0 * * * *", timezone: "Europe/Paris" } }), catalog, limits, now)).toMatchObject({
+      schedule: { cron: "0 * * * *", timezone: "Europe/Paris", missed: "skip" },
+      next: new Date("2026-01-01T11:00:00Z"),
+    });
+    expect(checkPlan(plan(), catalog, limits, now)).toMatchObject({ schedule: null, next: null });
+    expect(refusal(plan({ benchmarks: [{ tool: "sysbenc", workload: "threads" }], schedule: { cron: "0 25 * * *" } }))).toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "/body/benchmarks/0/tool" }, { path: "/body/schedule/cron" }],
+    });
+  });
+
   it("answers each kind of problem with its own code and path", () => {
     expect(refusal(plan({ targets: [{ label: "x", provider: "nowhere" }] }))).toMatchObject({
       code: "unknown_provider",

@@ -1,8 +1,9 @@
 import type { Catalog } from "@benchwright/catalog";
 import type { PlanCreate } from "@benchwright/contract";
-import type { PlanBody } from "../model/plans.js";
+import type { PlanBody, PlanSchedule } from "../model/plans.js";
 import { repetitionPlanOf } from "../results/repetitions.js";
 import { checkBenchmarks } from "./plan-benchmarks.js";
+import { checkSchedule } from "./plan-schedule.js";
 import { planError, problemsOf, type PlanProblem } from "./plan-problems.js";
 import { checkTargets, type TargetLimits } from "./plan-targets.js";
 
@@ -13,11 +14,17 @@ export const MAX_PLAN_EXECUTIONS = 10_000;
  * A plan as it will be stored, with its targets expanded, its size counted and its defaults
  * filled in, and its inline configurations by label; or the one 400 that lists every problem.
  */
-export function checkPlan(body: PlanCreate, catalog: Catalog, limits: TargetLimits): { plan: PlanBody; inline: Record<string, unknown> } {
+export function checkPlan(
+  body: PlanCreate,
+  catalog: Catalog,
+  limits: TargetLimits,
+  now = new Date(),
+): { plan: PlanBody; inline: Record<string, unknown>; schedule: PlanSchedule | null; next: Date | null } {
   const problems: PlanProblem[] = [];
   const { targets, expanded, inline, problems: targetProblems } = checkTargets(body.targets, limits);
   const { benchmarks, problems: benchmarkProblems } = checkBenchmarks(body.benchmarks, catalog);
-  problems.push(...targetProblems, ...benchmarkProblems);
+  const { schedule, next, problems: scheduleProblems } = checkSchedule(body.schedule, now);
+  problems.push(...targetProblems, ...benchmarkProblems, ...scheduleProblems);
   try {
     repetitionPlanOf(body.repetitions);
   } catch (e) {
@@ -47,7 +54,7 @@ export function checkPlan(body: PlanCreate, catalog: Catalog, limits: TargetLimi
     cells,
     executions,
   };
-  return { plan, inline };
+  return { plan, inline, schedule, next };
 }
 
 /**

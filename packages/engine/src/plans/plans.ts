@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Plan, PlanCreate } from "@benchwright/contract";
+import type { PlanCreate } from "@benchwright/contract";
 import type { CatalogSource } from "../catalog-source.js";
 import { BenchwrightError } from "../errors.js";
 import { planCursor } from "../lists/cursor.js";
 import { pageOf, planPageOf, type Page, type PlanListQuery } from "../lists/list-query.js";
-import type { PlanRow } from "../model/plans.js";
+import type { PlanRow, PlanView } from "../model/plans.js";
+import { nextTick } from "../schedules/cron.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import type { Store } from "../store/store.js";
 import { formatTimestamp } from "../time.js";
@@ -16,6 +17,8 @@ export interface PlansOptions extends TargetLimits {
   catalogs: CatalogSource;
   /** Seals the inline targets' configurations: they hold credentials, as a session's do. */
   secrets: SecretBox;
+  /** Told when a schedule was made or resumed here, so this process's scheduler looks at once. */
+  onScheduled?: () => void;
 }
 
 /** Plans: checked and expanded when made, stored, read and deleted. Running one is plan-runs/'. */
@@ -23,30 +26,58 @@ export class Plans {
   constructor(private readonly options: PlansOptions) {}
 
   /** Checks and stores a plan; `dryRun` checks it and answers what would be stored, storing nothing. */
-  async create(body: PlanCreate, { dryRun = false } = {}): Promise<Plan> {
+  async create(body: PlanCreate, { dryRun = false } = {}): Promise<PlanView> {
     const { store, catalogs, secrets } = this.options;
-    const { plan, inline } = checkPlan(body, catalogs.current(), this.options);
+    const created = new Date();
+    const { plan, inline, schedule, next } = checkPlan(body, catalogs.current(), this.options, created);
     const row = {
       id: randomUUID(),
-      created: new Date(),
+      created,
       body: plan,
       inline_sealed: Object.keys(inline).length ? secrets.seal(inline) : null,
+      schedule,
+      schedule_paused: false,
+      next_run_at: next,
     };
-    if (!dryRun) await store.insertPlan(row);
+    if (!dryRun) {
+      await store.insertPlan(row);
+      if (schedule) this.options.onScheduled?.();
+    }
     return planView(row);
   }
 
   /** The stored plans, oldest first (a page of them with the query's `limit`). */
-  async list(query: PlanListQuery = {}): Promise<Page<Plan>> {
+  async list(query: PlanListQuery = {}): Promise<Page<PlanView>> {
     const { afterSeq, limit } = planPageOf(query);
     const page = pageOf(await this.options.store.listPlans(afterSeq, limit), query.limit, (last) => planCursor(last.seq));
     return { items: page.items.map(planView), next: page.next };
   }
 
-  async get(id: string): Promise<Plan> {
+  async get(id: string): Promise<PlanView> {
     const row = await this.options.store.getPlan(id);
     if (!row) throw new BenchwrightError("not_found", `No plan ${id}`);
     return planView(row);
+  }
+
+  /** Pauses the plan's schedule: no tick until it is resumed. A plan without a schedule is refused (wrong_state). */
+  async pause(id: string): Promise<PlanView> {
+    const paused = await this.options.store.schedules.pause(id);
+    if (paused === "missing") throw new BenchwrightError("not_found", `No plan ${id}`);
+    if (paused === "unscheduled") throw new BenchwrightError("wrong_state", `Plan ${id} has no schedule to pause`);
+    return this.get(id);
+  }
+
+  /**
+   * Resumes the plan's schedule from now: its next tick is the first after now, the ticks while
+   * it was paused are not caught up. One not paused is left as it is. A plan without a schedule
+   * is refused (wrong_state).
+   */
+  async resume(id: string): Promise<PlanView> {
+    const resumed = await this.options.store.schedules.resume(id, (schedule, now) => nextTick(schedule, now));
+    if (resumed === "missing") throw new BenchwrightError("not_found", `No plan ${id}`);
+    if (resumed === "unscheduled") throw new BenchwrightError("wrong_state", `Plan ${id} has no schedule to resume`);
+    if (resumed === "resumed") this.options.onScheduled?.();
+    return this.get(id);
   }
 
   /** A plan with a run not yet ended stays: its driver reads it. */
@@ -57,7 +88,13 @@ export class Plans {
   }
 }
 
-function planView(row: Pick<PlanRow, "id" | "created" | "body">): Plan {
+/** A plan as its resource shows it. */
+export function planView(row: Pick<PlanRow, "id" | "created" | "body" | "schedule" | "schedule_paused" | "next_run_at">): PlanView {
+  const schedule = row.schedule && {
+    ...row.schedule,
+    paused: row.schedule_paused,
+    next_run_at: row.next_run_at ? formatTimestamp(new Date(row.next_run_at)) : null,
+  };
   // Plans stored before min_difference existed counted every significant difference.
-  return { id: row.id, created: formatTimestamp(new Date(row.created)), min_difference: 0, ...row.body };
+  return { id: row.id, created: formatTimestamp(new Date(row.created)), min_difference: 0, ...row.body, schedule };
 }

@@ -1,6 +1,7 @@
 import { paramEnv, type ParamDeclaration, type ParamValue, type RoleDefinition } from "@benchwright/catalog";
 import { BenchwrightError } from "../errors.js";
 import { readMachineFacts } from "../machines/facts.js";
+import { readToolVersion } from "../machines/tool-version.js";
 import type { Machine } from "../providers/provider.js";
 import type { StepSpec } from "../runner/step.js";
 import type { ExecutionRow } from "../model/executions.js";
@@ -88,6 +89,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
     }
     const work = await measure(tools, attempt, { parts: measured, from, specOf: (part, dir, round) => specOf(part, dir, round, ready) });
     await stopServing(tools, attempt, serving, servingDirs);
+    if (kind === "prepare") await recordToolVersions(tools, execution, machines, signal);
     return work;
   } catch (e) {
     // A hand-back leaves the step going on, servers included, for the next holder.
@@ -120,6 +122,40 @@ async function recordFacts(tools: StepTools, execution: ExecutionRow, machines: 
     } finally {
       transport.release();
     }
+  }
+  await tools.store.setExecEnv(execution.id, { vms });
+}
+
+/**
+ * A prepare that succeeded has the tool installed: which version each machine has joins its
+ * facts in the execution's environment (not the session's machine, which other tools share).
+ * A version that cannot be read is left out; it never fails the prepare.
+ */
+async function recordToolVersions(tools: StepTools, execution: ExecutionRow, machines: Machine[], signal: AbortSignal): Promise<void> {
+  const env = (await tools.store.getExecution(execution.id))?.exec_env;
+  if (!env) return;
+  const vms: VmRecord[] = [];
+  for (const vm of env.vms) {
+    const machine = machines.find((m) => m.id === vm.id);
+    let version: string | undefined;
+    if (machine) {
+      const transport = tools.access.transport(execution.session_id, machine);
+      try {
+        const query = tools.catalog().toolVersion(execution.tool_id, vm.platform || machine.platform);
+        version = query && (await readToolVersion(transport, query, signal));
+      } catch (e) {
+        if (signal.aborted) throw e;
+        tools.log(`cannot read the version of ${execution.tool_id} on ${machine.id}: ${(e as Error).message}`, {
+          level: "warn",
+          session_id: execution.session_id,
+          execution_id: execution.id,
+          step: "prepare",
+        });
+      } finally {
+        transport.release();
+      }
+    }
+    vms.push(version === undefined ? vm : { ...vm, facts: { ...vm.facts, tool_version: version } });
   }
   await tools.store.setExecEnv(execution.id, { vms });
 }

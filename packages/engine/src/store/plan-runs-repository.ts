@@ -35,13 +35,14 @@ export class PlanRunsRepository {
     private readonly events: EventAppender,
   ) {}
 
-  /** The run and its cells, together or not at all. */
-  async insert(row: NewPlanRun, cells: PlanRunCellRow[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await run(tx, insertPlanRun(row));
+  /** The run and its cells, together or not at all; in `tx` when given (a caller's transaction that records more with it). */
+  async insert(row: NewPlanRun, cells: PlanRunCellRow[], tx?: Db): Promise<void> {
+    const write = async (db: Db) => {
+      await run(db, insertPlanRun(row));
       // In slices: one statement's parameters are bounded (65535).
-      for (let i = 0; i < cells.length; i += 1000) await run(tx, insertPlanRunCells(cells.slice(i, i + 1000)));
-    });
+      for (let i = 0; i < cells.length; i += 1000) await run(db, insertPlanRunCells(cells.slice(i, i + 1000)));
+    };
+    await (tx ? write(tx) : this.db.transaction(write));
   }
 
   async get(planId: string, runId: string): Promise<PlanRunWithCells | undefined> {

@@ -1,4 +1,4 @@
-import type { PlanRow } from "../model/plans.js";
+import type { NewPlan, PlanRow } from "../model/plans.js";
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
 import { deletePlanById, insertPlan, planById, plansPage } from "./sql/plans-sql.js";
@@ -11,7 +11,7 @@ export class PlansRepository {
     private readonly events: EventAppender,
   ) {}
 
-  async insert(row: Omit<PlanRow, "seq">): Promise<void> {
+  async insert(row: NewPlan): Promise<void> {
     await this.db.transaction(async (tx) => {
       await run(tx, insertPlan(row));
       await this.events.appendAll([{ type: "plan.created", session_id: null, execution_id: null, data: { plan_id: row.id } }], tx);

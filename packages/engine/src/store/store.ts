@@ -2,7 +2,7 @@ import type { DescribeStepEnd } from "../model/events.js";
 import type { ExecutionRow, ExecutionState, ExecutionWithSteps, NewExecution } from "../model/executions.js";
 import type { MachineRow, VmRecord } from "../model/machines.js";
 import type { RunMetricsRow } from "../model/metrics.js";
-import type { PlanRow } from "../model/plans.js";
+import type { NewPlan, PlanRow } from "../model/plans.js";
 import type { LiveResourceCount, ResourceLifetime, ResourceRow } from "../model/resources.js";
 import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
@@ -15,6 +15,7 @@ import { MachinesRepository } from "./machines-repository.js";
 import { MetricsRepository } from "./metrics-repository.js";
 import { PlanRunsRepository } from "./plan-runs-repository.js";
 import { PlansRepository } from "./plans-repository.js";
+import { SchedulesRepository } from "./schedules-repository.js";
 import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
 import { snapshotTables } from "./snapshot.js";
@@ -37,6 +38,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly plans: PlansRepository;
   /** The plans' runs and cells, read and written by plan-runs/ through it directly. */
   readonly planRuns: PlanRunsRepository;
+  /** The plans' schedules, read and written by schedules/ through it directly. */
+  readonly schedules: SchedulesRepository;
 
   constructor(
     readonly db: Db,
@@ -53,6 +56,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.metrics = new MetricsRepository(db);
     this.plans = new PlansRepository(db, events);
     this.planRuns = new PlanRunsRepository(db, events);
+    this.schedules = new SchedulesRepository(db);
   }
 
   // ---- sessions
@@ -89,7 +93,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
 
   // ---- plans
 
-  insertPlan(row: Omit<PlanRow, "seq">): Promise<void> {
+  insertPlan(row: NewPlan): Promise<void> {
     return this.plans.insert(row);
   }
   getPlan(id: string): Promise<PlanRow | undefined> {

@@ -1,21 +1,23 @@
-import type { PlanRow } from "../../model/plans.js";
+import type { NewPlan } from "../../model/plans.js";
 import { json, type Sql } from "./sql.js";
 
-export function insertPlan(row: Omit<PlanRow, "seq">): Sql {
+const PLAN_COLUMNS = "id, seq::text AS seq, created, body, inline_sealed, schedule, schedule_paused, next_run_at";
+
+export function insertPlan(row: NewPlan): Sql {
   return {
-    text: "INSERT INTO plans (id, created, body, inline_sealed) VALUES ($1, $2, $3, $4)",
-    values: [row.id, row.created, json(row.body), row.inline_sealed],
+    text: "INSERT INTO plans (id, created, body, inline_sealed, schedule, next_run_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    values: [row.id, row.created, json(row.body), row.inline_sealed, json(row.schedule ?? null), row.next_run_at ?? null],
   };
 }
 
 export function planById(id: string): Sql {
-  return { text: "SELECT id, seq::text AS seq, created, body, inline_sealed FROM plans WHERE id = $1", values: [id] };
+  return { text: `SELECT ${PLAN_COLUMNS} FROM plans WHERE id = $1`, values: [id] };
 }
 
 /** Plans in creation order, after the `afterSeq` one, at most `limit` of them (all without). */
 export function plansPage(afterSeq: string | undefined, limit: number | undefined): Sql {
   return {
-    text: `SELECT id, seq::text AS seq, created, body, inline_sealed FROM plans
+    text: `SELECT ${PLAN_COLUMNS} FROM plans
       WHERE ($1::bigint IS NULL OR seq > $1::bigint) ORDER BY seq LIMIT $2`,
     values: [afterSeq ?? null, limit ?? null],
   };

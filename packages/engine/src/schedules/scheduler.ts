@@ -1,0 +1,132 @@
+import type { EngineLog } from "../engine-log.js";
+import type { PlanRuns } from "../plan-runs/plan-runs.js";
+import type { DuePlan } from "../store/schedules-repository.js";
+import type { Store } from "../store/store.js";
+import { nextTick } from "./cron.js";
+import { decideTick } from "./tick-decision.js";
+
+export interface SchedulerOptions {
+  /** How often due ticks are looked for (also woken at the earliest tick); default 5 s. */
+  wakeMs?: number;
+  /** How late a tick may be found and still run as on time (later it was missed); default twice `wakeMs`, at least 30 s. */
+  graceMs?: number;
+}
+
+export interface SchedulerCollaborators {
+  store: Store;
+  /** Records a tick's run as a client's POST records one, so a driver takes it up the same way. */
+  planRuns: PlanRuns;
+  log: EngineLog;
+}
+
+/** Due plans fired per look: more are taken at once by the next. */
+const BATCH = 32;
+/** The least wait between two looks while ticks are still due (a busy database should not be hammered). */
+const MIN_WAIT_MS = 100;
+
+/**
+ * This process's scheduler of plans: it wakes every `wakeMs` (and at the earliest tick), and
+ * fires each tick due by the database's clock, starting a plan run for it.
+ *
+ * Every process sharing the database runs one, and each tick starts one run: firing moves the
+ * plan's `next_run_at` from the value read with a conditional UPDATE, in the transaction that
+ * records the run, so one server wins and the others change nothing; the unique index on
+ * (plan_id, scheduled_for) is a second guard. Nothing here is pg-boss's: its cron (`schedule`)
+ * needs PostgreSQL and fires on its own clock, while this must also run on the embedded PGlite,
+ * decide missed ticks (`skip` / `run_once`) from the plan, and record the run with the tick in
+ * one transaction. Timing by the database's `now()` gives every server the same clock.
+ */
+export class Scheduler {
+  readonly #c: SchedulerCollaborators;
+  readonly #wakeMs: number;
+  readonly #graceMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #looking: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  constructor(collaborators: SchedulerCollaborators, options: SchedulerOptions = {}) {
+    this.#c = collaborators;
+    this.#wakeMs = options.wakeMs ?? 5_000;
+    this.#graceMs = options.graceMs ?? Math.max(2 * this.#wakeMs, 30_000);
+  }
+
+  /** Starts looking for due ticks, now and after each look. */
+  start(): void {
+    this.#stopped = false;
+    this.wake();
+  }
+
+  /** Looks now (a schedule was made or resumed here), after the look under way. */
+  wake(): void {
+    if (this.#stopped) return;
+    clearTimeout(this.#timer);
+    this.#looking = this.#looking.then(async () => {
+      if (this.#stopped) return;
+      let waitMs = this.#wakeMs;
+      try {
+        const { failed } = await this.fireDue();
+        const untilEarliest = await this.#c.store.schedules.untilEarliest();
+        // A tick that could not be fired is tried again at the next wake, not at once.
+        if (untilEarliest !== null && failed === 0) waitMs = Math.min(this.#wakeMs, Math.max(MIN_WAIT_MS, untilEarliest));
+      } catch (e) {
+        // The database is out, say: look again at the next wake.
+        this.#c.log(`the scheduler's look failed: ${(e as Error).message}`, { level: "warn" });
+      }
+      if (!this.#stopped) {
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => this.wake(), waitMs);
+      }
+    });
+  }
+
+  /** Stops looking; a look under way ends first (a tick it fires is recorded whole or not at all). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#looking;
+  }
+
+  /**
+   * Fires the ticks due now (a batch of them: the next look takes the rest at once); answers
+   * how many runs this process started (ticks fired by another server are not counted) and how
+   * many ticks could not be fired (left due, for the next wake).
+   */
+  async fireDue(): Promise<{ started: number; failed: number }> {
+    let started = 0;
+    let failed = 0;
+    for (const plan of await this.#c.store.schedules.due(BATCH)) {
+      if (this.#stopped) break;
+      try {
+        if (await this.#fire(plan)) started++;
+      } catch (e) {
+        failed++;
+        this.#c.log(`plan ${plan.id}: its tick of ${new Date(plan.next_run_at).toISOString()} could not be fired: ${(e as Error).message}`, {
+          level: "warn",
+        });
+      }
+    }
+    return { started, failed };
+  }
+
+  /** Fires one plan's tick; true when this process started a run for it. */
+  async #fire(due: DuePlan): Promise<boolean> {
+    const { store, planRuns, log } = this.#c;
+    const from = new Date(due.next_run_at);
+    const decision = decideTick((t) => nextTick(due.schedule, t), from, new Date(due.now), this.#graceMs, due.schedule.missed);
+    if (decision.runFor === null) {
+      if (await store.schedules.fire(due.id, from, decision.next)) {
+        log(`plan ${due.id}: ticks from ${from.toISOString()} were missed and are skipped; next at ${decision.next?.toISOString() ?? "never"}`);
+      }
+      return false;
+    }
+    const plan = await store.getPlan(due.id);
+    // Deleted since it was read.
+    if (!plan) return false;
+    const runFor = decision.runFor;
+    const run = await planRuns.startScheduled(plan, runFor, (record) => store.schedules.fire(due.id, from, decision.next, record));
+    if (!run) return false;
+    const late = decision.missed ? ` (ticks from ${from.toISOString()} were missed)` : "";
+    log(`plan ${due.id}: its tick of ${runFor.toISOString()} started run ${run.id}${late}; next at ${decision.next?.toISOString() ?? "never"}`);
+    return true;
+  }
+}

@@ -1,0 +1,46 @@
+import type { Sql } from "./sql.js";
+
+/** The plans whose schedule says a tick is due by the database's clock (one clock for every server), earliest first, with that clock's now. */
+export function duePlans(limit: number): Sql {
+  return {
+    text: `SELECT id, schedule, next_run_at, now() AS now FROM plans
+       WHERE schedule IS NOT NULL AND NOT schedule_paused AND next_run_at <= now() ORDER BY next_run_at LIMIT $1`,
+    values: [limit],
+  };
+}
+
+/** Milliseconds until the earliest tick of any schedule not paused (negative: due already; null: none). */
+export function untilEarliestTick(): Sql {
+  return {
+    text: `SELECT (EXTRACT(EPOCH FROM (min(next_run_at) - now())) * 1000)::float8 AS ms FROM plans
+       WHERE schedule IS NOT NULL AND NOT schedule_paused`,
+  };
+}
+
+/**
+ * Moves a plan's next tick from `from` (as read) to `to`: only the first of the servers that
+ * read `from` moves it, so only it fires the tick. Answers the plan's id when moved.
+ */
+export function advanceTick(planId: string, from: Date, to: Date | null): Sql {
+  return {
+    text: `UPDATE plans SET next_run_at = $3 WHERE id = $1 AND next_run_at = $2 AND schedule IS NOT NULL AND NOT schedule_paused RETURNING id`,
+    values: [planId, from, to],
+  };
+}
+
+/** Pauses a plan's schedule: no tick until it is resumed. Answers the plan's id when it has a schedule. */
+export function pauseSchedule(planId: string): Sql {
+  return {
+    text: "UPDATE plans SET schedule_paused = true, next_run_at = NULL WHERE id = $1 AND schedule IS NOT NULL RETURNING id",
+    values: [planId],
+  };
+}
+
+/** A plan's schedule and pause, held until the transaction ends, with the database's now. */
+export function scheduleForUpdate(planId: string): Sql {
+  return { text: "SELECT schedule, schedule_paused, now() AS now FROM plans WHERE id = $1 FOR UPDATE", values: [planId] };
+}
+
+export function resumeSchedule(planId: string, next: Date | null): Sql {
+  return { text: "UPDATE plans SET schedule_paused = false, next_run_at = $2 WHERE id = $1", values: [planId, next] };
+}
