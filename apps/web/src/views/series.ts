@@ -4,10 +4,24 @@ import { chartElement } from "../charts/chart-element.js";
 import { percent, seriesTrendOption } from "../charts/series-trend-option.js";
 import { h } from "../dom.js";
 import { figure, tagsText } from "../format.js";
+import { onChanges } from "../live.js";
+import { problemBox } from "../problem.js";
 import { changesTable, seriesName } from "./changes-table.js";
 
-/** One series: what it follows, its baseline, its trend (means, intervals, changes, baseline) and its changes. */
+/**
+ * One series: what it follows, its baseline, its trend (means, intervals, changes, baseline) and
+ * its changes; drawn again when a change is found in it.
+ */
 export async function seriesView(root: HTMLElement, id: string, signal: AbortSignal): Promise<void> {
+  await render(root, id, signal);
+  onChanges({ types: ["change.detected"] }, signal, () => {
+    render(root, id, signal).catch((error: unknown) => {
+      if (!signal.aborted) root.append(problemBox(error));
+    });
+  });
+}
+
+async function render(root: HTMLElement, id: string, signal: AbortSignal): Promise<void> {
   const bw = api();
   const [series, points, changes] = await Promise.all([
     bw.getSeries(id, { signal }),
