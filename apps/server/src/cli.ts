@@ -67,6 +67,8 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
     databaseUrl: config.databaseUrl,
     log: engineLogOf(log),
     outbound: outboundPolicyOf(config),
+    // A sweep runs for seconds: it leaves webhook deliveries to the servers.
+    webhooks: { deliver: false },
   });
   try {
     const report = await engine.sweep({ provider: values.provider, service: values.service, dry_run: values["dry-run"] ?? false });

@@ -1,3 +1,4 @@
+import type { WebhookOptions } from "./alerts/webhook-deliverer.js";
 import type { EngineLog } from "./engine-log.js";
 import type { OutboundPolicy } from "./net/outbound-guard.js";
 import type { PlanView } from "./model/plans.js";
@@ -5,6 +6,7 @@ import type { PlanRunView } from "./plan-runs/run-view.js";
 import type { ProviderOptions } from "./providers/registry.js";
 import type { SchedulerOptions } from "./schedules/scheduler.js";
 import type { SecretBox } from "./secrets/secret-box.js";
+import type { ChangeCheckerOptions, OnChange } from "./series/change-checker.js";
 import type { StepWorkerOptions } from "./steps/step-worker.js";
 
 export interface EngineOptions {
@@ -40,6 +42,15 @@ export interface EngineOptions {
    * the process that recorded its end (the alerts' `schedule_failed`); never awaited. Default: nothing.
    */
   onScheduledRunFailed?: (run: PlanRunView, plan: PlanView) => void | Promise<void>;
+  /**
+   * Webhooks: whether their URLs may be private (the server's BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS),
+   * the retry schedule and timings of their deliveries (tests shorten them).
+   */
+  webhooks?: WebhookOptions;
+  /** Told once of each change found in a series, by the process that recorded it (the webhooks). */
+  onChange?: OnChange;
+  /** How this process's checker of new series points works (tests shorten its interval). */
+  changeChecker?: ChangeCheckerOptions;
 }
 
 /** A day: long enough for any benchmark here, short enough that a stuck step does not hold a machine for good. */

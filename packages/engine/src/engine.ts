@@ -1,5 +1,9 @@
 import type {
   Benchmark,
+  Change,
+  Series,
+  SeriesBaselineSet,
+  SeriesPoint,
   Execution,
   ExecutionCreate,
   PlanCreate,
@@ -10,7 +14,13 @@ import type {
   StepResult,
   SweepReport,
   SweepRequest,
+  WebhookCreate,
 } from "@benchwright/contract";
+import { Alerts } from "./alerts/alerts.js";
+import { WebhookDeliverer } from "./alerts/webhook-deliverer.js";
+import { Webhooks, type DeliveryView, type WebhookView } from "./alerts/webhooks.js";
+import type { AlertEvent } from "./model/webhooks.js";
+import type { SeqPageQuery } from "./lists/list-query.js";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { storedProviderConfigs } from "./config/stored-provider-configs.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
@@ -40,6 +50,8 @@ import { Scheduler } from "./schedules/scheduler.js";
 import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
+import { ChangeChecker, type OnChange } from "./series/change-checker.js";
+import { type ChangeListQuery, SeriesBook, type SeriesListQuery } from "./series/series-book.js";
 
 /** See Engine.stats. */
 export interface EngineStats {
@@ -75,6 +87,12 @@ export class Engine {
   private readonly logs: LogStore;
   private readonly machines: SessionMachines;
   private readonly costs: Costs;
+  /** Where the engine's parts report what webhooks are told of (see alerts/alerts.ts). */
+  readonly alerts: Alerts;
+  private readonly webhooks: Webhooks;
+  private readonly webhookDeliverer: WebhookDeliverer;
+  private readonly changeChecker: ChangeChecker;
+  private readonly series: SeriesBook;
   private resuming: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -157,17 +175,37 @@ export class Engine {
           void this.planReports
             .report(run.plan_id, run.id)
             .catch((e: Error) => log(`the report of plan run ${run.id} could not be made: ${e.message}`, { level: "warn" })),
-        onScheduledRunFailed: (run, plan) => options.onScheduledRunFailed?.(run, planView(plan)),
+        // The webhooks' schedule_failed, and whoever embeds the engine.
+        onScheduledRunFailed: async (run, plan) => {
+          await this.alerts.onScheduledRunFailed(run, plan);
+          await options.onScheduledRunFailed?.(run, planView(plan));
+        },
       },
       options.worker,
     );
     this.planRuns = new PlanRuns(store, () => this.runDriver.wake());
     this.scheduler = new Scheduler({ store, planRuns: this.planRuns, log }, options.scheduler);
+    const webhookPolicy = { allowPrivate: options.webhooks?.allowPrivate === true };
+    this.webhooks = new Webhooks({ store, secrets, policy: webhookPolicy });
+    this.webhookDeliverer = new WebhookDeliverer({ ...options.webhooks, store, secrets, log, soleProcess: store.db.kind === "pglite" });
+    this.alerts = new Alerts({ store, log, wake: () => this.webhookDeliverer.wake() });
+    // A change is told to the webhooks, and to whoever embeds the engine.
+    const onChange: OnChange = async (change, context) => {
+      await this.alerts.onChange(change, context);
+      await options.onChange?.(change, context);
+    };
+    this.changeChecker = new ChangeChecker({ store, log, onChange }, options.changeChecker);
+    this.series = new SeriesBook(store);
+    // A run that ended here appended its points: check them now rather than at the next interval.
+    this.steps.onEnded((ended) => {
+      if (ended.step === "run" && ended.outcome === "succeeded") void this.changeChecker.wake();
+    });
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options, await openEngineResources(options));
     engine.startWorking();
+    engine.webhookDeliverer.start();
     return engine;
   }
 
@@ -181,6 +219,8 @@ export class Engine {
     await this.scheduler.stop();
     // The runs first: their drivers then begin no more steps, and others take them over at once.
     await this.runDriver.stop(Math.max(0, deadlineMs - 1_000));
+    await this.webhookDeliverer.stop(Math.min(2_000, deadlineMs));
+    await this.changeChecker.stop();
     // Refuses new steps at once; hands back those followed once an interrupted deletion is finished.
     const stepsStopped = this.steps.stop(Math.max(0, deadlineMs - 1_000));
     await this.resuming;
@@ -388,6 +428,71 @@ export class Engine {
     return this.planReports.report(planId, runId, format);
   }
 
+  // ---- webhooks
+
+  /** Checks the URL (see alerts/webhook-url.ts) and stores the webhook; its signing secret is in this answer only. */
+  createWebhook(body: WebhookCreate): Promise<WebhookView> {
+    return this.webhooks.create(body);
+  }
+
+  /** The webhooks, oldest first (a page of them with the query's `limit`). */
+  listWebhooks(query: SeqPageQuery = {}): Promise<Page<WebhookView>> {
+    return this.webhooks.list(query);
+  }
+
+  getWebhook(id: string): Promise<WebhookView> {
+    return this.webhooks.get(id);
+  }
+
+  /** Forgets the webhook and its deliveries. */
+  deleteWebhook(id: string): Promise<void> {
+    return this.webhooks.delete(id);
+  }
+
+  /** The webhook's deliveries and how each went, newest first (a page of them with the query's `limit`). */
+  listWebhookDeliveries(id: string, query: SeqPageQuery = {}): Promise<Page<DeliveryView>> {
+    return this.webhooks.deliveries(id, query);
+  }
+
+  /** One delivery per webhook that wants the event, once per event key (see Alerts.enqueue). */
+  enqueueAlert(event: AlertEvent, eventKey: string, planId: string | null, payload: Record<string, unknown>): Promise<number> {
+    return this.alerts.enqueue(event, eventKey, planId, payload);
+  }
+
+  // ---- series over time and the changes found in them
+
+  /** The series (one metric of one benchmark on one target over time), oldest first (a page with `limit`). */
+  listSeries(query: SeriesListQuery = {}): Promise<Page<Series>> {
+    return this.series.list(query);
+  }
+  getSeries(id: string): Promise<Series> {
+    return this.series.get(id);
+  }
+  /** A series' points, oldest first. */
+  listSeriesPoints(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<SeriesPoint>> {
+    return this.series.points(id, query);
+  }
+  /** Pins a series' baseline: its latest level is then compared with those points. */
+  setSeriesBaseline(id: string, body: SeriesBaselineSet): Promise<Series> {
+    return this.series.setBaseline(id, body);
+  }
+  clearSeriesBaseline(id: string): Promise<void> {
+    return this.series.clearBaseline(id);
+  }
+  listSeriesChanges(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<Change>> {
+    return this.series.seriesChanges(id, query);
+  }
+  /** The changes found in every series, in the order they were found. */
+  listChanges(query: ChangeListQuery = {}): Promise<Page<Change>> {
+    return this.series.changes(query);
+  }
+  getChange(id: string): Promise<Change> {
+    return this.series.change(id);
+  }
+  acknowledgeChange(id: string): Promise<Change> {
+    return this.series.acknowledge(id);
+  }
+
   // ---- admin
 
   sweep(request: Partial<SweepRequest> = {}): Promise<SweepReport> {
@@ -412,6 +517,7 @@ export class Engine {
       await this.steps.startWorking();
       if (!this.closing) this.runDriver.start();
       if (!this.closing) this.scheduler.start();
+      if (!this.closing) this.changeChecker.start();
     })().catch((e: Error) => this.log(`cannot start taking steps: ${e.message}`, { level: "error" }));
   }
 }

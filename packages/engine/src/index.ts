@@ -26,3 +26,6 @@ export { SshPool } from "./transport/ssh-pool.js";
 export { InMemoryHostKeyStore } from "./transport/host-key.js";
 export { StepRunner } from "./runner/step-runner.js";
 export { bashC } from "./runner/remote-scripts.js";
+// A receiver's check of a delivery's Benchwright-Signature; the server's webhook setting.
+export { verifyWebhookSignature } from "./alerts/webhook-signature.js";
+export type { WebhookOptions } from "./alerts/webhook-deliverer.js";

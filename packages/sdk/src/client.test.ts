@@ -134,6 +134,27 @@ describe("operations against prism mock", () => {
     expect(lastRequest().method).toBe("DELETE");
   });
 
+  it("creates, lists, gets and deletes webhooks, and reads their deliveries", async () => {
+    const body = { url: "https://hooks.example.com/benchwright", events: ["regression" as const, "improvement" as const], format: "slack" as const };
+    const created = await bw.createWebhook(body);
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(lastRequest().method).toBe("POST");
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/webhooks/`);
+    expect(await lastRequest().json()).toEqual(body);
+    expect((await bw.listWebhooks())[0]).toMatchObject({ id: created.id, plan_id: null });
+    await bw.listWebhooksPage({ limit: 1 });
+    expect(new URL(lastRequest().url).search).toBe("?limit=1");
+    expect((await bw.getWebhook(created.id)).secret).toBeUndefined();
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/webhooks/${created.id}`);
+    const deliveries = await bw.listWebhookDeliveries(created.id);
+    expect(deliveries[0]).toMatchObject({ webhook_id: created.id, state: "delivered", attempts: 2 });
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/webhooks/${created.id}/deliveries`);
+    await bw.listWebhookDeliveriesPage(created.id, { limit: 1 });
+    expect(new URL(lastRequest().url).search).toBe("?limit=1");
+    await expect(bw.deleteWebhook(created.id)).resolves.toBeUndefined();
+    expect(lastRequest().method).toBe("DELETE");
+  });
+
   it("reads a run's report as JSON, and as the text of the format asked for", async () => {
     const planId = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
     const runId = "5e8d2c1a-9b7f-4a3e-8d6c-2b1a0f9e8d7c";

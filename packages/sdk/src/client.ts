@@ -40,6 +40,9 @@ import type {
   StepResult,
   SweepReport,
   SweepRequest,
+  Webhook,
+  WebhookCreate,
+  WebhookDelivery,
 } from "./types.js";
 
 const API_PREFIX = "/api/v1";
@@ -186,6 +189,27 @@ export interface BenchwrightClient {
   getPlanRunReport(planId: string, runId: string, options?: CallOptions): Promise<PlanReport>;
   /** The same report as CSV or JSON Lines of its cells, or as one self-contained HTML page (charts inline, nothing fetched). */
   getPlanRunReportText(planId: string, runId: string, format: "csv" | "jsonl" | "html", options?: RequestOptions): Promise<string>;
+  /**
+   * Asks to be told of changes and failed scheduled runs (`events`; of one plan's with
+   * `plan_id`) by a signed POST to `url`. The answer holds the webhook's `secret`, this once:
+   * keep it to check each delivery's `Benchwright-Signature`.
+   *
+   * @example
+   * const hook = await bw.createWebhook({ url: "https://hooks.example.com/benchwright", events: ["regression", "improvement"] });
+   * saveSecret(hook.secret);
+   */
+  createWebhook(body: WebhookCreate, options?: CallOptions): Promise<Webhook>;
+  /** The webhooks, oldest first, without their secrets. */
+  listWebhooks(options?: CallOptions): Promise<Webhook[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listWebhooksPage(options?: CallOptions & PageOptions): Promise<Page<Webhook>>;
+  getWebhook(webhookId: string, options?: CallOptions): Promise<Webhook>;
+  /** Deletes the webhook and its deliveries' records; what was not delivered yet is not. */
+  deleteWebhook(webhookId: string, options?: RequestOptions): Promise<void>;
+  /** The webhook's deliveries and how each went (state, attempts, last status and error), newest first. */
+  listWebhookDeliveries(webhookId: string, options?: CallOptions): Promise<WebhookDelivery[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listWebhookDeliveriesPage(webhookId: string, options?: CallOptions & PageOptions): Promise<Page<WebhookDelivery>>;
   /** The metric figures of the executions that match the filters, as CSV (RFC 4180) or JSON Lines text. */
   exportMetrics(options: MetricsExportOptions & { format: "csv" | "jsonl" }): Promise<string>;
   /**
@@ -398,6 +422,15 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     );
   const changesPage = (o?: ListChangesOptions & PageOptions) =>
     readPage<Change>(raw.GET("/changes/", { params: { header: fieldsHeader(o), query: changeQuery(o) }, ...listInit(o) }));
+  const webhooksPage = (o?: CallOptions & PageOptions) =>
+    readPage<Webhook>(raw.GET("/webhooks/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
+  const webhookDeliveriesPage = (webhookId: string, o?: CallOptions & PageOptions) =>
+    readPage<WebhookDelivery>(
+      raw.GET("/webhooks/{webhook_id}/deliveries", {
+        params: { path: { webhook_id: webhookId }, header: fieldsHeader(o), query: listQuery(o) },
+        ...listInit(o),
+      }),
+    );
   // Prepare and run: the same call, on their own path; the overloads say what `async` answers.
   const startStep = (path: "/executions/{exec_id}/prepare" | "/executions/{exec_id}/run") => (execId: string, o?: StepOptions) =>
     unwrap<StepResult | StepAttempt>(raw.POST(path, { params: { path: { exec_id: execId }, header: stepHeaders(o) }, ...init(o) }));
@@ -475,6 +508,16 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           ...init(o),
         }) as Promise<{ data?: string; error?: unknown; response: Response }>,
       ),
+    createWebhook: (body, o) => unwrap(raw.POST("/webhooks/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+    listWebhooks: async (o) => (await webhooksPage(o)).items,
+    listWebhooksPage: webhooksPage,
+    getWebhook: (webhookId, o) =>
+      unwrap(raw.GET("/webhooks/{webhook_id}", { params: { path: { webhook_id: webhookId }, header: fieldsHeader(o) }, ...init(o) })),
+    deleteWebhook: async (webhookId, o) => {
+      await unwrap(raw.DELETE("/webhooks/{webhook_id}", { params: { path: { webhook_id: webhookId } }, ...init(o) }));
+    },
+    listWebhookDeliveries: async (webhookId, o) => (await webhookDeliveriesPage(webhookId, o)).items,
+    listWebhookDeliveriesPage: webhookDeliveriesPage,
     exportMetrics: (o) => exportMetricsText(raw, o.format, o),
     exportMetricsStream: (o) => exportMetricsStream(raw, o.format, o),
     metricRows: (o) => streamMetricRows(raw, o),

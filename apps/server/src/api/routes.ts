@@ -108,6 +108,32 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
       if (report.format !== "html") res.set("Content-Disposition", `attachment; filename="report.${report.format}"`);
       res.status(200).type(report.mediaType).send(report.body);
     },
+    createWebhook: async (req, res) => {
+      const webhook = await engine.createWebhook(req.body);
+      res.set("Location", `${API_BASE}/webhooks/${webhook.id}`);
+      ok(res, 201, webhook);
+    },
+    listWebhooks: async (req, res) => sendPage(req, res, await engine.listWebhooks(listQueryOf(req))),
+    getWebhook: async (req, res) => ok(res, 200, await engine.getWebhook(req.params.webhook_id)),
+    deleteWebhook: async (req, res) => {
+      await engine.deleteWebhook(req.params.webhook_id);
+      res.status(204).end();
+    },
+    listWebhookDeliveries: async (req, res) => sendPage(req, res, await engine.listWebhookDeliveries(req.params.webhook_id, listQueryOf(req))),
+    listSeries: async (req, res) => sendPage(req, res, await engine.listSeries(listQueryOf(req))),
+    getSeries: async (req, res) => ok(res, 200, await engine.getSeries(req.params.series_id)),
+    listSeriesPoints: async (req, res) => sendPage(req, res, await engine.listSeriesPoints(req.params.series_id, listQueryOf(req))),
+    setSeriesBaseline: async (req, res) => ok(res, 200, await engine.setSeriesBaseline(req.params.series_id, req.body)),
+    clearSeriesBaseline: async (req, res) => {
+      await engine.clearSeriesBaseline(req.params.series_id);
+      res.status(204).end();
+    },
+    listSeriesChanges: async (req, res) => sendPage(req, res, await engine.listSeriesChanges(req.params.series_id, listQueryOf(req))),
+    // A change's `state` is one value, not the list listQueryOf makes of other lists' states.
+    listChanges: async (req, res) =>
+      sendPage(req, res, await engine.listChanges({ ...listQueryOf(req), state: req.query.state as "open" | "acknowledged" | undefined })),
+    getChange: async (req, res) => ok(res, 200, await engine.getChange(req.params.change_id)),
+    acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertSafeToListen, isLoopback, outboundPolicyOf, readConfig } from "./config.js";
+import { assertSafeToListen, isLoopback, outboundPolicyOf, readConfig, webhookOptionsOf } from "./config.js";
 
 describe("server configuration", () => {
   it("defaults to 127.0.0.1:5000 with the embedded database", () => {
@@ -63,5 +63,12 @@ describe("server configuration", () => {
     expect(outboundPolicyOf(readConfig({}, []))).toEqual({ allowPrivate: false });
     expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "true" }, []))).toEqual({ allowPrivate: true });
     expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "off" }, []))).toEqual({ allowPrivate: false });
+  });
+
+  it("lets webhooks be on private addresses only when BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS is true, apart from cloud endpoints", () => {
+    expect(webhookOptionsOf(readConfig({}, []))).toEqual({ allowPrivate: false });
+    expect(webhookOptionsOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS: "true" }, []))).toEqual({ allowPrivate: true });
+    expect(webhookOptionsOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "true" }, []))).toEqual({ allowPrivate: false });
+    expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS: "true" }, []))).toEqual({ allowPrivate: false });
   });
 });

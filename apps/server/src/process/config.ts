@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy } from "@benchwright/engine";
+import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy, type WebhookOptions } from "@benchwright/engine";
 import { parseCorsOrigins } from "../http/cors.js";
 import { parseHostEntry } from "../http/cross-site.js";
 import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "../operations/logger.js";
@@ -42,6 +42,12 @@ export interface ServerConfig {
    * a configuration sent over the API could otherwise make the server call into its own network.
    */
   allowPrivateEndpoints?: boolean;
+  /**
+   * `BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS=true`: webhooks may be on loopback, private or link-local
+   * addresses (a receiver inside the operator's network; the tests' receivers). Off by default:
+   * whoever may create a webhook could otherwise make the server POST into its own network.
+   */
+  allowPrivateWebhooks?: boolean;
 }
 
 /** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
@@ -72,12 +78,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     maxEventSubscribers: wholeNumberSetting(env, "BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS", DEFAULT_MAX_EVENT_SUBSCRIBERS, "subscribers"),
     maxStepTimeoutS: wholeNumberSetting(env, "BENCHWRIGHT_MAX_STEP_TIMEOUT", DEFAULT_MAX_STEP_TIMEOUT_S, "seconds"),
     allowPrivateEndpoints: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS),
+    allowPrivateWebhooks: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS),
   };
 }
 
 /** The engine's policy for its outbound calls, from the configuration. */
 export function outboundPolicyOf(config: Pick<ServerConfig, "allowPrivateEndpoints">): OutboundPolicy {
   return { allowPrivate: config.allowPrivateEndpoints === true };
+}
+
+/** The engine's options for webhooks, from the configuration. */
+export function webhookOptionsOf(config: Pick<ServerConfig, "allowPrivateWebhooks">): WebhookOptions {
+  return { allowPrivate: config.allowPrivateWebhooks === true };
 }
 
 export function isLoopback(host: string): boolean {

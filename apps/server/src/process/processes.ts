@@ -1,5 +1,5 @@
 import { Engine } from "@benchwright/engine";
-import { outboundPolicyOf, type ServerConfig } from "./config.js";
+import { outboundPolicyOf, webhookOptionsOf, type ServerConfig } from "./config.js";
 import { engineLogOf, type Logger } from "../operations/logger.js";
 import { startServer, type RunningServer } from "./server.js";
 
@@ -30,6 +30,7 @@ export async function work(config: ServerConfig, log: Logger): Promise<{ engine:
     work: true,
     log: engineLogOf(log),
     outbound: outboundPolicyOf(config),
+    webhooks: webhookOptionsOf(config),
   });
   log.info({ dataDir: config.dataDir, database: "postgresql" }, "working");
   return { engine, close: (deadlineMs = config.stopTimeoutMs ?? 10_000) => engine.close(deadlineMs) };

@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { BenchwrightError, Engine } from "@benchwright/engine";
 import { createApp } from "../http/app.js";
-import { assertSafeToListen, outboundPolicyOf, type ServerConfig } from "./config.js";
+import { assertSafeToListen, outboundPolicyOf, webhookOptionsOf, type ServerConfig } from "./config.js";
 import { engineLogOf, type Logger } from "../operations/logger.js";
 import { problemOf } from "../http/problem.js";
 
@@ -27,6 +27,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     maxStepTimeoutS: config.maxStepTimeoutS,
     log: engineLogOf(log),
     outbound: outboundPolicyOf(config),
+    webhooks: webhookOptionsOf(config),
   });
   const app = createApp({
     engine,

@@ -22,6 +22,41 @@ export function planRunCursor(seq: string): string {
   return encode(["r", seq]);
 }
 
+export function seriesCursor(seq: string): string {
+  return encode(["t", seq]);
+}
+
+export function seriesPointCursor(seq: number): string {
+  return encode(["q", String(seq)]);
+}
+
+export function changeCursor(seq: string): string {
+  return encode(["c", seq]);
+}
+
+export function seriesSeqOf(cursor: string): string {
+  return seqOf(cursor, "t", "series");
+}
+
+export function seriesPointSeqOf(cursor: string): number {
+  const seq = Number(seqOf(cursor, "q", "series points"));
+  // A point's seq is a database integer: a larger one is no cursor this server gave.
+  if (seq > 2 ** 31 - 1) throw badCursor("series points");
+  return seq;
+}
+
+export function changeSeqOf(cursor: string): string {
+  return seqOf(cursor, "c", "changes");
+}
+
+export function webhookCursor(seq: string): string {
+  return encode(["w", seq]);
+}
+
+export function deliveryCursor(seq: string): string {
+  return encode(["d", seq]);
+}
+
 export function sessionKeyOf(cursor: string): SessionKey {
   const parts = decode(cursor);
   const [kind, created, id] = parts;
@@ -39,6 +74,14 @@ export function planSeqOf(cursor: string): string {
 
 export function planRunSeqOf(cursor: string): string {
   return seqOf(cursor, "r", "plan runs");
+}
+
+export function webhookSeqOf(cursor: string): string {
+  return seqOf(cursor, "w", "webhooks");
+}
+
+export function deliverySeqOf(cursor: string): string {
+  return seqOf(cursor, "d", "webhook deliveries");
 }
 
 function seqOf(cursor: string, kind: string, list: string): string {

@@ -2,7 +2,7 @@ import type { operations } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import type { ExecutionWhere, SessionWhere } from "../store/list-where.js";
 import type { SessionState } from "../model/sessions.js";
-import { executionSeqOf, planRunSeqOf, planSeqOf, sessionKeyOf } from "./cursor.js";
+import { deliverySeqOf, executionSeqOf, planRunSeqOf, planSeqOf, sessionKeyOf, webhookSeqOf } from "./cursor.js";
 
 type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;
 
@@ -62,6 +62,25 @@ export function planPageOf(query: PlanListQuery): { afterSeq?: string; limit?: n
 
 export function planRunPageOf(query: PlanListQuery): { afterSeq?: string; limit?: number } {
   return { afterSeq: query.cursor === undefined ? undefined : planRunSeqOf(query.cursor), limit: pageSizeOf(query.limit) };
+}
+
+/** The page of the webhooks' list, and of a webhook's deliveries (newest first: the cursor is where the page before ended). */
+export interface SeqPageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+export function webhookPageOf(query: SeqPageQuery): { afterSeq?: string; limit?: number } {
+  return { afterSeq: query.cursor === undefined ? undefined : webhookSeqOf(query.cursor), limit: pageSizeOf(query.limit) };
+}
+
+export function deliveryPageOf(query: SeqPageQuery): { beforeSeq?: string; limit?: number } {
+  return { beforeSeq: query.cursor === undefined ? undefined : deliverySeqOf(query.cursor), limit: pageSizeOf(query.limit) };
+}
+
+/** Where a page of a list keyed by `seq` starts (its cursor read by `seqOf`), and how many rows it reads (one more than `limit`). */
+export function seqPageOf<S>(query: { cursor?: string; limit?: number }, seqOf: (cursor: string) => S): { afterSeq?: S; limit?: number } {
+  return { afterSeq: query.cursor === undefined ? undefined : seqOf(query.cursor), limit: pageSizeOf(query.limit) };
 }
 
 /** The page a list answers, from rows read with `where.limit` (one more than asked for). */

@@ -199,6 +199,108 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       CREATE INDEX plans_due ON plans(next_run_at) WHERE schedule IS NOT NULL AND NOT schedule_paused;
     `,
   },
+  {
+    id: 10,
+    name: "series: each metric of each benchmark on each target over time, its points and the changes found in them",
+    // `points` is the last point's seq: a run's end bumps it as it appends (the series' row is the
+    // lock that orders two ends of one series) and reads nothing else of the series.
+    sql: `
+      CREATE TABLE series (
+        id uuid PRIMARY KEY,
+        seq bigserial UNIQUE,
+        key text NOT NULL UNIQUE,
+        tool text NOT NULL,
+        workload text NOT NULL,
+        params jsonb NOT NULL,
+        metric text NOT NULL,
+        tags jsonb NOT NULL,
+        provider text NOT NULL,
+        service_type text NOT NULL,
+        unit text NOT NULL,
+        better text,
+        points integer NOT NULL DEFAULT 0,
+        first_at timestamptz,
+        last_at timestamptz,
+        baseline jsonb,
+        created timestamptz NOT NULL
+      );
+      CREATE TABLE series_points (
+        series_id uuid NOT NULL REFERENCES series(id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        execution_id uuid NOT NULL,
+        plan_run_id uuid,
+        at timestamptz NOT NULL,
+        n integer NOT NULL,
+        mean double precision NOT NULL,
+        ci_low double precision,
+        ci_high double precision,
+        facts jsonb NOT NULL DEFAULT '{}',
+        checked boolean NOT NULL DEFAULT false,
+        PRIMARY KEY (series_id, seq),
+        UNIQUE (series_id, execution_id)
+      );
+      CREATE INDEX series_points_unchecked ON series_points(series_id, seq) WHERE NOT checked;
+      CREATE TABLE series_changes (
+        id uuid PRIMARY KEY,
+        seq bigserial UNIQUE,
+        series_id uuid NOT NULL REFERENCES series(id) ON DELETE CASCADE,
+        point_seq integer NOT NULL,
+        at timestamptz NOT NULL,
+        execution_id uuid NOT NULL,
+        direction text NOT NULL,
+        size double precision NOT NULL,
+        size_ci_low double precision,
+        size_ci_high double precision,
+        p_value double precision NOT NULL,
+        before jsonb NOT NULL,
+        after jsonb NOT NULL,
+        facts_changed jsonb NOT NULL,
+        state text NOT NULL DEFAULT 'open',
+        detected timestamptz NOT NULL,
+        UNIQUE (series_id, point_seq)
+      );
+      CREATE INDEX series_changes_state ON series_changes(state, seq);
+      CREATE INDEX plan_run_cells_execution ON plan_run_cells(execution_id);
+    `,
+  },
+  {
+    id: 11,
+    name: "webhooks: where alerts go, and each event's delivery to each of them",
+    // A delivery is one event for one webhook: UNIQUE (webhook_id, event_key) makes two servers
+    // that enqueue the same event make one. It is sent by the deliverer holding its lease.
+    sql: `
+      CREATE TABLE webhooks (
+        id uuid PRIMARY KEY,
+        seq bigserial UNIQUE,
+        url text NOT NULL,
+        secret_sealed text NOT NULL,
+        events text[] NOT NULL,
+        plan_id uuid REFERENCES plans(id) ON DELETE CASCADE,
+        format text NOT NULL,
+        created timestamptz NOT NULL
+      );
+      CREATE TABLE webhook_deliveries (
+        id uuid PRIMARY KEY,
+        seq bigserial UNIQUE,
+        webhook_id uuid NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        event text NOT NULL,
+        event_key text NOT NULL,
+        payload jsonb NOT NULL,
+        state text NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz,
+        owner text,
+        lease_until timestamptz,
+        last_status integer,
+        last_error text,
+        created timestamptz NOT NULL,
+        delivered_at timestamptz,
+        UNIQUE (webhook_id, event_key)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, seq);
+    `,
+  },
 ];
 
 /** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */

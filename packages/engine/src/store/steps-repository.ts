@@ -1,5 +1,6 @@
 import type { DescribeStepEnd } from "../model/events.js";
 import type { ExecutionState } from "../model/executions.js";
+import type { StoredMetric } from "../model/metrics.js";
 import type { SessionState } from "../model/sessions.js";
 import { SESSION_DELETED, type StepEnd, type StepKey, type StepKind, type StepRow } from "../model/steps.js";
 import { formatTimestamp } from "../time.js";
@@ -19,6 +20,8 @@ export class StepsRepository {
     private readonly events: EventAppender,
     /** The data of the step.finished event an end appends. */
     private readonly describeEnd: DescribeStepEnd,
+    /** Appends a successful run's figures to their series, in the end's transaction (so no point is lost). */
+    private readonly recordPoints?: (tx: Db, executionId: string, started: Date, metrics: StoredMetric[]) => Promise<void>,
   ) {}
 
   /**
@@ -89,6 +92,8 @@ export class StepsRepository {
       if (!finished) return null;
       const metrics = key.step === "run" && result.state === "succeeded" ? json(result.metrics ?? []) : null;
       const [row] = await run<{ session_id: string; moved: boolean }>(tx, endOnExecution(key.execution_id, move.from, move.to, metrics));
+      if (metrics !== null && this.recordPoints && result.metrics?.length)
+        await this.recordPoints(tx, key.execution_id, new Date(finished.started), result.metrics);
       const about = { session_id: row.session_id, execution_id: key.execution_id };
       await this.events.appendAll(
         [

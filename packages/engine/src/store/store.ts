@@ -4,6 +4,7 @@ import type { MachineRow, VmRecord } from "../model/machines.js";
 import type { RunMetricsRow } from "../model/metrics.js";
 import type { NewPlan, PlanRow } from "../model/plans.js";
 import type { LiveResourceCount, ResourceLifetime, ResourceRow } from "../model/resources.js";
+import type { DescribeRunFigures } from "../model/series.js";
 import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
 import type { Db } from "./db.js";
@@ -18,8 +19,10 @@ import { PlansRepository } from "./plans-repository.js";
 import { SchedulesRepository } from "./schedules-repository.js";
 import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
+import { SeriesRepository } from "./series-repository.js";
 import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
+import { WebhooksRepository } from "./webhooks-repository.js";
 
 /**
  * Every read and write of the engine's state, one repository per kind of data (their SQL in
@@ -40,16 +43,28 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly planRuns: PlanRunsRepository;
   /** The plans' schedules, read and written by schedules/ through it directly. */
   readonly schedules: SchedulesRepository;
+  /** The webhooks and their deliveries, read and written by alerts/ through it directly. */
+  readonly webhooks: WebhooksRepository;
+  /** Each metric's series over time, their points and changes, read and written by series/ through it directly. */
+  readonly series: SeriesRepository;
 
   constructor(
     readonly db: Db,
     readonly events: Events,
     /** The data of the step.finished event a step's end appends (events/step-finished.ts). */
     describeStepEnd: DescribeStepEnd,
+    /** The figures a successful run appends to its series (series/run-figures.ts); none are recorded without. */
+    describeRunFigures?: DescribeRunFigures,
   ) {
     this.sessions = new SessionsRepository(db, events);
     this.executions = new ExecutionsRepository(db, events);
-    this.steps = new StepsRepository(db, events, describeStepEnd);
+    this.series = new SeriesRepository(db, events);
+    this.steps = new StepsRepository(
+      db,
+      events,
+      describeStepEnd,
+      describeRunFigures && ((tx, executionId, started, metrics) => this.series.recordRunPoints(tx, executionId, started, describeRunFigures(metrics))),
+    );
     this.leases = new LeasesRepository(db);
     this.machines = new MachinesRepository(db);
     this.resources = new ResourcesRepository(db);
@@ -57,6 +72,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.plans = new PlansRepository(db, events);
     this.planRuns = new PlanRunsRepository(db, events);
     this.schedules = new SchedulesRepository(db);
+    this.webhooks = new WebhooksRepository(db);
   }
 
   // ---- sessions

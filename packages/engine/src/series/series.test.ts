@@ -1,0 +1,245 @@
+import { randomUUID } from "node:crypto";
+import { createTestSchema } from "@benchwright/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeWithEvents } from "../events/store-with-events.js";
+import type { StoredMetric } from "../model/metrics.js";
+import type { Db } from "../store/db.js";
+import { migrate } from "../store/migrations.js";
+import { openDb } from "../store/open-db.js";
+import type { Store } from "../store/store.js";
+import { ChangeChecker } from "./change-checker.js";
+import type { ChangeView } from "./change-view.js";
+import { SeriesBook } from "./series-book.js";
+
+const quiet = () => {};
+
+for (const kind of ["pglite", "postgres"] as const) {
+  describe(`series on ${kind}`, () => {
+    let db: Db;
+    let store: Store;
+    let dropSchema = async () => {};
+
+    beforeAll(async () => {
+      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://" });
+      else {
+        const schema = await createTestSchema();
+        dropSchema = schema.drop;
+        db = await openDb({ databaseUrl: schema.url });
+      }
+      await migrate(db);
+      store = storeWithEvents(db);
+    }, 60_000);
+
+    afterAll(async () => {
+      await db.close();
+      await dropSchema();
+    });
+
+    async function session(provider = "local"): Promise<string> {
+      const id = randomUUID();
+      await store.insertSession({
+        id,
+        provider_name: provider,
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
+      });
+      return id;
+    }
+
+    /** An execution that ran once, successfully, measuring `metrics`; its run's start. */
+    async function ranExecution(
+      sessionId: string,
+      metrics: StoredMetric[],
+      facts: Record<string, unknown> = {},
+      id: string = randomUUID(),
+    ): Promise<{ id: string; started: Date }> {
+      const test = { tool_id: "sysbench", workload_id: "cpu", tool_name: "sysbench", workload_name: "cpu", workload_description: "d" };
+      await store.insertExecution({
+        id,
+        session_id: sessionId,
+        tool_id: "sysbench",
+        workload_id: "cpu",
+        test,
+        params: { threads: 2 },
+        state: "prepared",
+        created: new Date(),
+      });
+      await store.setExecEnv(id, { vms: [{ id: "vm1", ip: "127.0.0.1", platform: "debian_12", facts: { cpu_count: 2, ...facts } }] });
+      const step = await store.beginStep(id, "run", { from: ["prepared"], to: "running" }, new Date(), () => "log");
+      const ended = await store.endStep(
+        id,
+        "run",
+        step!.attempt,
+        { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics },
+        { from: "running", to: "completed" },
+      );
+      expect(ended).not.toBeNull();
+      return { id, started: new Date(step!.started) };
+    }
+
+    const speed = (value: number, repetition?: number, tags?: Record<string, string>): StoredMetric => ({
+      name: "events_per_second",
+      value,
+      unit: "events/s",
+      better: "higher",
+      ...(tags ? { tags } : {}),
+      ...(repetition === undefined ? {} : { repetition }),
+    });
+
+    it("records one point per metric at a run's end: its identity, n, mean and interval, the machines' facts", async () => {
+      const sessionId = await session("series-a");
+      const first = await ranExecution(
+        sessionId,
+        [speed(100, 0), speed(102, 1), speed(104, 2), { name: "latency_ms", value: 3, unit: "ms", better: "lower", repetition: 0 }],
+        { kernel: "6.1.0", cpu_model: "Xeon", tool_version: "1.0.20" },
+      );
+      const second = await ranExecution(sessionId, [speed(90)], { kernel: "6.1.0", cpu_model: "Xeon" });
+      const book = new SeriesBook(store);
+      // Made in the order of their keys: sorted by name here.
+      const series = (await book.list({ provider: "series-a" })).items.sort((a, b) => a.metric.name.localeCompare(b.metric.name));
+      expect(series.map((s) => [s.metric.name, s.points])).toEqual([
+        ["events_per_second", 2],
+        ["latency_ms", 1],
+      ]);
+      const eps = series[0];
+      expect(eps).toMatchObject({
+        benchmark: { tool: "sysbench", workload: "cpu", params: { threads: 2 } },
+        metric: { name: "events_per_second", tags: {}, unit: "events/s", better: "higher" },
+        target: { provider: "series-a", service_type: "default" },
+      });
+      const points = (await book.points(eps.id)).items;
+      expect(points.map((p) => [p.seq, p.execution_id, p.n, p.mean])).toEqual([
+        [1, first.id, 3, 102],
+        [2, second.id, 1, 90],
+      ]);
+      // 102 ± t(0.975, 2) · 2 / √3
+      expect(points[0].ci_low).toBeCloseTo(102 - 4.302653 * (2 / Math.sqrt(3)), 4);
+      expect(points[1].ci_low).toBeNull();
+      expect(points[0].facts).toEqual({ kernel: "6.1.0", cpu_model: "Xeon", tool_version: "1.0.20" });
+      expect(points[0].plan_run_id).toBeNull();
+      expect(new Date(`${points[0].at}Z`).getTime()).toBe(Math.floor(first.started.getTime() / 1000) * 1000);
+      expect(eps.latest?.seq).toBe(2);
+      // Another tag set is another series.
+      await ranExecution(sessionId, [speed(5, undefined, { threads: "4" })]);
+      expect((await book.list({ provider: "series-a", metric: "events_per_second" })).items).toHaveLength(2);
+    });
+
+    /** A plan with one run whose one cell is execution `executionId`: the run's and the plan's ids. */
+    async function planRunOf(executionId: string): Promise<{ planId: string; runId: string }> {
+      const [planId, runId] = [randomUUID(), randomUUID()];
+      await db.query("INSERT INTO plans (id, created, body) VALUES ($1, now(), '{}')", [planId]);
+      await db.query("INSERT INTO plan_runs (id, plan_id, state, created, sessions) VALUES ($1, $2, 'running', now(), '{}')", [runId, planId]);
+      await db.query(
+        `INSERT INTO plan_run_cells (run_id, seq, target, benchmark, cell, tool, workload, params, state, execution_id)
+         VALUES ($1, 0, 't', 0, 0, 'sysbench', 'cpu', '{}', 'running', $2)`,
+        [runId, executionId],
+      );
+      return { planId, runId };
+    }
+
+    it("records a plan run's cell's point with its run", async () => {
+      const sessionId = await session("series-plan");
+      const executionId = randomUUID();
+      const { runId } = await planRunOf(executionId);
+      await ranExecution(sessionId, [speed(7)], {}, executionId);
+      const [series] = (await new SeriesBook(store).list({ provider: "series-plan" })).items;
+      expect(series.latest).toMatchObject({ seq: 1, execution_id: executionId, plan_run_id: runId, n: 1, mean: 7, ci_low: null, ci_high: null, facts: {} });
+    });
+
+    /** A series of `means`, inserted directly, every point unchecked; facts from `factsOf`; its points of `planRunId` when given. */
+    async function syntheticSeries(means: number[], factsOf: (i: number) => Record<string, string>, planRunId?: string): Promise<string> {
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO series (id, key, tool, workload, params, metric, tags, provider, service_type, unit, better, points, created)
+         VALUES ($1, $2, 'sysbench', 'cpu', '{}', 'events_per_second', '{}', 'synthetic', 'default', 'events/s', 'higher', $3, now())`,
+        [id, randomUUID(), means.length],
+      );
+      for (const [i, mean] of means.entries())
+        await db.query("INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, facts) VALUES ($1, $2, $3, $4, now(), 1, $5, $6)", [
+          id,
+          i + 1,
+          randomUUID(),
+          planRunId ?? null,
+          mean,
+          JSON.stringify(factsOf(i)),
+        ]);
+      return id;
+    }
+
+    // 100 ± 3, then 80 ± 3 from the 9th point, after a new tool version.
+    const jitter = [0, 2, -3, 1, -1, 3, -2, 0, 1, -3, 2, -1, 0, 3, -2, -1];
+    const steps = jitter.map((j, i) => (i < 8 ? 100 : 80) + j);
+    const facts = (i: number) => ({ kernel: "6.1.0", tool_version: i < 8 ? "1.0" : "1.1" });
+
+    it("finds a step in a series once, with its direction and the facts that changed, and tells it once", async () => {
+      const seriesId = await syntheticSeries(steps, facts);
+      const told: Array<[ChangeView, { plan_id: string | null }]> = [];
+      const checker = new ChangeChecker({ store, log: quiet, onChange: (c, ctx) => void told.push([c, ctx]) });
+      await checker.wake();
+      await checker.wake();
+      const changes = (await new SeriesBook(store).seriesChanges(seriesId)).items;
+      expect(changes).toHaveLength(1);
+      expect(changes[0]).toMatchObject({
+        seq: 9,
+        direction: "regression",
+        state: "open",
+        before: { n: 8 },
+        after: { n: 8 },
+        facts_changed: [{ fact: "tool_version", before: ["1.0"], after: ["1.1"] }],
+        series: { metric: { name: "events_per_second", better: "higher" } },
+      });
+      expect(changes[0].size).toBeCloseTo(-0.2, 1);
+      expect(told.map(([c, ctx]) => [c.id, ctx])).toEqual([[changes[0].id, { plan_id: null }]]);
+      const events = await db.query<{ type: string; data: { change_id: string } }>("SELECT type, data FROM events WHERE type = 'change.detected'");
+      expect(events.filter((e) => e.data.change_id === changes[0].id).map((e) => e.data)).toEqual([
+        { change_id: changes[0].id, series_id: seriesId, direction: "regression", size: changes[0].size },
+      ]);
+      expect((await db.query("SELECT 1 FROM series_points WHERE series_id = $1 AND NOT checked", [seriesId])).length).toBe(0);
+
+      const book = new SeriesBook(store);
+      const acknowledged = await book.acknowledge(changes[0].id);
+      expect(acknowledged.state).toBe("acknowledged");
+      expect((await book.changes({ series_id: seriesId, state: "open" })).items).toEqual([]);
+    });
+
+    it("records a change once when two checkers race for it", async () => {
+      const seriesId = await syntheticSeries(steps, facts);
+      const told: string[] = [];
+      const checkers = [0, 1].map(() => new ChangeChecker({ store, log: quiet, onChange: (c) => void told.push(c.id) }, { batch: 1 }));
+      // Each point claimed by one of them: both check windows that show the step.
+      await Promise.all(checkers.map((c) => c.wake()));
+      // And both checking the whole series at once.
+      await Promise.all(checkers.map((c) => c.checkSeries(seriesId, steps.length)));
+      const changes = (await new SeriesBook(store).seriesChanges(seriesId)).items;
+      expect(changes.map((c) => c.seq)).toEqual([9]);
+      expect(told).toEqual([changes[0].id]);
+    });
+
+    it("tells a change of a plan's run with its plan", async () => {
+      const { planId, runId } = await planRunOf(randomUUID());
+      const seriesId = await syntheticSeries(steps, facts, runId);
+      const told: Array<{ plan_id: string | null }> = [];
+      await new ChangeChecker({ store, log: quiet, onChange: (_c, ctx) => void told.push(ctx) }).checkSeries(seriesId, steps.length);
+      expect(told).toEqual([{ plan_id: planId }]);
+    });
+
+    it("compares the latest level with a baseline", async () => {
+      const seriesId = await syntheticSeries(steps, facts);
+      await new ChangeChecker({ store, log: quiet }).wake();
+      const book = new SeriesBook(store);
+      const series = await book.setBaseline(seriesId, { from: 1, to: 8 });
+      expect(series.baseline).toMatchObject({ from: 1, to: 8, n: 8 });
+      expect(series.baseline!.mean).toBeCloseTo(100, 5);
+      expect(series.latest_vs_baseline?.direction).toBe("regression");
+      expect(series.latest_vs_baseline!.size).toBeCloseTo(-0.2, 1);
+      await expect(book.setBaseline(seriesId, { from: 3, to: 99 })).rejects.toMatchObject({ code: "validation_failed" });
+      await book.clearBaseline(seriesId);
+      expect((await book.get(seriesId)).baseline).toBeNull();
+    });
+  });
+}

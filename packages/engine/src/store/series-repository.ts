@@ -1,0 +1,125 @@
+import type { RunFigure, SeriesChangeRow, SeriesPointRow, SeriesRow } from "../model/series.js";
+import type { Db } from "./db.js";
+import type { EventAppender } from "./event-appender.js";
+import {
+  acknowledgeChange,
+  type ChangeFilter,
+  changesPage,
+  claimUncheckedPoints,
+  insertChange,
+  lockSeries,
+  type NewChange,
+  planOfRun,
+  pointsBetween,
+  pointsPage,
+  recordRunPoints,
+  type SeriesFilter,
+  seriesPage,
+  seriesBetter,
+  setBaseline,
+  windowMeans,
+} from "./sql/series-sql.js";
+import { run } from "./sql/sql.js";
+import type { NewEvent } from "../model/events.js";
+
+/** A series as its view needs it: the row, its latest point, its open changes and the means a baseline compares. */
+export interface SeriesWithFigures extends SeriesRow {
+  latest: SeriesPointRow | null;
+  open_changes: number;
+  baseline_means: number[] | null;
+  latest_means: number[] | null;
+}
+
+export type ChangeWithSeries = SeriesChangeRow & {
+  series: Pick<SeriesRow, "tool" | "workload" | "params" | "metric" | "tags" | "provider" | "service_type" | "unit" | "better">;
+};
+
+/** The series of each metric over time, their points and the changes found in them. */
+export class SeriesRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventAppender,
+  ) {}
+
+  /** Appends a successful run's points, in the transaction that records the run's end. */
+  async recordRunPoints(tx: Db, executionId: string, at: Date, figures: RunFigure[]): Promise<void> {
+    if (figures.length > 0) await run(tx, recordRunPoints(executionId, at, figures));
+  }
+
+  /** Marks up to `limit` unchecked points checked; they are the caller's to check. */
+  async claimUnchecked(limit: number): Promise<Array<{ series_id: string; seq: number }>> {
+    return run<{ series_id: string; seq: number }>(this.db, claimUncheckedPoints(limit));
+  }
+
+  async windowMeans(seriesId: string, uptoSeq: number, window: number): Promise<Array<{ seq: number; mean: number }>> {
+    return run<{ seq: number; mean: number }>(this.db, windowMeans(seriesId, uptoSeq, window));
+  }
+
+  async pointsBetween(seriesId: string, fromSeq: number, toSeq: number): Promise<SeriesPointRow[]> {
+    return run<SeriesPointRow>(this.db, pointsBetween(seriesId, fromSeq, toSeq));
+  }
+
+  /**
+   * Records a change unless the same change (at that point or next to it) is recorded, with
+   * the event `describe` makes of it, in one transaction; the series' row is held meanwhile so
+   * that two checkers finding one change record it once. The row when this call inserted it.
+   */
+  async insertChange(change: NewChange, describe: (row: ChangeWithSeries) => NewEvent): Promise<ChangeWithSeries | null> {
+    return this.db.transaction(async (tx) => {
+      const [series] = await run<SeriesRow>(tx, lockSeries(change.series_id));
+      if (!series) return null;
+      const [row] = await run<SeriesChangeRow>(tx, insertChange(change));
+      if (!row) return null;
+      const full: ChangeWithSeries = {
+        ...row,
+        series: {
+          tool: series.tool,
+          workload: series.workload,
+          params: series.params,
+          metric: series.metric,
+          tags: series.tags,
+          provider: series.provider,
+          service_type: series.service_type,
+          unit: series.unit,
+          better: series.better,
+        },
+      };
+      await this.events.appendAll([describe(full)], tx);
+      return full;
+    });
+  }
+
+  async better(seriesId: string): Promise<"higher" | "lower" | null> {
+    return (await run<{ better: "higher" | "lower" | null }>(this.db, seriesBetter(seriesId)))[0]?.better ?? null;
+  }
+
+  async planOfRun(planRunId: string): Promise<string | null> {
+    return (await run<{ plan_id: string }>(this.db, planOfRun(planRunId)))[0]?.plan_id ?? null;
+  }
+
+  /** Series `filter` selects, in creation order; the means compared with a baseline are at most `latestCap` points. */
+  async page(filter: SeriesFilter, latestCap: number): Promise<SeriesWithFigures[]> {
+    return run<SeriesWithFigures>(this.db, seriesPage(filter, latestCap));
+  }
+
+  async get(id: string, latestCap: number): Promise<SeriesWithFigures | undefined> {
+    return (await run<SeriesWithFigures>(this.db, seriesPage({ id }, latestCap)))[0];
+  }
+
+  async points(seriesId: string, afterSeq: number | undefined, limit: number | undefined): Promise<SeriesPointRow[]> {
+    return run<SeriesPointRow>(this.db, pointsPage(seriesId, afterSeq, limit));
+  }
+
+  /** False when there is no such series. */
+  async setBaseline(seriesId: string, baseline: { from: number; to: number } | null): Promise<boolean> {
+    return (await run(this.db, setBaseline(seriesId, baseline))).length > 0;
+  }
+
+  async changes(filter: ChangeFilter): Promise<ChangeWithSeries[]> {
+    return run<ChangeWithSeries>(this.db, changesPage(filter));
+  }
+
+  async acknowledge(id: string): Promise<boolean> {
+    return (await run(this.db, acknowledgeChange(id))).length > 0;
+  }
+}

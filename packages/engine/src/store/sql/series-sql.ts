@@ -1,0 +1,235 @@
+import type { FactChange, RunFigure, SeriesChangeRow } from "../../model/series.js";
+import { POINT_FACTS } from "../../model/series.js";
+import { json, type Sql } from "./sql.js";
+
+const SERIES_COLUMNS = `s.id, s.seq::text AS seq, s.tool, s.workload, s.params, s.metric, s.tags, s.provider, s.service_type, s.unit, s.better,
+  s.points, s.first_at, s.last_at, s.baseline, s.created`;
+const POINT_COLUMNS = "p.series_id, p.seq, p.execution_id, p.plan_run_id, p.at, p.n, p.mean, p.ci_low, p.ci_high, p.facts";
+const CHANGE_COLUMNS = `c.id, c.seq::text AS seq, c.series_id, c.point_seq, c.at, c.execution_id, c.direction, c.size, c.size_ci_low, c.size_ci_high,
+  c.p_value, c.before, c.after, c.facts_changed, c.state, c.detected`;
+const FACT_LIST = POINT_FACTS.map((f) => `'${f}'`).join(", ");
+
+/**
+ * Appends one point per figure of a successful run to its series, made on first use, in one
+ * statement: the execution's identity (tool, workload, params, target), its plan run and its
+ * machines' facts are read here, and the series' key is a hash of that identity and the
+ * metric's (jsonb's text is canonical: the same identity always gives the same key). The
+ * series' row is bumped (`points`), which orders two runs ending at once (their series' rows
+ * are taken in the order of their keys, so two ends never wait for each other); an execution
+ * has one point per series, its first successful run's.
+ */
+export function recordRunPoints(executionId: string, at: Date, figures: RunFigure[]): Sql {
+  return {
+    text: `WITH x AS (
+        SELECT e.id, e.tool_id, e.workload_id, e.params, ss.provider_name, ss.service_type,
+               (SELECT c.run_id FROM plan_run_cells c WHERE c.execution_id = e.id LIMIT 1) AS plan_run_id,
+               (SELECT COALESCE(jsonb_object_agg(f.key, f.vals), '{}'::jsonb) FROM (
+                  SELECT kv.key, string_agg(DISTINCT kv.value, ', ' ORDER BY kv.value) AS vals
+                    FROM jsonb_array_elements(COALESCE(e.exec_env->'vms', '[]'::jsonb)) v,
+                         jsonb_each_text(CASE WHEN jsonb_typeof(v->'facts') = 'object' THEN v->'facts' ELSE '{}'::jsonb END) kv
+                   WHERE kv.key IN (${FACT_LIST}) AND kv.value <> ''
+                   GROUP BY kv.key) f) AS facts
+          FROM executions e JOIN sessions ss ON ss.id = e.session_id WHERE e.id = $1),
+      m AS (SELECT * FROM jsonb_to_recordset($2::jsonb)
+              AS m(metric text, tags jsonb, unit text, better text, n integer, mean double precision, ci_low double precision, ci_high double precision)),
+      k AS (SELECT m.*, x.*, md5(jsonb_build_array(x.tool_id, x.workload_id, x.params, m.metric, m.tags, x.provider_name, x.service_type)::text) AS key
+              FROM m CROSS JOIN x),
+      fresh AS (SELECT k.* FROM k WHERE NOT EXISTS (
+                  SELECT 1 FROM series s JOIN series_points p ON p.series_id = s.id WHERE s.key = k.key AND p.execution_id = k.id)),
+      s AS (INSERT INTO series AS s (id, key, tool, workload, params, metric, tags, provider, service_type, unit, better, points, first_at, last_at, created)
+              SELECT gen_random_uuid(), key, tool_id, workload_id, params, metric, tags, provider_name, service_type, unit, better, 1, $3, $3, now()
+                FROM fresh ORDER BY key
+              ON CONFLICT (key) DO UPDATE SET points = s.points + 1, unit = EXCLUDED.unit, better = COALESCE(EXCLUDED.better, s.better),
+                first_at = LEAST(s.first_at, EXCLUDED.first_at), last_at = GREATEST(s.last_at, EXCLUDED.last_at)
+              RETURNING s.id, s.key, s.points)
+      INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, ci_low, ci_high, facts)
+        SELECT s.id, s.points, fresh.id, fresh.plan_run_id, $3, fresh.n, fresh.mean, fresh.ci_low, fresh.ci_high, fresh.facts
+          FROM s JOIN fresh ON fresh.key = s.key`,
+    values: [executionId, json(figures), at],
+  };
+}
+
+/**
+ * Marks up to `limit` unchecked points checked and answers them: whoever marks a point checks
+ * it (locked rows another checker is marking are skipped, so two checkers never take one point).
+ */
+export function claimUncheckedPoints(limit: number): Sql {
+  return {
+    text: `UPDATE series_points p SET checked = true
+             FROM (SELECT series_id, seq FROM series_points WHERE NOT checked ORDER BY series_id, seq LIMIT $1 FOR UPDATE SKIP LOCKED) c
+            WHERE p.series_id = c.series_id AND p.seq = c.seq AND NOT p.checked
+        RETURNING p.series_id, p.seq`,
+    values: [limit],
+  };
+}
+
+/** The means of the `window` points of a series up to `seq`, oldest first (the primary key's order). */
+export function windowMeans(seriesId: string, uptoSeq: number, window: number): Sql {
+  return {
+    text: `SELECT seq, mean FROM (SELECT seq, mean FROM series_points WHERE series_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3) w ORDER BY seq`,
+    values: [seriesId, uptoSeq, window],
+  };
+}
+
+/** The points of a series from `fromSeq` to `toSeq` (both in), oldest first. */
+export function pointsBetween(seriesId: string, fromSeq: number, toSeq: number): Sql {
+  return {
+    text: `SELECT ${POINT_COLUMNS} FROM series_points p WHERE p.series_id = $1 AND p.seq BETWEEN $2 AND $3 ORDER BY p.seq`,
+    values: [seriesId, fromSeq, toSeq],
+  };
+}
+
+/** Holds a series' row until the transaction ends: its changes are inserted one checker at a time. */
+export function lockSeries(seriesId: string): Sql {
+  return { text: `SELECT ${SERIES_COLUMNS} FROM series s WHERE s.id = $1 FOR UPDATE`, values: [seriesId] };
+}
+
+export type NewChange = Omit<SeriesChangeRow, "seq" | "state" | "detected" | "facts_changed"> & { facts_changed: FactChange[] };
+
+/**
+ * Records a change unless one is recorded at the same point or next to it (a change point may
+ * move by one as points arrive: it is the same change). Answers the row when inserted.
+ */
+export function insertChange(c: NewChange): Sql {
+  return {
+    text: `INSERT INTO series_changes AS c (id, series_id, point_seq, at, execution_id, direction, size, size_ci_low, size_ci_high, p_value, before, after, facts_changed, detected)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now()
+            WHERE NOT EXISTS (SELECT 1 FROM series_changes o WHERE o.series_id = $2 AND o.point_seq BETWEEN $3::integer - 1 AND $3::integer + 1)
+           ON CONFLICT (series_id, point_seq) DO NOTHING
+           RETURNING ${CHANGE_COLUMNS}`,
+    values: [
+      c.id,
+      c.series_id,
+      c.point_seq,
+      c.at,
+      c.execution_id,
+      c.direction,
+      c.size,
+      c.size_ci_low,
+      c.size_ci_high,
+      c.p_value,
+      json(c.before),
+      json(c.after),
+      json(c.facts_changed),
+    ],
+  };
+}
+
+/** The plan a point's run belongs to, if any. */
+export function planOfRun(planRunId: string): Sql {
+  return { text: "SELECT plan_id FROM plan_runs WHERE id = $1", values: [planRunId] };
+}
+
+export interface SeriesFilter {
+  tool?: string;
+  workload?: string;
+  metric?: string;
+  provider?: string;
+  service_type?: string;
+  afterSeq?: string;
+  limit?: number;
+}
+
+/**
+ * A page of series with what their views show beside them: the latest point, the count of
+ * open changes, and (for a series with a baseline) the means of its baseline's points and of
+ * its latest level's (the points since its last change, at most `latestCap` of them).
+ */
+export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: number): Sql {
+  const values: unknown[] = [];
+  const where: string[] = [];
+  const add = (column: string, value: unknown) => {
+    if (value === undefined) return;
+    values.push(value);
+    where.push(`s.${column} = $${values.length}`);
+  };
+  add("id", filter.id);
+  add("tool", filter.tool);
+  add("workload", filter.workload);
+  add("metric", filter.metric);
+  add("provider", filter.provider);
+  add("service_type", filter.service_type);
+  if (filter.afterSeq !== undefined) {
+    values.push(filter.afterSeq);
+    where.push(`s.seq > $${values.length}::bigint`);
+  }
+  values.push(filter.limit ?? null, latestCap);
+  const limit = `$${values.length - 1}`;
+  const cap = `$${values.length}`;
+  return {
+    text: `SELECT ${SERIES_COLUMNS},
+        (SELECT row_to_json(lp) FROM (SELECT ${POINT_COLUMNS} FROM series_points p WHERE p.series_id = s.id ORDER BY p.seq DESC LIMIT 1) lp) AS latest,
+        (SELECT count(*)::int FROM series_changes c WHERE c.series_id = s.id AND c.state = 'open') AS open_changes,
+        CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(p.mean ORDER BY p.seq), '{}') FROM series_points p
+           WHERE p.series_id = s.id AND p.seq BETWEEN (s.baseline->>'from')::integer AND (s.baseline->>'to')::integer) END AS baseline_means,
+        CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(l.mean ORDER BY l.seq), '{}') FROM (
+           SELECT p.seq, p.mean FROM series_points p
+            WHERE p.series_id = s.id AND p.seq >= COALESCE((SELECT max(c.point_seq) FROM series_changes c WHERE c.series_id = s.id), 1)
+            ORDER BY p.seq DESC LIMIT ${cap}) l) END AS latest_means
+      FROM series s ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY s.seq LIMIT ${limit}`,
+    values,
+  };
+}
+
+/** A page of a series' points, oldest first, after `afterSeq`. */
+export function pointsPage(seriesId: string, afterSeq: number | undefined, limit: number | undefined): Sql {
+  return {
+    text: `SELECT ${POINT_COLUMNS} FROM series_points p WHERE p.series_id = $1 AND ($2::integer IS NULL OR p.seq > $2::integer) ORDER BY p.seq LIMIT $3`,
+    values: [seriesId, afterSeq ?? null, limit ?? null],
+  };
+}
+
+/** Sets (or, with null, clears) a series' baseline; answers whether the series exists. */
+export function setBaseline(seriesId: string, baseline: { from: number; to: number } | null): Sql {
+  return { text: "UPDATE series SET baseline = $2::jsonb WHERE id = $1 RETURNING id", values: [seriesId, json(baseline)] };
+}
+
+export interface ChangeFilter {
+  direction?: string;
+  state?: string;
+  series_id?: string;
+  id?: string;
+  afterSeq?: string;
+  limit?: number;
+}
+
+/** A page of changes with their series' identity (`series`, as JSON), in the order they were found. */
+export function changesPage(filter: ChangeFilter): Sql {
+  const values: unknown[] = [];
+  const where: string[] = [];
+  const add = (column: string, value: unknown, cast = "") => {
+    if (value === undefined) return;
+    values.push(value);
+    where.push(`c.${column} = $${values.length}${cast}`);
+  };
+  add("id", filter.id);
+  add("direction", filter.direction);
+  add("state", filter.state);
+  add("series_id", filter.series_id);
+  add("seq", filter.afterSeq, "::bigint");
+  if (filter.afterSeq !== undefined) where[where.length - 1] = where[where.length - 1].replace("c.seq =", "c.seq >");
+  values.push(filter.limit ?? null);
+  return {
+    text: `SELECT ${CHANGE_COLUMNS},
+        json_build_object('tool', s.tool, 'workload', s.workload, 'params', s.params, 'metric', s.metric, 'tags', s.tags,
+          'provider', s.provider, 'service_type', s.service_type, 'unit', s.unit, 'better', s.better) AS series
+      FROM series_changes c JOIN series s ON s.id = c.series_id
+      ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY c.seq LIMIT $${values.length}`,
+    values,
+  };
+}
+
+/** Acknowledges an open change; answers the row (acknowledged now or before) when it exists. */
+export function acknowledgeChange(id: string): Sql {
+  return {
+    text: `UPDATE series_changes c SET state = 'acknowledged' WHERE c.id = $1 RETURNING ${CHANGE_COLUMNS}`,
+    values: [id],
+  };
+}
+
+/** Which way is better for a series' metric (null when its definition does not say). */
+export function seriesBetter(seriesId: string): Sql {
+  return { text: "SELECT better FROM series WHERE id = $1", values: [seriesId] };
+}
