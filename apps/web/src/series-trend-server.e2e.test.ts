@@ -19,7 +19,7 @@ const TOKEN = "series-e2e-token";
 const WAIT = { timeout: 60_000 };
 
 /** The tool: `speed` from the speed file; its version (`scripts.version`) from the version file. */
-const definition = (dir: string, withVersion: boolean) =>
+const definition = (dir: string) =>
   [
     "id: trend",
     "tool_name: Trend",
@@ -28,7 +28,8 @@ const definition = (dir: string, withVersion: boolean) =>
     "metrics:",
     "  speed: {unit: ops/s, better: higher, description: How fast}",
     "timeout: {prepare: 60, run: 60}",
-    ...(withVersion ? ["scripts:", `  version: cat '${dir}/version'`] : ["scripts: {}"]),
+    "scripts:",
+    `  version: cat '${dir}/version'`,
     "workloads:",
     "  - id: steady",
     "    workload_name: steady",
@@ -47,8 +48,6 @@ describe("a series' trend on the real server", () => {
   let errors: string[];
   let series: Series;
   let change: Change;
-  /** Whether the catalogue knows `scripts.version` (the facts' helper adds it): then tool_version tells the change. */
-  let versionFacts = true;
 
   beforeAll(async () => {
     assertBuilt();
@@ -56,17 +55,7 @@ describe("a series' trend on the real server", () => {
     chmodSync(dir, 0o755);
     server = await startRealServer(TOKEN);
     const { bw } = server;
-    const file = join(server.configDir, "benchmarks", "trend.yaml");
-    writeFileSync(file, definition(dir, true));
-    if (
-      !(await bw.getBenchmark("trend").then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      versionFacts = false;
-      writeFileSync(file, definition(dir, false));
-    }
+    writeFileSync(join(server.configDir, "benchmarks", "trend.yaml"), definition(dir));
     const session = await bw.createSession({ provider: "local", service: "default" });
     for (const [speed, version] of [
       ...[100, 102, 97, 101, 99, 103].map((s) => [s, "trend 1.0"] as const),
@@ -103,7 +92,7 @@ describe("a series' trend on the real server", () => {
     expect(series.points).toBe(12);
     expect(change).toMatchObject({ direction: "regression", state: "open" });
     expect(Math.abs(change.seq - 7)).toBeLessThanOrEqual(1);
-    if (versionFacts) expect(change.facts_changed).toContainEqual({ fact: "tool_version", before: ["trend 1.0"], after: ["trend 2.0"] });
+    expect(change.facts_changed).toContainEqual({ fact: "tool_version", before: ["trend 1.0"], after: ["trend 2.0"] });
   });
 
   it("draws the trend with the change point and the facts that changed, and the baseline", async () => {
@@ -115,10 +104,9 @@ describe("a series' trend on the real server", () => {
     expect(trend.meanPoints).toBe(12);
     expect(trend.changeLines).toBe(1);
     expect(trend.texts).toContain(`#${change.seq} regression ${(change.size * 100).toFixed(1)}%`);
-    // Each fact the API says changed is on the chart, one line each (none: says so).
+    // Each fact the API says changed is on the chart, one line each.
     for (const f of change.facts_changed) expect(trend.texts).toContain(`${f.fact}: ${f.before.join(", ")} → ${f.after.join(", ")}`);
-    if (change.facts_changed.length === 0) expect(trend.texts).toContain("no fact changed");
-    if (versionFacts) expect(trend.texts).toContain("tool_version: trend 1.0 → trend 2.0");
+    expect(trend.texts).toContain("tool_version: trend 1.0 → trend 2.0");
     expect(trend.texts).toContain("baseline #1–#6");
     await screenshot(page, SUITE, "trend");
   });

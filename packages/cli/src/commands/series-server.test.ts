@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../test-support/cli-process.js";
 import { startTestServer, type TestServer } from "../test-support/server.js";
 
-const definition = (dir: string, withVersion: boolean) =>
+const definition = (dir: string) =>
   [
     "id: trend",
     "tool_name: Trend",
@@ -17,7 +17,8 @@ const definition = (dir: string, withVersion: boolean) =>
     "metrics:",
     "  speed: {unit: ops/s, better: higher, description: How fast}",
     "timeout: {prepare: 60, run: 60}",
-    ...(withVersion ? ["scripts:", `  version: cat '${dir}/version'`] : ["scripts: {}"]),
+    "scripts:",
+    `  version: cat '${dir}/version'`,
     "workloads:",
     "  - id: steady",
     "    workload_name: steady",
@@ -41,16 +42,7 @@ describe("series and regressions on a real server", () => {
     server = await startTestServer();
     const bw = createClient({ baseUrl: server.url });
     mkdirSync(join(server.configDir, "benchmarks"), { recursive: true });
-    const file = join(server.configDir, "benchmarks", "trend.yaml");
-    writeFileSync(file, definition(dir, true));
-    // Until the catalogue knows `scripts.version`, the tool goes without it.
-    if (
-      !(await bw.getBenchmark("trend").then(
-        () => true,
-        () => false,
-      ))
-    )
-      writeFileSync(file, definition(dir, false));
+    writeFileSync(join(server.configDir, "benchmarks", "trend.yaml"), definition(dir));
     const session = await bw.createSession({ provider: "local", service: "default" });
     for (const [speed, version] of [
       ...[100, 102, 97, 101, 99, 103].map((s) => [s, "trend 1.0"] as const),
@@ -91,6 +83,7 @@ describe("series and regressions on a real server", () => {
     expect(open.code, open.stderr).toBe(0);
     expect(open.stdout).toContain(change.id);
     expect(open.stdout).toContain("trend/steady speed on local/default");
+    expect(open.stdout).toContain("tool_version: trend 1.0 → trend 2.0");
     const ack = await cli("regressions", "ack", change.id);
     expect(ack.code, ack.stderr).toBe(0);
     expect(ack.stdout).toMatch(/acknowledged\s*$/m);
