@@ -25,8 +25,9 @@ const forOwnPage: ProxyOptions["configure"] = (proxy) => {
 export default defineConfig({
   // Relative asset URLs: the same build works at the server's /ui/ and from any static host.
   base: "./",
-  // ECharts is a chunk of its own, loaded with the first chart (charts/chart-element.ts): about 535 kB
-  // minified (183 kB gzip) for bars, scatter, custom series, grid, tooltip and SVG. The limit is its budget.
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 560 },
+  // ECharts is a chunk of its own, loaded with the first chart (charts/chart-element.ts): about 579 kB
+  // minified (198 kB gzip) for bars, scatter, lines, custom series, grid, tooltip, mark lines and areas
+  // (a series' trend) and SVG. The limit is its budget.
+  build: { outDir: "dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 600 },
   server: { proxy: { "/api": { target: apiTarget, changeOrigin: true, configure: forOwnPage } } },
 });

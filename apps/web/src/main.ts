@@ -8,6 +8,9 @@ import { executionsView } from "./views/executions.js";
 import { planView } from "./views/plan.js";
 import { planRunView } from "./views/plan-run.js";
 import { plansView } from "./views/plans.js";
+import { regressionsView } from "./views/regressions.js";
+import { seriesView } from "./views/series.js";
+import { seriesListView } from "./views/series-list.js";
 import { sessionView } from "./views/session.js";
 import { sessionsView } from "./views/sessions.js";
 
@@ -36,6 +39,9 @@ async function show(): Promise<void> {
     else if (runPage) await planRunView(root, id, subId, signal);
     else if (page === "plans" && id) await planView(root, id, signal);
     else if (page === "plans") await plansView(root, signal);
+    else if (page === "series" && id) await seriesView(root, id, signal);
+    else if (page === "series") await seriesListView(root, route, signal);
+    else if (page === "regressions") await regressionsView(root, signal);
     else await sessionsView(root, route, signal);
     if (!signal.aborted) root.dataset.view = runPage ? "plan-run" : id ? `${page}-one` : page;
   } catch (error) {

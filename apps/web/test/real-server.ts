@@ -16,6 +16,8 @@ export interface RealServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
   engine: Engine;
+  /** Its configuration directory (a copy of the repository's): a test may drop a tool's definition in `benchmarks/`. */
+  configDir: string;
   /** An SDK client with the token. */
   bw: BenchwrightClient;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export async function startRealServer(token: string): Promise<RealServer> {
   return {
     url,
     engine,
+    configDir,
     bw: createClient({ baseUrl: url, token }),
     async close() {
       // Open event streams would hold the server open: closeAllConnections ends them.

@@ -33,3 +33,13 @@ export async function resolveExecutionIds(ctx: Context, typed: string[]): Promis
 }
 
 const isPrefix = (typed: string) => !UUID.test(typed) && PREFIX.test(typed);
+
+/** Any record's id as {@link resolveExecutionId} reads an execution's: `records` (masked to their ids) are read only for a prefix. */
+export async function resolveIdAmong(typed: string, records: () => Promise<Array<{ id: string }>>, what: string): Promise<string> {
+  if (!isPrefix(typed)) return typed;
+  return matchPrefix(
+    typed,
+    (await records()).map((r) => r.id),
+    what,
+  );
+}

@@ -6,7 +6,9 @@ import { lsCommand, type LsOptions } from "./commands/ls.js";
 import { planCommand } from "./commands/plan.js";
 import { planReportCommand, type PlanReportOptions } from "./commands/plan-report.js";
 import { planRunCommand } from "./commands/plan-run.js";
+import { acknowledgeCommand, regressionsCommand, type RegressionsOptions } from "./commands/regressions.js";
 import { runCommand, type RunOptions } from "./commands/run.js";
+import { seriesCommand, type SeriesOptions } from "./commands/series.js";
 import { SERVER_COMMANDS, serverCommand } from "./commands/server.js";
 import { showCommand } from "./commands/show.js";
 import { contextOf, DEFAULT_URL, note, type Context, type GlobalOptions } from "./context.js";
@@ -136,6 +138,29 @@ export async function main(argv: string[]): Promise<number> {
     .option("--plan <plan-id>", "the run's plan (found when not given)")
     .option("-o, --output <file>", "write to this file instead of stdout")
     .action(act((ctx, command, run: string) => planReportCommand(run, command.opts<PlanReportOptions>(), ctx)));
+
+  withGlobals(program.command("series"))
+    .description("metrics over time: the series (one metric of one benchmark on one target), or one with its recent points and changes")
+    .argument("[series-id]", "one series (its id, or its first 8 characters or more)")
+    .option("--tool <id>", "only this tool's series")
+    .option("--workload <id>", "only this workload's series")
+    .option("--metric <name>", "only this metric's series")
+    .option("--provider <name>", "only the series on this provider configuration")
+    .option("--service-type <type>", "only the series on this service type")
+    .option("--baseline <from[-to]>", "with an id: pin the baseline to a point or a range of points (3, or 1-5)")
+    .option("--clear-baseline", "with an id: forget the baseline")
+    .option("--last <n>", `with an id: how many of the latest points to show (default 20)`)
+    .action(act((ctx, command, id: string | undefined) => seriesCommand(id, command.opts<SeriesOptions>(), ctx)));
+
+  const regressions = withGlobals(program.command("regressions"))
+    .description("the changes found in the series: open regressions, newest first (ack <id> acknowledges one)")
+    .option("--all", "in every state, acknowledged ones too")
+    .option("--improvements", "the improvements instead of the regressions")
+    .action(act((ctx, command) => regressionsCommand(command.opts<RegressionsOptions>(), ctx)));
+  withGlobals(regressions.command("ack"))
+    .description("acknowledge a change: it is no longer open")
+    .argument("<change-id>", "its id, or its first 8 characters or more")
+    .action(act((ctx, _command, id: string) => acknowledgeCommand(id, ctx)));
 
   for (const name of SERVER_COMMANDS) {
     program

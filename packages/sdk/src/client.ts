@@ -14,6 +14,7 @@ import {
   type SessionExecutionFilters,
   type SessionFilters,
 } from "./lists.js";
+import { changeQuery, pageQuery, seriesQuery, type ChangeFilters, type SeriesFilters } from "./series-filters.js";
 import { exportMetricsStream, exportMetricsText, streamMetricRows, type MetricsExportOptions } from "./metric-rows.js";
 import type { paths } from "./generated/schema.js";
 import type {
@@ -80,24 +81,9 @@ export type ListSessionExecutionsOptions = CallOptions & SessionExecutionFilters
 export type ListExecutionsOptions = CallOptions & ExecutionFilters;
 
 /** Options of `listSeries`: its filters (without them, every series). */
-export interface ListSeriesOptions extends CallOptions {
-  /** The tool's id. */
-  tool?: string;
-  /** The workload's id. */
-  workload?: string;
-  /** The metric's name. */
-  metric?: string;
-  /** The provider configuration's name. */
-  provider?: string;
-  serviceType?: string;
-}
-
-/** Options of `listChanges`: its filters (without them, every change found). */
-export interface ListChangesOptions extends CallOptions {
-  direction?: Change["direction"];
-  state?: Change["state"];
-  seriesId?: string;
-}
+export type ListSeriesOptions = CallOptions & SeriesFilters;
+/** Options of `listChanges`: its filters (without them, every change). */
+export type ListChangesOptions = CallOptions & ChangeFilters;
 
 /** Options of `compareExecutions`. */
 export interface CompareOptions extends CallOptions {
@@ -291,40 +277,54 @@ export interface BenchwrightClient {
    */
   events(options?: EventsOptions): AsyncIterable<BenchwrightEvent>;
   sweep(body?: SweepRequest, options?: CallOptions): Promise<SweepReport>;
-  /**
-   * The series that match the filters, oldest first: each is one metric of one benchmark (tool,
-   * workload, params) on one target (provider, service type), a point per successful run.
-   *
-   * @example
-   * for (const s of await bw.listSeries({ tool: "sysbench" })) console.log(s.metric.name, s.points, s.latest?.mean, s.open_changes);
-   */
+  /** The series (one metric of one benchmark on one target, over time) that match the filters, oldest first. */
   listSeries(options?: ListSeriesOptions): Promise<Series[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
   listSeriesPage(options?: ListSeriesOptions & PageOptions): Promise<Page<Series>>;
+  /**
+   * The series that match the filters, page after page (`pageSize` at a time) as the loop goes.
+   *
+   * @example
+   * for await (const s of bw.series({ tool: "sysbench" })) console.log(s.metric.name, s.latest?.mean, s.open_changes);
+   */
+  series(options?: ListSeriesOptions & FollowOptions): AsyncIterable<Series>;
+  /** A series with its latest point, its baseline and how the latest level compares with it. */
   getSeries(seriesId: string, options?: CallOptions): Promise<Series>;
-  /** A series' points, oldest first. */
+  /** Every point of the series, oldest first: each run's mean of the metric, its interval and its machines' facts. */
   listSeriesPoints(seriesId: string, options?: CallOptions): Promise<SeriesPoint[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
   listSeriesPointsPage(seriesId: string, options?: CallOptions & PageOptions): Promise<Page<SeriesPoint>>;
+  /** The series' points, page after page (`pageSize` at a time) as the loop goes. */
+  seriesPoints(seriesId: string, options?: CallOptions & FollowOptions): AsyncIterable<SeriesPoint>;
   /**
-   * Pins the series' baseline (points `from` to `to`, `from` alone by default): the series then
-   * shows its latest level against it (`latest_vs_baseline`).
-   */
-  setSeriesBaseline(seriesId: string, body: SeriesBaselineSet, options?: CallOptions): Promise<Series>;
-  clearSeriesBaseline(seriesId: string, options?: RequestOptions): Promise<void>;
-  /** The changes found in a series, in the order they were found. */
-  listSeriesChanges(seriesId: string, options?: CallOptions & PageOptions): Promise<Change[]>;
-  /**
-   * The changes found in every series (those that match the filters), in the order they were found.
+   * Pins the series' baseline to a point, or a range of points (`to` is `from` by default): the
+   * series then compares its latest level with it (`latest_vs_baseline`). A point the series does not have is a 400.
    *
    * @example
-   * for (const c of await bw.listChanges({ direction: "regression", state: "open" })) console.log(c.series.metric.name, c.size, c.facts_changed);
+   * const s = await bw.setSeriesBaseline(seriesId, { from: 1, to: 5 });
+   * console.log(s.latest_vs_baseline?.size, s.latest_vs_baseline?.direction);
+   */
+  setSeriesBaseline(seriesId: string, body: SeriesBaselineSet, options?: CallOptions): Promise<Series>;
+  /** Forgets the series' baseline (whether it had one or not). */
+  clearSeriesBaseline(seriesId: string, options?: RequestOptions): Promise<void>;
+  /** The changes found in the series, in the order of their points. */
+  listSeriesChanges(seriesId: string, options?: CallOptions): Promise<Change[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listSeriesChangesPage(seriesId: string, options?: CallOptions & PageOptions): Promise<Page<Change>>;
+  /**
+   * The changes found in every series that match the filters, newest first.
+   *
+   * @example
+   * const open = await bw.listChanges({ direction: "regression", state: "open" });
+   * for (const c of open) console.log(c.series.metric.name, c.size, c.facts_changed.map((f) => f.fact));
    */
   listChanges(options?: ListChangesOptions): Promise<Change[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
   listChangesPage(options?: ListChangesOptions & PageOptions): Promise<Page<Change>>;
+  /** The changes that match the filters, page after page (`pageSize` at a time) as the loop goes. */
+  changes(options?: ListChangesOptions & FollowOptions): AsyncIterable<Change>;
   getChange(changeId: string, options?: CallOptions): Promise<Change>;
-  /** Marks the change acknowledged: it no longer counts among its series' `open_changes`. */
+  /** Marks the change as seen (`acknowledged`, no longer open); an acknowledged change is answered again. */
   acknowledgeChange(changeId: string, options?: CallOptions): Promise<Change>;
 }
 
@@ -405,37 +405,23 @@ export function createClient(options: ClientOptions): BenchwrightClient {
       raw.GET("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId }, header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }),
     );
   const seriesPage = (o?: ListSeriesOptions & PageOptions) =>
-    readPage<Series>(
-      raw.GET("/series/", {
-        params: {
-          header: fieldsHeader(o),
-          query: {
-            tool: o?.tool,
-            workload: o?.workload,
-            metric: o?.metric,
-            provider: o?.provider,
-            service_type: o?.serviceType,
-            limit: o?.limit,
-            cursor: o?.cursor,
-          },
-        },
-        ...listInit(o),
-      }),
-    );
+    readPage<Series>(raw.GET("/series/", { params: { header: fieldsHeader(o), query: seriesQuery(o) }, ...listInit(o) }));
   const seriesPointsPage = (seriesId: string, o?: CallOptions & PageOptions) =>
     readPage<SeriesPoint>(
       raw.GET("/series/{series_id}/points", {
-        params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: { limit: o?.limit, cursor: o?.cursor } },
+        params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: pageQuery(o) },
+        ...listInit(o),
+      }),
+    );
+  const seriesChangesPage = (seriesId: string, o?: CallOptions & PageOptions) =>
+    readPage<Change>(
+      raw.GET("/series/{series_id}/changes", {
+        params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: pageQuery(o) },
         ...listInit(o),
       }),
     );
   const changesPage = (o?: ListChangesOptions & PageOptions) =>
-    readPage<Change>(
-      raw.GET("/changes/", {
-        params: { header: fieldsHeader(o), query: { direction: o?.direction, state: o?.state, series_id: o?.seriesId, limit: o?.limit, cursor: o?.cursor } },
-        ...listInit(o),
-      }),
-    );
+    readPage<Change>(raw.GET("/changes/", { params: { header: fieldsHeader(o), query: changeQuery(o) }, ...listInit(o) }));
   const webhooksPage = (o?: CallOptions & PageOptions) =>
     readPage<Webhook>(raw.GET("/webhooks/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
   const webhookDeliveriesPage = (webhookId: string, o?: CallOptions & PageOptions) =>
@@ -574,25 +560,21 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     sweep: (body, o) => unwrap(raw.POST("/admin/sweep", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
     listSeries: async (o) => (await seriesPage(o)).items,
     listSeriesPage: seriesPage,
+    series: (o) => followPages((cursor) => seriesPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
     getSeries: (seriesId, o) => unwrap(raw.GET("/series/{series_id}", { params: { path: { series_id: seriesId }, header: fieldsHeader(o) }, ...init(o) })),
     listSeriesPoints: async (seriesId, o) => (await seriesPointsPage(seriesId, o)).items,
     listSeriesPointsPage: seriesPointsPage,
+    seriesPoints: (seriesId, o) => followPages((cursor) => seriesPointsPage(seriesId, { ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
     setSeriesBaseline: (seriesId, body, o) =>
       unwrap(raw.PUT("/series/{series_id}/baseline", { body, params: { path: { series_id: seriesId }, header: fieldsHeader(o) }, ...init(o) })),
     clearSeriesBaseline: async (seriesId, o) => {
       await unwrap(raw.DELETE("/series/{series_id}/baseline", { params: { path: { series_id: seriesId } }, ...init(o) }));
     },
-    listSeriesChanges: async (seriesId, o) =>
-      (
-        await readPage<Change>(
-          raw.GET("/series/{series_id}/changes", {
-            params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: { limit: o?.limit, cursor: o?.cursor } },
-            ...listInit(o),
-          }),
-        )
-      ).items,
+    listSeriesChanges: async (seriesId, o) => (await seriesChangesPage(seriesId, o)).items,
+    listSeriesChangesPage: seriesChangesPage,
     listChanges: async (o) => (await changesPage(o)).items,
     listChangesPage: changesPage,
+    changes: (o) => followPages((cursor) => changesPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),
     getChange: (changeId, o) => unwrap(raw.GET("/changes/{change_id}", { params: { path: { change_id: changeId }, header: fieldsHeader(o) }, ...init(o) })),
     acknowledgeChange: (changeId, o) =>
       unwrap(raw.POST("/changes/{change_id}/acknowledge", { params: { path: { change_id: changeId }, header: fieldsHeader(o) }, ...init(o) })),

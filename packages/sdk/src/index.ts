@@ -21,6 +21,7 @@ export type { ProblemKind } from "./generated/problems.js";
 export type { LogStreamOptions } from "./logs.js";
 export type { EventsOptions } from "./events.js";
 export type { ExecutionFilters, FollowOptions, Page, PageOptions, SessionExecutionFilters, SessionFilters } from "./lists.js";
+export type { ChangeFilters, SeriesFilters } from "./series-filters.js";
 export type { MetricsExportOptions } from "./metric-rows.js";
 export { prepareAndRun, waitForState, waitForStep, WaitForStateTimeoutError } from "./helpers.js";
 export type { PrepareAndRunResult, WaitForStateOptions, WaitForStepOptions } from "./helpers.js";
