@@ -23,7 +23,13 @@ import { median, timeEach } from "./harness/timing.mjs";
 const opts = flags({ executions: 1_000_000, targets: 1000, runs: 50, keep: false, databaseUrl: "" });
 const TARGET_MS = 50;
 const METRICS = 10;
-const FACTS = { kernel: "6.1.0-18-amd64", cpu_model: "Intel(R) Xeon(R) CPU", microcode: "0xd0003a5", os_release: "Debian GNU/Linux 12 (bookworm)", tool_version: "sysbench 1.0.20+ds-6" };
+const FACTS = {
+  kernel: "6.1.0-18-amd64",
+  cpu_model: "Intel(R) Xeon(R) CPU",
+  microcode: "0xd0003a5",
+  os_release: "Debian GNU/Linux 12 (bookworm)",
+  tool_version: "sysbench 1.0.20+ds-6",
+};
 
 await main(
   async (defer) => {
@@ -48,7 +54,8 @@ await main(
     const getPoints = async (id) => {
       const res = await fetch(`${server.api}/series/${id}/points`);
       const body = await res.json();
-      if (res.status !== 200 || body.length !== opts.executions / opts.targets) throw new Error(`GET /series/${id}/points: ${res.status}, ${body.length} points`);
+      if (res.status !== 200 || body.length !== opts.executions / opts.targets)
+        throw new Error(`GET /series/${id}/points: ${res.status}, ${body.length} points`);
     };
     await timeEach(5, () => getPoints(pick()));
     figure({
@@ -73,7 +80,9 @@ await main(
            SELECT $1, session_id, tool_id, workload_id, params, test, state, now(), exec_env, metrics FROM executions WHERE id = $2`,
         [id, s.execution_id],
       );
-      const figures = [{ metric: s.metric, tags: s.tags, unit: s.unit, better: s.better, n: 3, mean: 100 * (1 + 0.03 * Math.random()), ci_low: 97, ci_high: 103 }];
+      const figures = [
+        { metric: s.metric, tags: s.tags, unit: s.unit, better: s.better, n: 3, mean: 100 * (1 + 0.03 * Math.random()), ci_low: 97, ci_high: 103 },
+      ];
       const started = performance.now();
       await store.series.recordRunPoints(db, id, new Date(), figures);
       const [{ seq }] = await db.query("SELECT max(seq) AS seq FROM series_points WHERE series_id = $1", [s.id]);
@@ -111,7 +120,11 @@ async function fill(db) {
          FROM generate_series(0, $1 - 1) t`,
     [opts.targets],
   );
-  const metrics = Array.from({ length: METRICS }, (_, m) => `jsonb_build_object('name', 'metric_${m}', 'value', 100 + random() * 3, 'unit', 'ops/s', 'better', 'higher', 'tags', jsonb_build_object('threads', '2'), 'vm', 'vm-1')`).join(", ");
+  const metrics = Array.from(
+    { length: METRICS },
+    (_, m) =>
+      `jsonb_build_object('name', 'metric_${m}', 'value', 100 + random() * 3, 'unit', 'ops/s', 'better', 'higher', 'tags', jsonb_build_object('threads', '2'), 'vm', 'vm-1')`,
+  ).join(", ");
   await db.query(
     `INSERT INTO series (id, key, tool, workload, params, metric, tags, provider, service_type, unit, better, points, first_at, last_at, created)
        SELECT md5('series' || t || '/' || m)::uuid, md5('key' || t || '/' || m), 'sysbench', 'cpu_10000', '{"threads": "2", "events": 10000}',

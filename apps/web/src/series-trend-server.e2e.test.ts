@@ -7,6 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Change, Series } from "@benchwright/sdk";
+import { trendToolDefinition } from "@benchwright/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, pageErrors, screenshot } from "../test/browser.js";
@@ -17,28 +18,6 @@ import { readTrendChart } from "../test/trend-reading.js";
 const SUITE = "series-server";
 const TOKEN = "series-e2e-token";
 const WAIT = { timeout: 60_000 };
-
-/** The tool: `speed` from the speed file; its version (`scripts.version`) from the version file. */
-const definition = (dir: string) =>
-  [
-    "id: trend",
-    "tool_name: Trend",
-    "description: Dropped in by the dashboard's series test",
-    "parser: keyvalue",
-    "metrics:",
-    "  speed: {unit: ops/s, better: higher, description: How fast}",
-    "timeout: {prepare: 60, run: 60}",
-    "scripts:",
-    `  version: cat '${dir}/version'`,
-    "workloads:",
-    "  - id: steady",
-    "    workload_name: steady",
-    "    workload_description: Dropped in by a test",
-    "    categories: [test]",
-    "    scripts:",
-    `      run: echo "BW_METRIC speed $(cat '${dir}/speed') ops/s"`,
-    "",
-  ].join("\n");
 
 describe("a series' trend on the real server", () => {
   let server: RealServer;
@@ -55,7 +34,7 @@ describe("a series' trend on the real server", () => {
     chmodSync(dir, 0o755);
     server = await startRealServer(TOKEN);
     const { bw } = server;
-    writeFileSync(join(server.configDir, "benchmarks", "trend.yaml"), definition(dir));
+    writeFileSync(join(server.configDir, "benchmarks", "trend.yaml"), trendToolDefinition(dir));
     const session = await bw.createSession({ provider: "local", service: "default" });
     for (const [speed, version] of [
       ...[100, 102, 97, 101, 99, 103].map((s) => [s, "trend 1.0"] as const),

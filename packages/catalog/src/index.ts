@@ -1,5 +1,4 @@
 // What the engine, the server and bench/ import; the rest stays inside the catalogue.
 export { loadCatalog } from "./catalog.js";
 export { paramEnv } from "./params.js";
-export { toolPackages } from "./tool-version.js";
 export type { Catalog, Metric, ParamDeclaration, ParamValue, RoleDefinition, ToolVersionQuery } from "./types.js";

@@ -24,3 +24,4 @@ export {
   TestSession,
   type MemoryLedger,
 } from "./cloud-session.js";
+export { trendToolDefinition } from "./trend-tool.js";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plan, PlanRun } from "@benchwright/contract";
-import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/testing";
+import { createTestSchema, startSshd, trendToolDefinition, type SshdHarness } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
 
@@ -26,27 +26,6 @@ const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../.
 const ENDED = ["completed", "failed", "cancelled"];
 const BEFORE = [100, 102, 97, 101, 99, 103, 98];
 const AFTER = [80, 82, 77, 81, 79, 83, 78];
-
-const definition = (dir: string) =>
-  [
-    "id: trend",
-    "tool_name: Trend",
-    "description: Dropped in by a test",
-    "parser: keyvalue",
-    "metrics:",
-    "  speed: {unit: ops/s, better: higher, description: How fast}",
-    "timeout: {prepare: 60, run: 60}",
-    "scripts:",
-    `  version: cat '${dir}/version'`,
-    "workloads:",
-    "  - id: steady",
-    "    workload_name: steady",
-    "    workload_description: Dropped in by a test",
-    "    categories: [test]",
-    "    scripts:",
-    `      run: echo "BW_METRIC speed $(cat '${dir}/speed') ops/s"`,
-    "",
-  ].join("\n");
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -87,7 +66,7 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
     dirs.push(configDir);
     cpSync(REPO_CONFIG, configDir, { recursive: true });
     mkdirSync(join(configDir, "benchmarks"), { recursive: true });
-    writeFileSync(join(configDir, "benchmarks", "trend.yaml"), definition(toolDir));
+    writeFileSync(join(configDir, "benchmarks", "trend.yaml"), trendToolDefinition(toolDir));
     receiver = createServer((req, res) => {
       let body = "";
       req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@benchwright/sdk";
+import { trendToolDefinition } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
@@ -12,26 +13,6 @@ import { openFixture, type Fixture } from "../test-support/fixture.js";
 // file's number (the keyvalue parser), and `scripts.version` the version file's content (the
 // machines' fact tool_version, read at prepare). Twelve executions on the local provider make one
 // series: six at about 100, six at about 80 after a new version.
-const definition = (dir: string) =>
-  [
-    "id: trend",
-    "tool_name: Trend",
-    "description: Dropped in by a test",
-    "parser: keyvalue",
-    "metrics:",
-    "  speed: {unit: ops/s, better: higher, description: How fast}",
-    "timeout: {prepare: 60, run: 60}",
-    "scripts:",
-    `  version: cat '${dir}/version'`,
-    "workloads:",
-    "  - id: steady",
-    "    workload_name: steady",
-    "    workload_description: Dropped in by a test",
-    "    categories: [test]",
-    "    scripts:",
-    `      run: echo "BW_METRIC speed $(cat '${dir}/speed') ops/s"`,
-    "",
-  ].join("\n");
 
 interface Point {
   seq: number;
@@ -53,7 +34,7 @@ describe("series over time and the changes found in them", () => {
     chmodSync(dir, 0o755);
     fx = await openFixture({ engine: { changeChecker: { intervalMs: 200 } } });
     api = request(fx.app);
-    writeFileSync(join(fx.configDir, "benchmarks", "trend.yaml"), definition(dir));
+    writeFileSync(join(fx.configDir, "benchmarks", "trend.yaml"), trendToolDefinition(dir));
     await api.get("/api/v1/benchmarks/trend").expect(200);
     sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
   });

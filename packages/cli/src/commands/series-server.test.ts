@@ -4,30 +4,10 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Change, createClient, type Series } from "@benchwright/sdk";
+import { trendToolDefinition } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../test-support/cli-process.js";
 import { startTestServer, type TestServer } from "../test-support/server.js";
-
-const definition = (dir: string) =>
-  [
-    "id: trend",
-    "tool_name: Trend",
-    "description: Dropped in by the CLI's series test",
-    "parser: keyvalue",
-    "metrics:",
-    "  speed: {unit: ops/s, better: higher, description: How fast}",
-    "timeout: {prepare: 60, run: 60}",
-    "scripts:",
-    `  version: cat '${dir}/version'`,
-    "workloads:",
-    "  - id: steady",
-    "    workload_name: steady",
-    "    workload_description: Dropped in by a test",
-    "    categories: [test]",
-    "    scripts:",
-    `      run: echo "BW_METRIC speed $(cat '${dir}/speed') ops/s"`,
-    "",
-  ].join("\n");
 
 describe("series and regressions on a real server", () => {
   let server: TestServer;
@@ -42,7 +22,7 @@ describe("series and regressions on a real server", () => {
     server = await startTestServer();
     const bw = createClient({ baseUrl: server.url });
     mkdirSync(join(server.configDir, "benchmarks"), { recursive: true });
-    writeFileSync(join(server.configDir, "benchmarks", "trend.yaml"), definition(dir));
+    writeFileSync(join(server.configDir, "benchmarks", "trend.yaml"), trendToolDefinition(dir));
     const session = await bw.createSession({ provider: "local", service: "default" });
     for (const [speed, version] of [
       ...[100, 102, 97, 101, 99, 103].map((s) => [s, "trend 1.0"] as const),
