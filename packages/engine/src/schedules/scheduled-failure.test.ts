@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,12 +13,15 @@ import { SecretBox } from "../secrets/secret-box.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
-// A run its schedule started that fails is told to the engine's onScheduledRunFailed (the
-// alerts' schedule_failed), once; a client's run that fails is not.
+// A run its schedule started that fails is told to the engine's onScheduledRunFailed and to the
+// webhooks that ask for schedule_failed (a receiver on loopback, allowed), once; a client's run
+// that fails is not.
 describe("a scheduled run that fails", () => {
   let dataDir: string;
   let engine: Engine;
   const told: Array<{ run: PlanRunView; plan: PlanView }> = [];
+  const received: IncomingHttpHeaders[] = [];
+  let receiver: Server;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "bw-scheduled-failure-"));
@@ -41,12 +46,18 @@ describe("a scheduled run that fails", () => {
         "        echo never; exit 4",
       ].join("\n") + "\n",
     );
+    receiver = createServer((req, res) => {
+      received.push(req.headers);
+      req.resume().on("end", () => res.writeHead(200).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     engine = await Engine.open({
       dataDir,
       configDir,
       inMemory: true,
       secrets: new SecretBox(randomBytes(32)),
       scheduler: { wakeMs: 200 },
+      webhooks: { allowPrivate: true },
       onScheduledRunFailed: (run, plan) => {
         told.push({ run, plan });
       },
@@ -55,10 +66,12 @@ describe("a scheduled run that fails", () => {
 
   afterAll(async () => {
     await engine?.close();
+    receiver?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("is told once, with the run and its plan", async () => {
+  it("is told once, with the run and its plan, and to the webhooks", async () => {
+    await engine.createWebhook({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, events: ["schedule_failed"] });
     const plan = await engine.createPlan({
       targets: [{ label: "here", provider: "local", service: "default" }],
       benchmarks: [{ tool: "failing", workload: "always" }],
@@ -83,6 +96,10 @@ describe("a scheduled run that fails", () => {
     await new Promise((r) => setTimeout(r, 200));
     const failed = runs.filter((r) => r.state === "failed").map((r) => r.id);
     expect(told.map((t) => t.run.id).sort()).toEqual(failed.sort());
+    const keys = failed.map((id) => `schedule_failed:${id}`).sort();
+    for (let i = 0; i < 100 && received.length < keys.length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(received.map((h) => h["idempotency-key"]).sort()).toEqual(keys);
+    expect(new Set(received.map((h) => h["benchwright-event"]))).toEqual(new Set(["schedule_failed"]));
 
     // A client's run that fails is not the schedule's affair.
     const before = told.length;
@@ -91,5 +108,6 @@ describe("a scheduled run that fails", () => {
     expect((await engine.getPlanRun(plan.id, asked.id)).state).toBe("failed");
     await new Promise((r) => setTimeout(r, 300));
     expect(told.length).toBe(before);
+    expect(received).toHaveLength(keys.length);
   }, 90_000);
 });
