@@ -15,7 +15,7 @@ const PACKAGES = {
   // `benchwright server` loads the server package, an optional peer, only when that command runs.
   cli: { dir: "packages/cli", may: ["sdk", "contract", "server"], testsMay: ["testing"] },
   server: { dir: "apps/server", may: ["engine", "catalog", "contract"], testsMay: ["sdk", "testing"] },
-  web: { dir: "apps/web", may: ["sdk", "contract"], testsMay: ["engine", "server"] },
+  web: { dir: "apps/web", may: ["sdk", "contract"], testsMay: ["engine", "server", "testing"] },
   // bench measures everything, but only through what the packages export (rule below).
   bench: { dir: "bench", may: ["contract", "catalog", "testing", "engine", "sdk", "server"], testsMay: [] },
 };
