@@ -124,6 +124,37 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("getPlanRunReport", ["targets{target,rank}", "cells{metrics{name}}"], (m) =>
       call("getPlanRunReport", "GET", `/plans/${plan.id}/runs/${planRun.id}/report`, m),
     );
+    // A schedule, paused and resumed under each mask.
+    const scheduled = await call("createPlan", "POST", "/plans/", undefined, { ...planBody, schedule: { cron: "0 3 * * *" } });
+    const scheduleMasks = ["schedule{paused,next_run_at}", "id,schedule"];
+    await each("pausePlanSchedule", scheduleMasks, (m) => call("pausePlanSchedule", "POST", `/plans/${scheduled.id}/pause`, m));
+    await each("resumePlanSchedule", scheduleMasks, (m) => call("resumePlanSchedule", "POST", `/plans/${scheduled.id}/resume`, m));
+    // The idle runs above made a series (idle_seconds of idle/idle0 on local/default).
+    const [series] = await call("listSeries", "GET", "/series/?tool=idle&metric=idle_seconds", undefined);
+    const seriesMasks = ["benchmark{tool},metric{name,better}", "latest{seq,facts}", "baseline,latest_vs_baseline", "target,points,open_changes"];
+    await each("setSeriesBaseline", seriesMasks, (m) => call("setSeriesBaseline", "PUT", `/series/${series.id}/baseline`, m, { from: 1, to: 2 }));
+    await each("listSeries", seriesMasks, (m) => call("listSeries", "GET", "/series/", m));
+    await each("getSeries", seriesMasks, (m) => call("getSeries", "GET", `/series/${series.id}`, m));
+    await each("listSeriesPoints", ["seq,mean", "facts{kernel}", "ci_low,ci_high,n"], (m) => call("listSeriesPoints", "GET", `/series/${series.id}/points`, m));
+    // A change in it, written as the checker records one (idle runs do not change level).
+    await server.engine.store.db.query(
+      `INSERT INTO series_changes (id, series_id, point_seq, at, execution_id, direction, size, size_ci_low, size_ci_high, p_value, before, after, facts_changed, detected)
+       VALUES ('6c2d8e4f-1a3b-4c5d-8e9f-0a1b2c3d4e5f', $1, 2, now(), $2, 'regression', 0.1, 0.05, 0.15, 0.005, '{"mean": 0.001, "n": 1}', '{"mean": 0.0011, "n": 1}',
+               '[{"fact": "kernel", "before": ["6.1.0"], "after": ["6.1.1"]}]', now())`,
+      [series.id, ran.id],
+    );
+    const changeMasks = ["direction,size", "series{metric{name}}", "facts_changed{fact}", "state,detected_at"];
+    await each("listSeriesChanges", changeMasks, (m) => call("listSeriesChanges", "GET", `/series/${series.id}/changes`, m));
+    await each("listChanges", changeMasks, (m) => call("listChanges", "GET", "/changes/", m));
+    await each("getChange", changeMasks, (m) => call("getChange", "GET", "/changes/6c2d8e4f-1a3b-4c5d-8e9f-0a1b2c3d4e5f", m));
+    await each("acknowledgeChange", changeMasks, (m) => call("acknowledgeChange", "POST", "/changes/6c2d8e4f-1a3b-4c5d-8e9f-0a1b2c3d4e5f/acknowledge", m));
+    // A webhook on a public address, never called: no event asks for it.
+    const webhookMasks = ["url,events", "plan_id,format", "secret"];
+    await each("createWebhook", webhookMasks, (m) => call("createWebhook", "POST", "/webhooks/", m, { url: "https://93.184.215.14/benchwright" }));
+    const [hook] = await call("listWebhooks", "GET", "/webhooks/", undefined);
+    await each("listWebhooks", webhookMasks, (m) => call("listWebhooks", "GET", "/webhooks/", m));
+    await each("getWebhook", webhookMasks, (m) => call("getWebhook", "GET", `/webhooks/${hook.id}`, m));
+    await each("listWebhookDeliveries", ["state,attempts", "event_key"], (m) => call("listWebhookDeliveries", "GET", `/webhooks/${hook.id}/deliveries`, m));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {
