@@ -72,6 +72,16 @@ describe("events()", () => {
     expect(sent[0].headers.get("Last-Event-ID")).toBe("42");
   });
 
+  it("yields only the asked types even from a server that ignores the filter, and still resumes past the others", async () => {
+    // Prism answers the example stream whatever the filter: step.started only, then resumed after 43.
+    const seen = await collect(
+      (signal) => bw.events({ signal, retryMs: 10, types: ["step.started"] }),
+      () => sent.length >= 2,
+    );
+    expect(seen.map((e) => [e.id, e.type])).toEqual([[43, "step.started"]]);
+    expect(sent[1].headers.get("Last-Event-ID")).toBe("43");
+  }, 20_000);
+
   it("throws the problem of a refused request instead of retrying", async () => {
     const iteration = bw.events({ headers: { Prefer: "code=401" } })[Symbol.asyncIterator]();
     const error = await iteration.next().catch((e: unknown) => e);

@@ -81,7 +81,11 @@ export async function* followEvents(raw: Client<paths>, options: EventsOptions =
           if (last !== undefined && id <= last) continue; // already seen
           last = id;
         }
-        yield JSON.parse(message.data) as BenchwrightEvent;
+        const event = JSON.parse(message.data) as BenchwrightEvent;
+        // The server filters by type already; a proxy or a mock that ignores the filter must
+        // not wake a caller that asked for other types.
+        if (options.types?.length && !options.types.includes(event.type)) continue;
+        yield event;
       }
     } finally {
       signal?.removeEventListener("abort", stop);

@@ -47,7 +47,10 @@ export function changesTable(testId: string, changes: Change[], withSeries: bool
       button.setAttribute("disabled", "");
       try {
         const acknowledged = await api().acknowledgeChange(c.id, { signal });
-        body.querySelector(`tr[data-id="${c.id}"]`)?.replaceWith(row(acknowledged));
+        // A live event may have drawn the page again while the request was out: the row to
+        // replace is then the new table's, not this (detached) one's.
+        const table = body.isConnected ? body : document;
+        table.querySelector(`tr[data-testid="change-row"][data-id="${c.id}"]`)?.replaceWith(row(acknowledged));
         status.replaceChildren();
       } catch (error) {
         button.removeAttribute("disabled");
