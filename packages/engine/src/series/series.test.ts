@@ -129,6 +129,19 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await book.list({ provider: "series-a", metric: "events_per_second" })).items).toHaveLength(2);
     });
 
+    it("keeps facts once, when runs with the same new facts end at the same time", async () => {
+      const sessionId = await session("series-facts");
+      const kernel = `6.1.${randomUUID()}`;
+      const ran = await Promise.all([1, 2, 3, 4].map((i) => ranExecution(sessionId, [speed(100 + i)], { kernel })));
+      const book = new SeriesBook(store);
+      const [series] = (await book.list({ provider: "series-facts" })).items;
+      const points = (await book.points(series.id)).items;
+      expect(points.map((p) => p.execution_id).sort()).toEqual(ran.map((r) => r.id).sort());
+      for (const p of points) expect(p.facts).toEqual({ kernel });
+      const kept = await db.query("SELECT id FROM series_facts WHERE facts->>'kernel' = $1", [kernel]);
+      expect(kept).toHaveLength(1);
+    });
+
     /** A plan with one run whose one cell is execution `executionId`: the run's and the plan's ids. */
     async function planRunOf(executionId: string): Promise<{ planId: string; runId: string }> {
       const [planId, runId] = [randomUUID(), randomUUID()];
@@ -152,6 +165,10 @@ for (const kind of ["pglite", "postgres"] as const) {
     });
 
     /** A series of `means`, inserted directly, every point unchecked; facts from `factsOf`; its points of `planRunId` when given. */
+    // A point as a run's end writes it, its facts kept once in series_facts.
+    const insertPoint = `WITH f AS (INSERT INTO series_facts (digest, facts) VALUES (sha256(convert_to($6::jsonb::text, 'UTF8')), $6::jsonb)
+                                     ON CONFLICT (digest) DO UPDATE SET facts = EXCLUDED.facts RETURNING id)
+      INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, facts_id) SELECT $1::uuid, $2::integer, $3::uuid, $4::uuid, now(), 1, $5::double precision, f.id FROM f`;
     async function syntheticSeries(means: number[], factsOf: (i: number) => Record<string, string>, planRunId?: string): Promise<string> {
       const id = randomUUID();
       await db.query(
@@ -160,7 +177,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         [id, randomUUID(), means.length],
       );
       for (const [i, mean] of means.entries())
-        await db.query("INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, facts) VALUES ($1, $2, $3, $4, now(), 1, $5, $6)", [
+        await db.query(insertPoint, [
           id,
           i + 1,
           randomUUID(),
@@ -217,10 +234,11 @@ for (const kind of ["pglite", "postgres"] as const) {
       const checker = new ChangeChecker({ store, log: quiet, onChange: (c) => void told.push(c.id) });
       const seen = new Set<number>();
       for (const [i, mean] of early.entries()) {
-        await db.query("INSERT INTO series_points (series_id, seq, execution_id, at, n, mean, facts) VALUES ($1, $2, $3, now(), 1, $4, $5)", [
+        await db.query(insertPoint, [
           seriesId,
           i + 1,
           randomUUID(),
+          null,
           mean,
           JSON.stringify(facts(i)),
         ]);

@@ -11,6 +11,7 @@ import {
   refineChange,
   lockSeries,
   type NewChange,
+  keepRunFacts,
   planOfRun,
   pointsBetween,
   pointsPage,
@@ -45,7 +46,9 @@ export class SeriesRepository {
 
   /** Appends a successful run's points, in the transaction that records the run's end. */
   async recordRunPoints(tx: Db, executionId: string, at: Date, figures: RunFigure[]): Promise<void> {
-    if (figures.length > 0) await run(tx, recordRunPoints(executionId, at, figures));
+    if (figures.length === 0) return;
+    await run(tx, keepRunFacts(executionId));
+    await run(tx, recordRunPoints(executionId, at, figures));
   }
 
   /** Marks up to `limit` unchecked points checked; they are the caller's to check. */

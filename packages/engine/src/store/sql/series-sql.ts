@@ -4,31 +4,51 @@ import { json, type Sql } from "./sql.js";
 
 const SERIES_COLUMNS = `s.id, s.seq::text AS seq, s.tool, s.workload, s.params, s.metric, s.tags, s.provider, s.service_type, s.unit, s.better,
   s.points, s.first_at, s.last_at, s.baseline, s.created`;
-const POINT_COLUMNS = "p.series_id, p.seq, p.execution_id, p.plan_run_id, p.at, p.n, p.mean, p.ci_low, p.ci_high, p.facts";
+const POINT_COLUMNS = "p.series_id, p.seq, p.execution_id, p.plan_run_id, p.at, p.n, p.mean, p.ci_low, p.ci_high, f.facts";
+/** Points with their facts: `series_facts` is small and shared, the points come from their primary key alone. */
+const POINTS = "series_points p JOIN series_facts f ON f.id = p.facts_id";
 const CHANGE_COLUMNS = `c.id, c.seq::text AS seq, c.series_id, c.point_seq, c.at, c.execution_id, c.direction, c.size, c.size_ci_low, c.size_ci_high,
   c.p_value, c.before, c.after, c.facts_changed, c.state, c.detected`;
 const FACT_LIST = POINT_FACTS.map((f) => `'${f}'`).join(", ");
 
+/** The facts of an execution's machines that a point keeps, each with the values its machines gave. */
+const EXECUTION_FACTS = `(SELECT COALESCE(jsonb_object_agg(f.key, f.vals), '{}'::jsonb) FROM (
+                  SELECT kv.key, string_agg(DISTINCT kv.value, ', ' ORDER BY kv.value) AS vals
+                    FROM jsonb_array_elements(COALESCE(e.exec_env->'vms', '[]'::jsonb)) v,
+                         jsonb_each_text(CASE WHEN jsonb_typeof(v->'facts') = 'object' THEN v->'facts' ELSE '{}'::jsonb END) kv
+                   WHERE kv.key IN (${FACT_LIST}) AND kv.value <> ''
+                   GROUP BY kv.key) f)`;
+const DIGEST = (facts: string) => `sha256(convert_to(${facts}::text, 'UTF8'))`;
+
+/**
+ * Keeps the execution's facts in `series_facts`, once. Its own statement, before
+ * {@link recordRunPoints}: a run ending at the same time with the same new facts makes this one
+ * wait for its commit, and the next statement (a new snapshot) then sees its row.
+ */
+export function keepRunFacts(executionId: string): Sql {
+  return {
+    text: `INSERT INTO series_facts (digest, facts)
+             SELECT ${DIGEST("x.facts")}, x.facts FROM (SELECT ${EXECUTION_FACTS} AS facts FROM executions e WHERE e.id = $1) x
+           ON CONFLICT (digest) DO NOTHING`,
+    values: [executionId],
+  };
+}
+
 /**
  * Appends one point per figure of a successful run to its series, made on first use, in one
  * statement: the execution's identity (tool, workload, params, target), its plan run and its
- * machines' facts are read here, and the series' key is a hash of that identity and the
- * metric's (jsonb's text is canonical: the same identity always gives the same key). The
- * series' row is bumped (`points`), which orders two runs ending at once (their series' rows
- * are taken in the order of their keys, so two ends never wait for each other); an execution
- * has one point per series, its first successful run's.
+ * machines' facts (kept by {@link keepRunFacts} first) are read here, and the series' key is a
+ * hash of that identity and the metric's (jsonb's text is canonical: the same identity always
+ * gives the same key). The series' row is bumped (`points`), which orders two runs ending at
+ * once (their series' rows are taken in the order of their keys, so two ends never wait for
+ * each other); an execution has one point per series, its first successful run's.
  */
 export function recordRunPoints(executionId: string, at: Date, figures: RunFigure[]): Sql {
   return {
     text: `WITH x AS (
         SELECT e.id, e.tool_id, e.workload_id, e.params, ss.provider_name, ss.service_type,
                (SELECT c.run_id FROM plan_run_cells c WHERE c.execution_id = e.id LIMIT 1) AS plan_run_id,
-               (SELECT COALESCE(jsonb_object_agg(f.key, f.vals), '{}'::jsonb) FROM (
-                  SELECT kv.key, string_agg(DISTINCT kv.value, ', ' ORDER BY kv.value) AS vals
-                    FROM jsonb_array_elements(COALESCE(e.exec_env->'vms', '[]'::jsonb)) v,
-                         jsonb_each_text(CASE WHEN jsonb_typeof(v->'facts') = 'object' THEN v->'facts' ELSE '{}'::jsonb END) kv
-                   WHERE kv.key IN (${FACT_LIST}) AND kv.value <> ''
-                   GROUP BY kv.key) f) AS facts
+               (SELECT sf.id FROM series_facts sf WHERE sf.digest = ${DIGEST(EXECUTION_FACTS)}) AS facts_id
           FROM executions e JOIN sessions ss ON ss.id = e.session_id WHERE e.id = $1),
       m AS (SELECT * FROM jsonb_to_recordset($2::jsonb)
               AS m(metric text, tags jsonb, unit text, better text, n integer, mean double precision, ci_low double precision, ci_high double precision)),
@@ -42,8 +62,8 @@ export function recordRunPoints(executionId: string, at: Date, figures: RunFigur
               ON CONFLICT (key) DO UPDATE SET points = s.points + 1, unit = EXCLUDED.unit, better = COALESCE(EXCLUDED.better, s.better),
                 first_at = LEAST(s.first_at, EXCLUDED.first_at), last_at = GREATEST(s.last_at, EXCLUDED.last_at)
               RETURNING s.id, s.key, s.points)
-      INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, ci_low, ci_high, facts)
-        SELECT s.id, s.points, fresh.id, fresh.plan_run_id, $3, fresh.n, fresh.mean, fresh.ci_low, fresh.ci_high, fresh.facts
+      INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, ci_low, ci_high, facts_id)
+        SELECT s.id, s.points, fresh.id, fresh.plan_run_id, $3, fresh.n, fresh.mean, fresh.ci_low, fresh.ci_high, fresh.facts_id
           FROM s JOIN fresh ON fresh.key = s.key`,
     values: [executionId, json(figures), at],
   };
@@ -74,7 +94,7 @@ export function windowMeans(seriesId: string, uptoSeq: number, window: number): 
 /** The points of a series from `fromSeq` to `toSeq` (both in), oldest first. */
 export function pointsBetween(seriesId: string, fromSeq: number, toSeq: number): Sql {
   return {
-    text: `SELECT ${POINT_COLUMNS} FROM series_points p WHERE p.series_id = $1 AND p.seq BETWEEN $2 AND $3 ORDER BY p.seq`,
+    text: `SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = $1 AND p.seq BETWEEN $2 AND $3 ORDER BY p.seq`,
     values: [seriesId, fromSeq, toSeq],
   };
 }
@@ -186,7 +206,7 @@ export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: nu
   const cap = `$${values.length}`;
   return {
     text: `SELECT ${SERIES_COLUMNS},
-        (SELECT row_to_json(lp) FROM (SELECT ${POINT_COLUMNS} FROM series_points p WHERE p.series_id = s.id ORDER BY p.seq DESC LIMIT 1) lp) AS latest,
+        (SELECT row_to_json(lp) FROM (SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = s.id ORDER BY p.seq DESC LIMIT 1) lp) AS latest,
         (SELECT count(*)::int FROM series_changes c WHERE c.series_id = s.id AND c.state = 'open') AS open_changes,
         CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(p.mean ORDER BY p.seq), '{}') FROM series_points p
            WHERE p.series_id = s.id AND p.seq BETWEEN (s.baseline->>'from')::integer AND (s.baseline->>'to')::integer) END AS baseline_means,
@@ -203,7 +223,7 @@ export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: nu
 /** A page of a series' points, oldest first, after `afterSeq`. */
 export function pointsPage(seriesId: string, afterSeq: number | undefined, limit: number | undefined): Sql {
   return {
-    text: `SELECT ${POINT_COLUMNS} FROM series_points p WHERE p.series_id = $1 AND ($2::integer IS NULL OR p.seq > $2::integer) ORDER BY p.seq LIMIT $3`,
+    text: `SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = $1 AND ($2::integer IS NULL OR p.seq > $2::integer) ORDER BY p.seq LIMIT $3`,
     values: [seriesId, afterSeq ?? null, limit ?? null],
   };
 }
