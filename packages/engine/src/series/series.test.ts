@@ -176,15 +176,7 @@ for (const kind of ["pglite", "postgres"] as const) {
          VALUES ($1, $2, 'sysbench', 'cpu', '{}', 'events_per_second', '{}', 'synthetic', 'default', 'events/s', 'higher', $3, now())`,
         [id, randomUUID(), means.length],
       );
-      for (const [i, mean] of means.entries())
-        await db.query(insertPoint, [
-          id,
-          i + 1,
-          randomUUID(),
-          planRunId ?? null,
-          mean,
-          JSON.stringify(factsOf(i)),
-        ]);
+      for (const [i, mean] of means.entries()) await db.query(insertPoint, [id, i + 1, randomUUID(), planRunId ?? null, mean, JSON.stringify(factsOf(i))]);
       return id;
     }
 
@@ -234,14 +226,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const checker = new ChangeChecker({ store, log: quiet, onChange: (c) => void told.push(c.id) });
       const seen = new Set<number>();
       for (const [i, mean] of early.entries()) {
-        await db.query(insertPoint, [
-          seriesId,
-          i + 1,
-          randomUUID(),
-          null,
-          mean,
-          JSON.stringify(facts(i)),
-        ]);
+        await db.query(insertPoint, [seriesId, i + 1, randomUUID(), null, mean, JSON.stringify(facts(i))]);
         await checker.wake();
         for (const c of (await new SeriesBook(store).seriesChanges(seriesId)).items) seen.add(c.seq);
       }
