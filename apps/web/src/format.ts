@@ -24,9 +24,9 @@ export function figure(n: number): string {
 }
 
 /** `{threads: "2"}` as `threads=2`; empty for none. */
-export function tagsText(tags: Record<string, string> | undefined): string {
+export function tagsText(tags: Record<string, unknown> | undefined): string {
   return Object.entries(tags ?? {})
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${k}=${String(v)}`)
     .join(", ");
 }
 

@@ -20,10 +20,10 @@ function meanText(p: Pick<SeriesPoint, "mean" | "ci_low" | "ci_high">): string {
   return p.ci_low === null || p.ci_high === null ? figure(p.mean) : `${figure(p.mean)} [${figure(p.ci_low)}, ${figure(p.ci_high)}]`;
 }
 
-/** `sysbench/cpu_10000 events_per_second{threads=2} on local/default`: what a series follows. */
+/** `sysbench/cpu_10000 (threads=2) events_per_second{threads=2} on local/default`: what a series follows. */
 function identityText(s: Identity): string {
   const tags = tagsText(s.metric.tags);
-  return `${s.benchmark.tool}/${s.benchmark.workload} ${s.metric.name}${tags ? `{${tags}}` : ""} on ${s.target.provider}/${s.target.service_type}`;
+  return `${benchmarkText(s.benchmark)} ${s.metric.name}${tags ? `{${tags}}` : ""} on ${s.target.provider}/${s.target.service_type}`;
 }
 
 /** `tool_version: sysbench 1.0.20+ds-5 → sysbench 1.0.20+ds-6`, one line per fact; `-` when none changed. */
@@ -32,8 +32,10 @@ function factsChangedText(facts: FactChange[]): string {
   return facts.map((f) => `${f.fact}: ${f.before.join(", ") || "?"} → ${f.after.join(", ") || "?"}`).join("\n");
 }
 
-function paramsText(params: Series["benchmark"]["params"]): string {
-  return tagsText(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
+/** `sysbench/cpu_10000 (events=10000, threads=2)`: two series of one workload differ by their params. */
+function benchmarkText(b: Identity["benchmark"]): string {
+  const params = tagsText(b.params);
+  return `${b.tool}/${b.workload}${params ? ` (${params})` : ""}`;
 }
 
 export function seriesTable(series: Series[]): string {
@@ -41,7 +43,7 @@ export function seriesTable(series: Series[]): string {
     ["ID", "BENCHMARK", "METRIC", "TARGET", "POINTS", "LATEST", "UNIT", "OPEN CHANGES"],
     series.map((s) => [
       s.id,
-      `${s.benchmark.tool}/${s.benchmark.workload}`,
+      benchmarkText(s.benchmark),
       `${s.metric.name}${Object.keys(s.metric.tags).length ? ` {${tagsText(s.metric.tags)}}` : ""}`,
       `${s.target.provider}/${s.target.service_type}`,
       s.points,
@@ -62,7 +64,7 @@ export function seriesRecord(s: Series): string {
     ["FIELD", "VALUE"],
     [
       ["id", s.id],
-      ["benchmark", `${s.benchmark.tool}/${s.benchmark.workload}${Object.keys(s.benchmark.params).length ? ` (${paramsText(s.benchmark.params)})` : ""}`],
+      ["benchmark", benchmarkText(s.benchmark)],
       [
         "metric",
         `${s.metric.name}${Object.keys(s.metric.tags).length ? ` {${tagsText(s.metric.tags)}}` : ""} in ${s.metric.unit}, ${s.metric.better} is better`,

@@ -38,9 +38,9 @@ export function table(head: string[], rows: Cell[][]): string {
 }
 
 /** `threads=4, mode=rnd`: what tells a figure apart from others of its name. */
-export function tagsText(tags: Record<string, string> | undefined): string {
+export function tagsText(tags: Record<string, unknown> | undefined): string {
   return Object.entries(tags ?? {})
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${k}=${String(v)}`)
     .join(", ");
 }
 

@@ -8,10 +8,16 @@ import { href } from "../router.js";
 import { stateBadge } from "./badges.js";
 import { listTable } from "./list-table.js";
 
-/** `sysbench/cpu_10000 events_per_second {threads=2} on local/default`: what a change's series follows. */
+/** `sysbench/cpu_10000 (threads=2)`: two series of one workload differ by their params. */
+export function benchmarkName(b: Change["series"]["benchmark"]): string {
+  const params = tagsText(b.params);
+  return `${b.tool}/${b.workload}${params ? ` (${params})` : ""}`;
+}
+
+/** `sysbench/cpu_10000 (threads=2) events_per_second {threads=2} on local/default`: what a change's series follows. */
 export function seriesName(s: Change["series"]): string {
   const tags = tagsText(s.metric.tags);
-  return `${s.benchmark.tool}/${s.benchmark.workload} ${s.metric.name}${tags ? ` {${tags}}` : ""} on ${s.target.provider}/${s.target.service_type}`;
+  return `${benchmarkName(s.benchmark)} ${s.metric.name}${tags ? ` {${tags}}` : ""} on ${s.target.provider}/${s.target.service_type}`;
 }
 
 function sizeText(c: Change): string {

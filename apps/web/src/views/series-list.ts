@@ -3,6 +3,7 @@ import { api } from "../api.js";
 import { h } from "../dom.js";
 import { figure, shortId, tagsText } from "../format.js";
 import { href, type Route } from "../router.js";
+import { benchmarkName } from "./changes-table.js";
 import { listTable } from "./list-table.js";
 
 /** The filters of the series list, as `#/series?tool=…` carries them and the API takes them. */
@@ -58,7 +59,7 @@ function row(s: Series): HTMLElement {
     "tr",
     { "data-testid": "series-row", "data-id": s.id },
     h("td", {}, h("a", { href: href(["series", s.id]), title: s.id }, shortId(s.id))),
-    h("td", {}, `${s.benchmark.tool}/${s.benchmark.workload}`),
+    h("td", {}, benchmarkName(s.benchmark)),
     h("td", {}, `${s.metric.name}${tags ? ` {${tags}}` : ""}`),
     h("td", {}, `${s.target.provider}/${s.target.service_type}`),
     h("td", {}, s.points),

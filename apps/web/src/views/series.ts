@@ -43,7 +43,7 @@ async function render(root: HTMLElement, id: string, signal: AbortSignal): Promi
 
 function summary(s: Series): HTMLElement {
   const vs = s.latest_vs_baseline;
-  const params = tagsText(Object.fromEntries(Object.entries(s.benchmark.params).map(([k, v]) => [k, String(v)])));
+  const params = tagsText(s.benchmark.params);
   const items: Array<[string, string]> = [
     ["Params", params || "(defaults)"],
     ["Points", s.points ? `${s.points}, ${s.first_at} to ${s.last_at}` : "0"],

@@ -21,7 +21,7 @@ describe("benchwright series", () => {
     const { code, stdout } = await cli("series", "--tool", "sysbench", "--service-type", "default");
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ID\s+BENCHMARK\s+METRIC\s+TARGET\s+POINTS\s+LATEST/);
-    expect(stdout).toContain(`${SERIES_ID}  sysbench/cpu_10000  events_per_second {threads=2}  local/default  40`);
+    expect(stdout).toContain(`${SERIES_ID}  sysbench/cpu_10000 (threads=2, events=10000)  events_per_second {threads=2}  local/default  40`);
     expect(stdout).toContain("2160.4 [2148.9, 2171.9]");
   });
 
@@ -67,7 +67,7 @@ describe("benchwright regressions", () => {
     const { code, stdout } = await cli("regressions");
     expect(code).toBe(0);
     expect(stdout).toContain(CHANGE_ID);
-    expect(stdout).toContain("sysbench/cpu_10000 events_per_second{threads=2} on local/default");
+    expect(stdout).toContain("sysbench/cpu_10000 (threads=2, events=10000) events_per_second{threads=2} on local/default");
     expect(stdout).toContain("#34 at 2026-11-16 03:00:05");
     expect(stdout).toContain("-10.0% [-10.4%, -9.7%]");
     expect(stdout).toContain("2400.6 → 2159.8 events/s");
