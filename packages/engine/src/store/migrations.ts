@@ -301,6 +301,15 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, seq);
     `,
   },
+  {
+    id: 13,
+    name: "steps.provenance: what produced a run attempt's figures",
+    // Written once a run attempt has its machines, before it measures; null for prepares and
+    // for runs from before provenance was recorded.
+    sql: `
+      ALTER TABLE steps ADD COLUMN provenance jsonb;
+    `,
+  },
 ];
 
 /** Applies pending migrations; concurrent servers on one PostgreSQL serialize on a lock. */
