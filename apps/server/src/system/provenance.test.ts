@@ -106,8 +106,8 @@ describe("the provenance of a sysbench run, end to end", () => {
     );
     const differ = await compare([a, b]);
     expect(differ.tool_versions_differ).toEqual([
-      { execution_id: a, tool: "sysbench", version: `sysbench ${installed}` },
-      { execution_id: b, tool: "sysbench", version: "sysbench 1.0.19-bw-test" },
+      { execution_id: a, tool: "sysbench", workload: "cpu_10000", version: `sysbench ${installed}` },
+      { execution_id: b, tool: "sysbench", workload: "cpu_10000", version: "sysbench 1.0.19-bw-test" },
     ]);
     expect(differ.executions[1].provenance.packages[0].version).toBe("1.0.19-bw-test");
     // The figures are compared all the same: the flag is a warning.

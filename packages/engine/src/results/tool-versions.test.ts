@@ -5,6 +5,7 @@ function side(id: string, versions: string[], tool = "sysbench"): VersionedRow {
   return {
     id,
     tool_id: tool,
+    workload_id: "cpu_10000",
     exec_env: { vms: [] },
     provenance: {
       tool,
@@ -26,7 +27,7 @@ describe("a side's tool version", () => {
   });
 
   it("is its machines' tool_version facts for a run from before provenance, and undefined where none was recorded", () => {
-    const old: VersionedRow = { id: "o", tool_id: "sysbench", exec_env: { vms: [{ id: "m", facts: { tool_version: "sysbench 1.0.18" } }] } };
+    const old: VersionedRow = { id: "o", tool_id: "sysbench", workload_id: "cpu_10000", exec_env: { vms: [{ id: "m", facts: { tool_version: "sysbench 1.0.18" } }] } };
     expect(sideToolVersion(old)).toBe("sysbench 1.0.18");
     expect(sideToolVersion({ ...old, exec_env: { vms: [{ id: "m", facts: {} }] } })).toBeUndefined();
     expect(sideToolVersion(side("a", []))).toBeUndefined();
@@ -37,9 +38,9 @@ describe("the sides whose tool versions differ", () => {
   it("are every side of a tool recorded at more than one version, in order, with its version", () => {
     const rows = [side("a", ["1.0.20+ds-5"]), side("b", ["1.0.20+ds-5"]), side("c", ["1.0.20+ds-1"])];
     expect(toolVersionsDiffer(rows)).toEqual([
-      { execution_id: "a", tool: "sysbench", version: "sysbench 1.0.20+ds-5" },
-      { execution_id: "b", tool: "sysbench", version: "sysbench 1.0.20+ds-5" },
-      { execution_id: "c", tool: "sysbench", version: "sysbench 1.0.20+ds-1" },
+      { execution_id: "a", tool: "sysbench", workload: "cpu_10000", version: "sysbench 1.0.20+ds-5" },
+      { execution_id: "b", tool: "sysbench", workload: "cpu_10000", version: "sysbench 1.0.20+ds-5" },
+      { execution_id: "c", tool: "sysbench", workload: "cpu_10000", version: "sysbench 1.0.20+ds-1" },
     ]);
   });
 

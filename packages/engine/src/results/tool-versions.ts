@@ -7,6 +7,7 @@ type ToolVersionSide = components["schemas"]["ToolVersionSide"];
 export interface VersionedRow {
   id: string;
   tool_id: string;
+  workload_id: string;
   exec_env: { vms: Array<{ id: string; facts?: { tool_version?: string } }> };
   /** Its last successful run's provenance, when it recorded one. */
   provenance?: Provenance | null;
@@ -36,7 +37,7 @@ export function sideToolVersion(row: VersionedRow): string | undefined {
 export function toolVersionsDiffer(rows: VersionedRow[]): ToolVersionSide[] {
   const sides = rows.flatMap((row) => {
     const version = sideToolVersion(row);
-    return version === undefined ? [] : [{ execution_id: row.id, tool: row.provenance?.tool ?? row.tool_id, version }];
+    return version === undefined ? [] : [{ execution_id: row.id, tool: row.provenance?.tool ?? row.tool_id, workload: row.workload_id, version }];
   });
   const versionsOf = new Map<string, Set<string>>();
   for (const s of sides) versionsOf.set(s.tool, (versionsOf.get(s.tool) ?? new Set()).add(s.version));
