@@ -102,6 +102,16 @@ describe("the dashboard against the Prism mock", () => {
     const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
     expect(verdicts).toEqual(["baseline", "worse", "better", "baseline", "worse", "better"]);
     expect(await page.locator('[data-testid="compared-executions"]').innerText()).toContain("AMD EPYC 7R13 Processor");
+    // The example's sides ran sysbench 1.0.20+ds-5 and 1.0.20+ds-1: the server's flag lists each, and the table shows each side's version.
+    expect(comparison.tool_versions_differ.length).toBeGreaterThan(1);
+    expect(await page.locator('[data-testid="tool-versions-differ"] li').allInnerTexts()).toEqual(
+      comparison.tool_versions_differ.map((s) => `${s.execution_id.split("-")[0]} ${s.version}`),
+    );
+    expect(await page.locator('[data-testid="tool-version"]').allInnerTexts()).toEqual([
+      "sysbench 1.0.20+ds-5",
+      "sysbench 1.0.20+ds-1",
+      "sysbench 1.0.20+ds-1",
+    ]);
     await screenshot(page, SUITE, "4-comparison");
     expect(errors).toEqual([]);
   });
