@@ -27,7 +27,12 @@ describe("a side's tool version", () => {
   });
 
   it("is its machines' tool_version facts for a run from before provenance, and undefined where none was recorded", () => {
-    const old: VersionedRow = { id: "o", tool_id: "sysbench", workload_id: "cpu_10000", exec_env: { vms: [{ id: "m", facts: { tool_version: "sysbench 1.0.18" } }] } };
+    const old: VersionedRow = {
+      id: "o",
+      tool_id: "sysbench",
+      workload_id: "cpu_10000",
+      exec_env: { vms: [{ id: "m", facts: { tool_version: "sysbench 1.0.18" } }] },
+    };
     expect(sideToolVersion(old)).toBe("sysbench 1.0.18");
     expect(sideToolVersion({ ...old, exec_env: { vms: [{ id: "m", facts: {} }] } })).toBeUndefined();
     expect(sideToolVersion(side("a", []))).toBeUndefined();
