@@ -64,6 +64,11 @@ describe("the dashboard against the Prism mock", () => {
     expect(await page.locator('[data-testid="execution-state"]').getAttribute("data-state")).toBe("completed");
     expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
     expect(await page.locator('[data-testid="machines"]').innerText()).toContain("Intel(R) Xeon(R) CPU");
+    // What produced its figures, as the example's run recorded it.
+    const provenance = await page.locator('[data-testid="provenance"]').innerText();
+    expect(provenance).toContain("idle / idle5");
+    expect(provenance).toContain("0c9a7e5b3d1f");
+    expect(provenance).toContain("seconds=5");
     await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
     const { bars, resolution } = await readBarChart(page.locator('div[data-chart="metrics"]'));
     expect(bars).toHaveLength(1);
