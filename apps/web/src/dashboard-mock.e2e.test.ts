@@ -64,6 +64,11 @@ describe("the dashboard against the Prism mock", () => {
     expect(await page.locator('[data-testid="execution-state"]').getAttribute("data-state")).toBe("completed");
     expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
     expect(await page.locator('[data-testid="machines"]').innerText()).toContain("Intel(R) Xeon(R) CPU");
+    // What produced its figures, as the example's run recorded it.
+    const provenance = await page.locator('[data-testid="provenance"]').innerText();
+    expect(provenance).toContain("idle / idle5");
+    expect(provenance).toContain("0c9a7e5b3d1f");
+    expect(provenance).toContain("seconds=5");
     await page.waitForSelector('div[data-chart="metrics"] svg', WAIT);
     const { bars, resolution } = await readBarChart(page.locator('div[data-chart="metrics"]'));
     expect(bars).toHaveLength(1);
@@ -102,6 +107,16 @@ describe("the dashboard against the Prism mock", () => {
     const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
     expect(verdicts).toEqual(["baseline", "worse", "better", "baseline", "worse", "better"]);
     expect(await page.locator('[data-testid="compared-executions"]').innerText()).toContain("AMD EPYC 7R13 Processor");
+    // The example's sides ran sysbench 1.0.20+ds-5 and 1.0.20+ds-1: the server's flag lists each, and the table shows each side's version.
+    expect(comparison.tool_versions_differ.length).toBeGreaterThan(1);
+    expect(await page.locator('[data-testid="tool-versions-differ"] li').allInnerTexts()).toEqual(
+      comparison.tool_versions_differ.map((s) => `${s.execution_id.split("-")[0]} ${s.version}`),
+    );
+    expect(await page.locator('[data-testid="tool-version"]').allInnerTexts()).toEqual([
+      "sysbench 1.0.20+ds-5",
+      "sysbench 1.0.20+ds-1",
+      "sysbench 1.0.20+ds-1",
+    ]);
     await screenshot(page, SUITE, "4-comparison");
     expect(errors).toEqual([]);
   });

@@ -1,4 +1,5 @@
 // What the engine, the server and bench/ import; the rest stays inside the catalogue.
 export { loadCatalog } from "./catalog.js";
 export { paramEnv } from "./params.js";
-export type { Catalog, Metric, ParamDeclaration, ParamValue, RoleDefinition, ToolVersionQuery } from "./types.js";
+export { installedPackages } from "./tool-version.js";
+export type { Catalog, Metric, ParamDeclaration, ParamValue, RoleDefinition, ToolDefinition, ToolVersionQuery } from "./types.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "./catalog.js";
-import { packagesOf, readPackageVersions, toolPackages } from "./tool-version.js";
+import { installedPackages, packagesOf, readPackageVersions, toolPackages } from "./tool-version.js";
 
 const catalog = loadCatalog({ onError: (file, e) => expect.fail(`${file}: ${e.message}`) });
 const dir = mkdtempSync(join(tmpdir(), "bw-tool-version-"));
@@ -79,7 +79,25 @@ describe("reading a tool's version", () => {
     const query = withMine.toolVersion("mine", "debian_12")!;
     const out = execFileSync("bash", ["-c", query.script], { encoding: "utf8" });
     expect(query.read(out)).toBe("2.5.1-beta");
+    expect(query.source).toBe("script");
+    expect(catalog.toolVersion("sysbench", "debian_12")!.source).toBe("packages");
     expect(withMine.toolVersion("mine", "centos_9")!.script).toMatch(/echo from-centos\n$/);
     expect(query.read(`${"x".repeat(500)}\n`)).toHaveLength(200);
+  });
+});
+
+describe("the packages in a recorded version", () => {
+  it("are what readPackageVersions joined, each split at its first space", () => {
+    const joined = readPackageVersions("installed redis-tools 5:7.0.15-1\ninstalled redis-server 5:7.0.15-1\n")!;
+    expect(installedPackages(joined)).toEqual([
+      { name: "redis-tools", version: "5:7.0.15-1" },
+      { name: "redis-server", version: "5:7.0.15-1" },
+    ]);
+    expect(installedPackages("sysbench 1.0.20+ds-6")).toEqual([{ name: "sysbench", version: "1.0.20+ds-6" }]);
+  });
+
+  it("leave out an entry that is not `name version` (one cut at the length limit)", () => {
+    expect(installedPackages("sysbench 1.0.20+ds-6, libfo")).toEqual([{ name: "sysbench", version: "1.0.20+ds-6" }]);
+    expect(installedPackages("")).toEqual([]);
   });
 });

@@ -74,6 +74,17 @@ export function readPackageVersions(stdout: string): string | undefined {
   return found.size ? [...found].join(", ").slice(0, MAX_VERSION_LENGTH) : undefined;
 }
 
+/**
+ * The packages in a version `readPackageVersions` wrote (`sysbench 1.0.20+ds-6, libluajit 2.1`),
+ * each split at its first space; an entry without one (cut at the length limit) is left out.
+ */
+export function installedPackages(version: string): Array<{ name: string; version: string }> {
+  return version.split(", ").flatMap((entry) => {
+    const m = /^(\S+) (\S+)$/.exec(entry.trim());
+    return m ? [{ name: m[1]!, version: m[2]! }] : [];
+  });
+}
+
 function packageQuery({ deb, rpm }: ToolPackages): string {
   const queries: string[] = [];
   if (deb.length) queries.push(`dpkg-query -W -f='\${db:Status-Status} \${Package} \${Version}\\n' ${deb.join(" ")}`);
@@ -94,9 +105,9 @@ export function toolVersionQuery(prelude: string, tool: ToolDefinition, platform
     const lib = tool.scripts.lib?.trim() ? ["", tool.scripts.lib.replace(/\s+$/, "")] : [];
     // The prelude and the tool's library, as its other scripts have them.
     const script = ["set -euo pipefail", prelude.replace(/\s+$/, ""), ...lib, "", own.script.replace(/\s+$/, ""), ""].join("\n");
-    return { script, read: firstLine };
+    return { script, read: firstLine, source: "script" };
   }
   const packages = toolPackages(tool, platform);
   if (!packages.deb.length && !packages.rpm.length) return undefined;
-  return { script: packageQuery(packages), read: readPackageVersions };
+  return { script: packageQuery(packages), read: readPackageVersions, source: "packages" };
 }

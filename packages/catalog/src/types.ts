@@ -123,6 +123,11 @@ export interface ToolVersionQuery {
   script: string;
   /** The version in what the script printed, or undefined when it names none. */
   read(stdout: string): string | undefined;
+  /**
+   * Where the version comes from: the definition's own `version` script (a line about the tool
+   * itself), or the versions of its install script's packages (`name version`, joined by `, `).
+   */
+  source: "script" | "packages";
 }
 
 /** Told each extra file (or directory) left out of the catalog, and why. */

@@ -23,6 +23,9 @@ export type Metric = Schemas["Metric"];
 export type ExecutionCost = Schemas["ExecutionCost"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];
+/** What produced a run's figures (a run attempt's, an execution's last successful run's, a compared side's). */
+export type Provenance = Schemas["Provenance"];
+export type ProvenancePackage = Schemas["ProvenancePackage"];
 export type Benchmark = Schemas["Benchmark"];
 export type Workload = Schemas["Workload"];
 export type Provider = Schemas["Provider"];
@@ -40,6 +43,8 @@ export type MetricRow = Schemas["MetricRow"];
 export type Comparison = Schemas["Comparison"];
 export type ComparedMetric = Schemas["ComparedMetric"];
 export type MetricFigure = Schemas["MetricFigure"];
+/** A compared side whose tool version differs from another's (`Comparison.tool_versions_differ`). */
+export type ToolVersionSide = Schemas["ToolVersionSide"];
 export type EventType = Schemas["EventType"];
 /** A run of a plan: its state, progress, sessions and cells (`startPlanRun`). */
 export type PlanRun = Schemas["PlanRun"];

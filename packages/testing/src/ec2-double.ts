@@ -200,6 +200,8 @@ export function createEc2Double(options: Ec2DoubleOptions): Ec2Double {
     InstanceId: i.id,
     ImageId: i.imageId,
     InstanceType: i.type,
+    // Every instance of the double's region (eu-west-1) runs in one zone of it.
+    Placement: { AvailabilityZone: "eu-west-1b" },
     KeyName: i.keyName,
     State: { Name: i.state, Code: { pending: 0, running: 16, "shutting-down": 32, terminated: 48 }[i.state] },
     StateReason:

@@ -205,7 +205,11 @@ for (const make of [ec2Cloud, openstackCloud, gceCloud]) {
         expect(done.exec_env.vms).toHaveLength(1);
         expect(done.exec_env.vms[0].ip).toBe(sshd.host);
         expect(done.exec_env.vms[0].facts.kernel).toBeTruthy();
+        // What the cloud made it from and as what (its double's answer, else the configured image and size).
+        expect(done.exec_env.vms[0].facts).toMatchObject({ image: expect.stringMatching(/\S/), instance_type: expect.stringMatching(/\S/) });
         expect(done.metrics.map((m: { name: string }) => m.name)).toContain(metric);
+        // The run's record says what produced its figures.
+        expect(done.provenance).toMatchObject({ tool, workload, benchwright_version: expect.any(String) });
       }
       expect(cloud.leftovers().length).toBeGreaterThan(0);
       seen(await api.delete(`/api/v1/sessions/${id}`).expect(204));

@@ -277,6 +277,13 @@ describe("machine roles on two hosts over SSH", () => {
       }
       // Both hosts' facts were read at prepare.
       expect(execution.exec_env.vms.map((v: { id: string }) => v.id)).toEqual(["server-host", "client-host"]);
+      // The run's provenance has each role's script, on its host, each with its own digest.
+      const scripts = execution.provenance.scripts as Array<{ machine: string; role: string; digest: string }>;
+      expect(scripts.map((s) => [s.machine, s.role])).toEqual([
+        ["server-host", "server"],
+        ["client-host", "client"],
+      ]);
+      expect(scripts[0]!.digest).not.toBe(scripts[1]!.digest);
     },
     120_000,
   );

@@ -31,6 +31,7 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
   root.replaceChildren(
     h("h1", {}, "Comparison"),
     h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
+    ...toolVersionsWarning(comparison),
     executionsTable(comparison),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
@@ -144,6 +145,37 @@ function metricGroups(c: Comparison): HTMLElement[] {
   ];
 }
 
+/** The server's flag: sides of one tool measured with different builds of it, each with its version; none when they agree. */
+function toolVersionsWarning(c: Comparison): HTMLElement[] {
+  if (!c.tool_versions_differ.length) return [];
+  const warning = h(
+    "div",
+    { class: "warning", role: "alert", "data-testid": "tool-versions-differ" },
+    h("strong", {}, "Tool versions differ: "),
+    "these figures were measured with different builds of the tool, which may account for a difference.",
+    h(
+      "ul",
+      {},
+      c.tool_versions_differ.map((s) =>
+        h(
+          "li",
+          { "data-id": s.execution_id },
+          h("a", { href: href(["executions", s.execution_id]), title: s.execution_id }, shortId(s.execution_id)),
+          ` ${s.version}`,
+        ),
+      ),
+    ),
+  );
+  return [warning];
+}
+
+/** A side's tool version as its run recorded it: each machine's packages, else its machines' `tool_version` facts. */
+function toolVersion(e: ComparedExecution): string {
+  const packages = e.provenance?.packages ?? [];
+  if (packages.length) return [...new Set(packages.map((p) => `${p.name} ${p.version}`))].join(", ");
+  return [...new Set(e.machines.map((vm) => vm.facts?.tool_version).filter(Boolean))].join(" / ");
+}
+
 function label(e: ComparedExecution | undefined, id: string): string {
   return e ? `${shortId(id)} ${e.provider}` : shortId(id);
 }
@@ -152,17 +184,19 @@ function executionsTable(c: Comparison): HTMLElement {
   const machine = (e: ComparedExecution) => e.machines.map((vm) => vm.facts);
   return listTable(
     "compared-executions",
-    ["Execution", "Provider", "Tool / workload", "CPU", "CPUs", "Memory", "Kernel", "OS", ""],
+    ["Execution", "Provider", "Tool / workload", "Tool version", "CPU", "CPUs", "Memory", "Kernel", "OS", ""],
     c.executions.map((e) => {
       const facts = machine(e);
       const join = (f: (x: NonNullable<(typeof facts)[number]>) => string | number | undefined) => facts.map((x) => (x ? String(f(x) ?? "") : "")).join(" / ");
       const isBaseline = e.id === c.baseline;
+      const differs = c.tool_versions_differ.some((s) => s.execution_id === e.id);
       return h(
         "tr",
         { "data-id": e.id, class: isBaseline ? "baseline" : "" },
         h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
         h("td", {}, `${e.provider} (${e.service_type})`),
         h("td", {}, `${e.tool} / ${e.workload}`),
+        h("td", { class: differs ? "version-differs" : "", "data-testid": "tool-version" }, toolVersion(e)),
         h(
           "td",
           {},

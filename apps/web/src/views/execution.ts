@@ -63,7 +63,7 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
   const render = (execution: Execution) => {
     head.replaceChildren(...summary(execution, workload, session));
     actions.update(execution, session);
-    details.replaceChildren(...steps(execution), ...machines(execution.exec_env.vms), ...metrics(execution.metrics));
+    details.replaceChildren(...steps(execution), ...machines(execution.exec_env.vms), ...provenance(execution), ...metrics(execution.metrics));
     logTabs.replaceChildren(
       ...execution.steps.map((record) =>
         h(
@@ -200,7 +200,7 @@ function machines(vms: Vm[]): HTMLElement[] {
     h("h2", {}, "Machines"),
     listTable(
       "machines",
-      ["Machine", "Address", "Platform", "CPU", "CPUs", "Memory", "Kernel", "OS"],
+      ["Machine", "Address", "Platform", "CPU", "CPUs", "Memory", "Kernel", "OS", "Image"],
       vms.map((vm) =>
         h(
           "tr",
@@ -213,7 +213,40 @@ function machines(vms: Vm[]): HTMLElement[] {
           h("td", {}, bytes(vm.facts?.memory_bytes)),
           h("td", {}, vm.facts?.kernel ?? ""),
           h("td", {}, vm.facts?.os_release ?? ""),
+          // A cloud's image id, type and zone; a host that is not a cloud's, its OS release.
+          h("td", {}, [vm.facts?.image, vm.facts?.instance_type, vm.facts?.zone].filter(Boolean).join(" · ")),
         ),
+      ),
+    ),
+  ];
+}
+
+/** What produced the metrics (the last successful run's provenance): one row per fact, the digests shortened with the whole in the title. */
+function provenance(e: Execution): HTMLElement[] {
+  const p = e.provenance;
+  if (!p) return [];
+  const digest = (d: string) => h("code", { title: d }, d.replace(/^sha256:/, "").slice(0, 12));
+  const row = (name: string, ...value: Array<Node | string>) => h("tr", {}, h("th", {}, name), h("td", {}, ...value));
+  const packages = p.packages.map((x) => `${x.name} ${x.version} (${x.machine})`).join(", ");
+  return [
+    h("h2", {}, "Provenance"),
+    h(
+      "table",
+      { class: "list provenance", "data-testid": "provenance" },
+      h(
+        "tbody",
+        {},
+        row("Tool", `${p.tool} / ${p.workload}`),
+        row("Installed", packages || "nothing recorded"),
+        row("Definition", digest(p.definition_digest)),
+        ...p.scripts.map((s) => row(`Script on ${s.machine}${s.role ? ` (${s.role})` : ""}`, digest(s.digest))),
+        row(
+          "Params",
+          Object.entries(p.params)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(" ") || "none",
+        ),
+        row("Benchwright", p.benchwright_version),
       ),
     ),
   ];

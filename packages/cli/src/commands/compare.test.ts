@@ -53,4 +53,21 @@ describe("compare's table", () => {
     expect(text).toMatch(/5\.00333 ± 0\.00248 \(n=3\)\s+5\.00467 ± 0\.00115 \(n=3\) x1\.000 no difference/);
     expect(text).not.toContain("no_difference");
   });
+
+  it("warns of the sides whose tool versions differ, by letter, and says nothing when they agree", () => {
+    const comparison = {
+      baseline: A,
+      confidence: 0.95,
+      executions: [A, B].map((id) => ({ id, tool: "sysbench", workload: "cpu_10000", provider: "local", service_type: "default", state: "completed" })),
+      metrics: [],
+      tool_versions_differ: [
+        { execution_id: A, tool: "sysbench", workload: "cpu_10000", version: "sysbench 1.0.20+ds-5" },
+        { execution_id: B, tool: "sysbench", workload: "cpu_10000", version: "sysbench 1.0.19-test" },
+      ],
+    } as unknown as Comparison;
+    const text = comparisonText(comparison);
+    expect(text).toContain("! tool versions differ");
+    expect(text).toContain("!   A = sysbench 1.0.20+ds-5\n!   B = sysbench 1.0.19-test\n");
+    expect(comparisonText({ ...comparison, tool_versions_differ: [] })).not.toContain("tool versions differ");
+  });
 });

@@ -13,7 +13,7 @@ export interface CompareOptions {
 /**
  * `benchwright compare <a> <b>...`: the server's comparison, one row per metric and one column
  * per execution: its mean ± the half-width of its confidence interval, and against the
- * baseline its ratio and verdict.
+ * baseline its ratio and verdict; above it, a warning naming the sides whose tool versions differ.
  */
 export async function compareCommand(ids: string[], options: CompareOptions, ctx: Context): Promise<number> {
   if (ids.length < 2) throw new UsageError("compare takes two execution ids or more");
@@ -39,7 +39,19 @@ export function comparisonText(comparison: Comparison): string {
     m.unit + (m.better ? ` (${m.better} better)` : ""),
     ...comparison.executions.map((e) => cell(m.figures.find((f) => f.execution_id === e.id))),
   ]);
-  return `${legend(comparison)}\n${rows.length ? table(head, rows) : "(no metrics to compare)"}`;
+  return `${legend(comparison)}\n${versionWarning(comparison)}${rows.length ? table(head, rows) : "(no metrics to compare)"}`;
+}
+
+/**
+ * The server's flag: the sides whose tool versions differ, each by its letter with its version;
+ * nothing when they agree (or a server from before the flag sent none).
+ */
+function versionWarning(c: Comparison): string {
+  const sides = c.tool_versions_differ ?? [];
+  if (!sides.length) return "";
+  const letterOf = (id: string) => letter(c.executions.findIndex((e) => e.id === id));
+  const lines = sides.map((s) => `!   ${letterOf(s.execution_id)} = ${s.version}`);
+  return ["! tool versions differ: these figures come from different builds of the tool", ...lines, ""].join("\n");
 }
 
 function legend(c: Comparison): string {

@@ -73,6 +73,10 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     expect(stdout).toMatch(/benchmark\s+idle\/idle0/);
     expect(stdout).toMatch(/run\s+1\s+succeeded/);
     expect(stdout).toMatch(/idle_seconds/);
+    // What produced them: idle installs nothing; the definition and the script it ran, by digest.
+    expect(stdout).toMatch(/provenance\s+installed: nothing recorded/);
+    expect(stdout).toMatch(/definition: sha256:[0-9a-f]{64}/);
+    expect(stdout).toMatch(/script on local: sha256:[0-9a-f]{64}/);
     expect(JSON.parse((await runCli(["show", ids[0], "--json"], env)).stdout).id).toBe(ids[0]);
     const missing = await runCli(["show", "00000000-0000-4000-8000-000000000000"], env);
     expect(missing.code).toBe(2);

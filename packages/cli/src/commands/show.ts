@@ -1,6 +1,19 @@
+import type { Execution } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
 import { resolveExecutionId } from "../ids.js";
 import { metricsTable, stepsTable, table, tagsText } from "../tables.js";
+
+/** What produced the metrics (the last successful run's provenance), one fact a line. */
+function provenanceText(p: Execution["provenance"]): string {
+  if (!p) return "";
+  const installed = p.packages.map((x) => `${x.name} ${x.version} on ${x.machine}`).join(", ");
+  return [
+    `installed: ${installed || "nothing recorded"}`,
+    `definition: ${p.definition_digest}`,
+    ...p.scripts.map((s) => `script on ${s.machine}${s.role ? ` (${s.role})` : ""}: ${s.digest}`),
+    `benchwright: ${p.benchwright_version}`,
+  ].join("\n");
+}
 
 /** `benchwright show <execution-id>`: the record, its steps and the metrics of its last successful run. */
 export async function showCommand(execId: string, ctx: Context): Promise<number> {
@@ -12,7 +25,16 @@ export async function showCommand(execId: string, ctx: Context): Promise<number>
   const machines = e.exec_env.vms.map((vm) => {
     const f = vm.facts;
     const facts = f
-      ? [f.cpu_model, f.cpu_count && `${f.cpu_count} CPUs`, f.memory_bytes && `${(f.memory_bytes / 2 ** 30).toFixed(1)} GiB`, f.os_release]
+      ? [
+          f.cpu_model,
+          f.cpu_count && `${f.cpu_count} CPUs`,
+          f.memory_bytes && `${(f.memory_bytes / 2 ** 30).toFixed(1)} GiB`,
+          f.os_release,
+          // A cloud's image, type and zone; a host's image is its OS release, said already.
+          f.image !== f.os_release && f.image,
+          f.instance_type,
+          f.zone,
+        ]
           .filter(Boolean)
           .join(", ")
       : "";
@@ -29,6 +51,7 @@ export async function showCommand(execId: string, ctx: Context): Promise<number>
         ["state", e.state],
         ["created", e.created],
         ["machines", machines.join("\n") || "(none yet)"],
+        ["provenance", provenanceText(e.provenance) || "(no run recorded one)"],
       ],
     ),
   );

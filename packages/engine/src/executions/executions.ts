@@ -13,7 +13,7 @@ import { repetitionPlanOf } from "../results/repetitions.js";
 import type { Store } from "../store/store.js";
 import type { ExecutionRow, ExecutionWithSteps } from "../model/executions.js";
 import { paramViews } from "../views/benchmark-views.js";
-import { executionView, executionViews } from "../views/execution-views.js";
+import { executionView, executionViews, lastRunProvenance } from "../views/execution-views.js";
 import { liveSession } from "../sessions/live-session.js";
 
 export interface ExecutionsOptions {
@@ -152,6 +152,7 @@ export class Executions {
         provider: session.provider_name,
         service_type: session.service_type,
         params: (row as { params?: Record<string, unknown> }).params ?? {},
+        provenance: lastRunProvenance(row.steps),
       };
     });
   }

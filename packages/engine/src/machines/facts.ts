@@ -12,6 +12,11 @@ export interface MachineFacts {
   tool_version?: string;
   /** `<ID>_<VERSION_ID>` from os-release, dots as underscores: `debian_12`, `ubuntu_22_04`. */
   platform?: string;
+  /** What it was made from: a cloud's image id, else its OS release (recorded at prepare, see step-work.ts). */
+  image?: string;
+  /** A cloud's machine type and zone. */
+  instance_type?: string;
+  zone?: string;
 }
 
 // One round trip; each line is `key=value` so that a missing tool only loses its own line.

@@ -1,4 +1,4 @@
-import type { StepAttempt } from "@benchwright/contract";
+import type { Provenance, StepAttempt } from "@benchwright/contract";
 import type { StoredMetric } from "./metrics.js";
 
 export type StepKind = StepAttempt["step"];
@@ -31,6 +31,8 @@ export interface StepRow {
   error_extras: Record<string, unknown> | null;
   /** Set by a cancel request while the step runs: how its failure is to read (`cancelled at ... (request ...)`); its follower stops it. */
   cancel_requested: string | null;
+  /** What produced a run attempt's figures, recorded before it measures; null for a prepare, and for a run from before provenance. */
+  provenance: Provenance | null;
 }
 
 /** How a step attempt ended. */
@@ -54,6 +56,8 @@ export interface StepKey {
 /** A step attempt as an execution's view shows it; a prepare's with its metrics (the boot times of the machines it made). */
 export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error"> & {
   metrics?: StoredMetric[] | null;
+  /** A run's (see StepRow.provenance). */
+  provenance?: Provenance | null;
 };
 
 /** Where a running step's machine part is: enough for a new owner to re-attach to it. */

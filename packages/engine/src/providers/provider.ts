@@ -20,6 +20,15 @@ export interface Machine {
   ssh?: SshTarget;
   /** How long it took to boot, when this call made it (a cloud machine): its prepare records it. */
   boot?: MachineBoot;
+  /** What a cloud made it from and where it runs: its prepare records them among its facts. */
+  placement?: MachinePlacement;
+}
+
+/** A cloud machine's image (the cloud's id for it), machine type and zone, as far as the cloud tells them. */
+export interface MachinePlacement {
+  image?: string;
+  instanceType?: string;
+  zone?: string;
 }
 
 /** Seconds from the API call that made a machine to its running (`createSeconds`) and to its SSH answering (`sshReadySeconds`). */

@@ -1,6 +1,7 @@
 import type { components } from "@benchwright/contract";
 import type { StoredMetric } from "../model/metrics.js";
 import { compareSamples, summarize } from "./statistics.js";
+import { toolVersionsDiffer } from "./tool-versions.js";
 
 export type Comparison = components["schemas"]["Comparison"];
 type ComparedMetric = components["schemas"]["ComparedMetric"];
@@ -20,6 +21,8 @@ export interface ComparedRow {
   exec_env: { vms: Array<components["schemas"]["Vm"]> };
   /** The figures of its last successful run: one per repetition, machine and tag set. */
   metrics: StoredMetric[];
+  /** What produced those figures, when that run recorded it. */
+  provenance?: components["schemas"]["Provenance"] | null;
 }
 
 /**
@@ -30,7 +33,8 @@ export interface ComparedRow {
  * whatever its tags: one side run with `threads=1` and the other with `threads=2` compare,
  * each figure showing its own tags. The verdict reads `better` from the metric's declaration: a ratio above 1 is
  * better for a `higher` metric and worse for a `lower` one, when Welch's test says the
- * difference is significant at the confidence asked for.
+ * difference is significant at the confidence asked for. Sides of one tool whose recorded
+ * versions differ are listed in `tool_versions_differ`: a warning, the figures stand.
  */
 export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number, minDifference = 0): Comparison {
   const baseline = rows.find((r) => r.id === baselineId)!;
@@ -89,8 +93,10 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
       state: r.state as components["schemas"]["ExecutionStateName"],
       params: r.params,
       machines: r.exec_env.vms ?? [],
+      ...(r.provenance ? { provenance: r.provenance } : {}),
     })),
     metrics,
+    tool_versions_differ: toolVersionsDiffer(rows),
   };
 }
 

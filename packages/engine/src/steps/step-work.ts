@@ -1,6 +1,6 @@
 import { paramEnv, type ParamDeclaration, type ParamValue, type RoleDefinition } from "@benchwright/catalog";
 import { BenchwrightError } from "../errors.js";
-import { readMachineFacts } from "../machines/facts.js";
+import { readMachineFacts, type MachineFacts } from "../machines/facts.js";
 import { readToolVersion } from "../machines/tool-version.js";
 import type { Machine } from "../providers/provider.js";
 import type { StepSpec } from "../runner/step.js";
@@ -8,6 +8,7 @@ import type { ExecutionRow } from "../model/executions.js";
 import type { VmRecord } from "../model/machines.js";
 import { isHandBack } from "./hand-back.js";
 import { measure } from "./measure.js";
+import { runProvenance } from "./provenance.js";
 import { machinesNeeded, partLabel, roleEnv, stepParts, type StepPart } from "./role-parts.js";
 import { serve, stopServing } from "./role-serving.js";
 import type { Attempt, StepTools, StepWork } from "./step-attempt.js";
@@ -46,17 +47,25 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   }
   // Only a prepare changes the machines' facts (recordFacts, just above): a run has them in its row.
   const vms = kind === "prepare" ? (await tools.store.getExecution(execution.id))!.exec_env.vms : execution.exec_env.vms;
-  const params = paramEnv(stepParams(execution, workload.declared));
-  const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => (): StepSpec => {
+  const values = stepParams(execution, workload.declared);
+  const params = paramEnv(values);
+  const scriptOf = (part: StepPart): string => {
     const platform = vms.find((v) => v.id === part.machine.id)?.platform || part.machine.platform;
     const opts = { platform, allowInstall: part.machine.allowInstall, ...(part.role === undefined ? {} : { role: part.role }) };
-    const script =
-      kind === "prepare"
-        ? tools.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
-        : tools.catalog().runScript(execution.tool_id, execution.workload_id, opts);
+    return kind === "prepare"
+      ? tools.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
+      : tools.catalog().runScript(execution.tool_id, execution.workload_id, opts);
+  };
+  // A run taken over keeps what its first holder recorded: that is what its parts were started with.
+  if (kind === "run" && !step.provenance) {
+    const scripts = parts.map((part) => ({ machine: part.machine.id, role: part.role, script: scriptOf(part) }));
+    const provenance = runProvenance({ catalog: tools.catalog(), toolId: execution.tool_id, workloadId: execution.workload_id, vms, params: values, scripts });
+    await tools.store.setStepProvenance({ execution_id: execution.id, step: kind, attempt: step.attempt }, provenance);
+  }
+  const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => (): StepSpec => {
     return {
       dir,
-      script,
+      script: scriptOf(part),
       env: {
         // Parameter values travel as data in env.sh, never inside the script's text.
         ...params,
@@ -115,7 +124,8 @@ async function recordFacts(tools: StepTools, execution: ExecutionRow, machines: 
   for (const machine of machines) {
     const transport = tools.access.transport(execution.session_id, machine);
     try {
-      const { platform, ...facts } = await readMachineFacts(transport);
+      const { platform, ...read } = await readMachineFacts(transport);
+      const facts = { ...read, ...placementFacts(machine, read.os_release) };
       const vm = { id: machine.id, ip: machine.ip, platform: machine.platform || platform || "unknown", facts };
       vms.push(vm);
       await tools.store.upsertMachine({ session_id: execution.session_id, id: vm.id, ip: vm.ip, platform: vm.platform, facts });
@@ -124,6 +134,15 @@ async function recordFacts(tools: StepTools, execution: ExecutionRow, machines: 
     }
   }
   await tools.store.setExecEnv(execution.id, { vms });
+}
+
+/**
+ * What the machine was made from, as what and where: a cloud's image id, machine type and zone;
+ * a host that is not a cloud's is known by its OS release alone.
+ */
+function placementFacts(machine: Machine, osRelease: string | undefined): Pick<MachineFacts, "image" | "instance_type" | "zone"> {
+  const { image = osRelease, instanceType, zone } = machine.placement ?? {};
+  return { ...(image ? { image } : {}), ...(instanceType ? { instance_type: instanceType } : {}), ...(zone ? { zone } : {}) };
 }
 
 /**

@@ -302,6 +302,15 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
     `,
   },
   {
+    id: 13,
+    name: "steps.provenance: what produced a run attempt's figures",
+    // Written once a run attempt has its machines, before it measures; null for prepares and
+    // for runs from before provenance was recorded.
+    sql: `
+      ALTER TABLE steps ADD COLUMN provenance jsonb;
+    `,
+  },
+  {
     id: 14,
     name: "series points: their machines' facts kept once, and a series' points read from its primary key alone",
     // A series' points are appended over months between other series' points, so each sits on

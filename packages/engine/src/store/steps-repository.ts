@@ -1,3 +1,4 @@
+import type { Provenance } from "@benchwright/contract";
 import type { DescribeStepEnd } from "../model/events.js";
 import type { ExecutionState } from "../model/executions.js";
 import type { StoredMetric } from "../model/metrics.js";
@@ -9,7 +10,7 @@ import type { EventAppender } from "./event-appender.js";
 import { endOnExecution, moveExecutionReturningBefore } from "./sql/executions-sql.js";
 import { heldSessionStateOfExecution } from "./sql/sessions-sql.js";
 import { json, run } from "./sql/sql.js";
-import { endStep, insertStep, nextAttempt, requestCancel, runningSteps, stepByKey, stepsOf } from "./sql/steps-sql.js";
+import { endStep, insertStep, nextAttempt, requestCancel, runningSteps, setProvenance, stepByKey, stepsOf } from "./sql/steps-sql.js";
 
 const FAILED_STATE: Record<StepKind, ExecutionState> = { prepare: "prepare_failed", run: "run_failed" };
 
@@ -113,6 +114,11 @@ export class StepsRepository {
    */
   async requestCancel(key: StepKey, reason: string): Promise<StepRow | null> {
     return (await run<StepRow>(this.db, requestCancel(key, reason)))[0] ?? null;
+  }
+
+  /** Records what produces a running attempt's figures (see StepRow.provenance). */
+  async setProvenance(key: StepKey, provenance: Provenance): Promise<void> {
+    await run(this.db, setProvenance(key, provenance));
   }
 
   async get(key: StepKey): Promise<StepRow | undefined> {

@@ -1,3 +1,4 @@
+import type { Provenance } from "@benchwright/contract";
 import type { DescribeStepEnd } from "../model/events.js";
 import type { ExecutionRow, ExecutionState, ExecutionWithSteps, NewExecution } from "../model/executions.js";
 import type { MachineRow, VmRecord } from "../model/machines.js";
@@ -170,6 +171,9 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     owner?: string,
   ): Promise<(StepRow & { session_active: boolean }) | null> {
     return this.steps.end({ execution_id: executionId, step, attempt }, result, move, owner);
+  }
+  setStepProvenance(key: StepKey, provenance: Provenance): Promise<void> {
+    return this.steps.setProvenance(key, provenance);
   }
   getStep(key: StepKey): Promise<StepRow | undefined> {
     return this.steps.get(key);

@@ -1,4 +1,4 @@
-import type { Execution, ExecutionCost, Session, StepAttempt, StepRecord } from "@benchwright/contract";
+import type { Execution, ExecutionCost, Provenance, Session, StepAttempt, StepRecord } from "@benchwright/contract";
 import type { ExecutionRow, ExecutionWithSteps } from "../model/executions.js";
 import type { SessionSummary } from "../model/sessions.js";
 import type { StepRow, StepSummary } from "../model/steps.js";
@@ -36,9 +36,24 @@ export function executionView(row: ExecutionRow, steps: StepSummary[], cost?: Ex
     ...(row.repetitions ? { repetitions: row.repetitions } : {}),
     // The run's figures, then how long the machines its prepares made took to boot.
     metrics: [...metricsView(row.metrics), ...steps.flatMap((s) => (s.step === "prepare" ? metricsView(s.metrics) : []))],
+    ...withProvenance(lastRunProvenance(steps)),
     ...(cost ? { cost } : {}),
     steps: steps.map(stepView),
   };
+}
+
+/**
+ * The provenance of the run whose figures are the execution's `metrics`: its last successful
+ * run attempt's (steps come oldest first). Undefined before a run succeeded, or for a run from
+ * before provenance was recorded.
+ */
+export function lastRunProvenance(steps: StepSummary[]): Provenance | undefined {
+  const runs = steps.filter((s) => s.step === "run" && s.state === "succeeded");
+  return runs[runs.length - 1]?.provenance ?? undefined;
+}
+
+function withProvenance(provenance: Provenance | null | undefined): { provenance?: Provenance } {
+  return provenance ? { provenance } : {};
 }
 
 /** Executions with their steps (one query's rows) as the wire shows them. */
@@ -68,6 +83,7 @@ export function stepAttemptView(step: StepRow): StepAttempt {
     execution_id: step.execution_id,
     ...attemptView(step),
     metrics: metricsView(step.metrics),
+    ...withProvenance(step.provenance),
     ...(step.state === "failed" ? { error: { code: step.error_code ?? "step_failed", detail: step.error ?? "" } } : {}),
   };
 }

@@ -4,6 +4,8 @@
  * failure, sweeping) is done once, by CloudProvider, on top of these calls.
  */
 
+import type { MachinePlacement } from "../provider.js";
+
 /** The ledger kinds a driver records, by the part each plays in a session. */
 interface CloudKinds {
   machine: string;
@@ -23,9 +25,10 @@ export type MachineView =
   /**
    * `address` is absent when the machine has none reachable from here (yet): see `createAddress`.
    * `privateAddress` is its address inside the cloud's network (where the session's other
-   * machines reach it), when the cloud reports one.
+   * machines reach it), when the cloud reports one. `placement`: what the cloud says it was made
+   * from, as what and where (the configured image, size and region stand in for what it does not say).
    */
-  | { state: "running"; address?: string; privateAddress?: string }
+  | { state: "running"; address?: string; privateAddress?: string; placement?: MachinePlacement }
   /** Unusable and not on its way up (error, stopped, shutting down): replaced or torn down. */
   | { state: "failed"; reason: string }
   | { state: "gone"; reason?: string }

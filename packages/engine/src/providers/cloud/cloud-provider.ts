@@ -1,7 +1,7 @@
 import { BenchwrightError } from "../../errors.js";
 import type { Scrubber } from "../../secrets/scrub.js";
 import { loadSsh2 } from "../../transport/ssh2-module.js";
-import type { Machine, Provider, ProviderContext, SweptResource } from "../provider.js";
+import type { Machine, MachinePlacement, Provider, ProviderContext, SweptResource } from "../provider.js";
 import { resourceName, type CloudSettings } from "./cloud-settings.js";
 import type { CloudDriver, LaunchSpec, MachineView } from "./cloud-driver.js";
 import { Attempts, createOrTearDown, SweepReport, tearDown, type SweepOptions } from "./lifecycle.js";
@@ -274,6 +274,7 @@ export class CloudProvider implements Provider {
       workRoot: s.workRoot,
       allowInstall: true,
       ssh: { host: ip, port: sshPort, username: s.vmUser, privateKey },
+      placement: placementOf(view.placement, s),
       ...(createSeconds !== undefined && sshReadySeconds !== undefined ? { boot: { createSeconds, sshReadySeconds } } : {}),
     };
     if (s.postCreateScript && meta.post_created !== true) {
@@ -338,4 +339,10 @@ export class CloudProvider implements Provider {
     }
     attempts.throwIfAny();
   }
+}
+
+/** What the cloud said of the machine, the configuration standing in for what it did not say (an image's name, the region). */
+function placementOf(said: MachinePlacement | undefined, s: CloudSettings): MachinePlacement {
+  const placement = { image: said?.image ?? s.image, instanceType: said?.instanceType ?? s.size, zone: said?.zone ?? s.region };
+  return Object.fromEntries(Object.entries(placement).filter(([, v]) => v)) as MachinePlacement;
 }

@@ -89,6 +89,8 @@ describe("ec2 provider", () => {
     expect(await loginWorks(m.ssh!)).toBe("ok");
     // The newest image of the name pattern.
     expect(inv.instances[0].imageId).toBe("ami-0d1e2b3a4c5f60002");
+    // What the cloud says it made, as what and where: its prepare records them among the machine's facts.
+    expect(m.placement).toEqual({ image: "ami-0d1e2b3a4c5f60002", instanceType: "t3.micro", zone: "eu-west-1b" });
     expect(inv.instances[0].tags).toMatchObject({ "benchwright:session": current.sessionId, "benchwright:managed": "true" });
     expect(inv.keyPairs[0].tags["benchwright:session"]).toBe(current.sessionId);
     expect(inv.securityGroups[0].tags["benchwright:session"]).toBe(current.sessionId);

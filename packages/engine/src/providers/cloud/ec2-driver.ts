@@ -178,6 +178,7 @@ export class Ec2Driver implements CloudDriver {
         state: "running",
         address: instance.PublicIpAddress ?? instance.PrivateIpAddress,
         privateAddress: instance.PrivateIpAddress,
+        placement: { image: instance.ImageId, instanceType: instance.InstanceType, zone: instance.Placement?.AvailabilityZone },
       };
     }
     if (state === "terminated") return { state: "gone", reason };

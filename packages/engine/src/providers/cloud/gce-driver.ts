@@ -138,6 +138,8 @@ export class GceDriver implements CloudDriver {
           state: "running",
           address: nic?.accessConfigs?.[0]?.natIP ?? nic?.networkIP ?? undefined,
           privateAddress: nic?.networkIP ?? undefined,
+          // GCE names both by URL (`.../zones/europe-west1-b/machineTypes/e2-small`); the image is its boot disk's, not the instance's.
+          placement: { instanceType: lastSegment(instance.machineType), zone: lastSegment(instance.zone) },
         };
       default:
         return { state: "failed", reason: `is ${instance.status}${instance.statusMessage ? `: ${instance.statusMessage}` : ""}` };
@@ -167,4 +169,9 @@ export class GceDriver implements CloudDriver {
     }
     return found;
   }
+}
+
+/** The last segment of a resource URL, or undefined for none. */
+function lastSegment(url: string | null | undefined): string | undefined {
+  return url ? url.slice(url.lastIndexOf("/") + 1) || undefined : undefined;
 }

@@ -42,6 +42,11 @@ export interface NovaServer {
   metadata?: Record<string, string>;
   addresses?: Record<string, NovaAddress[]>;
   fault?: { message?: string; code?: number };
+  /** The image it was booted from (`""` when booted from a volume). */
+  image?: { id?: string } | "";
+  /** Its flavor: by id before microversion 2.47, by `original_name` from it. */
+  flavor?: { id?: string; original_name?: string };
+  "OS-EXT-AZ:availability_zone"?: string;
 }
 
 export interface ServerSpec {

@@ -1,5 +1,6 @@
 import { BenchwrightError } from "../../errors.js";
 import type { Scrubber } from "../../secrets/scrub.js";
+import type { MachinePlacement } from "../provider.js";
 import { sessionFromName, TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings } from "./cloud-settings.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
 import { OpenStackClient, type NovaServer } from "./openstack-client.js";
@@ -112,7 +113,7 @@ export class OpenStackDriver implements CloudDriver {
     const server = await this.client.getServer(id);
     if (!server || server.status === "DELETED") return { state: "gone" };
     if (server.status === "BUILD") return { state: "pending" };
-    if (server.status === "ACTIVE") return { state: "running", ...addressesOf(server, this.settings.noFloatingIp) };
+    if (server.status === "ACTIVE") return { state: "running", ...addressesOf(server, this.settings.noFloatingIp), placement: placementOf(server) };
     const fault = server.fault?.message ? ` (${server.fault.message})` : "";
     return { state: "failed", reason: `went into ${server.status}${fault}` };
   }
@@ -155,4 +156,13 @@ export class OpenStackDriver implements CloudDriver {
     }
     return found;
   }
+}
+
+/** The image, flavor and availability zone Nova reports for a server (each where it reports one). */
+function placementOf(server: NovaServer): MachinePlacement {
+  return {
+    image: typeof server.image === "object" ? server.image.id || undefined : undefined,
+    instanceType: server.flavor?.original_name ?? server.flavor?.id,
+    zone: server["OS-EXT-AZ:availability_zone"] || undefined,
+  };
 }

@@ -79,6 +79,7 @@ export function setExecEnv(id: string, env: { vms: VmRecord[] }): Sql {
 const STEP_SUMMARY_FIELDS = [
   ...["step", "attempt", "state", "started", "duration", "exit_code", "error"].map((f) => `'${f}', s.${f}`),
   "'metrics', CASE WHEN s.step = 'prepare' THEN s.metrics END",
+  "'provenance', s.provenance",
 ].join(", ");
 
 /** The executions `where` selects (or all), each with `seq` and its steps aggregated as JSON, `steps`. */

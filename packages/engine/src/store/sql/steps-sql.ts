@@ -1,3 +1,4 @@
+import type { Provenance } from "@benchwright/contract";
 import type { StepEnd, StepKey, StepKind } from "../../model/steps.js";
 import { json, type Sql } from "./sql.js";
 
@@ -36,6 +37,14 @@ export function endStep(key: StepKey, end: StepEnd, owner?: string): Sql {
       json(end.error_extras),
       owner ?? null,
     ],
+  };
+}
+
+/** Records what produces a running attempt's figures; an attempt that has ended keeps what it had. */
+export function setProvenance(key: StepKey, provenance: Provenance): Sql {
+  return {
+    text: "UPDATE steps SET provenance = $4 WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running'",
+    values: [key.execution_id, key.step, key.attempt, json(provenance)],
   };
 }
 
