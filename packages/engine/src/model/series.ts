@@ -3,7 +3,7 @@ import type { StoredMetric } from "./metrics.js";
 type Better = "higher" | "lower";
 
 /** The facts of the machines a point records, when they are known: what may explain a change. */
-export const POINT_FACTS = ["kernel", "cpu_model", "microcode", "os_release", "tool_version"] as const;
+export const POINT_FACTS = ["kernel", "cpu_model", "microcode", "os_release", "tool_version", "image", "instance_type", "zone"] as const;
 type PointFact = (typeof POINT_FACTS)[number];
 
 /** One metric (name and tags) of one successful run, summarised over its repetitions (and machines). */

@@ -96,7 +96,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const first = await ranExecution(
         sessionId,
         [speed(100, 0), speed(102, 1), speed(104, 2), { name: "latency_ms", value: 3, unit: "ms", better: "lower", repetition: 0 }],
-        { kernel: "6.1.0", cpu_model: "Xeon", tool_version: "1.0.20" },
+        { kernel: "6.1.0", cpu_model: "Xeon", tool_version: "1.0.20", instance_type: "m5.large", zone: "eu-west-1a", cpu_mhz: "2400" },
       );
       const second = await ranExecution(sessionId, [speed(90)], { kernel: "6.1.0", cpu_model: "Xeon" });
       const book = new SeriesBook(store);
@@ -120,7 +120,8 @@ for (const kind of ["pglite", "postgres"] as const) {
       // 102 ± t(0.975, 2) · 2 / √3
       expect(points[0].ci_low).toBeCloseTo(102 - 4.302653 * (2 / Math.sqrt(3)), 4);
       expect(points[1].ci_low).toBeNull();
-      expect(points[0].facts).toEqual({ kernel: "6.1.0", cpu_model: "Xeon", tool_version: "1.0.20" });
+      // The facts that may explain a change, not every fact (cpu_mhz is left out).
+      expect(points[0].facts).toEqual({ kernel: "6.1.0", cpu_model: "Xeon", tool_version: "1.0.20", instance_type: "m5.large", zone: "eu-west-1a" });
       expect(points[0].plan_run_id).toBeNull();
       expect(new Date(`${points[0].at}Z`).getTime()).toBe(Math.floor(first.started.getTime() / 1000) * 1000);
       expect(eps.latest?.seq).toBe(2);
