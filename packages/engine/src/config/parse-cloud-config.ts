@@ -22,6 +22,11 @@ const REQUIRED: Record<CloudDriverName, { provider: ProviderKey[]; service: Serv
   openstack: { provider: ["auth_url", "access_id", "secret_key"], service: ["image", "size"] },
   // A service account's email and private key; `region` is the zone.
   gce: { provider: ["access_id", "secret_key", "project", "region"], service: ["image", "size", "vm_user"] },
+  // A service principal (client id and secret in its tenant); machines join a subnet of an existing network.
+  azure: {
+    provider: ["access_id", "secret_key", "tenant", "subscription_id", "resource_group", "region"],
+    service: ["image", "size", "vm_user"],
+  },
 };
 
 /** Keystone v3 with a password is all we speak; the ancestor spelled it `3.x_password`. */
@@ -125,6 +130,22 @@ export function parseCloudConfig(p: ConfigSection<ProviderKey>, s: ConfigSection
       return { ...common, driver, region: region! };
     case "gce":
       return { ...common, driver, region: region!, project: project! };
+    case "azure": {
+      // Both carry the service principal's secret or its tokens: never over plain HTTP.
+      for (const [key, url] of [["auth_url", authUrl], ["endpoint", common.endpoint]] as const) {
+        if (url !== undefined && !/^https:\/\//i.test(url)) p.report(key, "is not an https URL", "must start with https://");
+      }
+      if (common.network === undefined) s.report("network", "is missing", "must name the subnet machines join: <vnet>/<subnet> in the resource group, or its resource id");
+      return {
+        ...common,
+        driver,
+        region: region!,
+        tenant: fromProvider("tenant")!,
+        subscriptionId: fromProvider("subscription_id")!,
+        resourceGroup: fromProvider("resource_group")!,
+        authorityHost: authUrl,
+      };
+    }
     case "openstack": {
       if (authUrl !== undefined && !/^https?:\/\//i.test(authUrl)) p.report("auth_url", "is not an http(s) URL", "must start with http:// or https://");
       const authVersion = p.text("auth_version") === undefined ? undefined : p.oneOf("auth_version", AUTH_VERSIONS);
