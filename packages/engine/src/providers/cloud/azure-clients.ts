@@ -2,7 +2,7 @@ import { ComputeManagementClient } from "@azure/arm-compute";
 import { NetworkManagementClient } from "@azure/arm-network";
 import { ClientSecretCredential } from "@azure/identity";
 import { BenchwrightError } from "../../errors.js";
-import { guardedAgents, isOutboundRefused, PUBLIC_ONLY } from "../../net/outbound-guard.js";
+import { guardedAgents, guardedLookup, isOutboundRefused, PUBLIC_ONLY, type OutboundPolicy } from "../../net/outbound-guard.js";
 import type { CloudProviderOptions, CloudSettings } from "./cloud-settings.js";
 
 /** Azure's public cloud, where the configuration names no other. */
@@ -15,7 +15,7 @@ export interface AzureClients {
   compute: ComputeManagementClient;
   network: NetworkManagementClient;
   /** Turns what a call failed with into what the driver may pass on (see azureFailure). */
-  failure(error: unknown): unknown;
+  failure(error: unknown): Promise<unknown>;
 }
 
 /** The status and Azure error code of a failed call, whichever SDK (Resource Manager's or Entra's) threw it. */
@@ -33,16 +33,30 @@ export function statusOf(error: unknown): { status?: number; code?: string } {
  * must not read what any server answers), unless the operator allows private endpoints.
  * Microsoft's own endpoints' messages are kept: they say why (a quota, an image not found).
  */
-function azureFailure(error: unknown, chosen: boolean, allowPrivate: boolean): unknown {
-  if (isOutboundRefused(error)) {
-    const refused = error instanceof Error && isOutboundRefused(error.cause) ? error.cause : error;
-    return new BenchwrightError("provider_failed", `azure: endpoint refused: ${(refused as Error).message}`);
-  }
+async function azureFailure(error: unknown, chosen: boolean, outbound: OutboundPolicy, hosts: string[]): Promise<unknown> {
   const { status, code } = statusOf(error);
-  if (!chosen || allowPrivate || status === undefined) return error;
+  // MSAL reports a token request that got no connection as endpoints_resolution_error, without its
+  // cause: whether the guard refused a host is asked again here, to say so.
+  const refused = isOutboundRefused(error) ? refusedOf(error) : status === undefined ? await firstRefused(outbound, hosts) : undefined;
+  if (refused) return new BenchwrightError("provider_failed", `azure: endpoint refused: ${refused.message}`);
+  if (!chosen || outbound.allowPrivate || status === undefined) return error;
   const out = new Error(`HTTP ${status} from the configured endpoint`);
   if (code) out.name = code;
   return out;
+}
+
+function refusedOf(error: unknown): Error {
+  return (error instanceof Error && isOutboundRefused(error.cause) ? error.cause : error) as Error;
+}
+
+/** The guard's refusal of the first of these hosts it refuses, if any. */
+async function firstRefused(policy: OutboundPolicy, hosts: string[]): Promise<Error | undefined> {
+  const lookup = guardedLookup(policy);
+  for (const host of hosts) {
+    const refused = await new Promise<Error | undefined>((resolve) => lookup(host, {}, (e) => resolve(e && isOutboundRefused(e) ? e : undefined)));
+    if (refused) return refused;
+  }
+  return undefined;
 }
 
 /**
@@ -61,9 +75,10 @@ export function createAzureClients(settings: CloudSettings<"azure">, options: Cl
   const endpoint = (settings.endpoint ?? ARM_ENDPOINT).replace(/\/+$/, "");
   const scopes = [`${endpoint}/.default`];
   const chosen = settings.endpoint !== undefined || settings.authorityHost !== undefined;
+  const hosts = [settings.authorityHost, endpoint].flatMap((url) => (url ? [new URL(url).hostname.replace(/^\[(.*)\]$/, "$1")] : []));
   return {
     compute: new ComputeManagementClient(credential, settings.subscriptionId, { agent, endpoint, credentials: { scopes } }),
     network: new NetworkManagementClient(credential, settings.subscriptionId, { agent, endpoint, credentialScopes: scopes }),
-    failure: (error) => azureFailure(error, chosen, outbound.allowPrivate),
+    failure: (error) => azureFailure(error, chosen, outbound, hosts),
   };
 }

@@ -72,7 +72,7 @@ export class AzureDriver implements CloudDriver {
     try {
       return await fn();
     } catch (error) {
-      throw this.clients.failure(error);
+      throw await this.clients.failure(error);
     }
   }
 
@@ -210,7 +210,7 @@ export class AzureDriver implements CloudDriver {
       vm = await this.clients.compute.virtualMachines.get(this.group, name);
     } catch (error) {
       if (statusOf(error).status === 404) return { state: "gone" };
-      throw this.clients.failure(error);
+      throw await this.clients.failure(error);
     }
     switch (vm.provisioningState) {
       case "Creating":
@@ -244,7 +244,7 @@ export class AzureDriver implements CloudDriver {
       const { status, code } = statusOf(error);
       if (status === 404) return "gone";
       if (code && IN_USE.test(code)) return "busy";
-      throw this.clients.failure(error);
+      throw await this.clients.failure(error);
     }
   }
 
