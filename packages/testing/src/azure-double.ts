@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import type { GceDoubleOptions } from "./gce-double.js";
 
 /**
  * A stateful stand-in, on 127.0.0.1 over TLS (Azure's SDK sends bearer tokens over https only),
@@ -17,13 +18,12 @@ import { promisify } from "node:util";
  * poll), references checked, and resources in use refused deletion. Every public address is
  * `sshHost`, so the provider's SSH really reaches the test's server.
  */
-export interface AzureDoubleOptions {
-  sshHost: string;
-  /** GETs a VM needs before its provisioning succeeds (default 1). */
-  pollsUntilRunning?: number;
-  /** Told each public key a new VM is given, as Azure's agent writes them to the user's authorized_keys. */
-  guestAgent?: (publicKey: string) => Promise<void>;
-}
+/**
+ * As the GCE double's: where public addresses point, how many GETs a VM takes to be
+ * provisioned (default 1), and who is told the public keys a new VM gets (Azure's agent writes
+ * them to the user's authorized_keys).
+ */
+export type AzureDoubleOptions = Pick<GceDoubleOptions, "sshHost" | "pollsUntilRunning" | "guestAgent">;
 
 export type AzureOperation =
   | "token"
@@ -61,17 +61,7 @@ interface Rule {
 
 interface AzureInventory {
   vms: Array<{ id: string; name: string; tags: Tags; provisioningState: string; nicId?: string; size: string; publicKeys: string[]; adminUsername: string }>;
-  nics: Array<{
-    id: string;
-    tags: Tags;
-    provisioningState: string;
-    privateIp: string;
-    securityGroupId?: string;
-    publicIpId?: string;
-    subnetId: string;
-    applicationSecurityGroupIds: string[];
-    vmId?: string;
-  }>;
+  nics: Array<Omit<Nic, "name"> & { id: string }>;
   publicIps: Array<{ id: string; tags: Tags; provisioningState: string; ipAddress: string }>;
   securityGroups: Array<{ id: string; name: string; tags: Tags; provisioningState: string; rules: Rule[] }>;
   applicationSecurityGroups: Array<{ id: string; tags: Tags; provisioningState: string }>;
@@ -90,6 +80,8 @@ export interface AzureDouble {
   url: string;
   /** The double's certificate, to trust (CloudProviderOptions.azureCa). */
   ca: string;
+  /** A provider section's keys for this double: the service principal, where machines go, and the double as authority and endpoint. */
+  provider: Record<string, string>;
   inventory(): AzureInventory;
   /** The next call of `operation` fails; with `after`, that many calls of it succeed first. */
   failNext(operation: AzureOperation, failure?: AzureFailure, after?: number): void;
@@ -248,10 +240,14 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
    */
   const accepted = (resource: Provisioned, fail: AzureFailure | undefined) => {
     resource.provisioningState = "Updating";
-    const header = startOperation("Microsoft.Network", () => {
-      resource.provisioningState = fail ? "Failed" : "Succeeded";
-      return fail ? "Failed" : "Succeeded";
-    }, fail ? { code: fail.code!, message: fail.message! } : undefined);
+    const header = startOperation(
+      "Microsoft.Network",
+      () => {
+        resource.provisioningState = fail ? "Failed" : "Succeeded";
+        return fail ? "Failed" : "Succeeded";
+      },
+      fail ? { code: fail.code!, message: fail.message! } : undefined,
+    );
     return header;
   };
 
@@ -271,7 +267,8 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     for (const asg of sourceAsgs) {
       if (!asgs.has(asg)) throw new ArmError(400, "InvalidResourceReference", `Resource ${asg} referenced by ${name} was not found.`);
     }
-    if (!sourceAsgs.length && !p.sourceAddressPrefix) throw new ArmError(400, "SecurityRuleParameterContainsUnsupportedValue", `Security rule ${name} has no source.`);
+    if (!sourceAsgs.length && !p.sourceAddressPrefix)
+      throw new ArmError(400, "SecurityRuleParameterContainsUnsupportedValue", `Security rule ${name} has no source.`);
     return {
       name,
       access,
@@ -446,9 +443,11 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
       return new ArmError(400, "InUseNetworkSecurityGroupCannotBeDeleted", `Network security group ${id} cannot be deleted because it is in use.`);
     }
     if (type === ASG) {
-      const used = users.some((n) => n.applicationSecurityGroupIds.includes(id.toLowerCase())) ||
+      const used =
+        users.some((n) => n.applicationSecurityGroupIds.includes(id.toLowerCase())) ||
         [...nsgs.values()].some((g) => [...g.rules.values()].some((r) => r.sourceApplicationSecurityGroups.includes(id.toLowerCase())));
-      if (used) return new ArmError(400, "InUseApplicationSecurityGroupCannotBeDeleted", `Application security group ${id} cannot be deleted because it is in use.`);
+      if (used)
+        return new ArmError(400, "InUseApplicationSecurityGroupCannotBeDeleted", `Application security group ${id} cannot be deleted because it is in use.`);
     }
     return undefined;
   };
@@ -517,17 +516,25 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     }
     if (type === PIP) {
       const fail = failure("putPublicIp");
-      if (p.publicIPAllocationMethod !== "Static") throw new ArmError(400, "StandardSkuPublicIPAddressesMustBeStatic", "Standard sku public IP addresses must be Static.");
-      const ip: Provisioned & { name: string; tags: Tags; ipAddress: string } = { name, tags: tagsOf(body), ipAddress: options.sshHost, provisioningState: "Updating" };
+      if (p.publicIPAllocationMethod !== "Static")
+        throw new ArmError(400, "StandardSkuPublicIPAddressesMustBeStatic", "Standard sku public IP addresses must be Static.");
+      const ip: Provisioned & { name: string; tags: Tags; ipAddress: string } = {
+        name,
+        tags: tagsOf(body),
+        ipAddress: options.sshHost,
+        provisioningState: "Updating",
+      };
       return putReply(map, key, ip, existing, type, fail);
     }
     const fail = failure("putNic");
     const config = ((p.ipConfigurations as Array<{ properties?: Record<string, unknown> }>) ?? [])[0]?.properties ?? {};
     if (refId(config.subnet) !== subnetId.toLowerCase()) throw new ArmError(400, "InvalidResourceReference", `Subnet ${refId(config.subnet)} was not found.`);
     const securityGroupId = refId(p.networkSecurityGroup) || undefined;
-    if (securityGroupId && !nsgs.has(securityGroupId)) throw new ArmError(400, "InvalidResourceReference", `Resource ${securityGroupId} referenced by ${id} was not found.`);
+    if (securityGroupId && !nsgs.has(securityGroupId))
+      throw new ArmError(400, "InvalidResourceReference", `Resource ${securityGroupId} referenced by ${id} was not found.`);
     const publicIpId = refId(config.publicIPAddress) || undefined;
-    if (publicIpId && !publicIps.has(publicIpId)) throw new ArmError(400, "InvalidResourceReference", `Resource ${publicIpId} referenced by ${id} was not found.`);
+    if (publicIpId && !publicIps.has(publicIpId))
+      throw new ArmError(400, "InvalidResourceReference", `Resource ${publicIpId} referenced by ${id} was not found.`);
     if (publicIpId && [...nics.values()].some((n) => n.name !== name && n.publicIpId === publicIpId)) {
       throw new ArmError(400, "PublicIPAddressInUse", `Public IP address ${publicIpId} is already in use.`);
     }
@@ -690,32 +697,35 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     subnet: `${VNET}/${SUBNET}`,
     url,
     ca: cert,
-    inventory: () => ({
-      vms: [...vms.values()].map((v) => ({
-        id: idOf(VM, v.name),
-        name: v.name,
-        tags: { ...v.tags },
-        provisioningState: vmState(v),
-        nicId: v.nicId,
-        size: v.size,
-        publicKeys: [...v.publicKeys],
-        adminUsername: v.adminUsername,
-      })),
-      nics: [...nics.values()].map((n) => ({
-        id: idOf(NIC, n.name),
-        tags: { ...n.tags },
-        provisioningState: n.provisioningState,
-        privateIp: n.privateIp,
-        securityGroupId: n.securityGroupId,
-        publicIpId: n.publicIpId,
-        subnetId: n.subnetId,
-        applicationSecurityGroupIds: [...n.applicationSecurityGroupIds],
-        vmId: n.vmId,
-      })),
-      publicIps: [...publicIps.values()].map((p) => ({ id: idOf(PIP, p.name), tags: { ...p.tags }, provisioningState: p.provisioningState, ipAddress: p.ipAddress })),
-      securityGroups: [...nsgs.values()].map((g) => ({ id: idOf(NSG, g.name), name: g.name, tags: { ...g.tags }, provisioningState: g.provisioningState, rules: rulesOf(g) })),
-      applicationSecurityGroups: [...asgs.values()].map((a) => ({ id: idOf(ASG, a.name), tags: { ...a.tags }, provisioningState: a.provisioningState })),
-    }),
+    provider: {
+      tenant,
+      access_id: clientId,
+      secret_key: clientSecret,
+      subscription_id: subscriptionId,
+      resource_group: resourceGroup,
+      region: location,
+      auth_url: url,
+      endpoint: url,
+    },
+    inventory: () => {
+      // What every resource shows: its id, a copy of its tags, its provisioning.
+      const common = (type: string, r: { name: string; tags: Tags } & Provisioned) => ({
+        id: idOf(type, r.name),
+        tags: { ...r.tags },
+        provisioningState: r.provisioningState,
+      });
+      return {
+        vms: [...vms.values()].map((v) => ({
+          ...common(VM, v),
+          provisioningState: vmState(v),
+          ...{ name: v.name, nicId: v.nicId, size: v.size, adminUsername: v.adminUsername, publicKeys: [...v.publicKeys] },
+        })),
+        nics: [...nics.values()].map(({ name: _, ...n }) => ({ ...structuredClone(n), ...common(NIC, { name: _, ...n }) })),
+        publicIps: [...publicIps.values()].map(({ name: _, ...p }) => ({ ...p, ...common(PIP, { name: _, ...p }) })),
+        securityGroups: [...nsgs.values()].map((g) => ({ ...common(NSG, g), name: g.name, rules: rulesOf(g) })),
+        applicationSecurityGroups: [...asgs.values()].map((a) => common(ASG, a)),
+      };
+    },
     failNext(op, f = {}, after = 0) {
       if (op === "vmBoot") failNextBoot = true;
       else failures.set(op, { ...f, after });

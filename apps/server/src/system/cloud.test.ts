@@ -168,19 +168,7 @@ async function azureCloud(): Promise<{ cloud: Cloud; providers: object }> {
   const cloud: Cloud = {
     name: "azure",
     config: () => ({
-      provider: {
-        class: "cloud",
-        name: "azure",
-        driver: "azure",
-        tenant: double.tenant,
-        access_id: double.clientId,
-        secret_key: double.clientSecret,
-        subscription_id: double.subscriptionId,
-        resource_group: double.resourceGroup,
-        region: double.location,
-        auth_url: double.url,
-        endpoint: double.url,
-      },
+      provider: { class: "cloud", name: "azure", driver: "azure", ...double.provider },
       small: { image: "Debian:debian-12:12-gen2:latest", size: "Standard_B2s", vm_user: sshd.username, platform: "debian_12", network: double.subnet },
     }),
     leftovers: () => {

@@ -132,10 +132,14 @@ export function parseCloudConfig(p: ConfigSection<ProviderKey>, s: ConfigSection
       return { ...common, driver, region: region!, project: project! };
     case "azure": {
       // Both carry the service principal's secret or its tokens: never over plain HTTP.
-      for (const [key, url] of [["auth_url", authUrl], ["endpoint", common.endpoint]] as const) {
+      for (const [key, url] of [
+        ["auth_url", authUrl],
+        ["endpoint", common.endpoint],
+      ] as const) {
         if (url !== undefined && !/^https:\/\//i.test(url)) p.report(key, "is not an https URL", "must start with https://");
       }
-      if (common.network === undefined) s.report("network", "is missing", "must name the subnet machines join: <vnet>/<subnet> in the resource group, or its resource id");
+      if (common.network === undefined)
+        s.report("network", "is missing", "must name the subnet machines join: <vnet>/<subnet> in the resource group, or its resource id");
       return {
         ...common,
         driver,

@@ -1,15 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  startAzureDouble,
-  type AzureDouble,
-  startCountingListener,
-  startSshd,
-  type SshdHarness,
-  createMemoryLedger,
-  testContext,
-  type MemoryLedger,
-} from "@benchwright/testing";
+import { startAzureDouble, type AzureDouble, startCountingListener, startSshd, type SshdHarness, TestSession } from "@benchwright/testing";
 import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { AZURE_KINDS } from "./azure-kinds.js";
@@ -20,59 +10,45 @@ import { createCloudProvider } from "./index.js";
 // cloud-lifecycle.test.ts. Azure's real clients (identity, compute, network) talk to a local
 // TLS double of Entra and Resource Manager.
 
-describe("azure driver", () => {
-  let sshd: SshdHarness;
-  let double: AzureDouble;
-  let ledger: MemoryLedger;
-  const logs: string[] = [];
-  const sessionId = randomUUID();
+let sshd: SshdHarness;
+let double: AzureDouble;
+const current = new TestSession();
 
-  const sections = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}): ResolvedConfig => ({
+/** The sections of an Azure configuration at the double, with these keys changed. */
+function sections(service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}): ResolvedConfig {
+  const vm = { image: "Debian:debian-12:12-gen2:latest", size: "Standard_B2s", vm_user: sshd.username, network: double.subnet };
+  return {
     name: "azure-test",
     serviceType: "vm",
     providerClass: "cloud",
-    provider: {
-      class: "cloud",
-      driver: "azure",
-      tenant: double.tenant,
-      access_id: double.clientId,
-      secret_key: double.clientSecret,
-      subscription_id: double.subscriptionId,
-      resource_group: double.resourceGroup,
-      region: double.location,
-      auth_url: double.url,
-      endpoint: double.url,
-      ...provider,
-    },
-    service: { image: "Debian:debian-12:12-gen2:latest", size: "Standard_B2s", vm_user: sshd.username, network: double.subnet, ...service },
-  });
-  const options = () => ({
-    outbound: { allowPrivate: true },
-    azureCa: double.ca,
-    sshPort: sshd.port,
-    pollIntervalMs: 2,
-    stateTimeoutMs: 2000,
-    sshPollIntervalMs: 20,
-    sshTimeoutMs: 2000,
-  });
-  const config = (service: Record<string, unknown> = {}, provider: Record<string, unknown> = {}) => cloudConfig(sections(service, provider));
-  const ctx = () => testContext(sessionId, logs, ledger);
+    provider: { class: "cloud", driver: "azure", ...double.provider, ...provider },
+    service: { ...vm, ...service },
+  };
+}
+const config = (service?: Record<string, unknown>, provider?: Record<string, unknown>) => cloudConfig(sections(service, provider));
+/** The lifecycle's waits, short: the double answers at once. */
+const FAST = { pollIntervalMs: 2, stateTimeoutMs: 2000, sshTimeoutMs: 2000 };
+const options = () => ({ outbound: { allowPrivate: true }, azureCa: double.ca, sshPort: sshd.port, ...FAST });
+const ctx = () => current.context();
+const empty = { vms: [], nics: [], publicIps: [], securityGroups: [], applicationSecurityGroups: [] };
 
-  beforeAll(async () => {
-    sshd = await startSshd();
-    await import("./azure-driver.js");
-  }, 60_000);
-  afterAll(() => sshd?.stop());
+beforeAll(async () => {
+  sshd = await startSshd();
+  await import("./azure-driver.js");
+}, 60_000);
+afterAll(() => sshd?.stop());
+
+describe("azure driver", () => {
   beforeEach(async () => {
     double = await startAzureDouble({ sshHost: sshd.host, guestAgent: (key) => sshd.authorize(key) });
-    ledger = createMemoryLedger();
+    current.renew();
   });
   afterEach(() => double.stop());
 
   it("records each resource before asking for it, tags them all, and puts the key, the size and the image on a VM whose disk goes with it", async () => {
     const cfg = config();
     const [m] = await createCloudProvider(cfg, options()).ensureMachines(ctx());
-    expect(ledger.entries.map((e) => e.kind)).toEqual([
+    expect(current.ledger.entries.map((e) => e.kind)).toEqual([
       AZURE_KINDS.key,
       AZURE_KINDS.securityGroup,
       AZURE_KINDS.securityGroup,
@@ -80,11 +56,11 @@ describe("azure driver", () => {
       AZURE_KINDS.nic,
       AZURE_KINDS.vm,
     ]);
-    const [key, nsg, asg, ip, nic, vm] = ledger.entries;
+    const [key, nsg, asg, ip, nic, vm] = current.ledger.entries;
     expect(nsg.meta.peers).toBeUndefined();
     expect(asg.meta.peers).toBe(true);
     const inv = double.inventory();
-    const tags = { "benchwright:session": sessionId, "benchwright:managed": "true" };
+    const tags = { "benchwright:session": current.sessionId, "benchwright:managed": "true" };
     for (const r of [...inv.vms, ...inv.nics, ...inv.publicIps, ...inv.securityGroups, ...inv.applicationSecurityGroups]) {
       expect(r.tags).toEqual(tags);
       expect(r.provisioningState).toBe("Succeeded");
@@ -104,9 +80,16 @@ describe("azure driver", () => {
     ]);
     expect(m).toMatchObject({ id: vm.id, ip: sshd.host, privateIp: inv.nics[0].privateIp });
     // SSH from anywhere, everything from the session's machines, the rest of the network shut out.
-    expect(inv.securityGroups[0].rules.map(({ name, access, priority, protocol, sourceAddressPrefix, destinationPortRange }) => ({
-      name, access, priority, protocol, sourceAddressPrefix, destinationPortRange,
-    }))).toEqual([
+    expect(
+      inv.securityGroups[0].rules.map(({ name, access, priority, protocol, sourceAddressPrefix, destinationPortRange }) => ({
+        name,
+        access,
+        priority,
+        protocol,
+        sourceAddressPrefix,
+        destinationPortRange,
+      })),
+    ).toEqual([
       { name: "close-network", access: "Deny", priority: 4000, protocol: "*", sourceAddressPrefix: "VirtualNetwork", destinationPortRange: "*" },
       { name: "ssh", access: "Allow", priority: 100, protocol: "Tcp", sourceAddressPrefix: "0.0.0.0/0", destinationPortRange: String(sshd.port) },
       { name: "session-machines", access: "Allow", priority: 110, protocol: "*", sourceAddressPrefix: undefined, destinationPortRange: "*" },
@@ -114,8 +97,8 @@ describe("azure driver", () => {
     expect(inv.securityGroups[0].rules[2].sourceApplicationSecurityGroups).toEqual([asg.id.toLowerCase()]);
 
     await createCloudProvider(cfg, options()).destroy(ctx());
-    expect(double.inventory()).toEqual({ vms: [], nics: [], publicIps: [], securityGroups: [], applicationSecurityGroups: [] });
-    expect(ledger.entries.every((e) => e.destroyed)).toBe(true);
+    expect(double.inventory()).toEqual(empty);
+    expect(current.ledger.entries.every((e) => e.destroyed)).toBe(true);
   });
 
   it("puts the VM behind a configured network security group, found by name in the resource group, and makes none", async () => {
@@ -133,14 +116,14 @@ describe("azure driver", () => {
 
   it("fails clearly on an image Azure does not have, and leaves nothing", async () => {
     const cfg = config({ image: "Debian:debian-9:9:latest" });
-    const error = await failureOf(createCloudProvider(cfg, options()).ensureMachines(ctx()), logs);
+    const error = await failureOf(createCloudProvider(cfg, options()).ensureMachines(ctx()), current.logs);
     expect(error.detail).toMatch(/launching the machine failed: PlatformImageNotFound: .*Debian:debian-9:9:latest/);
-    expect(double.inventory()).toEqual({ vms: [], nics: [], publicIps: [], securityGroups: [], applicationSecurityGroups: [] });
+    expect(double.inventory()).toEqual(empty);
   });
 
   it("fails on a wrong client secret without saying it, and leaves nothing", async () => {
     const cfg = config({}, { secret_key: "not-the-secret" });
-    const error = await failureOf(createCloudProvider(cfg, options()).ensureMachines(ctx()), logs);
+    const error = await failureOf(createCloudProvider(cfg, options()).ensureMachines(ctx()), current.logs);
     expect(error.code).toBe("provider_failed");
     expect(error.detail).toContain("invalid_client");
     expect(error.detail).not.toContain("not-the-secret");
@@ -153,7 +136,7 @@ describe("azure driver", () => {
       const local = `https://127.0.0.1:${listener.port}`;
       const cfg = config({}, { auth_url: local, endpoint: local });
       const { outbound: _allowed, ...refusing } = options();
-      const error = await failureOf(createCloudProvider(cfg, refusing).ensureMachines(ctx()), logs);
+      const error = await failureOf(createCloudProvider(cfg, refusing).ensureMachines(ctx()), current.logs);
       expect(error.detail).toMatch(/127\.0\.0\.1 is a loopback address, which the server does not call unless BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS is set/);
       expect(listener.connections).toBe(0);
     } finally {

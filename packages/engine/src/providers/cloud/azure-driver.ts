@@ -38,13 +38,8 @@ const IN_USE = /InUse|CannotBeDeleted/;
  */
 export class AzureDriver implements CloudDriver {
   readonly name = "azure";
-  readonly kinds = {
-    machine: AZURE_KINDS.vm,
-    key: AZURE_KINDS.key,
-    access: AZURE_KINDS.securityGroup,
-    // The interface holds the address: it goes first.
-    parts: [AZURE_KINDS.nic, AZURE_KINDS.publicIp],
-  };
+  // A machine's interface holds its address: the interface goes first.
+  readonly kinds = { machine: AZURE_KINDS.vm, key: AZURE_KINDS.key, access: AZURE_KINDS.securityGroup, parts: [AZURE_KINDS.nic, AZURE_KINDS.publicIp] };
   private readonly clients: AzureClients;
   private readonly group: string;
   /** Every long-running operation is polled at the lifecycle's pace. */
@@ -116,7 +111,12 @@ export class AzureDriver implements CloudDriver {
     const asg = this.id(TYPES.asg, peersName(nsg));
     const peers = rule(PRIORITY.peers, "Allow", { sourceApplicationSecurityGroups: [{ id: asg }], destinationApplicationSecurityGroups: [{ id: asg }] });
     await this.createOrUndo(asg, async () => {
-      await network.applicationSecurityGroups.beginCreateOrUpdateAndWait(this.group, peersName(nsg), { location: this.settings.region, tags: this.tags(spec.sessionId) }, this.lro);
+      await network.applicationSecurityGroups.beginCreateOrUpdateAndWait(
+        this.group,
+        peersName(nsg),
+        { location: this.settings.region, tags: this.tags(spec.sessionId) },
+        this.lro,
+      );
       await network.securityRules.beginCreateOrUpdateAndWait(this.group, nsg, "session-machines", peers, this.lro);
     });
     return asg;

@@ -270,28 +270,19 @@ async function azure(): Promise<Cloud> {
   const ours = <T extends { tags: Record<string, string> }>(xs: T[]) => xs.filter((x) => x.tags["benchwright:managed"] === "true");
   const same = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
   return {
-    config: (service = {}) =>
-      cloudConfig({
-        name: "azure-test",
-        serviceType: "vm",
-        providerClass: "cloud",
-        provider: {
-          class: "cloud",
-          name: "azure-test",
-          driver: "azure",
-          tenant: double.tenant,
-          access_id: double.clientId,
-          secret_key: double.clientSecret,
-          subscription_id: double.subscriptionId,
-          resource_group: double.resourceGroup,
-          region: double.location,
-          auth_url: double.url,
-          endpoint: double.url,
-        },
-        service: { image: "Debian:debian-12:12-gen2:latest", size: "Standard_B2s", vm_user: sshd.username, platform: "debian_12", network: double.subnet, ...service },
-      }),
+    config: (service = {}) => {
+      const provider = { class: "cloud" as const, name: "azure-test", driver: "azure", ...double.provider };
+      const vm = { image: "Debian:debian-12:12-gen2:latest", size: "Standard_B2s", vm_user: sshd.username, platform: "debian_12", network: double.subnet };
+      return cloudConfig({ name: "azure-test", serviceType: "vm", providerClass: "cloud", provider, service: { ...vm, ...service } });
+    },
     options: { outbound: { allowPrivate: true }, azureCa: double.ca, sshPort: sshd.port, ...FAST },
-    leftovers: () => [...ours(inv().vms), ...ours(inv().nics), ...ours(inv().publicIps), ...ours(inv().securityGroups), ...ours(inv().applicationSecurityGroups)],
+    leftovers: () => [
+      ...ours(inv().vms),
+      ...ours(inv().nics),
+      ...ours(inv().publicIps),
+      ...ours(inv().securityGroups),
+      ...ours(inv().applicationSecurityGroups),
+    ],
     machines: () => inv().vms.length,
     // Azure has no key pairs: the key it holds for the session is on the VM.
     importedKeys: () => inv().vms.map((v) => ({ name: v.name, publicKey: v.publicKeys[0] })),
@@ -309,12 +300,20 @@ async function azure(): Promise<Cloud> {
           const rules = [...g.rules].sort((a, b) => a.priority - b.priority);
           const shut = rules.findIndex((r) => r.access === "Deny" && r.protocol === "*" && r.destinationPortRange === "*");
           // Azure's default rules after ours let the whole virtual network in, unless one of ours shut it out.
-          const open = shut < 0 ? [...rules, { access: "Allow", protocol: "*", destinationPortRange: "*", sourceAddressPrefix: "VirtualNetwork", sourceApplicationSecurityGroups: [] }] : rules.slice(0, shut);
+          const open =
+            shut < 0
+              ? [
+                  ...rules,
+                  { access: "Allow", protocol: "*", destinationPortRange: "*", sourceAddressPrefix: "VirtualNetwork", sourceApplicationSecurityGroups: [] },
+                ]
+              : rules.slice(0, shut);
           return open
             .filter((r) => r.access === "Allow")
             .flatMap((r) => {
               const what = r.protocol === "*" ? "all" : `${r.protocol.toLowerCase()}/${r.destinationPortRange}`;
-              const from = r.sourceApplicationSecurityGroups.length ? r.sourceApplicationSecurityGroups.map((a) => (peers.has(a) ? SESSION : a)) : [r.sourceAddressPrefix];
+              const from = r.sourceApplicationSecurityGroups.length
+                ? r.sourceApplicationSecurityGroups.map((a) => (peers.has(a) ? SESSION : a))
+                : [r.sourceAddressPrefix];
               return from.map((f) => `${what} from ${f}`);
             });
         });
@@ -682,7 +681,13 @@ const AZURE_FAILURES: Record<string, (d: AzureDouble) => void> = {
   "making the public address": (d) =>
     d.failNext("putPublicIp", { status: 409, code: "PublicIPCountLimitReached", message: "Cannot create more than 10 public IP addresses." }),
   "making the network interface": (d) => d.failNext("putNic", { async: true, code: "InternalServerError", message: "An error occurred." }),
-  launching: (d) => d.failNext("putVm", { status: 409, code: "OperationNotAllowed", message: "Operation could not be completed as it results in exceeding approved standardBSFamily Cores quota." }),
-  "waiting for the machine (API error)": (d) => d.failNext("getVm", { status: 403, code: "AuthorizationFailed", message: "The client does not have authorization." }),
+  launching: (d) =>
+    d.failNext("putVm", {
+      status: 409,
+      code: "OperationNotAllowed",
+      message: "Operation could not be completed as it results in exceeding approved standardBSFamily Cores quota.",
+    }),
+  "waiting for the machine (API error)": (d) =>
+    d.failNext("getVm", { status: 403, code: "AuthorizationFailed", message: "The client does not have authorization." }),
   "waiting for the machine (it fails)": (d) => d.failNext("vmBoot"),
 };

@@ -132,7 +132,9 @@ export class CloudProvider implements Provider {
     const publicKey = await publicKeyOf(key.privateKey);
     const askedAt = performance.now();
     const record = (kind: string, id: string) => ctx.resources.record(kind, id, { name });
-    const id = await this.call("launching the machine", () => this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access, record }));
+    const id = await this.call("launching the machine", () =>
+      this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access, record }),
+    );
     const meta = { ssh_port: this.settings.sshPort, key_name: key.name, name };
     await ctx.resources.record(this.driver.kinds.machine, id, meta);
     log(`launched machine ${id} (${this.settings.size}, ${this.settings.image})`);
