@@ -42,7 +42,8 @@ export type AzureOperation =
 /** How an operation fails: at once (the status), or (`async`) accepted, then its operation Failed, leaving the resource Failed. */
 export interface AzureFailure {
   status?: number;
-  code?: string;
+  /** The error code answered: Resource Manager's `error.code`, Entra's `error`. */
+  error?: string;
   message?: string;
   async?: boolean;
 }
@@ -221,10 +222,10 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
       return undefined;
     }
     failures.delete(op);
-    const code = f.code ?? "InjectedFailure";
+    const error = f.error ?? "InjectedFailure";
     const message = f.message ?? `Injected failure of ${op}`;
-    if (!f.async) throw new ArmError(f.status ?? 409, code, message);
-    return { code, message };
+    if (!f.async) throw new ArmError(f.status ?? 409, error, message);
+    return { error, message };
   };
 
   /** Starts an operation; its poll URL goes in the Azure-AsyncOperation (and Location) header. */
@@ -246,7 +247,7 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
         resource.provisioningState = fail ? "Failed" : "Succeeded";
         return fail ? "Failed" : "Succeeded";
       },
-      fail ? { code: fail.code!, message: fail.message! } : undefined,
+      fail ? { code: fail.error!, message: fail.message! } : undefined,
     );
     return header;
   };

@@ -176,9 +176,9 @@ async function azureCloud(): Promise<{ cloud: Cloud; providers: object }> {
       return [...inv.vms.filter(ours), ...inv.nics, ...inv.publicIps, ...inv.securityGroups, ...inv.applicationSecurityGroups];
     },
     injectFailures: [
-      () => double.failNext("putSecurityGroup", { status: 409, code: "QuotaExceeded", message: "Quota exceeded for resources: NetworkSecurityGroups." }),
-      () => double.failNext("putNic", { async: true, code: "InternalServerError", message: "An error occurred." }),
-      () => double.failNext("putVm", { status: 409, code: "OperationNotAllowed", message: "Operation results in exceeding approved Cores quota." }),
+      () => double.failNext("putSecurityGroup", { status: 409, error: "QuotaExceeded", message: "Quota exceeded for resources: NetworkSecurityGroups." }),
+      () => double.failNext("putNic", { async: true, error: "InternalServerError", message: "An error occurred." }),
+      () => double.failNext("putVm", { status: 409, error: "OperationNotAllowed", message: "Operation results in exceeding approved Cores quota." }),
       () => double.failNext("vmBoot"),
     ],
     holdBoot: (hold) => double.holdBoot(hold),

@@ -669,25 +669,25 @@ const GCE_FAILURES: Record<string, (d: GceDouble) => void> = {
 /** Each step of the lifecycle where Azure can fail (keys are no call there), and how to make the double fail it. */
 const AZURE_FAILURES: Record<string, (d: AzureDouble) => void> = {
   // Not a 5xx: the SDK retries those itself.
-  authenticating: (d) => d.failNext("token", { status: 400, code: "invalid_request", message: "AADSTS90002: Tenant not found." }),
+  authenticating: (d) => d.failNext("token", { status: 400, error: "invalid_request", message: "AADSTS90002: Tenant not found." }),
   "creating the security group": (d) =>
-    d.failNext("putSecurityGroup", { status: 409, code: "QuotaExceeded", message: "Quota exceeded for resources: NetworkSecurityGroups." }),
+    d.failNext("putSecurityGroup", { status: 409, error: "QuotaExceeded", message: "Quota exceeded for resources: NetworkSecurityGroups." }),
   // Accepted, then failed: what the operation left must go too.
-  "provisioning the security group": (d) => d.failNext("putSecurityGroup", { async: true, code: "InternalServerError", message: "An error occurred." }),
-  "opening SSH": (d) => d.failNext("putSecurityRule", { status: 400, code: "SecurityRuleConflict", message: "Rules conflict." }),
+  "provisioning the security group": (d) => d.failNext("putSecurityGroup", { async: true, error: "InternalServerError", message: "An error occurred." }),
+  "opening SSH": (d) => d.failNext("putSecurityRule", { status: 400, error: "SecurityRuleConflict", message: "Rules conflict." }),
   "creating the application security group": (d) =>
-    d.failNext("putApplicationSecurityGroup", { status: 409, code: "QuotaExceeded", message: "Quota exceeded for resources: ApplicationSecurityGroups." }),
-  "letting the session's machines in": (d) => d.failNext("putSecurityRule", { status: 400, code: "SecurityRulesLimitReached", message: "Too many rules." }, 1),
+    d.failNext("putApplicationSecurityGroup", { status: 409, error: "QuotaExceeded", message: "Quota exceeded for resources: ApplicationSecurityGroups." }),
+  "letting the session's machines in": (d) => d.failNext("putSecurityRule", { status: 400, error: "SecurityRulesLimitReached", message: "Too many rules." }, 1),
   "making the public address": (d) =>
-    d.failNext("putPublicIp", { status: 409, code: "PublicIPCountLimitReached", message: "Cannot create more than 10 public IP addresses." }),
-  "making the network interface": (d) => d.failNext("putNic", { async: true, code: "InternalServerError", message: "An error occurred." }),
+    d.failNext("putPublicIp", { status: 409, error: "PublicIPCountLimitReached", message: "Cannot create more than 10 public IP addresses." }),
+  "making the network interface": (d) => d.failNext("putNic", { async: true, error: "InternalServerError", message: "An error occurred." }),
   launching: (d) =>
     d.failNext("putVm", {
       status: 409,
-      code: "OperationNotAllowed",
+      error: "OperationNotAllowed",
       message: "Operation could not be completed as it results in exceeding approved standardBSFamily Cores quota.",
     }),
   "waiting for the machine (API error)": (d) =>
-    d.failNext("getVm", { status: 403, code: "AuthorizationFailed", message: "The client does not have authorization." }),
+    d.failNext("getVm", { status: 403, error: "AuthorizationFailed", message: "The client does not have authorization." }),
   "waiting for the machine (it fails)": (d) => d.failNext("vmBoot"),
 };
