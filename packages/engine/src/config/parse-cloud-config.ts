@@ -29,6 +29,27 @@ const REQUIRED: Record<CloudDriverName, { provider: ProviderKey[]; service: Serv
   },
 };
 
+/** Azure: a subnet as `<vnet>/<subnet>` in the resource group or its resource id; an image as a URN or its resource id. */
+const AZURE_SUBNET = /^(\/subscriptions\/.+\/subnets\/[^/]+|[^/\s]+\/[^/\s]+)$/i;
+const AZURE_IMAGE = /^(\/subscriptions\/\S+|[^:\s]+:[^:\s]+:[^:\s]+:[^:\s]+)$/i;
+
+/** What Azure would refuse, refused before anything is made; what it reports goes to the sections' list. */
+function checkAzure(
+  p: ConfigSection<ProviderKey>,
+  s: ConfigSection<ServiceKey>,
+  given: Record<"authUrl" | "endpoint" | "network" | "image", string | undefined>,
+): void {
+  // Both carry the service principal's secret or its tokens: never over plain HTTP.
+  if (given.authUrl !== undefined && !/^https:\/\//i.test(given.authUrl)) p.report("auth_url", "is not an https URL", "must start with https://");
+  if (given.endpoint !== undefined && !/^https:\/\//i.test(given.endpoint)) p.report("endpoint", "is not an https URL", "must start with https://");
+  if (given.network === undefined || !AZURE_SUBNET.test(given.network)) {
+    const problem = given.network === undefined ? "is missing" : "is not a subnet";
+    s.report("network", problem, "must name the subnet machines join: <vnet>/<subnet> in the resource group, or its resource id");
+  }
+  if (given.image !== undefined && !AZURE_IMAGE.test(given.image))
+    s.report("image", "is not an image", "must be a URN publisher:offer:sku:version, or an image's resource id");
+}
+
 /** Keystone v3 with a password is all we speak; the ancestor spelled it `3.x_password`. */
 const AUTH_VERSIONS = ["3", "3.x", "3.x_password", "v3"] as const;
 
@@ -131,15 +152,7 @@ export function parseCloudConfig(p: ConfigSection<ProviderKey>, s: ConfigSection
     case "gce":
       return { ...common, driver, region: region!, project: project! };
     case "azure": {
-      // Both carry the service principal's secret or its tokens: never over plain HTTP.
-      for (const [key, url] of [
-        ["auth_url", authUrl],
-        ["endpoint", common.endpoint],
-      ] as const) {
-        if (url !== undefined && !/^https:\/\//i.test(url)) p.report(key, "is not an https URL", "must start with https://");
-      }
-      if (common.network === undefined)
-        s.report("network", "is missing", "must name the subnet machines join: <vnet>/<subnet> in the resource group, or its resource id");
+      checkAzure(p, s, { authUrl, endpoint: common.endpoint, network: common.network, image });
       return {
         ...common,
         driver,

@@ -144,7 +144,7 @@ describe("azure driver", () => {
     }
   });
 
-  it("needs the tenant, subscription, resource group, location and subnet, and speaks TLS only", () => {
+  it("needs the tenant, subscription, resource group, location, a subnet and an image it can read, and speaks TLS only", () => {
     expect(configProblems(sections({ network: undefined }, { tenant: undefined, subscription_id: "", resource_group: undefined, region: undefined }))).toEqual(
       expect.arrayContaining([
         { path: "/config/provider/tenant", message: "is missing: must be a non-empty string" },
@@ -154,6 +154,13 @@ describe("azure driver", () => {
         expect.objectContaining({ path: "/config/vm/network" }),
       ]),
     );
+    expect(configProblems(sections({ image: "debian-12", network: "bench-vnet" }))).toEqual([
+      { path: "/config/vm/network", message: "is not a subnet: must name the subnet machines join: <vnet>/<subnet> in the resource group, or its resource id" },
+      { path: "/config/vm/image", message: "is not an image: must be a URN publisher:offer:sku:version, or an image's resource id" },
+    ]);
+    const subnetId = `/subscriptions/${double.subscriptionId}/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/hub/subnets/bench`;
+    const galleryImage = `/subscriptions/${double.subscriptionId}/resourceGroups/img/providers/Microsoft.Compute/galleries/g/images/debian/versions/1.0.0`;
+    expect(configProblems(sections({ image: galleryImage, network: subnetId }))).toEqual([]);
     expect(configProblems(sections({}, { auth_url: "http://login.example", endpoint: "http://arm.example" }))).toEqual([
       { path: "/config/provider/auth_url", message: "is not an https URL: must start with https://" },
       { path: "/config/provider/endpoint", message: "is not an https URL: must start with https://" },

@@ -194,12 +194,11 @@ export class AzureDriver implements CloudDriver {
     return configured.startsWith("/") ? configured : this.id(TYPES.nsg, configured);
   }
 
-  /** The configured subnet: a resource id, or `<vnet>/<subnet>` in the resource group. */
+  /** The configured subnet (its form checked by the configuration's parser): a resource id, or `<vnet>/<subnet>` in the resource group. */
   private subnet(): string {
     const n = this.settings.network ?? "";
     if (n.startsWith("/")) return n;
     const [vnet, subnet] = n.split("/");
-    if (!vnet || !subnet) throw new BenchwrightError("provider_failed", `azure: network ${n} is neither <vnet>/<subnet> nor a subnet's resource id`);
     return `${this.id("Microsoft.Network/virtualNetworks", vnet)}/subnets/${subnet}`;
   }
 
@@ -309,12 +308,9 @@ function rule(priority: number, access: "Allow" | "Deny", fields: Partial<Securi
   };
 }
 
-/** A URN (`publisher:offer:sku:version`) or an image's resource id (a gallery's, a managed image's). */
+/** A URN (`publisher:offer:sku:version`) or an image's resource id (a gallery's, a managed image's), its form checked by the parser. */
 function imageOf(image: string): ImageReference {
   if (image.startsWith("/")) return { id: image };
   const [publisher, offer, sku, version] = image.split(":");
-  if (!publisher || !offer || !sku || !version) {
-    throw new BenchwrightError("provider_failed", `azure: image ${image} is neither publisher:offer:sku:version nor an image's resource id`);
-  }
   return { publisher, offer, sku, version };
 }
