@@ -33,7 +33,7 @@ export function statusOf(error: unknown): { status?: number; code?: string } {
  * must not read what any server answers), unless the operator allows private endpoints.
  * Microsoft's own endpoints' messages are kept: they say why (a quota, an image not found).
  */
-async function azureFailure(error: unknown, chosen: boolean, outbound: OutboundPolicy, hosts: string[]): Promise<unknown> {
+export async function azureFailure(error: unknown, chosen: boolean, outbound: OutboundPolicy, hosts: string[]): Promise<unknown> {
   const { status, code } = statusOf(error);
   // MSAL reports a token request that got no connection as endpoints_resolution_error, without its
   // cause: whether the guard refused a host is asked again here, to say so.
