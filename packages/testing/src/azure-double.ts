@@ -1,12 +1,9 @@
-import { execFile } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
+import { type DoubleReply, entraRoutes } from "./entra-double.js";
+import { selfSigned } from "./self-signed.js";
 import type { GceDoubleOptions } from "./gce-double.js";
 
 /**
@@ -95,38 +92,6 @@ export interface AzureDouble {
   /** The access tokens handed out (to check they never leak). */
   tokens(): string[];
   stop(): Promise<void>;
-}
-
-const run = promisify(execFile);
-
-/** A throwaway self-signed certificate for 127.0.0.1. */
-async function selfSigned(): Promise<{ key: string; cert: string }> {
-  const dir = await mkdtemp(join(tmpdir(), "azure-double-"));
-  try {
-    const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
-    await run("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ]);
-    return { key: await readFile(key, "utf8"), cert: await readFile(cert, "utf8") };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 class ArmError extends Error {
@@ -455,10 +420,8 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
 
   const networkMaps: Record<string, Map<string, unknown>> = { [NSG]: nsgs, [ASG]: asgs, [PIP]: publicIps, [NIC]: nics };
 
-  type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
-
   /** PUT, GET and DELETE of one network resource, and its rules. */
-  const network = async (req: IncomingMessage, type: string, name: string, rest: string | undefined): Promise<Reply> => {
+  const network = async (req: IncomingMessage, type: string, name: string, rest: string | undefined): Promise<DoubleReply> => {
     const id = idOf(type, name);
     const key = id.toLowerCase();
     const map = networkMaps[type];
@@ -557,7 +520,14 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     return putReply(map, key, nic, existing, type, fail);
   };
 
-  function putReply(map: Map<string, unknown>, key: string, resource: Provisioned, existing: unknown, type: string, fail: AzureFailure | undefined): Reply {
+  function putReply(
+    map: Map<string, unknown>,
+    key: string,
+    resource: Provisioned,
+    existing: unknown,
+    type: string,
+    fail: AzureFailure | undefined,
+  ): DoubleReply {
     map.set(key, resource);
     const op = accepted(resource, fail);
     return { status: existing ? 200 : 201, body: viewOf(type, resource), headers: { "Azure-AsyncOperation": op } };
@@ -570,7 +540,7 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     return views.nic(r as Nic);
   }
 
-  const compute = async (req: IncomingMessage, name: string): Promise<Reply> => {
+  const compute = async (req: IncomingMessage, name: string): Promise<DoubleReply> => {
     const id = idOf(VM, name);
     const v = byId(vms, id);
     if (req.method === "GET") {
@@ -597,7 +567,7 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     return { status: 201, body: views.vm(made), headers: { "Azure-AsyncOperation": op } };
   };
 
-  const list = (path: string): Reply | undefined => {
+  const list = (path: string): DoubleReply | undefined => {
     const m = new RegExp(`^${group}/providers/(Microsoft\\.\\w+/\\w+)$`, "i").exec(path);
     if (!m) return undefined;
     const type = m[1];
@@ -610,7 +580,7 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     return { status: 200, body: { value: [...map[1].values()].map((r) => viewOf(map[0], r)) } };
   };
 
-  const arm = async (req: IncomingMessage, path: string): Promise<Reply> => {
+  const arm = async (req: IncomingMessage, path: string): Promise<DoubleReply> => {
     const op = /\/operations\/([^/]+)$/.exec(path);
     if (op && req.method === "GET") {
       const o = operations.get(op[1]);
@@ -628,44 +598,16 @@ export async function startAzureDouble(options: AzureDoubleOptions): Promise<Azu
     return network(req, type, m[2], m[3]);
   };
 
-  /** Entra: the tenant's metadata, and a token for the service principal's secret. */
-  const entra = async (req: IncomingMessage, path: string): Promise<Reply | undefined> => {
-    if (path === `/${tenant}/v2.0/.well-known/openid-configuration`) {
-      const base = `${url}/${tenant}`;
-      return {
-        status: 200,
-        body: {
-          issuer: `${base}/v2.0`,
-          authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
-          token_endpoint: `${base}/oauth2/v2.0/token`,
-          end_session_endpoint: `${base}/oauth2/v2.0/logout`,
-          jwks_uri: `${base}/discovery/v2.0/keys`,
-          response_types_supported: ["code", "id_token", "token"],
-        },
-      };
-    }
-    if (path !== `/${tenant}/oauth2/v2.0/token` || req.method !== "POST") return undefined;
-    failure("token");
-    const form = new URLSearchParams(await readText(req));
-    if (form.get("grant_type") !== "client_credentials" || form.get("client_id") !== clientId || form.get("client_secret") !== clientSecret) {
-      return {
-        status: 401,
-        body: { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided.", error_codes: [7000215] },
-      };
-    }
-    const token = `eyJ0eXAiOiJKV1Qi.${randomBytes(24).toString("base64url")}`;
-    tokens.push(token);
-    return { status: 200, body: { token_type: "Bearer", expires_in: 3599, ext_expires_in: 3599, access_token: token } };
-  };
+  const entra = entraRoutes({ tenant, clientId, clientSecret, url: () => url, tokens, beforeToken: () => failure("token") });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "https://double").pathname;
-    const send = ({ status, body, headers }: Reply) => {
+    const send = ({ status, body, headers }: DoubleReply) => {
       res.writeHead(status, { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers });
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
     try {
-      const fromEntra = await entra(req, path);
+      const fromEntra = await entra(req.method ?? "GET", path, () => readText(req));
       if (fromEntra) return send(fromEntra);
       const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
       if (!bearer || !tokens.includes(bearer)) {
