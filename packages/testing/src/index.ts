@@ -2,6 +2,7 @@ export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./ss
 export { createPasswordUser, type PasswordUser } from "./system-user.js";
 export { createEc2Double, type Ec2Double } from "./ec2-double.js";
 export { startGceDouble, type GceDouble, type GceOperation } from "./gce-double.js";
+export { startAzureDouble, type AzureDouble, type AzureFailure, type AzureOperation } from "./azure-double.js";
 export {
   credentialEcho,
   startOpenStackDouble,

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEc2Double, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
+import { createEc2Double, startAzureDouble, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 // No cloud is reachable here: the real EC2 SDK client runs against aws-sdk-client-mock, the
-// OpenStack client and Google's Compute client (its REST transport) against local HTTP doubles.
+// OpenStack client, Google's Compute client (its REST transport) and Azure's clients against
+// local HTTP doubles (Azure's over TLS, its certificate trusted through `azureCa`).
 // All keep state and hand out the address of a real sshd, so prepare and run really execute
 // over SSH on "the instance".
 
@@ -160,7 +161,36 @@ async function gceCloud(): Promise<{ cloud: Cloud; providers: object }> {
   return { cloud, providers: { cloud: { gceClient: double.clientOptions, sshPort: sshd.port, ...FAST } } };
 }
 
-for (const make of [ec2Cloud, openstackCloud, gceCloud]) {
+async function azureCloud(): Promise<{ cloud: Cloud; providers: object }> {
+  // Azure's agent puts the VM's SSH keys into authorized_keys: here, the sshd's.
+  const double = await startAzureDouble({ sshHost: sshd.host, guestAgent: (key) => sshd.authorize(key) });
+  const ours = (x: { tags: Record<string, string> }) => x.tags["benchwright:managed"] === "true";
+  const cloud: Cloud = {
+    name: "azure",
+    config: () => ({
+      provider: { class: "cloud", name: "azure", driver: "azure", ...double.provider },
+      small: { image: "Debian:debian-12:12-gen2:latest", size: "Standard_B2s", vm_user: sshd.username, platform: "debian_12", network: double.subnet },
+    }),
+    leftovers: () => {
+      const inv = double.inventory();
+      return [...inv.vms.filter(ours), ...inv.nics, ...inv.publicIps, ...inv.securityGroups, ...inv.applicationSecurityGroups];
+    },
+    injectFailures: [
+      () => double.failNext("putSecurityGroup", { status: 409, error: "QuotaExceeded", message: "Quota exceeded for resources: NetworkSecurityGroups." }),
+      () => double.failNext("putNic", { async: true, error: "InternalServerError", message: "An error occurred." }),
+      () => double.failNext("putVm", { status: 409, error: "OperationNotAllowed", message: "Operation results in exceeding approved Cores quota." }),
+      () => double.failNext("vmBoot"),
+    ],
+    holdBoot: (hold) => double.holdBoot(hold),
+    machines: () => double.inventory().vms.length,
+    orphan: async () => double.seedVm({ "benchwright:managed": "true", "benchwright:session": randomUUID() }),
+    stop: () => double.stop(),
+    secrets: () => [double.clientSecret, double.clientId, ...double.tokens()],
+  };
+  return { cloud, providers: { cloud: { azureCa: double.ca, sshPort: sshd.port, ...FAST } } };
+}
+
+for (const make of [ec2Cloud, openstackCloud, gceCloud, azureCloud]) {
   describe(`${make.name.replace("Cloud", "")} through the REST API`, () => {
     let cloud: Cloud;
     let fx: Fixture;

@@ -89,7 +89,7 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   tool: mostly("idle", "sysbench", "fio", "nope"),
   workload: mostly("idle0", "failing", "cpu_10000", "idle7"),
   class: fc.constantFrom("local", "existing-vm", "cloud", "existing_vm", "benchsuite.stdlib.provider.existing_vm.ExistingVMProvider", "teleport"),
-  driver: fc.constantFrom("ec2", "openstack", "gce"),
+  driver: fc.constantFrom("ec2", "openstack", "gce", "azure"),
   host: fc.constantFrom("10.0.0.1", "192.0.2.1", "h"),
   vm_user: fc.constantFrom("ubuntu", "root"),
   ssh_private_key: mostly(KEY, "not a key"),

@@ -22,7 +22,33 @@ const REQUIRED: Record<CloudDriverName, { provider: ProviderKey[]; service: Serv
   openstack: { provider: ["auth_url", "access_id", "secret_key"], service: ["image", "size"] },
   // A service account's email and private key; `region` is the zone.
   gce: { provider: ["access_id", "secret_key", "project", "region"], service: ["image", "size", "vm_user"] },
+  // A service principal (client id and secret in its tenant); machines join a subnet of an existing network.
+  azure: {
+    provider: ["access_id", "secret_key", "tenant", "subscription_id", "resource_group", "region"],
+    service: ["image", "size", "vm_user"],
+  },
 };
+
+/** Azure: a subnet as `<vnet>/<subnet>` in the resource group or its resource id; an image as a URN or its resource id. */
+const AZURE_SUBNET = /^(\/subscriptions\/.+\/subnets\/[^/]+|[^/\s]+\/[^/\s]+)$/i;
+const AZURE_IMAGE = /^(\/subscriptions\/\S+|[^:\s]+:[^:\s]+:[^:\s]+:[^:\s]+)$/i;
+
+/** What Azure would refuse, refused before anything is made; what it reports goes to the sections' list. */
+function checkAzure(
+  p: ConfigSection<ProviderKey>,
+  s: ConfigSection<ServiceKey>,
+  given: Record<"authUrl" | "endpoint" | "network" | "image", string | undefined>,
+): void {
+  // Both carry the service principal's secret or its tokens: never over plain HTTP.
+  if (given.authUrl !== undefined && !/^https:\/\//i.test(given.authUrl)) p.report("auth_url", "is not an https URL", "must start with https://");
+  if (given.endpoint !== undefined && !/^https:\/\//i.test(given.endpoint)) p.report("endpoint", "is not an https URL", "must start with https://");
+  if (given.network === undefined || !AZURE_SUBNET.test(given.network)) {
+    const problem = given.network === undefined ? "is missing" : "is not a subnet";
+    s.report("network", problem, "must name the subnet machines join: <vnet>/<subnet> in the resource group, or its resource id");
+  }
+  if (given.image !== undefined && !AZURE_IMAGE.test(given.image))
+    s.report("image", "is not an image", "must be a URN publisher:offer:sku:version, or an image's resource id");
+}
 
 /** Keystone v3 with a password is all we speak; the ancestor spelled it `3.x_password`. */
 const AUTH_VERSIONS = ["3", "3.x", "3.x_password", "v3"] as const;
@@ -125,6 +151,18 @@ export function parseCloudConfig(p: ConfigSection<ProviderKey>, s: ConfigSection
       return { ...common, driver, region: region! };
     case "gce":
       return { ...common, driver, region: region!, project: project! };
+    case "azure": {
+      checkAzure(p, s, { authUrl, endpoint: common.endpoint, network: common.network, image });
+      return {
+        ...common,
+        driver,
+        region: region!,
+        tenant: fromProvider("tenant")!,
+        subscriptionId: fromProvider("subscription_id")!,
+        resourceGroup: fromProvider("resource_group")!,
+        authorityHost: authUrl,
+      };
+    }
     case "openstack": {
       if (authUrl !== undefined && !/^https?:\/\//i.test(authUrl)) p.report("auth_url", "is not an http(s) URL", "must start with http:// or https://");
       const authVersion = p.text("auth_version") === undefined ? undefined : p.oneOf("auth_version", AUTH_VERSIONS);

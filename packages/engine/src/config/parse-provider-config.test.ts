@@ -230,8 +230,8 @@ describe("parseProviderConfig: errors name the field, what is wrong, and what is
   });
 
   it("an unknown driver, with the drivers there are", () => {
-    const e = refusal({ provider: { class: "cloud", driver: "azure" }, vm: {} });
-    expect(e.extras.errors).toEqual([{ path: "/config/provider/driver", message: "is 'azure': must be one of: ec2, openstack, gce" }]);
+    const e = refusal({ provider: { class: "cloud", driver: "vsphere" }, vm: {} });
+    expect(e.extras.errors).toEqual([{ path: "/config/provider/driver", message: "is 'vsphere': must be one of: ec2, openstack, gce, azure" }]);
   });
 
   it("an unknown class, with its own code and the classes there are", () => {

@@ -6,7 +6,7 @@ type Host = components["schemas"]["HostEntry"];
 /** A field of one of the contract's sections, given: its type is the contract's. */
 type Given<Section, K extends keyof Section> = NonNullable<Section[K]>;
 
-export const CLOUD_DRIVERS = ["ec2", "openstack", "gce"] as const;
+export const CLOUD_DRIVERS = ["ec2", "openstack", "gce", "azure"] as const;
 export type CloudDriverName = (typeof CLOUD_DRIVERS)[number];
 
 /** What every configuration a session is bound to says, whatever its class. */
@@ -99,7 +99,20 @@ interface GceConfig extends CloudCommon {
   region: Given<Provider, "region">;
 }
 
-export type CloudConfig = Ec2Config | OpenStackConfig | GceConfig;
+/** A service principal (`access_id` its client id, `secret_key` its secret) and where machines go. */
+interface AzureConfig extends CloudCommon {
+  driver: "azure";
+  /** The directory (tenant) id. */
+  tenant: Given<Provider, "tenant">;
+  subscriptionId: Given<Provider, "subscription_id">;
+  resourceGroup: Given<Provider, "resource_group">;
+  /** The location (`westeurope`). */
+  region: Given<Provider, "region">;
+  /** The Microsoft Entra authority host, when not the public cloud's. */
+  authorityHost?: Given<Provider, "auth_url">;
+}
+
+export type CloudConfig = Ec2Config | OpenStackConfig | GceConfig | AzureConfig;
 
 /** `Omit` for each member of a union, each keeping its own fields. */
 export type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -104,10 +104,14 @@ export interface GuardedAgents {
   https: https.Agent;
 }
 
-/** Keep-alive agents whose every connection is checked against `policy`: hand them to whatever client makes the calls. */
-export function guardedAgents(policy: OutboundPolicy): GuardedAgents {
+/**
+ * Keep-alive agents whose every connection is checked against `policy`: hand them to whatever
+ * client makes the calls. `ca` replaces the trusted certificates of TLS connections (tests: a
+ * double's own certificate); the system's are trusted without it.
+ */
+export function guardedAgents(policy: OutboundPolicy, tls: { ca?: string } = {}): GuardedAgents {
   return {
     http: guard(new http.Agent({ keepAlive: true }), policy),
-    https: guard(new https.Agent({ keepAlive: true }), policy),
+    https: guard(new https.Agent({ keepAlive: true, ...(tls.ca ? { ca: tls.ca } : {}) }), policy),
   };
 }

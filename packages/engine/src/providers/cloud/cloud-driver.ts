@@ -17,6 +17,12 @@ interface CloudKinds {
   access: string;
   /** An address attached after launch (floating IP), for clouds that need one. */
   address?: string;
+  /**
+   * What each machine is made with as resources of their own (Azure: its public address and
+   * network interface), in the order they are torn down: `launch` records each through
+   * `LaunchSpec.record` before asking for it; they go after the machines, before the firewalls.
+   */
+  parts?: string[];
 }
 
 /** A machine as the cloud sees it now. */
@@ -47,6 +53,11 @@ export interface LaunchSpec {
    * other for workloads with roles.
    */
   access: { created: string } | { configured: string };
+  /**
+   * Records a resource of a kind in `kinds.parts` that `launch` is about to ask for, before it
+   * does: whatever the cloud made before a failure is torn down with the session.
+   */
+  record(kind: string, id: string): Promise<void>;
 }
 
 /** A resource carrying our tags, found by `listTagged`; `session` is null when the tag has no session. */

@@ -8,6 +8,8 @@ import {
   type GceDouble,
   startOpenStackDouble,
   type OpenStackDouble,
+  startAzureDouble,
+  type AzureDouble,
   startSshd,
   type SshdHarness,
   closedPort,
@@ -262,8 +264,69 @@ async function gce(): Promise<Cloud> {
   };
 }
 
-/** The ledger kinds of machines: ec2:instance, openstack:server, gce:instance. */
-const MACHINE_KIND = /:(instance|server)$/;
+async function azure(): Promise<Cloud> {
+  const double = await startAzureDouble({ sshHost: sshd.host, pollsUntilRunning: 2, guestAgent: (key) => sshd.authorize(key) });
+  const inv = () => double.inventory();
+  const ours = <T extends { tags: Record<string, string> }>(xs: T[]) => xs.filter((x) => x.tags["benchwright:managed"] === "true");
+  const same = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
+  return {
+    config: (service = {}) => {
+      const provider = { class: "cloud" as const, name: "azure-test", driver: "azure", ...double.provider };
+      const vm = { image: "Debian:debian-12:12-gen2:latest", size: "Standard_B2s", vm_user: sshd.username, platform: "debian_12", network: double.subnet };
+      return cloudConfig({ name: "azure-test", serviceType: "vm", providerClass: "cloud", provider, service: { ...vm, ...service } });
+    },
+    options: { outbound: { allowPrivate: true }, azureCa: double.ca, sshPort: sshd.port, ...FAST },
+    leftovers: () => [
+      ...ours(inv().vms),
+      ...ours(inv().nics),
+      ...ours(inv().publicIps),
+      ...ours(inv().securityGroups),
+      ...ours(inv().applicationSecurityGroups),
+    ],
+    machines: () => inv().vms.length,
+    // Azure has no key pairs: the key it holds for the session is on the VM.
+    importedKeys: () => inv().vms.map((v) => ({ name: v.name, publicKey: v.publicKeys[0] })),
+    fail: (step) => AZURE_FAILURES[step](double),
+    holdBoot: (hold) => double.holdBoot(hold),
+    seed: async (tags) => double.seedVm(tags),
+    secrets: () => [double.clientSecret, double.clientId, ...double.tokens()],
+    // The rules of the security groups on our VMs' interfaces that let something in, before the first that shuts all out.
+    ingress: () => {
+      const nics = inv().nics.filter((n) => ours(inv().vms).some((v) => same(v.nicId, n.id)));
+      const peers = new Set(nics.flatMap((n) => n.applicationSecurityGroupIds.map((id) => id.toLowerCase())));
+      return inv()
+        .securityGroups.filter((g) => nics.some((n) => same(n.securityGroupId, g.id)))
+        .flatMap((g) => {
+          const rules = [...g.rules].sort((a, b) => a.priority - b.priority);
+          const shut = rules.findIndex((r) => r.access === "Deny" && r.protocol === "*" && r.destinationPortRange === "*");
+          // Azure's default rules after ours let the whole virtual network in, unless one of ours shut it out.
+          const open =
+            shut < 0
+              ? [
+                  ...rules,
+                  { access: "Allow", protocol: "*", destinationPortRange: "*", sourceAddressPrefix: "VirtualNetwork", sourceApplicationSecurityGroups: [] },
+                ]
+              : rules.slice(0, shut);
+          return open
+            .filter((r) => r.access === "Allow")
+            .flatMap((r) => {
+              const what = r.protocol === "*" ? "all" : `${r.protocol.toLowerCase()}/${r.destinationPortRange}`;
+              const from = r.sourceApplicationSecurityGroups.length
+                ? r.sourceApplicationSecurityGroups.map((a) => (peers.has(a) ? SESSION : a))
+                : [r.sourceAddressPrefix];
+              return from.map((f) => `${what} from ${f}`);
+            });
+        });
+    },
+    privateIps: () => Object.fromEntries(inv().vms.map((v) => [v.id, inv().nics.find((n) => same(v.nicId, n.id))?.privateIp ?? ""])),
+    firewalls: () => [...inv().securityGroups, ...inv().applicationSecurityGroups],
+    seedFirewall: async () => double.seedSecurityGroup("team-ssh"),
+    stop: () => double.stop(),
+  };
+}
+
+/** The ledger kinds of machines: ec2:instance, openstack:server, gce:instance, azure:vm. */
+const MACHINE_KIND = /:(instance|server|vm)$/;
 
 /** Everything said here (errors and log lines), checked for credentials at the end of each cloud's tests. */
 const said: string[] = [];
@@ -281,7 +344,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sshd?.stop());
 
-for (const make of [ec2, openstack, gce]) {
+for (const make of [ec2, openstack, gce, azure]) {
   describe(`the cloud lifecycle on ${make.name}`, () => {
     let cloud: Cloud;
     const current = new TestSession();
@@ -342,9 +405,9 @@ for (const make of [ec2, openstack, gce]) {
       expect(recorded.map((e) => e.id)).toEqual(ids);
       expect(recorded.every((e) => e.meta.post_created === true)).toBe(true);
       expect(new Set(recorded.map((e) => e.meta.key_name)).size).toBe(1);
-      // One key pair and one firewall (kinds other than machines and their addresses) for both,
-      // and at most one more firewall letting them reach each other (GCE's).
-      const shared = (await current.ledger.live()).filter((e) => !MACHINE_KIND.test(e.kind) && !/floating_ip$/.test(e.kind));
+      // One key pair and one firewall (kinds other than machines and their addresses and
+      // interfaces) for both, and at most one more firewall letting them reach each other (GCE's, Azure's).
+      const shared = (await current.ledger.live()).filter((e) => !MACHINE_KIND.test(e.kind) && !/(floating_ip|public_ip|nic)$/.test(e.kind));
       const peers = shared.filter((e) => e.meta.peers === true);
       expect(shared.length).toBeGreaterThan(0);
       expect(peers.length).toBeLessThanOrEqual(1);
@@ -422,6 +485,7 @@ for (const make of [ec2, openstack, gce]) {
       ec2: ["launching", "waiting for the machine (it dies)"],
       openstack: ["launching", "waiting for the machine (it fails)"],
       gce: ["launching", "waiting for the machine (it fails)"],
+      azure: ["launching", "waiting for the machine (it fails)"],
     }[make.name]!;
     for (const step of second) {
       it(`tears down every machine of the session when ${step} fails for the second one`, async () => {
@@ -467,7 +531,7 @@ for (const make of [ec2, openstack, gce]) {
     }, 30_000);
 
     // Every step of the lifecycle, each failing once: nothing is left, and a retry works.
-    const failures = { ec2: EC2_FAILURES, openstack: OPENSTACK_FAILURES, gce: GCE_FAILURES }[make.name]!;
+    const failures = { ec2: EC2_FAILURES, openstack: OPENSTACK_FAILURES, gce: GCE_FAILURES, azure: AZURE_FAILURES }[make.name]!;
     const steps = [...Object.keys(failures), "waiting for SSH", "post_create_script"];
     for (const step of steps) {
       it(`leaves nothing behind when ${step} fails, and a later try works`, async () => {
@@ -551,7 +615,7 @@ for (const make of [ec2, openstack, gce]) {
       expect(cloud.leftovers()).toEqual([]);
       expect(await current.ledger.live()).toEqual([]);
       // The machine was recorded before the wait that the abort ended.
-      expect(current.ledger.entries.some((e) => /:(instance|server)$/.test(e.kind) && e.destroyed)).toBe(true);
+      expect(current.ledger.entries.some((e) => MACHINE_KIND.test(e.kind) && e.destroyed)).toBe(true);
     }, 30_000);
 
     it("never puts a credential, a key or a token in an error or a log line", () => {
@@ -600,4 +664,30 @@ const GCE_FAILURES: Record<string, (d: GceDouble) => void> = {
   // Not a 503: the client retries those itself.
   "waiting for the machine (API error)": (d) => d.failNext("getInstance", { status: 403, message: "Rate Limit Exceeded" }),
   "waiting for the machine (it fails)": (d) => d.failNext("instanceBoot"),
+};
+
+/** Each step of the lifecycle where Azure can fail (keys are no call there), and how to make the double fail it. */
+const AZURE_FAILURES: Record<string, (d: AzureDouble) => void> = {
+  // Not a 5xx: the SDK retries those itself.
+  authenticating: (d) => d.failNext("token", { status: 400, error: "invalid_request", message: "AADSTS90002: Tenant not found." }),
+  "creating the security group": (d) =>
+    d.failNext("putSecurityGroup", { status: 409, error: "QuotaExceeded", message: "Quota exceeded for resources: NetworkSecurityGroups." }),
+  // Accepted, then failed: what the operation left must go too.
+  "provisioning the security group": (d) => d.failNext("putSecurityGroup", { async: true, error: "InternalServerError", message: "An error occurred." }),
+  "opening SSH": (d) => d.failNext("putSecurityRule", { status: 400, error: "SecurityRuleConflict", message: "Rules conflict." }),
+  "creating the application security group": (d) =>
+    d.failNext("putApplicationSecurityGroup", { status: 409, error: "QuotaExceeded", message: "Quota exceeded for resources: ApplicationSecurityGroups." }),
+  "letting the session's machines in": (d) => d.failNext("putSecurityRule", { status: 400, error: "SecurityRulesLimitReached", message: "Too many rules." }, 1),
+  "making the public address": (d) =>
+    d.failNext("putPublicIp", { status: 409, error: "PublicIPCountLimitReached", message: "Cannot create more than 10 public IP addresses." }),
+  "making the network interface": (d) => d.failNext("putNic", { async: true, error: "InternalServerError", message: "An error occurred." }),
+  launching: (d) =>
+    d.failNext("putVm", {
+      status: 409,
+      error: "OperationNotAllowed",
+      message: "Operation could not be completed as it results in exceeding approved standardBSFamily Cores quota.",
+    }),
+  "waiting for the machine (API error)": (d) =>
+    d.failNext("getVm", { status: 403, error: "AuthorizationFailed", message: "The client does not have authorization." }),
+  "waiting for the machine (it fails)": (d) => d.failNext("vmBoot"),
 };

@@ -131,7 +131,10 @@ export class CloudProvider implements Provider {
     const name = resourceName(ctx.sessionId);
     const publicKey = await publicKeyOf(key.privateKey);
     const askedAt = performance.now();
-    const id = await this.call("launching the machine", () => this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access }));
+    const record = (kind: string, id: string) => ctx.resources.record(kind, id, { name });
+    const id = await this.call("launching the machine", () =>
+      this.driver.launch({ name, sessionId: ctx.sessionId, keyName: key.name, publicKey, access, record }),
+    );
     const meta = { ssh_port: this.settings.sshPort, key_name: key.name, name };
     await ctx.resources.record(this.driver.kinds.machine, id, meta);
     log(`launched machine ${id} (${this.settings.size}, ${this.settings.image})`);
@@ -320,10 +323,10 @@ export class CloudProvider implements Provider {
     );
   }
 
-  /** Addresses first, machines next (a firewall or key in use cannot go), then firewalls, then keys. */
+  /** Addresses first, machines next (a firewall or key in use cannot go), then their parts, then firewalls, then keys. */
   private inTeardownOrder<T extends { kind: string }>(resources: T[]): T[] {
     const k = this.driver.kinds;
-    const order = [k.address, k.machine, k.access, k.key];
+    const order = [k.address, k.machine, ...(k.parts ?? []), k.access, k.key];
     return resources.filter((r) => order.includes(r.kind)).sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   }
 

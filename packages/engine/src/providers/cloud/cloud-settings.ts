@@ -15,6 +15,11 @@ export interface CloudProviderOptions {
   outbound?: OutboundPolicy;
   /** gce: where the Compute client sends its REST calls and how it authenticates (tests: a double). */
   gceClient?: { apiEndpoint: string; port: number; protocol: "http" | "https"; authClient: unknown };
+  /**
+   * azure: the certificate (PEM) to trust for the authority host and Resource Manager instead
+   * of the system's (tests: the double's own; both speak TLS only, as Azure's SDK insists).
+   */
+  azureCa?: string;
   /** SSH port of the machines; otherwise the service's `ssh_port`, otherwise 22. */
   sshPort?: number;
   /** Between two polls of an instance's state (default 5000). */

@@ -177,10 +177,10 @@ describe("ec2 provider", () => {
   });
 
   it("refuses an unknown driver and lists what is missing", async () => {
-    const bad = { ...sections(), provider: { ...sections().provider, driver: "azure" } };
+    const bad = { ...sections(), provider: { ...sections().provider, driver: "vsphere" } };
     const error = await failure(Promise.resolve().then(() => cloudConfig(bad)));
     expect(error.code).toBe("invalid_configuration");
-    expect(error.extras.errors).toEqual([{ path: "/config/provider/driver", message: "is 'azure': must be one of: ec2, openstack, gce" }]);
+    expect(error.extras.errors).toEqual([{ path: "/config/provider/driver", message: "is 'vsphere': must be one of: ec2, openstack, gce, azure" }]);
     const missing = { ...sections({ image: "" }), provider: { class: "cloud", driver: "ec2" } };
     expect(configProblems(missing)).toEqual([
       { path: "/config/provider/access_id", message: "is missing: must be a non-empty string" },

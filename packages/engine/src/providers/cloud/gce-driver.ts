@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from "node:crypto";
 import compute from "@google-cloud/compute";
 import { guardedFetch } from "../../net/guarded-fetch.js";
 import { PUBLIC_ONLY } from "../../net/outbound-guard.js";
@@ -6,6 +5,7 @@ import { TAG_MANAGED, TAG_SESSION, type CloudProviderOptions, type CloudSettings
 import { guardedAuth, serviceAccountAuth, type HeaderSource } from "./gce-auth.js";
 import type { CloudDriver, LaunchSpec, MachineView, TaggedResource } from "./cloud-driver.js";
 import { GCE_KINDS } from "./gce-kinds.js";
+import { localKey } from "./local-key.js";
 
 /** Label keys may not hold a colon: `benchwright:session` becomes `benchwright-session`. */
 const LABEL_SESSION = TAG_SESSION.replace(":", "-");
@@ -53,11 +53,9 @@ export class GceDriver implements CloudDriver {
     return n.includes("/") ? n : `global/networks/${n}`;
   }
 
+  /** Nothing to make at GCE: the public key goes into the instance's metadata at launch. */
   async createKey(spec: { name: string; publicKey?: string }) {
-    // Nothing to make at GCE: the public key goes into the instance's metadata at launch.
-    if (spec.publicKey) return { id: spec.name };
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 3072 });
-    return { id: spec.name, privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString() };
+    return localKey(spec);
   }
 
   /** The session's SSH firewall; its name is the network tag it lets SSH in to (the session's tag). */

@@ -23,6 +23,11 @@ export function createCloudProvider(config: CloudConfig, options: CloudProviderO
       const settings = cloudSettings(config, options);
       return new CloudProvider(settings, new OpenStackDriver(settings, options, scrubber), scrubber);
     }
+    case "azure": {
+      const settings = cloudSettings(config, options);
+      // Azure's clients load with the first use, as the other SDKs do.
+      return lazyProvider(async () => new CloudProvider(settings, new (await import("./azure-driver.js")).AzureDriver(settings, options), scrubber));
+    }
     case "gce": {
       const settings = cloudSettings(config, options);
       // Google's client takes seconds to load: only with the first use.
