@@ -1,5 +1,3 @@
-import type { StoredMetric } from "./metrics.js";
-
 /**
  * One sample of a machine while a run step ran: the CPU's time by kind over the interval
  * before it (percent of all its CPUs' time, as mpstat's "all" line), the run queue at that
@@ -50,10 +48,9 @@ export interface TelemetryTrack {
   samples: TelemetrySample[];
 }
 
-/** The tag that marks a run's metrics made from its telemetry, apart from the tool's own. */
-export const TELEMETRY_TAG = { source: "telemetry" } as const;
-
-/** Whether a metric summarises telemetry (cpu_steal_mean...) rather than being the tool's. */
-export function isTelemetryMetric(m: Pick<StoredMetric, "tags">): boolean {
-  return m.tags?.source === TELEMETRY_TAG.source;
+/** One figure of a machine's samples summarised (cpu_steal_mean, run_queue_max...). */
+export interface TelemetryFigure {
+  name: string;
+  value: number;
+  unit: string;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isWholeDisk, parseTelemetry, telemetryMetrics } from "./telemetry.js";
+import { isWholeDisk, parseTelemetry, telemetrySummary } from "./telemetry.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 
@@ -60,9 +60,9 @@ describe("isWholeDisk", () => {
   });
 });
 
-describe("telemetryMetrics", () => {
-  it("summarises steal, iowait, busy time and the run queue, tagged apart from the tool's figures", () => {
-    const metrics = telemetryMetrics(parseTelemetry(fixture("telemetry-steal.log")).samples, "vm1");
+describe("telemetrySummary", () => {
+  it("summarises steal, iowait, busy time and the run queue", () => {
+    const metrics = telemetrySummary(parseTelemetry(fixture("telemetry-steal.log")).samples);
     const byName = Object.fromEntries(metrics.map((m) => [m.name, m]));
     expect(byName.cpu_steal_mean.value).toBe(37.5);
     expect(byName.cpu_steal_max.value).toBe(50);
@@ -71,7 +71,7 @@ describe("telemetryMetrics", () => {
     expect(byName.cpu_busy_mean.value).toBe(42.5);
     expect(byName.run_queue_mean.value).toBe(3);
     expect(byName.run_queue_max.value).toBe(4);
-    for (const m of metrics) expect(m).toMatchObject({ tags: { source: "telemetry" }, vm: "vm1" });
-    expect(telemetryMetrics([], "vm1")).toEqual([]);
+    expect(byName.cpu_steal_mean.unit).toBe("%");
+    expect(telemetrySummary([])).toEqual([]);
   });
 });

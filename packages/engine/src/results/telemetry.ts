@@ -1,5 +1,4 @@
-import type { StoredMetric } from "../model/metrics.js";
-import { TELEMETRY_TAG, type TelemetrySample } from "../model/telemetry.js";
+import type { TelemetryFigure, TelemetrySample } from "../model/telemetry.js";
 
 /** One reading of the counters, as the sampler (runner/telemetry-sampler.ts) wrote it. */
 interface Snapshot {
@@ -140,21 +139,20 @@ function round(n: number, digits: number): number {
   return Math.round(n * f) / f;
 }
 
-/** The run's figures from one machine's samples: what its CPU lost to others and waited for, and how crowded it was. */
-export function telemetryMetrics(samples: readonly TelemetrySample[], vm: string): StoredMetric[] {
+/** One machine's samples summarised: what its CPU lost to others and waited for, and how crowded it was. */
+export function telemetrySummary(samples: readonly TelemetrySample[]): TelemetryFigure[] {
   if (samples.length === 0) return [];
   const of = (field: keyof TelemetrySample) => samples.map((s) => s[field]);
   const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / xs.length, 2);
   const max = (xs: number[]) => Math.max(...xs);
   const busy = samples.map((s) => round(100 - s.cpu_idle - s.cpu_iowait - s.cpu_steal, 2));
-  const figure = (name: string, value: number, unit: string): StoredMetric => ({ name, value, unit, tags: { ...TELEMETRY_TAG }, vm });
   return [
-    figure("cpu_steal_mean", mean(of("cpu_steal")), "%"),
-    figure("cpu_steal_max", max(of("cpu_steal")), "%"),
-    figure("cpu_iowait_mean", mean(of("cpu_iowait")), "%"),
-    figure("cpu_iowait_max", max(of("cpu_iowait")), "%"),
-    figure("cpu_busy_mean", mean(busy), "%"),
-    figure("run_queue_mean", mean(of("run_queue")), "tasks"),
-    figure("run_queue_max", max(of("run_queue")), "tasks"),
+    { name: "cpu_steal_mean", value: mean(of("cpu_steal")), unit: "%" },
+    { name: "cpu_steal_max", value: max(of("cpu_steal")), unit: "%" },
+    { name: "cpu_iowait_mean", value: mean(of("cpu_iowait")), unit: "%" },
+    { name: "cpu_iowait_max", value: max(of("cpu_iowait")), unit: "%" },
+    { name: "cpu_busy_mean", value: mean(busy), unit: "%" },
+    { name: "run_queue_mean", value: mean(of("run_queue")), unit: "tasks" },
+    { name: "run_queue_max", value: max(of("run_queue")), unit: "tasks" },
   ];
 }

@@ -22,6 +22,7 @@ import { SessionsRepository } from "./sessions-repository.js";
 import { SeriesRepository } from "./series-repository.js";
 import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
+import { TelemetryRepository } from "./telemetry-repository.js";
 import { WebhooksRepository } from "./webhooks-repository.js";
 
 /**
@@ -47,6 +48,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly webhooks: WebhooksRepository;
   /** Each metric's series over time, their points and changes, read and written by series/ through it directly. */
   readonly series: SeriesRepository;
+  /** What the machines' samplers saw during run steps, written by steps/ and read by the engine through it directly. */
+  readonly telemetry: TelemetryRepository;
 
   constructor(
     readonly db: Db,
@@ -73,6 +76,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.planRuns = new PlanRunsRepository(db, events);
     this.schedules = new SchedulesRepository(db);
     this.webhooks = new WebhooksRepository(db);
+    this.telemetry = new TelemetryRepository(db);
   }
 
   // ---- sessions
