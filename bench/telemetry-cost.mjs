@@ -84,19 +84,21 @@ await main(async (defer) => {
   await engine.prepare(execution.id);
   const log = join(homedir(), ".benchwright", execution.id, "run-1", "telemetry.log");
 
-  const naive = spawn(
-    "bash",
-    ["-c", "while :; do cat /proc/stat /proc/loadavg /proc/meminfo /proc/diskstats /proc/net/dev > /dev/null; sleep 1; done"],
-    { stdio: "ignore" },
-  );
+  const naive = spawn("bash", ["-c", "while :; do cat /proc/stat /proc/loadavg /proc/meminfo /proc/diskstats /proc/net/dev > /dev/null; sleep 1; done"], {
+    stdio: "ignore",
+  });
   defer(() => naive.kill("SIGKILL"));
   console.log(`idle/idle60 (${opts.seconds} s) with its sampler, and the naive loop beside it...`);
   const run = engine.run(execution.id);
   const [sampler, reference] = await Promise.all([follow(() => writerOf(log), run), follow(() => naive.pid, run)]);
   naive.kill("SIGKILL");
   if (!existsSync(log)) throw new Error(`no ${log}: the run had no sampler`);
-  const samples = readFileSync(log, "utf8").split("\n").filter((l) => l.startsWith("T ")).length;
-  console.log(`  sampler pid ${sampler.pid}: ${samples} samples, ${(sampler.last.cpu - sampler.first.cpu).toFixed(2)} CPU s over ${((sampler.last.at - sampler.first.at) / 1000).toFixed(1)} s`);
+  const samples = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("T ")).length;
+  console.log(
+    `  sampler pid ${sampler.pid}: ${samples} samples, ${(sampler.last.cpu - sampler.first.cpu).toFixed(2)} CPU s over ${((sampler.last.at - sampler.first.at) / 1000).toFixed(1)} s`,
+  );
   figure({
     measure: `telemetry sampler CPU over an idle ${opts.seconds} s run (% of one CPU)`,
     now: share(sampler),

@@ -19,7 +19,8 @@ export async function executionTelemetry(store: Store, id: string, attempt: numb
   if (!execution) throw new BenchwrightError("not_found", `No execution ${id}`);
   const runs = (await store.listSteps([id])).filter((s) => s.step === "run").map((s) => s.attempt);
   const chosen = attempt ?? (runs.length ? Math.max(...runs) : undefined);
-  if (chosen === undefined || !runs.includes(chosen)) throw new BenchwrightError("not_found", `Execution ${id} has no run attempt${attempt === undefined ? "" : ` ${attempt}`}`);
+  if (chosen === undefined || !runs.includes(chosen))
+    throw new BenchwrightError("not_found", `Execution ${id} has no run attempt${attempt === undefined ? "" : ` ${attempt}`}`);
   const tracks = await store.telemetry.list(id, "run", chosen);
   const body: ExecutionTelemetry = {
     execution_id: id,

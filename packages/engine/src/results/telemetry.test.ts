@@ -28,7 +28,15 @@ describe("parseTelemetry", () => {
       net_rx_bytes_per_s: 125000,
       net_tx_bytes_per_s: 10000,
     });
-    expect(samples[1]).toMatchObject({ cpu_user: 50, cpu_steal: 50, cpu_iowait: 0, cpu_idle: 0, run_queue: 4, disk_read_bytes_per_s: 0, net_rx_bytes_per_s: 0 });
+    expect(samples[1]).toMatchObject({
+      cpu_user: 50,
+      cpu_steal: 50,
+      cpu_iowait: 0,
+      cpu_idle: 0,
+      run_queue: 4,
+      disk_read_bytes_per_s: 0,
+      net_rx_bytes_per_s: 0,
+    });
   });
 
   it("finds no steal on a host that had none (recorded by the sampler on a bare host)", () => {

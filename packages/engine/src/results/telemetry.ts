@@ -78,7 +78,8 @@ function readLine(s: Snapshot, kind: string, rest: string): void {
       .trim()
       .split(/\s+/)
       .map(Number);
-    if (counters.length >= 9 && Number.isFinite(counters[0]) && Number.isFinite(counters[8])) s.nets.set(rest.slice(0, colon).trim(), [counters[0], counters[8]]);
+    if (counters.length >= 9 && Number.isFinite(counters[0]) && Number.isFinite(counters[8]))
+      s.nets.set(rest.slice(0, colon).trim(), [counters[0], counters[8]]);
   }
 }
 

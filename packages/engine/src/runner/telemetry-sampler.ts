@@ -21,7 +21,7 @@ export const TELEMETRY_FILE = "telemetry.log";
  * pipe that never delivers (`sleep` only where that fails), so the loop costs well under
  * 0.5% of one CPU (bench/telemetry-cost.mjs). TERM takes a last sample and ends the loop.
  */
-export function samplerLines(intervalMs: number): string[] {
+function samplerLines(intervalMs: number): string[] {
   const interval = (Math.max(100, Math.round(intervalMs)) / 1000).toFixed(3);
   const loop = [
     "bw_sample() {",

@@ -12,7 +12,18 @@ const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
 export function insertExecution(row: NewExecution): Sql {
   return {
     text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    values: [row.id, row.session_id, row.tool_id, row.workload_id, json(row.test), json(row.params ?? {}), json(row.repetitions), row.telemetry ?? null, row.state, row.created],
+    values: [
+      row.id,
+      row.session_id,
+      row.tool_id,
+      row.workload_id,
+      json(row.test),
+      json(row.params ?? {}),
+      json(row.repetitions),
+      row.telemetry ?? null,
+      row.state,
+      row.created,
+    ],
   };
 }
 
