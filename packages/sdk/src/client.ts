@@ -573,6 +573,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           params: { path: { exec_id: execId }, query: { attempt: o?.attempt, format: "csv" } },
           parseAs: "text",
           ...init(o),
+          // Asked for by name too, so that a mock of the contract (Prism) answers its CSV example.
+          headers: { Accept: "text/csv", ...o?.headers },
         }) as Promise<{ data?: string; error?: unknown; response: Response }>,
       ),
     getLog: (execId, o) =>
