@@ -28,6 +28,8 @@ export const TELEMETRY_HEIGHT = 260;
 export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">): TelemetryOption {
   const start = track.samples.length ? Date.parse(track.samples[0].at) : 0;
   const seconds = track.samples.map((s) => Math.round((Date.parse(s.at) - start) / 100) / 10);
+  // A short run has a sample or two: their points are drawn, a line needs two.
+  const showSymbol = track.samples.length < 3;
   return {
     animation: false,
     textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
@@ -44,7 +46,7 @@ export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">)
         ({ field, name, color }): LineSeriesOption => ({
           type: "line",
           name,
-          showSymbol: false,
+          showSymbol,
           color,
           data: track.samples.map((s, i) => [seconds[i], s[field]]),
         }),
@@ -54,7 +56,7 @@ export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">)
         name: "run queue",
         yAxisIndex: 1,
         step: "end",
-        showSymbol: false,
+        showSymbol,
         color: RUN_QUEUE,
         data: track.samples.map((s, i) => [seconds[i], s.run_queue]),
         markLine: {
