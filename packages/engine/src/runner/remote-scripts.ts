@@ -60,8 +60,10 @@ function detached(samplerIntervalMs?: number): string {
     'trap "" HUP PIPE; bw_t0=$EPOCHREALTIME; echo $$ > step.pid; echo $$ 2> /dev/null; trap - PIPE; source ./env.sh',
     ...(samplerIntervalMs ? startSamplerLines(samplerIntervalMs) : []),
     ...DETACHED_RUN,
+    // The step's end is when its script ended, not when its sampler was stopped after it.
+    "bw_t1=$EPOCHREALTIME",
     ...(samplerIntervalMs ? STOP_SAMPLER : []),
-    'echo "$bw_rc $bw_t0 $EPOCHREALTIME" > step.rc',
+    'echo "$bw_rc $bw_t0 $bw_t1" > step.rc',
   ].join("\n");
 }
 
