@@ -19,6 +19,7 @@ const SCRIPTS = [
   // --expose-gc lets it collect its own garbage before measuring the reference's growth.
   { name: "log-memory", node: ["--expose-gc"] },
   { name: "change-points" },
+  { name: "telemetry-cost" },
 ];
 
 const chosen = process.argv.slice(2).map((a) => a.replace(/\.mjs$/, ""));

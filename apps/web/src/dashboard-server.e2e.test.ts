@@ -73,6 +73,11 @@ describe("the dashboard served by the real server", () => {
     expect((await readBarChart(page.locator('div[data-chart="metrics"]'))).bars).toHaveLength(1);
     await page.waitForFunction(() => document.querySelector('[data-testid="log"]')?.textContent?.includes("idle_seconds"), undefined, WAIT);
     expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
+    // Under the run's figures, this machine's telemetry during the run: its chart and its steal and iowait.
+    await page.waitForSelector('figure.telemetry div[data-chart="telemetry"] svg', WAIT);
+    expect(await page.locator('figure.telemetry [data-testid="telemetry-summary"]').innerText()).toMatch(
+      /^steal [\d.]+% \(max [\d.]+%\), iowait [\d.]+%, run queue max \d+ \(\d+ CPUs\)$/,
+    );
     await screenshot(page, SUITE, "2-execution");
   });
 
@@ -95,6 +100,10 @@ describe("the dashboard served by the real server", () => {
     }
     const verdicts = await page.locator('[data-testid="verdict"] .verdict').allInnerTexts();
     expect(verdicts[0]).toBe("baseline");
+    // Each side's steal and iowait during its run, as its telemetry says.
+    const sides = await page.locator('[data-testid="compared-executions"] [data-testid="steal-iowait"]').allInnerTexts();
+    expect(sides).toHaveLength(2);
+    for (const text of sides) expect(text).toMatch(/^steal [\d.]+% \(max [\d.]+%\), iowait [\d.]+%$/);
     await screenshot(page, SUITE, "3-comparison");
     expect(errors).toEqual([]);
   });

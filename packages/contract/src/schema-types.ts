@@ -20,6 +20,10 @@ export type StepName = StepRecord["step"];
 export type StepResult = Schemas["StepResult"];
 export type StepAttempt = Schemas["StepAttempt"];
 export type Metric = Schemas["Metric"];
+/** What the machines' samplers saw during a run (`getExecutionTelemetry`). */
+export type ExecutionTelemetry = Schemas["ExecutionTelemetry"];
+export type TelemetryTrack = Schemas["TelemetryTrack"];
+export type TelemetrySample = Schemas["TelemetrySample"];
 export type ExecutionCost = Schemas["ExecutionCost"];
 export type Vm = Schemas["Vm"];
 export type MachineFacts = Schemas["MachineFacts"];

@@ -28,6 +28,7 @@ import type { EngineLog } from "./engine-log.js";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
 import { Costs, type CostQuery, type CostSummary } from "./cost/costs.js";
 import { Executions } from "./executions/executions.js";
+import { executionTelemetry, type TelemetryAnswer, type TelemetryFormat } from "./executions/execution-telemetry.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
 import type { MachineAccess } from "./machines/machine-access.js";
 import type { StepQueue } from "./queue/step-queue.js";
@@ -321,6 +322,11 @@ export class Engine {
    */
   costOf(query: CostQuery): Promise<CostSummary> {
     return this.costs.costOf(query);
+  }
+
+  /** What the machines' samplers saw during a run attempt (the last by default), as JSON or CSV. */
+  executionTelemetry(id: string, query: { attempt?: number; format?: TelemetryFormat } = {}): Promise<TelemetryAnswer> {
+    return executionTelemetry(this.store, id, query.attempt, query.format ?? "json");
   }
 
   /** Compares executions metric by metric with a baseline (the first by default): see results/comparison.ts. */

@@ -10,6 +10,7 @@ export { checkNewPoint, detectChangePoints } from "./results/change-points.js";
 export { seededRandom } from "./results/seeded-random.js";
 export { buildPlanReport } from "./plans/report/plan-report.js";
 export { renderReport, type ReportFormat } from "./plans/report/plan-reports.js";
+export type { TelemetryFormat } from "./executions/execution-telemetry.js";
 export type { EngineLog } from "./engine-log.js";
 export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./errors.js";
 export { storageFull, storageFullReason } from "./storage-full.js";

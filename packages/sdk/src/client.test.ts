@@ -166,6 +166,17 @@ describe("operations against prism mock", () => {
     expect(new URL(lastRequest().url).search).toBe("?format=csv");
   });
 
+  it("reads a run's telemetry as JSON, and as CSV, of the last attempt or the one asked for", async () => {
+    const telemetry = await bw.getTelemetry(EXEC_ID);
+    expect(telemetry.machines[0].summary).toEqual(expect.arrayContaining([expect.objectContaining({ name: "cpu_steal_mean", unit: "%" })]));
+    expect(lastRequest().url).toBe(`${prismUrl}/api/v1/executions/${EXEC_ID}/telemetry`);
+    await bw.getTelemetry(EXEC_ID, { attempt: 2 });
+    expect(new URL(lastRequest().url).search).toBe("?attempt=2");
+    const csv = await bw.getTelemetryCsv(EXEC_ID, { attempt: 1 });
+    expect(csv.split("\n")[0]).toMatch(/^attempt,machine_id,/);
+    expect(new URL(lastRequest().url).search).toBe("?attempt=1&format=csv");
+  });
+
   it("lists deleted sessions when their state is asked for, the live ones otherwise", async () => {
     (await bw.listSessions({ state: ["deleted"] })).forEach(expectSession);
     expect(new URL(lastRequest().url).search).toBe("?state=deleted");

@@ -24,6 +24,7 @@ import type {
   Comparison,
   Execution,
   ExecutionCreate,
+  ExecutionTelemetry,
   MetricRow,
   Plan,
   PlanCreate,
@@ -258,6 +259,18 @@ export interface BenchwrightClient {
   cancelExecution(execId: string, options?: CallOptions): Promise<Execution>;
   /** One attempt of a step, running or ended. */
   getStep(execId: string, step: StepName, attempt: number, options?: CallOptions): Promise<StepAttempt>;
+  /**
+   * What the machines' samplers saw during a run attempt (the last by default): per machine,
+   * a sample a second (CPU time by kind, steal included, run queue, memory, disk, network)
+   * and their summary (`cpu_steal_mean`, `run_queue_max`...).
+   *
+   * @example
+   * const { machines } = await bw.getTelemetry(execId);
+   * for (const m of machines) console.log(m.machine_id, m.summary.find((f) => f.name === "cpu_steal_mean")?.value);
+   */
+  getTelemetry(execId: string, options?: RequestOptions & { attempt?: number }): Promise<ExecutionTelemetry>;
+  /** The same samples as CSV, one line per sample. */
+  getTelemetryCsv(execId: string, options?: RequestOptions & { attempt?: number }): Promise<string>;
   /** The whole log of one step, as text. */
   getLog(execId: string, options?: LogOptions): Promise<string>;
   /**
@@ -546,6 +559,23 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           params: { path: { exec_id: execId, step, attempt }, header: fieldsHeader(o) },
           ...init(o),
         }),
+      ),
+    getTelemetry: (execId, o) =>
+      unwrap<ExecutionTelemetry>(
+        raw.GET("/executions/{exec_id}/telemetry", {
+          params: { path: { exec_id: execId }, query: { attempt: o?.attempt } },
+          ...init(o),
+        }) as Promise<{ data?: ExecutionTelemetry; error?: unknown; response: Response }>,
+      ),
+    getTelemetryCsv: (execId, o) =>
+      unwrap<string>(
+        raw.GET("/executions/{exec_id}/telemetry", {
+          params: { path: { exec_id: execId }, query: { attempt: o?.attempt, format: "csv" } },
+          parseAs: "text",
+          ...init(o),
+          // Asked for by name too, so that a mock of the contract (Prism) answers its CSV example.
+          headers: { Accept: "text/csv", ...o?.headers },
+        }) as Promise<{ data?: string; error?: unknown; response: Response }>,
       ),
     getLog: (execId, o) =>
       unwrap(

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import type { Engine, MetricsExportQuery, ReportFormat } from "@benchwright/engine";
+import type { Engine, MetricsExportQuery, ReportFormat, TelemetryFormat } from "@benchwright/engine";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
@@ -72,6 +72,12 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     },
     getStepAttempt: async (req, res) =>
       ok(res, 200, await engine.getStep(req.params.exec_id, req.params.step as "prepare" | "run", Number(req.params.attempt))),
+    getExecutionTelemetry: async (req, res) => {
+      const { attempt, format } = req.query as { attempt?: string | number; format?: TelemetryFormat };
+      const answer = await engine.executionTelemetry(req.params.exec_id, { attempt: attempt === undefined ? undefined : Number(attempt), format });
+      if (answer.format === "json") return ok(res, 200, answer.body);
+      res.status(200).type(answer.mediaType).send(answer.body);
+    },
     getExecutionLog: async (req, res) => {
       const { step, attempt, follow } = req.query as { step?: "prepare" | "run"; attempt?: string; follow?: string | boolean };
       const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });

@@ -144,6 +144,56 @@ describe("the v1 REST interface on the local provider", () => {
     await api.post(`/api/v1/executions/${execId}/run`).expect(200);
   });
 
+  it("serves a run's telemetry as JSON and CSV, and none for an execution created with telemetry off", async () => {
+    // A run that sleeps 2 s: the local machine is sampled at its start, each second, and at its end.
+    const exec = (
+      await api
+        .post(`/api/v1/sessions/${sessionId}/executions/`)
+        .send({ tool: "idle", workload: "idle5", params: { seconds: 2 } })
+        .expect(200)
+    ).body;
+    expect(exec).not.toHaveProperty("telemetry");
+    await api.post(`/api/v1/executions/${exec.id}/prepare`).expect(200);
+    await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
+    const json = (
+      await api
+        .get(`/api/v1/executions/${exec.id}/telemetry`)
+        .expect(200)
+        .expect("content-type", /application\/json/)
+    ).body;
+    expect(json).toMatchObject({ execution_id: exec.id, attempt: 1, enabled: true, interval_ms: 1000 });
+    expect(json.machines).toHaveLength(1);
+    const [machine] = json.machines;
+    expect(machine.samples.length).toBeGreaterThanOrEqual(2);
+    expect(machine.summary.map((f: { name: string }) => f.name)).toEqual(
+      expect.arrayContaining(["cpu_steal_mean", "cpu_steal_max", "cpu_iowait_mean", "run_queue_max"]),
+    );
+    const csv = await api
+      .get(`/api/v1/executions/${exec.id}/telemetry?format=csv&attempt=1`)
+      .expect(200)
+      .expect("content-type", /text\/csv/);
+    const lines = csv.text.trimEnd().split("\r\n");
+    expect(lines[0]).toMatch(/^attempt,machine_id,role,repetition,cpus,at,cpu_user,cpu_system,cpu_iowait,cpu_steal,/);
+    expect(lines).toHaveLength(machine.samples.length + 1);
+    // The run's metrics stay the tool's own.
+    expect((await api.get(`/api/v1/executions/${exec.id}`)).body.metrics.map((m: { name: string }) => m.name)).toEqual(["idle_seconds"]);
+
+    const off = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0", telemetry: false }).expect(200)).body;
+    expect(off.telemetry).toBe(false);
+    await api.get(`/api/v1/executions/${off.id}/telemetry`).expect(404);
+    await api.post(`/api/v1/executions/${off.id}/prepare`).expect(200);
+    await api.post(`/api/v1/executions/${off.id}/run`).expect(200);
+    expect((await api.get(`/api/v1/executions/${off.id}/telemetry`).expect(200)).body).toMatchObject({ enabled: false, machines: [] });
+    // Bad input: a problem, and nothing made.
+    const bad = await api
+      .get(`/api/v1/executions/${exec.id}/telemetry?format=xml`)
+      .expect(400)
+      .expect("content-type", /application\/problem\+json/);
+    expect(bad.body.code).toBe("validation_failed");
+    await api.get(`/api/v1/executions/${exec.id}/telemetry?attempt=9`).expect(404);
+    await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0", telemetry: "no" }).expect(400);
+  });
+
   it("deletes the session: 204, gone from /sessions/, its record and executions still readable", async () => {
     await api.delete(`/api/v1/sessions/${sessionId}`).expect(204);
     const list = await api.get("/api/v1/sessions/").expect(200);

@@ -97,6 +97,9 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("getStepAttempt", ["state,metrics{name}", "execution_id,step,attempt", "error"], (m) =>
       call("getStepAttempt", "GET", `/executions/${ran.id}/steps/run/1`, m),
     );
+    await each("getExecutionTelemetry", ["machines{machine_id,summary{name,value}}", "attempt,enabled", "machines{samples{at,cpu_steal}}"], (m) =>
+      call("getExecutionTelemetry", "GET", `/executions/${ran.id}/telemetry`, m),
+    );
     // A cancel answers the execution: a running step to stop for each mask.
     await each("cancelExecution", ["state", "steps{step,attempt,error}"], async (m) => {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {

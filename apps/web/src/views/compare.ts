@@ -8,6 +8,7 @@ import { h } from "../dom.js";
 import { bytes, figure, shortId, tagsText } from "../format.js";
 import { cannotBeNegative, FOLD_ABOVE, groupByUnit } from "../metric-groups.js";
 import { href, type Route } from "../router.js";
+import { stealAndIowait, stealAndIowaitText, type StealAndIowait } from "../telemetry-figures.js";
 import { listTable } from "./list-table.js";
 
 /**
@@ -27,12 +28,12 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
     return;
   }
   const baseline = route.query.get("baseline") ?? undefined;
-  const comparison = await api().compareExecutions(ids, { baseline, signal });
+  const [comparison, machinesDuring] = await Promise.all([api().compareExecutions(ids, { baseline, signal }), runTelemetry(ids, signal)]);
   root.replaceChildren(
     h("h1", {}, "Comparison"),
     h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
     ...toolVersionsWarning(comparison),
-    executionsTable(comparison),
+    executionsTable(comparison, machinesDuring),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
       ? [...(comparison.metrics.length > 1 ? [overview(comparison)] : []), ...metricGroups(comparison)]
@@ -180,11 +181,26 @@ function label(e: ComparedExecution | undefined, id: string): string {
   return e ? `${shortId(id)} ${e.provider}` : shortId(id);
 }
 
-function executionsTable(c: Comparison): HTMLElement {
+/**
+ * Each execution's steal and iowait during its last run, which may explain a difference: a side
+ * whose run lost CPU to its neighbours, or waited for its disk. None for a run that took no samples.
+ */
+async function runTelemetry(ids: string[], signal: AbortSignal): Promise<Map<string, StealAndIowait | undefined>> {
+  const each = await Promise.all(
+    ids.map((id) =>
+      api()
+        .getTelemetry(id, { signal })
+        .then(stealAndIowait, () => undefined),
+    ),
+  );
+  return new Map(ids.map((id, i) => [id, each[i]]));
+}
+
+function executionsTable(c: Comparison, machinesDuring: ReadonlyMap<string, StealAndIowait | undefined>): HTMLElement {
   const machine = (e: ComparedExecution) => e.machines.map((vm) => vm.facts);
   return listTable(
     "compared-executions",
-    ["Execution", "Provider", "Tool / workload", "Tool version", "CPU", "CPUs", "Memory", "Kernel", "OS", ""],
+    ["Execution", "Provider", "Tool / workload", "Tool version", "CPU", "CPUs", "Memory", "Kernel", "OS", "During the run", ""],
     c.executions.map((e) => {
       const facts = machine(e);
       const join = (f: (x: NonNullable<(typeof facts)[number]>) => string | number | undefined) => facts.map((x) => (x ? String(f(x) ?? "") : "")).join(" / ");
@@ -222,6 +238,7 @@ function executionsTable(c: Comparison): HTMLElement {
           {},
           join((x) => x.os_release),
         ),
+        h("td", { "data-testid": "steal-iowait" }, stealAndIowaitText(machinesDuring.get(e.id))),
         h(
           "td",
           {},

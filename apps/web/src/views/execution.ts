@@ -1,13 +1,25 @@
-import { BenchwrightProblemError, type Execution, type Metric, type Session, type StepName, type StepRecord, type Vm, type Workload } from "@benchwright/sdk";
+import {
+  BenchwrightProblemError,
+  type Execution,
+  type ExecutionTelemetry,
+  type Metric,
+  type Session,
+  type StepName,
+  type StepRecord,
+  type Vm,
+  type Workload,
+} from "@benchwright/sdk";
 import { api, describeError } from "../api.js";
 import { chartElement } from "../charts/chart-element.js";
 import { metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
+import { TELEMETRY_HEIGHT, telemetryOption } from "../charts/telemetry-option.js";
 import { h } from "../dom.js";
 import { bytes, shortId } from "../format.js";
 import { onChanges } from "../live.js";
 import { executionMetricGroups } from "../metric-bars.js";
 import { href } from "../router.js";
 import { runWords } from "../run-title.js";
+import { stealAndIowait, stealAndIowaitText, summaryFigure, trackTitle } from "../telemetry-figures.js";
 import { stateBadge } from "./badges.js";
 import { executionActions } from "./execution-actions.js";
 import { listTable } from "./list-table.js";
@@ -60,10 +72,11 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
 
   let workload: Workload | undefined;
   let session: Session | undefined;
+  let sampled: ExecutionTelemetry | undefined;
   const render = (execution: Execution) => {
     head.replaceChildren(...summary(execution, workload, session));
     actions.update(execution, session);
-    details.replaceChildren(...steps(execution), ...machines(execution.exec_env.vms), ...provenance(execution), ...metrics(execution.metrics));
+    details.replaceChildren(...steps(execution), ...machines(execution.exec_env.vms), ...provenance(execution), ...metrics(execution.metrics), ...telemetry(sampled));
     logTabs.replaceChildren(
       ...execution.steps.map((record) =>
         h(
@@ -98,7 +111,11 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
 
   const load = async () => {
     const execution = await api().getExecution(execId, { signal });
-    [session, workload] = await Promise.all([sessionOf(execution.session_id, signal), workload ?? workloadOf(execution, signal)]);
+    [session, workload, sampled] = await Promise.all([
+      sessionOf(execution.session_id, signal),
+      workload ?? workloadOf(execution, signal),
+      telemetryOf(execution, signal),
+    ]);
     render(execution);
   };
   await load();
@@ -115,6 +132,18 @@ async function sessionOf(id: string, signal: AbortSignal): Promise<Session | und
   } catch (error) {
     if (error instanceof BenchwrightProblemError && error.status === 404) return undefined;
     throw error;
+  }
+}
+
+/** What the machines' samplers saw during the last run, once it has ended; none before, or when it took none. */
+async function telemetryOf(e: Execution, signal: AbortSignal): Promise<ExecutionTelemetry | undefined> {
+  const runs = e.steps.filter((s) => s.step === "run");
+  const last = runs[runs.length - 1];
+  if (!last || last.state === "running") return undefined;
+  try {
+    return await api().getTelemetry(e.id, { attempt: last.attempt, signal });
+  } catch {
+    return undefined;
   }
 }
 
@@ -269,4 +298,37 @@ function metrics(list: Metric[]): Element[] {
       ),
     ),
   ].filter((x): x is HTMLElement => x !== null);
+}
+
+/** Under the run's figures: each machine's CPU time by kind and run queue over the last run, with its steal and iowait. */
+function telemetry(t: ExecutionTelemetry | undefined): HTMLElement[] {
+  const tracks = t?.machines.filter((m) => m.samples.length > 0) ?? [];
+  if (!t || !tracks.length) return [];
+  const repeated = tracks.some((m) => m.repetition > 1);
+  return [
+    h("h2", {}, `Machines during run #${t.attempt}`),
+    h(
+      "p",
+      { class: "muted" },
+      `Sampled every ${t.interval_ms / 1000} s: CPU time by kind (steal: taken by the hypervisor for other guests) and the run queue against the CPU count.`,
+    ),
+    ...tracks.map((m) =>
+      h(
+        "figure",
+        { class: "telemetry", "data-machine": m.machine_id },
+        h(
+          "figcaption",
+          {},
+          trackTitle(m, repeated),
+          " ",
+          h(
+            "span",
+            { class: "muted", "data-testid": "telemetry-summary" },
+            `${stealAndIowaitText(stealAndIowait({ machines: [m] }))}, run queue max ${summaryFigure(m, "run_queue_max") ?? "?"} (${m.cpus} CPUs)`,
+          ),
+        ),
+        chartElement(telemetryOption(m), { kind: "telemetry", title: `Telemetry of ${m.machine_id}`, height: TELEMETRY_HEIGHT }),
+      ),
+    ),
+  ];
 }

@@ -53,6 +53,8 @@ export class Executions {
       workload_id: workload.id,
       params: params.values,
       repetitions: repetitionPlanOf(body.repetitions),
+      // Only "off" is stored: NULL (on) is what rows from before the option read as too.
+      telemetry: body.telemetry === false ? false : null,
       test: {
         tool_id: tool.id,
         workload_id: workload.id,

@@ -28,6 +28,8 @@ export interface ExecutionRow {
   params: Record<string, ParamValue>;
   /** How its runs repeat; null for once. */
   repetitions: RepetitionPlan | null;
+  /** Whether its runs sample their machines (model/telemetry.ts); null or absent is on. */
+  telemetry?: boolean | null;
   state: ExecutionState;
   created: Date;
   exec_env: { vms: VmRecord[] };

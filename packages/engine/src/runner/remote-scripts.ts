@@ -1,4 +1,5 @@
 import { shellPath, shellQuote } from "./shell-quote.js";
+import { STOP_SAMPLER, startSamplerLines, TELEMETRY_FILE } from "./telemetry-sampler.js";
 
 /**
  * The shell programs the runner sends to a target. Every one runs under `bash -c` so that
@@ -7,7 +8,7 @@ import { shellPath, shellQuote } from "./shell-quote.js";
  * Files of a step dir: `launch.lock` (taken once: whoever creates it launches), `step.sh`,
  * `env.sh`, `step.pid` (the step's process group id), `step.log` (its output), `step.out` and
  * `step.err` (its stdout and its stderr alone, through the FIFOs `step.out.fifo` and
- * `step.err.fifo`) and `step.rc`
+ * `step.err.fifo`), `telemetry.log` (the sampler's, when the step has one) and `step.rc`
  * (`<code> <start> <end>`, the times in µs by the host's clock; a bare `<code>` from older
  * launchers). The end marker a follower prints last on stderr:
  * `end:rc:<code>:<age>:<ran>:<size>:<ticks>`, `end:gone:<size>:<ticks>`,
@@ -49,9 +50,24 @@ export type StepFiles = { inline: { script: string; env: string } } | { stagedAs
  * writes step.rc: no byte reaches step.log after the end. A process the step left running
  * with its output open would keep them alive: the shell waits 5 s at most for that. Without
  * tee or mkfifo, the output goes to step.log alone, as it always did.
+ *
+ * With `samplerIntervalMs`, the machine's telemetry sampler (telemetry-sampler.ts) runs
+ * beside the step and is stopped once it has ended, before step.rc: a follower that sees
+ * step.rc finds telemetry.log complete.
  */
-const DETACHED = [
-  'trap "" HUP PIPE; bw_t0=$EPOCHREALTIME; echo $$ > step.pid; echo $$ 2> /dev/null; trap - PIPE; source ./env.sh',
+function detached(samplerIntervalMs?: number): string {
+  return [
+    'trap "" HUP PIPE; bw_t0=$EPOCHREALTIME; echo $$ > step.pid; echo $$ 2> /dev/null; trap - PIPE; source ./env.sh',
+    ...(samplerIntervalMs ? startSamplerLines(samplerIntervalMs) : []),
+    ...DETACHED_RUN,
+    // The step's end is when its script ended, not when its sampler was stopped after it.
+    "bw_t1=$EPOCHREALTIME",
+    ...(samplerIntervalMs ? STOP_SAMPLER : []),
+    'echo "$bw_rc $bw_t0 $bw_t1" > step.rc',
+  ].join("\n");
+}
+
+const DETACHED_RUN = [
   // A launch happens once per dir (launch.lock): the FIFOs cannot be there yet. Every process
   // spawned here costs the step a millisecond or two, hence no rm before or after (the FIFOs
   // go with the dir) and the second tee in place of its subshell.
@@ -62,8 +78,7 @@ const DETACHED = [
   "else",
   "  ( source ./step.sh ) < /dev/null >> step.log 2>&1; bw_rc=$?",
   "fi",
-  'echo "$bw_rc $bw_t0 $EPOCHREALTIME" > step.rc',
-].join("\n");
+];
 
 /**
  * Shell lines that wait up to `seconds` for the pid of a launch under way in dir `$d` (its
@@ -85,7 +100,7 @@ export function readPid(seconds: number): string {
  * holds the read end of a pipe whose only writer is the step's shell, so the end of the step
  * reaches it at once. A start that cannot be made prints `start:<why>` and exits 97.
  */
-export function startScript(dir: string, files: StepFiles, follow?: FollowParams): string {
+export function startScript(dir: string, files: StepFiles, follow?: FollowParams, samplerIntervalMs?: number): string {
   const staged = "stagedAs" in files ? files.stagedAs : undefined;
   const write =
     "inline" in files
@@ -114,7 +129,7 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
       "  : > step.log",
       // Backgrounded from a subshell that exits at once: the step is nobody's child here, so a
       // kill of this session's process tree does not reach it.
-      `  exec {bw_end}< <(setsid bash -c ${shellQuote(DETACHED)} < /dev/null 2> /dev/null &)`,
+      `  exec {bw_end}< <(setsid bash -c ${shellQuote(detached(samplerIntervalMs))} < /dev/null 2> /dev/null &)`,
       '  read -r -t 10 -u "$bw_end" pgid',
       "else",
       "  set +C",
@@ -360,6 +375,11 @@ const TAIL_MARKER = "bw-output-tail";
 export function parseOutputTail(text: string): string | undefined {
   const at = text.indexOf(`${TAIL_MARKER}\n`);
   return at < 0 ? undefined : text.slice(at + TAIL_MARKER.length + 1);
+}
+
+/** Prints a step dir's telemetry.log from byte `offset` (nothing when it has none). */
+export function telemetryReadScript(dir: string, offset = 0): string {
+  return bashC(`cd ${shellPath(dir)} 2> /dev/null && [ -f ${TELEMETRY_FILE} ] && tail -c +${Math.max(0, Math.floor(offset)) + 1} ${TELEMETRY_FILE}; exit 0`);
 }
 
 /** Creates a dir for files uploaded before a start. */

@@ -17,6 +17,7 @@ import {
   parsePgid,
   removeScript,
   startScript,
+  telemetryReadScript,
   type End,
   type FollowParams,
 } from "./remote-scripts.js";
@@ -123,6 +124,13 @@ export class StepRunner {
     return { ...(stdout !== undefined ? { stdout } : {}), ...(stderr !== undefined ? { stderr } : {}) };
   }
 
+  /** What the step's sampler wrote in its dir (telemetry.log), from byte `offset`; empty when it has none. */
+  async telemetry(transport: Transport, dir: string, offset = 0, signal?: AbortSignal): Promise<string> {
+    const r = await transport.exec(telemetryReadScript(dir, offset), { signal });
+    if (r.code !== 0) throw new BenchwrightError("internal", `Cannot read the telemetry of ${dir} on ${transport.description}: ${r.stderr.trim()}`);
+    return r.stdout;
+  }
+
   /**
    * The command that starts a step (or re-attaches to it) and follows it when `follow` is
    * given. Small files travel inside it; larger ones are uploaded first under a name of
@@ -130,14 +138,15 @@ export class StepRunner {
    */
   async #startCommand(transport: Transport, spec: StepSpec, follow?: FollowParams, signal?: AbortSignal): Promise<string> {
     const env = envFileContent(spec.env);
-    const inline = startScript(spec.dir, { inline: { script: spec.script, env } }, follow);
+    const sampler = spec.telemetry?.intervalMs;
+    const inline = startScript(spec.dir, { inline: { script: spec.script, env } }, follow, sampler);
     if (Buffer.byteLength(inline) <= INLINE_LIMIT_BYTES) return inline;
     const r = await transport.exec(mkdirScript(spec.dir), { signal });
     if (r.code !== 0) throw new BenchwrightError("step_failed", `Cannot create ${spec.dir} on ${transport.description}: ${r.stderr.trim()}`);
     const tag = randomBytes(8).toString("hex");
     await transport.writeFile(`${spec.dir}/step.sh.${tag}`, spec.script, 0o600);
     await transport.writeFile(`${spec.dir}/env.sh.${tag}`, env, 0o600);
-    return startScript(spec.dir, { stagedAs: tag }, follow);
+    return startScript(spec.dir, { stagedAs: tag }, follow, sampler);
   }
 
   /**

@@ -8,6 +8,8 @@ export interface StepSpec {
   env?: Record<string, string>;
   /** Past this the remote process group is killed and the step fails saying so. */
   timeoutMs: number;
+  /** Samples the machine every `intervalMs` beside the step, into the dir's telemetry.log (see telemetry-sampler.ts). */
+  telemetry?: { intervalMs: number };
 }
 
 /** Enough to find a started step again after a lost connection or a restart. */

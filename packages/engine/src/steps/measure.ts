@@ -7,6 +7,7 @@ import type { StepKey, StepKind } from "../model/steps.js";
 import { SessionDeleted, StepCancelled } from "./hand-back.js";
 import { launched, withOutputTails } from "./host-step.js";
 import { judge } from "./outcome.js";
+import { partTelemetry, SAMPLE_INTERVAL_MS } from "./part-telemetry.js";
 import { partLabel, type StepPart } from "./role-parts.js";
 import type { Attempt, StepTools, StepWork } from "./step-attempt.js";
 import { stepDir } from "./work-dirs.js";
@@ -33,6 +34,8 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
   const plan = kind === "run" ? execution.repetitions : null;
   const rounds = plan ? ("count" in plan ? plan.count : plan.max) : 1;
   const repeated = rounds > 1;
+  // A run's machines are sampled beside it unless its execution turned that off.
+  const sampling = kind === "run" && execution.telemetry !== false;
   const fromRound = step.machine_id ? (step.repetition ?? 1) : 1;
   for (let round = fromRound; round <= rounds; round++) {
     for (let i = round === fromRound ? from : 0; i < parts.length; i++) {
@@ -47,7 +50,8 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
       // fresh part starts it. A follow stopped to let the log drain re-attaches.
       let fresh = false;
       let deadline = new Date(step.started).getTime() + timeoutS * 1000;
-      const spec = specOf(part, dir, round);
+      const specOfPart = specOf(part, dir, round);
+      const spec = sampling ? () => ({ ...specOfPart(), telemetry: { intervalMs: SAMPLE_INTERVAL_MS } }) : specOfPart;
       const follow = async (fromOffset: number, onData: (chunk: Buffer) => void, sig: AbortSignal): Promise<StepOutcome> => {
         if (fresh) {
           fresh = false;
@@ -89,6 +93,8 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
         fresh = true;
       }
       const outcome = await followIntoLog(log, logStart, follow, signal);
+      // Read before the outcome is judged: a failed run's samples are kept too.
+      if (sampling && !outcome.unreachable) await partTelemetry(tools, { key, part, round, dir, sessionId: execution.session_id }, signal);
       let found: StoredMetric[];
       try {
         found = judge(tools.catalog(), { kind, execution, machine, outcome, timeoutS, log, logStart, label });

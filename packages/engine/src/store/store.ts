@@ -23,6 +23,7 @@ import { SessionsRepository } from "./sessions-repository.js";
 import { SeriesRepository } from "./series-repository.js";
 import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
+import { TelemetryRepository } from "./telemetry-repository.js";
 import { WebhooksRepository } from "./webhooks-repository.js";
 
 /**
@@ -48,6 +49,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly webhooks: WebhooksRepository;
   /** Each metric's series over time, their points and changes, read and written by series/ through it directly. */
   readonly series: SeriesRepository;
+  /** What the machines' samplers saw during run steps, written by steps/ and read by the engine through it directly. */
+  readonly telemetry: TelemetryRepository;
 
   constructor(
     readonly db: Db,
@@ -74,6 +77,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.planRuns = new PlanRunsRepository(db, events);
     this.schedules = new SchedulesRepository(db);
     this.webhooks = new WebhooksRepository(db);
+    this.telemetry = new TelemetryRepository(db);
   }
 
   // ---- sessions

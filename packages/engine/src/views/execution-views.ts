@@ -34,6 +34,7 @@ export function executionView(row: ExecutionRow, steps: StepSummary[], cost?: Ex
     params: row.params ?? {},
     exec_env: { vms: row.exec_env.vms ?? [] },
     ...(row.repetitions ? { repetitions: row.repetitions } : {}),
+    ...(row.telemetry === false ? { telemetry: false } : {}),
     // The run's figures, then how long the machines its prepares made took to boot.
     metrics: [...metricsView(row.metrics), ...steps.flatMap((s) => (s.step === "prepare" ? metricsView(s.metrics) : []))],
     ...withProvenance(lastRunProvenance(steps)),

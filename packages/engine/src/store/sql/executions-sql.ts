@@ -3,7 +3,7 @@ import type { VmRecord } from "../../model/machines.js";
 import { executionsClause, SqlParams, type ExecutionWhere } from "../list-where.js";
 import { json, type Sql } from "./sql.js";
 
-const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, state, created, exec_env, metrics";
+const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, exec_env, metrics";
 /** The execution's columns, of the table aliased `e`. */
 const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
   .map((c) => `e.${c}`)
@@ -11,8 +11,19 @@ const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
 
 export function insertExecution(row: NewExecution): Sql {
   return {
-    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [row.id, row.session_id, row.tool_id, row.workload_id, json(row.test), json(row.params ?? {}), json(row.repetitions), row.state, row.created],
+    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    values: [
+      row.id,
+      row.session_id,
+      row.tool_id,
+      row.workload_id,
+      json(row.test),
+      json(row.params ?? {}),
+      json(row.repetitions),
+      row.telemetry ?? null,
+      row.state,
+      row.created,
+    ],
   };
 }
 

@@ -1,0 +1,72 @@
+import type { LineSeriesOption } from "echarts/charts";
+import type { GridComponentOption, LegendComponentOption, MarkLineComponentOption, TooltipComponentOption } from "echarts/components";
+import type { ComposeOption } from "echarts/core";
+import type { TelemetryTrack } from "@benchwright/sdk";
+import { figure } from "../format.js";
+
+/** The option of a machine's telemetry during a run: what `telemetryOption` builds and `chartElement` draws. */
+export type TelemetryOption = ComposeOption<LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | MarkLineComponentOption>;
+
+const TEXT = "#1d2330";
+/** The CPU's kinds of time, each with its colour: steal and iowait stand out, as what a reader looks for. */
+const CPU_LINES = [
+  { field: "cpu_user", name: "user %", color: "#6f8fd8" },
+  { field: "cpu_system", name: "system %", color: "#8f9bb3" },
+  { field: "cpu_iowait", name: "iowait %", color: "#d99a2b" },
+  { field: "cpu_steal", name: "steal %", color: "#d0543f" },
+] as const;
+const RUN_QUEUE = "#3a9d5d";
+
+/** The chart's height: one plot and its legend. */
+export const TELEMETRY_HEIGHT = 260;
+
+/**
+ * The machine's CPU time by kind (percent of all its CPUs, left axis) and its run queue (tasks,
+ * right axis, with its CPU count as a dashed line: above it, tasks waited for a CPU) over the
+ * seconds of the run. Pure: tested without a DOM.
+ */
+export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">): TelemetryOption {
+  const start = track.samples.length ? Date.parse(track.samples[0].at) : 0;
+  const seconds = track.samples.map((s) => Math.round((Date.parse(s.at) - start) / 100) / 10);
+  // A short run has a sample or two: their points are drawn, a line needs two.
+  const showSymbol = track.samples.length < 3;
+  return {
+    animation: false,
+    textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
+    grid: { left: 55, right: 55, top: 40, bottom: 40 },
+    legend: { top: 0, textStyle: { color: TEXT } },
+    tooltip: { trigger: "axis", confine: true, valueFormatter: (v) => (typeof v === "number" ? figure(v) : String(v)) },
+    xAxis: { type: "value", name: "s", nameLocation: "middle", nameGap: 25, axisLabel: { color: TEXT } },
+    yAxis: [
+      { type: "value", name: "%", min: 0, max: 100, axisLabel: { color: TEXT }, splitLine: { lineStyle: { color: "#eceef2" } } },
+      { type: "value", name: "run queue", min: 0, minInterval: 1, axisLabel: { color: TEXT }, splitLine: { show: false } },
+    ],
+    series: [
+      ...CPU_LINES.map(
+        ({ field, name, color }): LineSeriesOption => ({
+          type: "line",
+          name,
+          showSymbol,
+          color,
+          data: track.samples.map((s, i) => [seconds[i], s[field]]),
+        }),
+      ),
+      {
+        type: "line",
+        name: "run queue",
+        yAxisIndex: 1,
+        step: "end",
+        showSymbol,
+        color: RUN_QUEUE,
+        data: track.samples.map((s, i) => [seconds[i], s.run_queue]),
+        markLine: {
+          silent: true,
+          symbol: "none",
+          lineStyle: { type: "dashed", color: RUN_QUEUE },
+          label: { formatter: `${track.cpus} CPUs`, color: TEXT },
+          data: [{ yAxis: track.cpus }],
+        },
+      },
+    ],
+  };
+}
