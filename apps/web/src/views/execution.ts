@@ -76,7 +76,13 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
   const render = (execution: Execution) => {
     head.replaceChildren(...summary(execution, workload, session));
     actions.update(execution, session);
-    details.replaceChildren(...steps(execution), ...machines(execution.exec_env.vms), ...provenance(execution), ...metrics(execution.metrics), ...telemetry(sampled));
+    details.replaceChildren(
+      ...steps(execution),
+      ...machines(execution.exec_env.vms),
+      ...provenance(execution),
+      ...metrics(execution.metrics),
+      ...telemetry(sampled),
+    );
     logTabs.replaceChildren(
       ...execution.steps.map((record) =>
         h(
