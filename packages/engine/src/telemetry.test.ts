@@ -85,18 +85,18 @@ describe("the telemetry of a run", () => {
     if (calm.format !== "json") throw new Error("json asked");
     const [quiet] = calm.body.machines;
     expect(quiet.samples.length).toBeGreaterThanOrEqual(4);
-    // Other work on this machine may come and go: half the idle run's samples at least see
-    // room on the CPUs, where none of the crowded run's did.
     const figures = (m: typeof busy) => ["run_queue_mean", "run_queue_max", "cpu_busy_mean", "cpu_steal_mean"].map((n) => `${n} ${figure(m, n)}`).join(", ");
     console.info(`${cpus} CPUs; stress-ng beside the hog: ${figures(busy)}; idle: ${figures(quiet)}`);
-    // Alone on its host, an idle run leaves room on the CPUs in most of its samples. This
-    // machine may be shared (other builds and tests): then the idle run measures their load, and
-    // only what it read is checked (samples, and the CSV below).
+    // Whatever else shares this machine, the idle run saw less waiting and less CPU busy than
+    // stress-ng beside the hog did.
+    expect(figure(quiet, "run_queue_mean")).toBeLessThan(figure(busy, "run_queue_mean"));
+    expect(figure(quiet, "cpu_busy_mean")).toBeLessThan(figure(busy, "cpu_busy_mean"));
+    // Alone on its host, an idle run also leaves room on the CPUs in most of its samples. A
+    // machine shared with other builds and tests puts their load in the run queue: that absolute
+    // reading is checked only when the host was quiet just before.
     if (hostWasQuiet) {
       const roomy = quiet.samples.filter((s) => s.run_queue <= cpus).length;
       expect(roomy).toBeGreaterThanOrEqual(quiet.samples.length / 2);
-      expect(figure(quiet, "run_queue_mean")).toBeLessThan(figure(busy, "run_queue_mean"));
-      expect(figure(quiet, "cpu_busy_mean")).toBeLessThan(figure(busy, "cpu_busy_mean"));
     } else console.warn(`the host was busy with other work: idle run queue ${JSON.stringify(quiet.samples.map((s) => s.run_queue))}`);
 
     // The same samples as CSV: a header, then one line per sample.
