@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./db.js";
-import { migrate, MIGRATIONS } from "./migrations.js";
+import { migrate } from "./migrations.js";
 import { openDb } from "./open-db.js";
 
 // Migration 14 moves points' facts to series_facts and rebuilds series_points: a store made
@@ -16,19 +16,7 @@ describe("series points made before migration 14", () => {
 
   beforeAll(async () => {
     db = await openDb({ pgliteDir: "memory://" });
-    // What migrate() did on a server of that time: every migration before 14.
-    await db.query("CREATE TABLE schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())");
-    for (const m of MIGRATIONS.slice(
-      0,
-      MIGRATIONS.findIndex((m) => m.id === 14),
-    )) {
-      for (const statement of m.sql
-        .split(";")
-        .map((s) => s.trim())
-        .filter(Boolean))
-        await db.query(statement);
-      await db.query("INSERT INTO schema_migrations (id, name) VALUES ($1, $2)", [m.id, m.name]);
-    }
+    await migrate(db, { before: 14 });
     await db.query(
       `INSERT INTO series (id, key, tool, workload, params, metric, tags, provider, service_type, unit, better, points, created)
        VALUES ($1, 'k', 'sysbench', 'cpu', '{}', 'events_per_second', '{}', 'local', 'default', 'events/s', 'higher', 3, now())`,
