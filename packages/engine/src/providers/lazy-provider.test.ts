@@ -48,15 +48,17 @@ describe("lazyProvider", () => {
       sdk: "@google-cloud/compute",
       driver: "gce-driver",
       provider: { driver: "gce", access_id: "a@b", secret_key: "k", project: "p", region: "europe-west1-b" },
+      image: "i",
     },
     {
       // Azure's SDKs load as ES modules, which the probe does not see: core-client is the CommonJS part they load.
       sdk: "@azure/core-client",
       driver: "azure-driver",
       provider: { driver: "azure", access_id: "c", secret_key: "s", tenant: "t", subscription_id: "s", resource_group: "g", region: "westeurope" },
+      image: "Debian:debian-12:12-gen2:latest",
     },
   ];
-  for (const { sdk, driver, provider } of heavier) {
+  for (const { sdk, driver, provider, image } of heavier) {
     it(`keeps ${sdk} out of a process that opens no ${provider.driver} session (built engine)`, () => {
       const loaded = (script: string) => loadedAfterIn(DIST, script, sdk);
       expect(loaded(`await import("./providers/cloud/${driver}.js");`)).toBe(true);
@@ -65,7 +67,7 @@ describe("lazyProvider", () => {
         serviceType: "d",
         providerClass: "cloud",
         provider: { class: "cloud", ...provider },
-        service: { image: "i", size: "s", vm_user: "u", network: "v/s" },
+        service: { image, size: "s", vm_user: "u", network: "v/s" },
       };
       expect(
         loaded(`
