@@ -38,7 +38,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sshd?.stop());
 
-describe("azure driver", () => {
+describe("azure driver", { timeout: 30_000 }, () => {
   beforeEach(async () => {
     double = await startAzureDouble({ sshHost: sshd.host, guestAgent: (key) => sshd.authorize(key) });
     current.renew();

@@ -339,13 +339,15 @@ async function until(ready: () => boolean): Promise<void> {
 
 beforeAll(async () => {
   sshd = await startSshd();
-  // Google's client takes seconds to load on a busy machine: once, here, not in a test's time.
-  await import("./gce-driver.js");
+  // Google's and Azure's clients take seconds to load on a busy machine: once, here, not in a test's time.
+  await Promise.all([import("./gce-driver.js"), import("./azure-driver.js")]);
 }, 60_000);
 afterAll(() => sshd?.stop());
 
+// A lifecycle is a dozen HTTP round trips (TLS ones on Azure's double) and an SSH login: on a
+// machine busy with other tests, more than vitest's default 5 s.
 for (const make of [ec2, openstack, gce, azure]) {
-  describe(`the cloud lifecycle on ${make.name}`, () => {
+  describe(`the cloud lifecycle on ${make.name}`, { timeout: 30_000 }, () => {
     let cloud: Cloud;
     const current = new TestSession();
     let pool: SshPool;

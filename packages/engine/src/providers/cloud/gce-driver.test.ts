@@ -20,7 +20,7 @@ import { createCloudProvider } from "./index.js";
 // What is particular to GCE; the lifecycle (each step failing, abort, sweep) is in
 // cloud-lifecycle.test.ts. Google's real Compute client talks REST to a local HTTP double.
 
-describe("gce driver", () => {
+describe("gce driver", { timeout: 30_000 }, () => {
   let sshd: SshdHarness;
   let double: GceDouble;
   let ledger: MemoryLedger;
