@@ -1,4 +1,5 @@
 import type {
+  AuditEntry,
   Benchmark,
   Change,
   Series,
@@ -39,7 +40,20 @@ import type { StepKind } from "./model/steps.js";
 import { Steps, type StepEnded } from "./steps/steps.js";
 import { SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
-import type { ExecutionListQuery, MetricsExportQuery, Page, PlanListQuery, SessionListQuery } from "./lists/list-query.js";
+import {
+  type AuditListQuery,
+  auditWhereOf,
+  type ExecutionListQuery,
+  type MetricsExportQuery,
+  type Page,
+  pageOf,
+  type PlanListQuery,
+  type SessionListQuery,
+} from "./lists/list-query.js";
+import { auditCursor } from "./lists/cursor.js";
+import type { AuditRecord } from "./model/audit.js";
+import type { RequestTake } from "./store/request-buckets-repository.js";
+import { auditEntryView } from "./views/audit-view.js";
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
 import type { PlanView } from "./model/plans.js";
@@ -463,6 +477,28 @@ export class Engine {
   /** One delivery per webhook that wants the event, once per event key (see Alerts.enqueue). */
   enqueueAlert(event: AlertEvent, eventKey: string, planId: string | null, payload: Record<string, unknown>): Promise<number> {
     return this.alerts.enqueue(event, eventKey, planId, payload);
+  }
+
+  // ---- the audit log and the rate limit (the server decides what is recorded and limited)
+
+  /** Appends one state-changing request to the audit log. */
+  recordAudit(entry: AuditRecord): Promise<void> {
+    return this.store.audit.append(entry);
+  }
+
+  /** The audit log's entries that match the query's filters, newest first (a page of them with its `limit`). */
+  async listAudit(query: AuditListQuery = {}): Promise<Page<AuditEntry>> {
+    const where = auditWhereOf(query);
+    const page = pageOf(await this.store.audit.page(where), query.limit, (last) => auditCursor(last.seq));
+    return { items: page.items.map(auditEntryView), next: page.next };
+  }
+
+  /**
+   * Takes one request from `principal`'s token bucket (refilled at `rate` a second, up to
+   * `burst`), shared by every server on the database.
+   */
+  takeRequestToken(principal: string, rate: number, burst: number): Promise<RequestTake> {
+    return this.store.requestBuckets.take(principal, rate, burst);
   }
 
   // ---- series over time and the changes found in them

@@ -142,6 +142,7 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
+    listAuditEntries: async (req, res) => sendPage(req, res, await engine.listAudit(listQueryOf(req))),
   };
 }
 

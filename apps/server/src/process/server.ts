@@ -38,6 +38,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     validateResponses: extra.validateResponses,
     metricsPublic: config.metricsPublic,
     maxEventSubscribers: config.maxEventSubscribers,
+    rateLimit: config.rateLimit,
     processMetrics: true,
   });
   let server: Server;

@@ -372,6 +372,37 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       CREATE INDEX series_points_unchecked ON series_points(series_id, seq) WHERE NOT checked;
     `,
   },
+  {
+    id: 16,
+    name: "audit log of state-changing requests, and the request buckets of the rate limit",
+    // One row per state-changing request, written when its answer has gone: who, which operation,
+    // the path with its ids, the outcome and the request id; never a body or a header. Lists read
+    // it by seq (its order of writing) and filter by principal, operation, time and outcome.
+    // request_buckets holds one token bucket per principal, shared by every server on the
+    // database: one UPDATE per request, timed by the database's clock.
+    sql: `
+      CREATE TABLE audit_log (
+        seq bigserial PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        principal text NOT NULL,
+        operation text,
+        method text NOT NULL,
+        path text NOT NULL,
+        status integer NOT NULL,
+        code text,
+        request_id text NOT NULL
+      );
+      CREATE INDEX audit_log_principal ON audit_log(principal, seq);
+      CREATE INDEX audit_log_at ON audit_log(at);
+      CREATE INDEX audit_log_request ON audit_log(request_id);
+      CREATE TABLE request_buckets (
+        principal text PRIMARY KEY,
+        tokens double precision NOT NULL,
+        at timestamptz NOT NULL,
+        allowed boolean NOT NULL
+      );
+    `,
+  },
 ];
 
 /**
