@@ -23,6 +23,8 @@ const CLOSED_UNANSWERED = 499;
 export function auditWrites(engine: Engine, operationIdOf: (req: Request) => string | null, log: Logger): RequestHandler {
   return (req, res, next) => {
     if (!WRITES.has(req.method)) return next();
+    // As it came: the trailing slash is settled (the URL rewritten) further on.
+    const path = pathOf(req.originalUrl);
     let recorded = false;
     const record = () => {
       if (recorded) return;
@@ -32,7 +34,7 @@ export function auditWrites(engine: Engine, operationIdOf: (req: Request) => str
         principal: principalOf(res).id,
         operation: operationIdOf(req),
         method: req.method,
-        path: pathOf(req.originalUrl),
+        path,
         status,
         code: status >= 400 ? ((res.locals.problemCode as string | undefined) ?? null) : null,
         requestId: String(req.id),
