@@ -24,6 +24,7 @@ import type { AlertEvent } from "./model/webhooks.js";
 import type { SeqPageQuery } from "./lists/list-query.js";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { storedProviderConfigs } from "./config/stored-provider-configs.js";
+import { BenchwrightError } from "./errors.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import type { EngineLog } from "./engine-log.js";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
@@ -78,6 +79,15 @@ export interface EngineStats {
   sshConnectionsOpen: number;
   /** Cloud resources the ledger holds as not destroyed, over every process sharing the database. */
   liveResources: LiveResourceCount[] | undefined;
+}
+
+/** How long a principal at its session quota is told to wait: a session is deleted by its owner, not by time. */
+const SESSION_QUOTA_RETRY_S = 60;
+/** How long a principal at its quota of steps is told to wait: about the shortest step. */
+const STEP_QUOTA_RETRY_S = 5;
+
+function quotaExceeded(detail: string, retryAfter: number): BenchwrightError {
+  return new BenchwrightError("quota_exceeded", detail, { retry_after: retryAfter });
 }
 
 /**
@@ -499,6 +509,33 @@ export class Engine {
    */
   takeRequestToken(principal: string, rate: number, burst: number): Promise<RequestTake> {
     return this.store.requestBuckets.take(principal, rate, burst);
+  }
+
+  /**
+   * Creates a session for `principal` unless it has `maxLive` live sessions already (a 429
+   * `quota_exceeded`). Every server on the database checks and creates under one lock per
+   * principal, so two at once cannot both take the last place.
+   */
+  createSessionWithinQuota(principal: string, maxLive: number, body: SessionCreate): Promise<Session> {
+    return this.store.db.exclusive(`quota:${principal}`, async () => {
+      const live = await this.store.quotas.liveSessions(principal);
+      if (live >= maxLive) throw quotaExceeded(`${principal} has ${live} live sessions, as many as it may; delete one first`, SESSION_QUOTA_RETRY_S);
+      const session = await this.sessions.create(body);
+      await this.store.quotas.recordSessionPrincipal(session.id, principal);
+      return session;
+    });
+  }
+
+  /**
+   * Begins a step unless `principal`'s sessions have `maxSteps` executions preparing or running
+   * already (a 429 `quota_exceeded`), checked and begun under the principal's lock.
+   */
+  startStepWithinQuota(principal: string, maxSteps: number, kind: StepKind, execId: string): Promise<StepAttempt> {
+    return this.store.db.exclusive(`quota:${principal}`, async () => {
+      const underWay = await this.store.quotas.stepsUnderWay(principal);
+      if (underWay >= maxSteps) throw quotaExceeded(`${principal} has ${underWay} steps under way, as many as it may at once`, STEP_QUOTA_RETRY_S);
+      return this.steps.start(kind, execId);
+    });
   }
 
   // ---- series over time and the changes found in them

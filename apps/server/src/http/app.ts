@@ -4,7 +4,7 @@ import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, storageFull, storageFullReason, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
 import { auditWrites } from "./audit.js";
-import { rateLimit, type RateLimit } from "./rate-limit.js";
+import { type Quotas, rateLimit, type RateLimit } from "./rate-limit.js";
 import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "../process/config.js";
 import { contractResponseHeaders, cors } from "./cors.js";
 import { ownHostsOnly, sameOriginChanges } from "./cross-site.js";
@@ -52,6 +52,8 @@ export interface AppOptions {
    * (BENCHWRIGHT_RATE_LIMIT_RPS, BENCHWRIGHT_RATE_LIMIT_BURST); unlimited without.
    */
   rateLimit?: RateLimit;
+  /** Live sessions and steps under way per principal (BENCHWRIGHT_QUOTA_SESSIONS, BENCHWRIGHT_QUOTA_STEPS); none without. */
+  quotas?: Quotas;
   /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
   webUiDir?: string;
 }
@@ -143,7 +145,7 @@ export function createApp(options: AppOptions): Express {
       // and restore its path for nothing.
       validatedOnly,
       withRequestId,
-      dispatch(apiOperations(engine, { eventStreams })),
+      dispatch(apiOperations(engine, { eventStreams, quotas: options.quotas })),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));

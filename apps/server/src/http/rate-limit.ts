@@ -8,6 +8,14 @@ export interface RateLimit {
   burst: number;
 }
 
+/** What each principal may have at once, counted across every server on the database; unlimited where unset. */
+export interface Quotas {
+  /** Live sessions it made (BENCHWRIGHT_QUOTA_SESSIONS). */
+  sessions?: number;
+  /** Executions of its sessions preparing or running (BENCHWRIGHT_QUOTA_STEPS). */
+  steps?: number;
+}
+
 /**
  * Refuses a principal's request beyond its rate with `429 rate_limited` and `Retry-After`, before
  * the request is read further. The count is a token bucket in the database (Engine.takeRequestToken):

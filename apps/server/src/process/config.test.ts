@@ -52,6 +52,17 @@ describe("server configuration", () => {
     );
   });
 
+  it("sets each principal's quotas of live sessions and steps under way from BENCHWRIGHT_QUOTA_SESSIONS and _STEPS, none unset", () => {
+    expect(readConfig({}, []).quotas).toEqual({ sessions: undefined, steps: undefined });
+    expect(readConfig({ BENCHWRIGHT_QUOTA_SESSIONS: "3", BENCHWRIGHT_QUOTA_STEPS: "" }, []).quotas).toEqual({ sessions: 3, steps: undefined });
+    expect(readConfig({ BENCHWRIGHT_QUOTA_STEPS: "2" }, []).quotas).toEqual({ sessions: undefined, steps: 2 });
+    for (const bad of ["0", "-1", "2.5", "many"]) {
+      expect(() => readConfig({ BENCHWRIGHT_QUOTA_SESSIONS: bad }, []), bad).toThrow(
+        `BENCHWRIGHT_QUOTA_SESSIONS must be a whole number of sessions, at least 1, not '${bad}'`,
+      );
+    }
+  });
+
   it("holds BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS event streams open at once, 1000 by default, and refuses a count that is none", () => {
     expect(readConfig({}, []).maxEventSubscribers).toBe(1000);
     expect(readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: "" }, []).maxEventSubscribers).toBe(1000);

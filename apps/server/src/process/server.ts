@@ -39,6 +39,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     metricsPublic: config.metricsPublic,
     maxEventSubscribers: config.maxEventSubscribers,
     rateLimit: config.rateLimit,
+    quotas: config.quotas,
     processMetrics: true,
   });
   let server: Server;

@@ -83,7 +83,9 @@ describe("the rate limit across two servers on one PostgreSQL", () => {
     await Promise.all(pending);
     const seconds = (Date.now() - started) / 1000;
     const accepted = answers.filter((a) => a.status === 200).length;
-    console.log(`steady ${answers.length} requests over ${seconds.toFixed(2)} s: ${accepted} accepted (${(accepted / seconds).toFixed(1)}/s; limit ${RPS}/s, burst ${BURST})`);
+    console.log(
+      `steady ${answers.length} requests over ${seconds.toFixed(2)} s: ${accepted} accepted (${(accepted / seconds).toFixed(1)}/s; limit ${RPS}/s, burst ${BURST})`,
+    );
     expect(accepted).toBeLessThanOrEqual(BURST + Math.ceil(RPS * seconds));
     // The limit is a limit, not a stop: about the rate still gets through.
     expect(accepted).toBeGreaterThanOrEqual(Math.floor(RPS * (seconds - 1)));

@@ -27,6 +27,7 @@ import { TelemetryRepository } from "./telemetry-repository.js";
 import { WebhooksRepository } from "./webhooks-repository.js";
 import { AuditRepository } from "./audit-repository.js";
 import { RequestBucketsRepository } from "./request-buckets-repository.js";
+import { QuotaRepository } from "./quota-repository.js";
 
 /**
  * Every read and write of the engine's state, one repository per kind of data (their SQL in
@@ -57,6 +58,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly audit: AuditRepository;
   /** The rate limit's token buckets, one per principal, taken from by the engine's facade through it directly. */
   readonly requestBuckets: RequestBucketsRepository;
+  /** Which principal made each session, and what of theirs is live, for the facade's quotas. */
+  readonly quotas: QuotaRepository;
 
   constructor(
     readonly db: Db,
@@ -86,6 +89,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.telemetry = new TelemetryRepository(db);
     this.audit = new AuditRepository(db);
     this.requestBuckets = new RequestBucketsRepository(db);
+    this.quotas = new QuotaRepository(db);
   }
 
   // ---- sessions
