@@ -1,8 +1,7 @@
 // What the server, the dashboard's tests and bench/ import; everything else stays inside the engine.
 export { Engine } from "./engine.js";
 export { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
-export type { AuditListQuery, MetricsExportQuery, Page } from "./lists/list-query.js";
-export type { AuditRecord } from "./model/audit.js";
+export type { MetricsExportQuery, Page } from "./lists/list-query.js";
 export type { MetricRow } from "./lists/metric-rows.js";
 export { csvLine } from "./results/csv-record.js";
 export type { PlanRunCell } from "./model/plan-runs.js";
