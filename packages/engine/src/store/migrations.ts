@@ -379,7 +379,8 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
     // the path with its ids, the outcome and the request id; never a body or a header. Lists read
     // it by seq (its order of writing) and filter by principal, operation, time and outcome.
     // request_buckets holds one token bucket per principal, shared by every server on the
-    // database: one UPDATE per request, timed by the database's clock. session_principals says
+    // database: one UPDATE per request, timed by the database's clock; UNLOGGED, as a bucket lost
+    // in a crash only refills early, and a write without the WAL's flush is what one per request affords. session_principals says
     // who made a session while a quota was set: its live sessions and steps under way count
     // against that principal's quota.
     sql: `
@@ -402,7 +403,7 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
         principal text NOT NULL
       );
       CREATE INDEX session_principals_principal ON session_principals(principal);
-      CREATE TABLE request_buckets (
+      CREATE UNLOGGED TABLE request_buckets (
         principal text PRIMARY KEY,
         tokens double precision NOT NULL,
         at timestamptz NOT NULL,
