@@ -78,3 +78,5 @@ export type Webhook = Schemas["Webhook"];
 export type WebhookCreate = Schemas["WebhookCreate"];
 export type WebhookEvent = Schemas["WebhookEvent"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
+/** One state-changing request in the audit log (`listAuditEntries`). */
+export type AuditEntry = Schemas["AuditEntry"];

@@ -1,4 +1,5 @@
 import type {
+  AuditEntry,
   Benchmark,
   Change,
   Series,
@@ -23,6 +24,7 @@ import type { AlertEvent } from "./model/webhooks.js";
 import type { SeqPageQuery } from "./lists/list-query.js";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { storedProviderConfigs } from "./config/stored-provider-configs.js";
+import { BenchwrightError } from "./errors.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import type { EngineLog } from "./engine-log.js";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
@@ -39,7 +41,20 @@ import type { StepKind } from "./model/steps.js";
 import { Steps, type StepEnded } from "./steps/steps.js";
 import { SessionMachines } from "./machines/session-machines.js";
 import { ReadCache } from "./read-cache.js";
-import type { ExecutionListQuery, MetricsExportQuery, Page, PlanListQuery, SessionListQuery } from "./lists/list-query.js";
+import {
+  type AuditListQuery,
+  auditWhereOf,
+  type ExecutionListQuery,
+  type MetricsExportQuery,
+  type Page,
+  pageOf,
+  type PlanListQuery,
+  type SessionListQuery,
+} from "./lists/list-query.js";
+import { auditCursor } from "./lists/cursor.js";
+import type { AuditRecord } from "./model/audit.js";
+import type { RequestTake } from "./store/request-buckets-repository.js";
+import { auditEntryView } from "./views/audit-view.js";
 import type { MetricRow } from "./lists/metric-rows.js";
 import type { Comparison } from "./results/comparison.js";
 import type { PlanView } from "./model/plans.js";
@@ -64,6 +79,15 @@ export interface EngineStats {
   sshConnectionsOpen: number;
   /** Cloud resources the ledger holds as not destroyed, over every process sharing the database. */
   liveResources: LiveResourceCount[] | undefined;
+}
+
+/** How long a principal at its session quota is told to wait: a session is deleted by its owner, not by time. */
+const SESSION_QUOTA_RETRY_S = 60;
+/** How long a principal at its quota of steps is told to wait: about the shortest step. */
+const STEP_QUOTA_RETRY_S = 5;
+
+function quotaExceeded(detail: string, retryAfter: number): BenchwrightError {
+  return new BenchwrightError("quota_exceeded", detail, { retry_after: retryAfter });
 }
 
 /**
@@ -463,6 +487,55 @@ export class Engine {
   /** One delivery per webhook that wants the event, once per event key (see Alerts.enqueue). */
   enqueueAlert(event: AlertEvent, eventKey: string, planId: string | null, payload: Record<string, unknown>): Promise<number> {
     return this.alerts.enqueue(event, eventKey, planId, payload);
+  }
+
+  // ---- the audit log and the rate limit (the server decides what is recorded and limited)
+
+  /** Appends one state-changing request to the audit log. */
+  recordAudit(entry: AuditRecord): Promise<void> {
+    return this.store.audit.append(entry);
+  }
+
+  /** The audit log's entries that match the query's filters, newest first (a page of them with its `limit`). */
+  async listAudit(query: AuditListQuery = {}): Promise<Page<AuditEntry>> {
+    const where = auditWhereOf(query);
+    const page = pageOf(await this.store.audit.page(where), query.limit, (last) => auditCursor(last.seq));
+    return { items: page.items.map(auditEntryView), next: page.next };
+  }
+
+  /**
+   * Takes one request from `principal`'s token bucket (refilled at `rate` a second, up to
+   * `burst`), shared by every server on the database.
+   */
+  takeRequestToken(principal: string, rate: number, burst: number): Promise<RequestTake> {
+    return this.store.requestBuckets.take(principal, rate, burst);
+  }
+
+  /**
+   * Creates a session for `principal` unless it has `maxLive` live sessions already (a 429
+   * `quota_exceeded`). Every server on the database checks and creates under one lock per
+   * principal, so two at once cannot both take the last place.
+   */
+  createSessionWithinQuota(principal: string, maxLive: number, body: SessionCreate): Promise<Session> {
+    return this.store.db.exclusive(`quota:${principal}`, async () => {
+      const live = await this.store.quotas.liveSessions(principal);
+      if (live >= maxLive) throw quotaExceeded(`${principal} has ${live} live sessions, as many as it may; delete one first`, SESSION_QUOTA_RETRY_S);
+      const session = await this.sessions.create(body);
+      await this.store.quotas.recordSessionPrincipal(session.id, principal);
+      return session;
+    });
+  }
+
+  /**
+   * Begins a step unless `principal`'s sessions have `maxSteps` executions preparing or running
+   * already (a 429 `quota_exceeded`), checked and begun under the principal's lock.
+   */
+  startStepWithinQuota(principal: string, maxSteps: number, kind: StepKind, execId: string): Promise<StepAttempt> {
+    return this.store.db.exclusive(`quota:${principal}`, async () => {
+      const underWay = await this.store.quotas.stepsUnderWay(principal);
+      if (underWay >= maxSteps) throw quotaExceeded(`${principal} has ${underWay} steps under way, as many as it may at once`, STEP_QUOTA_RETRY_S);
+      return this.steps.start(kind, execId);
+    });
   }
 
   // ---- series over time and the changes found in them

@@ -134,6 +134,22 @@ describe("operations against prism mock", () => {
     expect(lastRequest().method).toBe("DELETE");
   });
 
+  it("reads the audit log with its filters and pages", async () => {
+    const entries = await bw.listAuditEntries({ principal: "ci", operation: "deleteSession", since: "2026-11-26", until: "2026-11-27", outcome: "failure" });
+    expect(entries[0]).toMatchObject({ principal: "bootstrap", operation: "deleteSession", method: "DELETE", status: 204, outcome: "success" });
+    const url = new URL(lastRequest().url);
+    expect(url.pathname).toBe("/api/v1/admin/audit");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      principal: "ci",
+      operation: "deleteSession",
+      since: "2026-11-26",
+      until: "2026-11-27",
+      outcome: "failure",
+    });
+    await bw.listAuditEntriesPage({ limit: 2, cursor: "YWJj" });
+    expect(new URL(lastRequest().url).search).toBe("?limit=2&cursor=YWJj");
+  });
+
   it("creates, lists, gets and deletes webhooks, and reads their deliveries", async () => {
     const body = { url: "https://hooks.example.com/benchwright", events: ["regression" as const, "improvement" as const], format: "slack" as const };
     const created = await bw.createWebhook(body);

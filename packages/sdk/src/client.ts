@@ -14,10 +14,12 @@ import {
   type SessionExecutionFilters,
   type SessionFilters,
 } from "./lists.js";
+import { auditQuery, type AuditFilters } from "./audit-filters.js";
 import { changeQuery, pageQuery, seriesQuery, type ChangeFilters, type SeriesFilters } from "./series-filters.js";
 import { exportMetricsStream, exportMetricsText, streamMetricRows, type MetricsExportOptions } from "./metric-rows.js";
 import type { paths } from "./generated/schema.js";
 import type {
+  AuditEntry,
   Benchmark,
   BenchwrightEvent,
   Change,
@@ -83,6 +85,8 @@ export type ListExecutionsOptions = CallOptions & ExecutionFilters;
 
 /** Options of `listSeries`: its filters (without them, every series). */
 export type ListSeriesOptions = CallOptions & SeriesFilters;
+/** Options of `listAuditEntries`: its filters (without them, every entry). */
+export type ListAuditEntriesOptions = CallOptions & AuditFilters;
 /** Options of `listChanges`: its filters (without them, every change). */
 export type ListChangesOptions = CallOptions & ChangeFilters;
 
@@ -290,6 +294,16 @@ export interface BenchwrightClient {
    */
   events(options?: EventsOptions): AsyncIterable<BenchwrightEvent>;
   sweep(body?: SweepRequest, options?: CallOptions): Promise<SweepReport>;
+  /**
+   * The audit log (admins): every state-changing request, newest first, with who sent it, the
+   * operation, the path, the status and problem code, and its request id.
+   *
+   * @example
+   * const refused = await bw.listAuditEntries({ principal: "ci", outcome: "failure", since: "2026-11-26" });
+   */
+  listAuditEntries(options?: ListAuditEntriesOptions): Promise<AuditEntry[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listAuditEntriesPage(options?: ListAuditEntriesOptions & PageOptions): Promise<Page<AuditEntry>>;
   /** The series (one metric of one benchmark on one target, over time) that match the filters, oldest first. */
   listSeries(options?: ListSeriesOptions): Promise<Series[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
@@ -435,6 +449,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     );
   const changesPage = (o?: ListChangesOptions & PageOptions) =>
     readPage<Change>(raw.GET("/changes/", { params: { header: fieldsHeader(o), query: changeQuery(o) }, ...listInit(o) }));
+  const auditPage = (o?: ListAuditEntriesOptions & PageOptions) =>
+    readPage<AuditEntry>(raw.GET("/admin/audit", { params: { header: fieldsHeader(o), query: auditQuery(o) }, ...listInit(o) }));
   const webhooksPage = (o?: CallOptions & PageOptions) =>
     readPage<Webhook>(raw.GET("/webhooks/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
   const webhookDeliveriesPage = (webhookId: string, o?: CallOptions & PageOptions) =>
@@ -588,6 +604,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     logs: (execId, o) => streamLog(raw, execId, o),
     events: (o) => followEvents(raw, o),
     sweep: (body, o) => unwrap(raw.POST("/admin/sweep", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+    listAuditEntries: async (o) => (await auditPage(o)).items,
+    listAuditEntriesPage: auditPage,
     listSeries: async (o) => (await seriesPage(o)).items,
     listSeriesPage: seriesPage,
     series: (o) => followPages((cursor) => seriesPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),

@@ -4,6 +4,7 @@ export type {
   CallOptions,
   ClientOptions,
   CompareOptions,
+  ListAuditEntriesOptions,
   ListChangesOptions,
   ListExecutionsOptions,
   ListSessionExecutionsOptions,
@@ -22,6 +23,7 @@ export type { LogStreamOptions } from "./logs.js";
 export type { EventsOptions } from "./events.js";
 export type { ExecutionFilters, FollowOptions, Page, PageOptions, SessionExecutionFilters, SessionFilters } from "./lists.js";
 export type { ChangeFilters, SeriesFilters } from "./series-filters.js";
+export type { AuditFilters } from "./audit-filters.js";
 export type { MetricsExportOptions } from "./metric-rows.js";
 export { prepareAndRun, waitForState, waitForStep, WaitForStateTimeoutError } from "./helpers.js";
 export type { PrepareAndRunResult, WaitForStateOptions, WaitForStepOptions } from "./helpers.js";

@@ -2,6 +2,8 @@ import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
 import type { Engine, MetricsExportQuery, ReportFormat, TelemetryFormat } from "@benchwright/engine";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
+import { principalOf } from "../http/principal.js";
+import type { Quotas } from "../http/rate-limit.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
 import { sendMetricsExport, type ExportFormat } from "./metrics-export.js";
@@ -17,12 +19,16 @@ export type OperationHandler = (req: Request<Record<string, string>>, res: Respo
  * out. The request reaches its line through the operation the validator matched it to
  * (see dispatch), not through a second router matching the path again.
  */
-export function apiOperations(engine: Engine, options: { eventStreams?: SubscriberCap } = {}): Record<keyof operations, OperationHandler> {
+export function apiOperations(engine: Engine, options: { eventStreams?: SubscriberCap; quotas?: Quotas } = {}): Record<keyof operations, OperationHandler> {
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
+  const { sessions: maxSessions, steps: maxSteps } = options.quotas ?? {};
   const step =
     (kind: "prepare" | "run"): OperationHandler =>
     async (req, res) => {
-      const attempt = await engine.startStep(kind, req.params.exec_id);
+      const attempt =
+        maxSteps === undefined
+          ? await engine.startStep(kind, req.params.exec_id)
+          : await engine.startStepWithinQuota(principalOf(res).id, maxSteps, kind, req.params.exec_id);
       // Prefer: respond-async (RFC 7240) answers 202 at once; without it the seed's synchronous answer.
       if (!prefersAsync(req.get("prefer"))) return ok(res, 200, await engine.waitForStep(attempt));
       res.set("Location", `${API_BASE}/executions/${attempt.execution_id}/steps/${attempt.step}/${attempt.attempt}`);
@@ -34,7 +40,12 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
     listProviders: (_req, res) => ok(res, 200, engine.listProviders()),
     // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
-    createSession: async (req, res) => ok(res, 200, await engine.createSession(req.body)),
+    createSession: async (req, res) =>
+      ok(
+        res,
+        200,
+        await (maxSessions === undefined ? engine.createSession(req.body) : engine.createSessionWithinQuota(principalOf(res).id, maxSessions, req.body)),
+      ),
     listSessions: async (req, res) => sendPage(req, res, await engine.listSessions(listQueryOf(req))),
     getSession: async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)),
     deleteSession: async (req, res) => {
@@ -142,6 +153,7 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
+    listAuditEntries: async (req, res) => sendPage(req, res, await engine.listAudit(listQueryOf(req))),
   };
 }
 

@@ -3,6 +3,8 @@ import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, storageFull, storageFullReason, type Engine } from "@benchwright/engine";
 import { requireBearerToken } from "./auth.js";
+import { auditWrites } from "./audit.js";
+import { type Quotas, rateLimit, type RateLimit } from "./rate-limit.js";
 import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "../process/config.js";
 import { contractResponseHeaders, cors } from "./cors.js";
 import { ownHostsOnly, sameOriginChanges } from "./cross-site.js";
@@ -45,6 +47,13 @@ export interface AppOptions {
   processMetrics?: boolean;
   /** Event streams held open at once (BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS); more are refused with `too_many_subscribers`. Default 1000. */
   maxEventSubscribers?: number;
+  /**
+   * Requests a second per principal, counted across every server on the database
+   * (BENCHWRIGHT_RATE_LIMIT_RPS, BENCHWRIGHT_RATE_LIMIT_BURST); unlimited without.
+   */
+  rateLimit?: RateLimit;
+  /** Live sessions and steps under way per principal (BENCHWRIGHT_QUOTA_SESSIONS, BENCHWRIGHT_QUOTA_STEPS); none without. */
+  quotas?: Quotas;
   /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
   webUiDir?: string;
 }
@@ -93,6 +102,8 @@ export function createApp(options: AppOptions): Express {
       metrics.requests(operationLabel),
       // Every request gets an id (the caller's X-Request-Id or a new one) that its lines and its answer carry.
       requestLogger(log, operationLabel),
+      // Once it has an id, a state-changing request is recorded when its answer has gone, whatever stops it below.
+      auditWrites(engine, (req) => operationOf(req)?.operationId ?? null, log),
       // Before anything reads the request: a page that rebound its name to this server gets nothing
       // (a token, when set, is what such a page lacks).
       options.token ? passOn : ownHostsOnly(options.allowedHosts ?? []),
@@ -105,6 +116,8 @@ export function createApp(options: AppOptions): Express {
     ),
   );
   if (options.token) app.use(API_BASE, requireBearerToken(options.token));
+  // Once the principal is known, before anything else reads the request.
+  if (options.rateLimit) app.use(API_BASE, rateLimit(engine, options.rateLimit));
   const json = jsonBody({ limit: "1mb" });
   const responses = options.validateResponses ? "fail" : responseValidationOf();
   const validator = OpenApiValidator.middleware({
@@ -132,7 +145,7 @@ export function createApp(options: AppOptions): Express {
       // and restore its path for nothing.
       validatedOnly,
       withRequestId,
-      dispatch(apiOperations(engine, { eventStreams })),
+      dispatch(apiOperations(engine, { eventStreams, quotas: options.quotas })),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));

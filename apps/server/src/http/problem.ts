@@ -22,6 +22,8 @@ export function problemOf(error: BenchwrightError, instance?: string): Problem {
 }
 
 export function sendProblem(res: Response, problem: Problem): void {
+  // The audit log records the code of a refused request (http/audit.ts).
+  res.locals.problemCode = problem.code;
   if (problem.retry_after) res.set("Retry-After", String(problem.retry_after));
   res.status(problem.status).type("application/problem+json").send(JSON.stringify(problem));
 }

@@ -38,6 +38,31 @@ describe("server configuration", () => {
     expect(readConfig({ BENCHWRIGHT_METRICS_PUBLIC: "no" }, []).metricsPublic).toBe(false);
   });
 
+  it("limits each principal to BENCHWRIGHT_RATE_LIMIT_RPS requests a second, bursts of the rate unless BENCHWRIGHT_RATE_LIMIT_BURST, and none unset", () => {
+    expect(readConfig({}, []).rateLimit).toBeUndefined();
+    expect(readConfig({ BENCHWRIGHT_RATE_LIMIT_RPS: "" }, []).rateLimit).toBeUndefined();
+    expect(readConfig({ BENCHWRIGHT_RATE_LIMIT_RPS: "20" }, []).rateLimit).toEqual({ rps: 20, burst: 20 });
+    expect(readConfig({ BENCHWRIGHT_RATE_LIMIT_RPS: "0.5" }, []).rateLimit).toEqual({ rps: 0.5, burst: 1 });
+    expect(readConfig({ BENCHWRIGHT_RATE_LIMIT_RPS: "5", BENCHWRIGHT_RATE_LIMIT_BURST: "40" }, []).rateLimit).toEqual({ rps: 5, burst: 40 });
+    for (const bad of ["0", "-3", "many", "1e309", "Infinity"]) {
+      expect(() => readConfig({ BENCHWRIGHT_RATE_LIMIT_RPS: bad }, []), bad).toThrow(`BENCHWRIGHT_RATE_LIMIT_RPS must be a positive number`);
+    }
+    expect(() => readConfig({ BENCHWRIGHT_RATE_LIMIT_RPS: "5", BENCHWRIGHT_RATE_LIMIT_BURST: "0" }, [])).toThrow(
+      "BENCHWRIGHT_RATE_LIMIT_BURST must be a whole number",
+    );
+  });
+
+  it("sets each principal's quotas of live sessions and steps under way from BENCHWRIGHT_QUOTA_SESSIONS and _STEPS, none unset", () => {
+    expect(readConfig({}, []).quotas).toEqual({ sessions: undefined, steps: undefined });
+    expect(readConfig({ BENCHWRIGHT_QUOTA_SESSIONS: "3", BENCHWRIGHT_QUOTA_STEPS: "" }, []).quotas).toEqual({ sessions: 3, steps: undefined });
+    expect(readConfig({ BENCHWRIGHT_QUOTA_STEPS: "2" }, []).quotas).toEqual({ sessions: undefined, steps: 2 });
+    for (const bad of ["0", "-1", "2.5", "many"]) {
+      expect(() => readConfig({ BENCHWRIGHT_QUOTA_SESSIONS: bad }, []), bad).toThrow(
+        `BENCHWRIGHT_QUOTA_SESSIONS must be a whole number of sessions, at least 1, not '${bad}'`,
+      );
+    }
+  });
+
   it("holds BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS event streams open at once, 1000 by default, and refuses a count that is none", () => {
     expect(readConfig({}, []).maxEventSubscribers).toBe(1000);
     expect(readConfig({ BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS: "" }, []).maxEventSubscribers).toBe(1000);

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy, type WebhookOptions } from "@benchwright/engine";
 import { parseCorsOrigins } from "../http/cors.js";
 import { parseHostEntry } from "../http/cross-site.js";
+import type { Quotas, RateLimit } from "../http/rate-limit.js";
 import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "../operations/logger.js";
 
 export interface ServerConfig {
@@ -34,6 +35,17 @@ export interface ServerConfig {
   metricsPublic?: boolean;
   /** `BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS`: event streams this process holds open at once; more are refused (429). */
   maxEventSubscribers?: number;
+  /**
+   * `BENCHWRIGHT_RATE_LIMIT_RPS`: requests a second each principal may send, counted across
+   * every server on the database; `BENCHWRIGHT_RATE_LIMIT_BURST`: how many at once after a pause
+   * (default: the rate, rounded up). Unset: no limit.
+   */
+  rateLimit?: RateLimit;
+  /**
+   * `BENCHWRIGHT_QUOTA_SESSIONS`: live sessions each principal may have; `BENCHWRIGHT_QUOTA_STEPS`:
+   * executions of its sessions preparing or running at once. Unset: no quota.
+   */
+  quotas?: Quotas;
   /** The most seconds a session's `step_timeout` may be; `BENCHWRIGHT_MAX_STEP_TIMEOUT`, default a day. */
   maxStepTimeoutS?: number;
   /**
@@ -76,6 +88,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     logFormat: logFormatOf(env),
     metricsPublic: isOn(env.BENCHWRIGHT_METRICS_PUBLIC),
     maxEventSubscribers: wholeNumberSetting(env, "BENCHWRIGHT_MAX_EVENT_SUBSCRIBERS", DEFAULT_MAX_EVENT_SUBSCRIBERS, "subscribers"),
+    rateLimit: rateLimitOf(env),
+    quotas: {
+      sessions: optionalWholeNumber(env, "BENCHWRIGHT_QUOTA_SESSIONS", "sessions"),
+      steps: optionalWholeNumber(env, "BENCHWRIGHT_QUOTA_STEPS", "steps"),
+    },
     maxStepTimeoutS: wholeNumberSetting(env, "BENCHWRIGHT_MAX_STEP_TIMEOUT", DEFAULT_MAX_STEP_TIMEOUT_S, "seconds"),
     allowPrivateEndpoints: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS),
     allowPrivateWebhooks: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS),
@@ -117,6 +134,22 @@ export function parseAllowedHosts(value: string | undefined): string[] {
     }
   }
   return hosts;
+}
+
+/** The rate limit the environment sets, if any; a rate that is not a positive number keeps the process from starting. */
+function rateLimitOf(env: NodeJS.ProcessEnv): RateLimit | undefined {
+  const raw = env.BENCHWRIGHT_RATE_LIMIT_RPS?.trim();
+  if (!raw) return undefined;
+  const rps = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(rps) || rps <= 0) {
+    throw new Error(`BENCHWRIGHT_RATE_LIMIT_RPS must be a positive number of requests a second, not '${env.BENCHWRIGHT_RATE_LIMIT_RPS}'`);
+  }
+  return { rps, burst: wholeNumberSetting(env, "BENCHWRIGHT_RATE_LIMIT_BURST", Math.ceil(rps), "requests") };
+}
+
+/** A count of at least 1, or undefined when unset or empty. */
+function optionalWholeNumber(env: NodeJS.ProcessEnv, name: string, unit: string): number | undefined {
+  return env[name]?.trim() ? wholeNumberSetting(env, name, 1, unit) : undefined;
 }
 
 /** A switch that is off unless said otherwise. */

@@ -38,6 +38,8 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     validateResponses: extra.validateResponses,
     metricsPublic: config.metricsPublic,
     maxEventSubscribers: config.maxEventSubscribers,
+    rateLimit: config.rateLimit,
+    quotas: config.quotas,
     processMetrics: true,
   });
   let server: Server;

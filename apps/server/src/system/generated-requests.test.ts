@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { loadSpec } from "@benchwright/contract";
+import { loadSpec, type AuditEntry } from "@benchwright/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../http/app.js";
 import { responseValidationOf } from "../contract/response-validation.js";
@@ -381,6 +381,21 @@ function check(req: Generated, res: RawResponse): void {
   else expect(res.status, `a path or method the contract does not have: ${where}`).toBe(404);
 }
 
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The whole audit log, page after page as a client reads it. */
+async function readAuditLog(http: Listening): Promise<AuditEntry[]> {
+  const all: AuditEntry[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await http.send("GET", `${BASE}/admin/audit?limit=1000${cursor ? `&cursor=${cursor}` : ""}`);
+    expect(res.status, res.text).toBe(200);
+    all.push(...(res.json as AuditEntry[]));
+    cursor = res.headers["x-next-cursor"] as string | undefined;
+  } while (cursor);
+  return all;
+}
+
 describe("requests generated from the contract", () => {
   let fx: Fixture;
   let http: Listening;
@@ -389,8 +404,20 @@ describe("requests generated from the contract", () => {
   let unchecked: Listening;
   const pool: Pool = { sessions: [], doomed: [], executions: [] };
 
+  // Each write sent (setup's and generated), by its X-Request-Id: the audit log must hold each once.
+  const writes = new Map<string, { method: string; path: string }>();
+  const RUN_ID = Date.now().toString(36);
+  const requestIdFor = (method: string, path: string) => {
+    const id = `gen-${RUN_ID}-${writes.size + requestCount++}`;
+    if (WRITE_METHODS.has(method)) writes.set(id, { method, path });
+    return id;
+  };
+  let requestCount = 0;
+
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await http.send(method, path, body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const headers: Record<string, string> = { "X-Request-Id": requestIdFor(method, path) };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const res = await http.send(method, path, body === undefined ? { headers } : { headers, body: JSON.stringify(body) });
     if (res.status >= 300 && !(res.status === 502 && path.endsWith("/run"))) throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
     return res.json as { id: string };
   };
@@ -437,7 +464,7 @@ describe("requests generated from the contract", () => {
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(requestArbitrary(pool), async (req) => {
-        const res = await http.send(req.method, req.path, { headers: req.headers, body: req.body });
+        const res = await http.send(req.method, req.path, { headers: { ...req.headers, "X-Request-Id": requestIdFor(req.method, req.path) }, body: req.body });
         sent++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         check(req, res);
@@ -459,4 +486,34 @@ describe("requests generated from the contract", () => {
     // The mix reached past validation too: some requests succeeded, some were refused by the engine.
     expect([...statuses.keys()].some((s) => s >= 200 && s < 300)).toBe(true);
   }, 180_000);
+
+  it("records each of those writes once in the audit log, as it was sent", async () => {
+    // The entry is written once the answer has gone: read until every write has one (or 10 s).
+    let entries: AuditEntry[] = [];
+    for (let tries = 0; tries < 100; tries++) {
+      entries = (await readAuditLog(http)).filter((e) => e.request_id.startsWith(`gen-${RUN_ID}-`));
+      const seen = new Set(entries.map((e) => e.request_id));
+      if ([...writes.keys()].every((id) => seen.has(id))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const byId = new Map<string, AuditEntry[]>();
+    for (const e of entries) byId.set(e.request_id, [...(byId.get(e.request_id) ?? []), e]);
+    const missing = [...writes.keys()].filter((id) => !byId.has(id));
+    const twice = [...byId].filter(([, list]) => list.length > 1).map(([id]) => id);
+    // Only writes are recorded: no read's id is among them.
+    const notWrites = [...byId.keys()].filter((id) => !writes.has(id));
+    expect(missing, "writes without an audit entry").toEqual([]);
+    expect(twice, "writes recorded more than once").toEqual([]);
+    expect(notWrites, "reads recorded").toEqual([]);
+    for (const [id, sentAs] of writes) {
+      const [entry] = byId.get(id)!;
+      expect(entry, id).toMatchObject({ method: sentAs.method, principal: "bootstrap" });
+      // The path as sent, without its query (which the log never holds).
+      expect(entry!.path, id).toBe(sentAs.path.split("?")[0]);
+      expect(entry!.outcome).toBe(entry!.status < 400 ? "success" : "failure");
+      if (entry!.status >= 400) expect(entry!.code, `${id} ${entry!.status}`).toEqual(expect.any(String));
+    }
+    console.log(`audit log: ${writes.size} writes, each recorded once (${entries.filter((e) => e.outcome === "failure").length} of them refused)`);
+    expect(writes.size).toBeGreaterThan(500);
+  }, 60_000);
 });

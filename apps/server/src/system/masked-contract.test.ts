@@ -158,6 +158,9 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listWebhooks", webhookMasks, (m) => call("listWebhooks", "GET", "/webhooks/", m));
     await each("getWebhook", webhookMasks, (m) => call("getWebhook", "GET", `/webhooks/${hook.id}`, m));
     await each("listWebhookDeliveries", ["state,attempts", "event_key"], (m) => call("listWebhookDeliveries", "GET", `/webhooks/${hook.id}/deliveries`, m));
+    // The audit log holds every write above (each request's entry is written when its answer has gone).
+    const auditMasks = ["principal,operation", "status,code,outcome", "request_id,at"];
+    await each("listAuditEntries", auditMasks, (m) => call("listAuditEntries", "GET", "/admin/audit?limit=5&outcome=success", m));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {

@@ -80,6 +80,14 @@ export function webhookSeqOf(cursor: string): string {
   return seqOf(cursor, "w", "webhooks");
 }
 
+export function auditCursor(seq: string): string {
+  return encode(["a", seq]);
+}
+
+export function auditSeqOf(cursor: string): string {
+  return seqOf(cursor, "a", "audit entries");
+}
+
 export function deliverySeqOf(cursor: string): string {
   return seqOf(cursor, "d", "webhook deliveries");
 }

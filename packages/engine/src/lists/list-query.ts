@@ -1,8 +1,9 @@
 import type { operations } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import type { ExecutionWhere, SessionWhere } from "../store/list-where.js";
+import type { AuditWhere } from "../model/audit.js";
 import type { SessionState } from "../model/sessions.js";
-import { executionSeqOf, planRunSeqOf, planSeqOf, sessionKeyOf } from "./cursor.js";
+import { auditSeqOf, executionSeqOf, planRunSeqOf, planSeqOf, sessionKeyOf } from "./cursor.js";
 
 type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;
 
@@ -10,6 +11,8 @@ type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operat
 export type SessionListQuery = QueryOf<"listSessions">;
 /** The filters and page of `GET /executions/` (and, without `session_id` and `provider`, of a session's executions). */
 export type ExecutionListQuery = QueryOf<"listExecutions">;
+/** The filters and page of `GET /admin/audit`. */
+export type AuditListQuery = QueryOf<"listAuditEntries">;
 /** The page of `GET /plans/`. */
 export type PlanListQuery = QueryOf<"listPlans">;
 /** The filters of the metrics export (its `format` is the server's business). */
@@ -51,6 +54,19 @@ export function executionWhereOf(query: ExecutionListQuery, toolId: (name: strin
     states: query.state,
     createdSince: createdSinceOf(query.created_since),
     afterSeq: query.cursor === undefined ? undefined : executionSeqOf(query.cursor),
+    limit: pageSizeOf(query.limit),
+  };
+}
+
+/** What an audit list selects in the database, newest first: one more than `limit`, to know whether a next page exists. */
+export function auditWhereOf(query: AuditListQuery): AuditWhere {
+  return {
+    principal: query.principal,
+    operation: query.operation,
+    since: instantOf(query.since, "since"),
+    until: instantOf(query.until, "until"),
+    outcome: query.outcome,
+    beforeSeq: query.cursor === undefined ? undefined : auditSeqOf(query.cursor),
     limit: pageSizeOf(query.limit),
   };
 }
@@ -99,6 +115,11 @@ const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.
  * what is allowed.
  */
 function createdSinceOf(value: string | undefined): Date | undefined {
+  return instantOf(value, "created_since");
+}
+
+/** A time parameter (`name`) as a time, read as `created_since` is. */
+function instantOf(value: string | undefined, name: string): Date | undefined {
   if (value === undefined) return undefined;
   const m = ISO_8601.exec(value.trim());
   const [year, month, day, hour, minute, second] = (m?.slice(1, 7) ?? []).map((x) => Number(x ?? 0));
@@ -111,7 +132,7 @@ function createdSinceOf(value: string | undefined): Date | undefined {
     const message =
       "must be an ISO 8601 date or time: 2026-11-21 (its start, UTC), 2026-11-21T10:15:00Z or 2026-11-21 10:15:00 (UTC), " +
       "or 2026-11-21T11:15:00+01:00 (with its offset; in a URL, + is %2B)";
-    throw new BenchwrightError("validation_failed", `created_since ${message}`, { errors: [{ path: "/query/created_since", message }] });
+    throw new BenchwrightError("validation_failed", `${name} ${message}`, { errors: [{ path: `/query/${name}`, message }] });
   }
   return new Date(utc - offset * 60_000);
 }

@@ -25,6 +25,9 @@ import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
 import { TelemetryRepository } from "./telemetry-repository.js";
 import { WebhooksRepository } from "./webhooks-repository.js";
+import { AuditRepository } from "./audit-repository.js";
+import { RequestBucketsRepository } from "./request-buckets-repository.js";
+import { QuotaRepository } from "./quota-repository.js";
 
 /**
  * Every read and write of the engine's state, one repository per kind of data (their SQL in
@@ -51,6 +54,12 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly series: SeriesRepository;
   /** What the machines' samplers saw during run steps, written by steps/ and read by the engine through it directly. */
   readonly telemetry: TelemetryRepository;
+  /** The audit log of state-changing requests, written and read by the engine's facade through it directly. */
+  readonly audit: AuditRepository;
+  /** The rate limit's token buckets, one per principal, taken from by the engine's facade through it directly. */
+  readonly requestBuckets: RequestBucketsRepository;
+  /** Which principal made each session, and what of theirs is live, for the facade's quotas. */
+  readonly quotas: QuotaRepository;
 
   constructor(
     readonly db: Db,
@@ -78,6 +87,9 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.schedules = new SchedulesRepository(db);
     this.webhooks = new WebhooksRepository(db);
     this.telemetry = new TelemetryRepository(db);
+    this.audit = new AuditRepository(db);
+    this.requestBuckets = new RequestBucketsRepository(db);
+    this.quotas = new QuotaRepository(db);
   }
 
   // ---- sessions
