@@ -1,6 +1,8 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import type { Engine, MetricsExportQuery, ReportFormat, TelemetryFormat } from "@benchwright/engine";
+import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat } from "@benchwright/engine";
+import { principalOf, type Role } from "../http/principal.js";
+import { checkProviderRole, checkReadable, DEFAULT_PROVIDER_ROLES, visibilityOf } from "./access.js";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
@@ -17,7 +19,12 @@ export type OperationHandler = (req: Request<Record<string, string>>, res: Respo
  * out. The request reaches its line through the operation the validator matched it to
  * (see dispatch), not through a second router matching the path again.
  */
-export function apiOperations(engine: Engine, options: { eventStreams?: SubscriberCap } = {}): Record<keyof operations, OperationHandler> {
+export function apiOperations(
+  engine: Engine,
+  options: { eventStreams?: SubscriberCap; providerRoles?: Readonly<Record<string, Role>> } = {},
+): Record<keyof operations, OperationHandler> {
+  const tokens = new Tokens(engine.store.tokens);
+  const providerRoles = options.providerRoles ?? DEFAULT_PROVIDER_ROLES;
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
   const step =
     (kind: "prepare" | "run"): OperationHandler =>
@@ -34,23 +41,36 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
     listProviders: (_req, res) => ok(res, 200, engine.listProviders()),
     // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
-    createSession: async (req, res) => ok(res, 200, await engine.createSession(req.body)),
-    listSessions: async (req, res) => sendPage(req, res, await engine.listSessions(listQueryOf(req))),
+    createSession: async (req, res) => {
+      const principal = principalOf(res);
+      checkProviderRole(principal, req.body, providerRoles);
+      const session = await engine.createSession(req.body);
+      if (principal.id !== "bootstrap") await engine.store.owners.setSession(session.id, principal.id, false);
+      ok(res, 200, session);
+    },
+    listSessions: async (req, res) => sendPage(req, res, await engine.listSessions({ ...listQueryOf(req), ...visibilityOf(res) })),
     getSession: async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)),
     deleteSession: async (req, res) => {
       await engine.deleteSession(req.params.session_id);
       res.status(204).end();
     },
-    createExecution: async (req, res) => ok(res, 200, await engine.createExecution(req.params.session_id, req.body)),
-    listSessionExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(req.params.session_id, listQueryOf(req))),
-    listExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, listQueryOf(req))),
+    createExecution: async (req, res) => {
+      const principal = principalOf(res);
+      const execution = await engine.createExecution(req.params.session_id, req.body);
+      if (principal.id !== "bootstrap") await engine.store.owners.setExecution(execution.id, principal.id);
+      ok(res, 200, execution);
+    },
+    listSessionExecutions: async (req, res) =>
+      sendPage(req, res, await engine.listExecutions(req.params.session_id, { ...listQueryOf(req), ...visibilityOf(res) })),
+    listExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, { ...listQueryOf(req), ...visibilityOf(res) })),
     exportMetrics: async (req, res) => {
       const { format = "csv", ...filters } = listQueryOf<MetricsExportQuery & { format?: ExportFormat }>(req);
-      await sendMetricsExport(res, engine.exportMetrics(filters), format);
+      await sendMetricsExport(res, engine.exportMetrics({ ...filters, ...visibilityOf(res) }), format);
     },
     compareExecutions: async (req, res) => {
       const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number; min_difference?: string | number };
       const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
+      await checkReadable(engine, principalOf(res), ids);
       ok(
         res,
         200,
@@ -142,6 +162,17 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
+    createToken: async (req, res) => {
+      const token = await tokens.create(req.body);
+      res.set("Location", `${API_BASE}/admin/tokens/${token.id}`);
+      ok(res, 201, token);
+    },
+    listTokens: async (req, res) => sendPage(req, res, await tokens.list(listQueryOf(req))),
+    getToken: async (req, res) => ok(res, 200, await tokens.get(req.params.token_id)),
+    revokeToken: async (req, res) => {
+      await tokens.revoke(req.params.token_id);
+      res.status(204).end();
+    },
   };
 }
 

@@ -25,6 +25,8 @@ import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
 import { TelemetryRepository } from "./telemetry-repository.js";
 import { WebhooksRepository } from "./webhooks-repository.js";
+import { TokensRepository } from "./tokens-repository.js";
+import { OwnersRepository } from "./owners-repository.js";
 
 /**
  * Every read and write of the engine's state, one repository per kind of data (their SQL in
@@ -51,6 +53,10 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly series: SeriesRepository;
   /** What the machines' samplers saw during run steps, written by steps/ and read by the engine through it directly. */
   readonly telemetry: TelemetryRepository;
+  /** The principals' API tokens, read and written by the server through it directly. */
+  readonly tokens: TokensRepository;
+  /** Whose each session and execution is, read and written by the server through it directly. */
+  readonly owners: OwnersRepository;
 
   constructor(
     readonly db: Db,
@@ -78,6 +84,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.schedules = new SchedulesRepository(db);
     this.webhooks = new WebhooksRepository(db);
     this.telemetry = new TelemetryRepository(db);
+    this.tokens = new TokensRepository(db);
+    this.owners = new OwnersRepository(db);
   }
 
   // ---- sessions

@@ -1,0 +1,14 @@
+import type { Response } from "express";
+
+export type Role = "viewer" | "operator" | "admin";
+
+/** Who sent a request: a token's principal, or the bootstrap admin. */
+export interface Principal {
+  id: string;
+  role: Role;
+}
+
+/** The request's principal, set by the authentication middleware; the bootstrap admin where none is. */
+export function principalOf(res: Response): Principal {
+  return (res.locals.principal as Principal | undefined) ?? { id: "bootstrap", role: "admin" };
+}
