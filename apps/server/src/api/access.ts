@@ -34,7 +34,8 @@ export function ownResourcesOnly(engine: Engine): RequestHandler {
     const params = ((req as OpenApiRequest).openapi?.pathParams ?? {}) as Record<string, string>;
     const reading = req.method === "GET" || req.method === "HEAD";
     const owners = engine.store.owners;
-    const check = params.exec_id !== undefined ? owners.ofExecution(params.exec_id) : params.session_id !== undefined ? owners.ofSession(params.session_id) : undefined;
+    const check =
+      params.exec_id !== undefined ? owners.ofExecution(params.exec_id) : params.session_id !== undefined ? owners.ofSession(params.session_id) : undefined;
     if (!check) return next();
     check.then((found) => {
       if (!found || found.owner === principal.id || (reading && found.shared)) return next();

@@ -23,7 +23,8 @@ export function requiredRoles(spec: SpecOperations): Map<string, Role> {
       if (!operation?.operationId) continue;
       const named = (operation.security ?? spec.security ?? []).flatMap((r) => r.bearerAuth ?? []);
       const role = named.find((n): n is Role => ROLES.includes(n as Role));
-      if (!role || named.length !== 1) throw new Error(`${method.toUpperCase()} ${path} (${operation.operationId}) must name one role of ${ROLES.join(", ")} in its bearerAuth requirement`);
+      if (!role || named.length !== 1)
+        throw new Error(`${method.toUpperCase()} ${path} (${operation.operationId}) must name one role of ${ROLES.join(", ")} in its bearerAuth requirement`);
       roles.set(operation.operationId, role);
     }
   }

@@ -19,9 +19,7 @@ export class OwnersRepository {
 
   /** The execution's owner, and whether its session is shared. */
   async ofExecution(id: string): Promise<Ownership | undefined> {
-    return (
-      await this.db.query<Ownership>("SELECT e.owner, s.shared FROM executions e JOIN sessions s ON s.id = e.session_id WHERE e.id = $1", [id])
-    )[0];
+    return (await this.db.query<Ownership>("SELECT e.owner, s.shared FROM executions e JOIN sessions s ON s.id = e.session_id WHERE e.id = $1", [id]))[0];
   }
 
   async setSession(id: string, owner: string, shared: boolean): Promise<void> {

@@ -42,16 +42,11 @@ export class TokensRepository {
   page(afterSeq: string | undefined, limit: number | undefined): Promise<TokenRow[]> {
     const values: unknown[] = [afterSeq ?? "0"];
     if (limit !== undefined) values.push(limit);
-    return this.db.query<TokenRow>(
-      `SELECT ${COLUMNS} FROM api_tokens WHERE seq > $1::bigint ORDER BY seq${limit === undefined ? "" : " LIMIT $2"}`,
-      values,
-    );
+    return this.db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE seq > $1::bigint ORDER BY seq${limit === undefined ? "" : " LIMIT $2"}`, values);
   }
 
   /** Revokes the token (once: a second revocation keeps the first time); undefined when there is none. */
   async revoke(id: string): Promise<TokenRow | undefined> {
-    return (
-      await this.db.query<TokenRow>(`UPDATE api_tokens SET revoked = coalesce(revoked, now()) WHERE id = $1 RETURNING ${COLUMNS}`, [id])
-    )[0];
+    return (await this.db.query<TokenRow>(`UPDATE api_tokens SET revoked = coalesce(revoked, now()) WHERE id = $1 RETURNING ${COLUMNS}`, [id]))[0];
   }
 }

@@ -52,7 +52,14 @@ export class Tokens {
     }
     // 32 random bytes: a hash without salt is enough, nobody guesses such a token.
     const token = `bw_${randomBytes(32).toString("base64url")}`;
-    const row = await this.repository.insert({ id: randomUUID(), principal: request.principal, role: request.role, name: request.name, sha256: tokenHash(token), expires });
+    const row = await this.repository.insert({
+      id: randomUUID(),
+      principal: request.principal,
+      role: request.role,
+      name: request.name,
+      sha256: tokenHash(token),
+      expires,
+    });
     return { ...tokenView(row), token };
   }
 
