@@ -158,6 +158,12 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listWebhooks", webhookMasks, (m) => call("listWebhooks", "GET", "/webhooks/", m));
     await each("getWebhook", webhookMasks, (m) => call("getWebhook", "GET", `/webhooks/${hook.id}`, m));
     await each("listWebhookDeliveries", ["state,attempts", "event_key"], (m) => call("listWebhookDeliveries", "GET", `/webhooks/${hook.id}/deliveries`, m));
+    // A token's record, and the token itself in its creation's answer only.
+    const tokenMasks = ["principal,role", "expires,revoked", "token"];
+    await each("createToken", tokenMasks, (m) => call("createToken", "POST", "/admin/tokens/", m, { principal: "masked", role: "viewer" }));
+    const [token] = await call("listTokens", "GET", "/admin/tokens/", undefined);
+    await each("listTokens", tokenMasks, (m) => call("listTokens", "GET", "/admin/tokens/", m));
+    await each("getToken", tokenMasks, (m) => call("getToken", "GET", `/admin/tokens/${token.id}`, m));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {
