@@ -1,15 +1,8 @@
 import type { Request, RequestHandler, Response } from "express";
 import { BenchwrightError, type Engine, type Visibility } from "@benchwright/engine";
 import { principalOf, type Principal, type Role } from "../http/principal.js";
-import { hasRole } from "../http/roles.js";
+import { DEFAULT_PROVIDER_ROLES, hasRole } from "../http/roles.js";
 import type { OpenApiRequest } from "./routes.js";
-
-/**
- * Which stored provider configurations need more than an operator, by name (BENCHWRIGHT_PROVIDER_ROLES):
- * `local` runs the catalogue's scripts on the server's own host, so it is the admin's by default.
- * `inline` stands for every configuration sent in a request (Form B), which may be `local` too.
- */
-export const DEFAULT_PROVIDER_ROLES: Readonly<Record<string, Role>> = { local: "admin", inline: "admin" };
 
 /** The role an operation needs, by operationId (see requiredRoles): a lower one is a 403 before the request is read further. */
 export function requireRole(roles: ReadonlyMap<string, Role>, operationIdOf: (req: Request) => string | undefined): RequestHandler {

@@ -1,5 +1,12 @@
 import type { Role } from "./principal.js";
 
+/**
+ * Which stored provider configurations need more than an operator, by name (BENCHWRIGHT_PROVIDER_ROLES):
+ * `local` runs the catalogue's scripts on the server's own host, so it is the admin's by default.
+ * `inline` stands for every configuration sent in a request (Form B), which may be `local` too.
+ */
+export const DEFAULT_PROVIDER_ROLES: Readonly<Record<string, Role>> = { local: "admin", inline: "admin" };
+
 const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
 const ROLES = Object.keys(RANK) as Role[];
 
