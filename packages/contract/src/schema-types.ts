@@ -78,3 +78,7 @@ export type Webhook = Schemas["Webhook"];
 export type WebhookCreate = Schemas["WebhookCreate"];
 export type WebhookEvent = Schemas["WebhookEvent"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
+/** An API token's record (`createToken`; its `token` in that answer only) and its role. */
+export type Token = Schemas["Token"];
+export type TokenCreate = Schemas["TokenCreate"];
+export type TokenRole = Schemas["TokenRole"];
