@@ -59,7 +59,8 @@ function parse(action: string | undefined, rest: string[]) {
       args: rest,
       options: { principal: { type: "string" }, role: { type: "string" }, name: { type: "string" }, expires: { type: "string" } },
     });
-    if (!values.principal || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/.test(values.principal)) throw new Error("--principal NAME is required (letters, digits, . _ @ -)");
+    if (!values.principal || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/.test(values.principal))
+      throw new Error("--principal NAME is required (letters, digits, . _ @ -)");
     if (!values.role || !ROLES.includes(values.role)) throw new Error(`--role is required: one of ${ROLES.join(", ")}`);
     return { action, token: { principal: values.principal, role: values.role as TokenRole, name: values.name, expires: values.expires } } as const;
   }

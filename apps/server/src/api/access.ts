@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import { BenchwrightError, type Engine, type Visibility } from "@benchwright/engine";
 import { principalOf, type Principal, type Role } from "../http/principal.js";
-import { DEFAULT_PROVIDER_ROLES, hasRole } from "../http/roles.js";
-import type { OpenApiRequest } from "./routes.js";
+import { hasRole } from "../http/roles.js";
 
 /** The role an operation needs, by operationId (see requiredRoles): a lower one is a 403 before the request is read further. */
 export function requireRole(roles: ReadonlyMap<string, Role>, operationIdOf: (req: Request) => string | undefined): RequestHandler {
@@ -24,7 +23,8 @@ export function ownResourcesOnly(engine: Engine): RequestHandler {
   return (req, res, next) => {
     const principal = principalOf(res);
     if (principal.role === "admin") return next();
-    const params = ((req as OpenApiRequest).openapi?.pathParams ?? {}) as Record<string, string>;
+    // The path parameters the validator matched (see OpenApiRequest in routes.ts).
+    const params = ((req as { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {}) as Record<string, string>;
     const reading = req.method === "GET" || req.method === "HEAD";
     const owners = engine.store.owners;
     const check =

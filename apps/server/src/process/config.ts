@@ -131,7 +131,10 @@ export function parseAllowedHosts(value: string | undefined): string[] {
 /** `BENCHWRIGHT_PROVIDER_ROLES`: `name=role`, comma-separated, over the defaults; anything else keeps the process from starting. */
 export function parseProviderRoles(value: string | undefined): Record<string, Role> {
   const roles: Record<string, Role> = { ...DEFAULT_PROVIDER_ROLES };
-  for (const entry of (value ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (value ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [name, role, ...more] = entry.split("=").map((x) => x.trim());
     if (!name || more.length || !["viewer", "operator", "admin"].includes(role ?? "")) {
       throw new Error(`BENCHWRIGHT_PROVIDER_ROLES: '${entry}' is not name=viewer|operator|admin`);

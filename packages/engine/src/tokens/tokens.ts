@@ -31,7 +31,7 @@ export interface NewToken {
 export type TokenRefusal = "unknown" | "expired" | "revoked";
 
 /** BENCHWRIGHT_API_TOKEN's principal: no created token may take its name. */
-export const BOOTSTRAP_PRINCIPAL = "bootstrap";
+const BOOTSTRAP_PRINCIPAL = "bootstrap";
 
 /**
  * The principals' API tokens: made (the token shown once, its SHA-256 kept), listed, revoked,
@@ -92,7 +92,7 @@ export class Tokens {
   }
 }
 
-export function tokenHash(token: string): Buffer {
+function tokenHash(token: string): Buffer {
   return createHash("sha256").update(token).digest();
 }
 
