@@ -34,6 +34,27 @@ describe("the benchwright CLI", () => {
     expect(lines.join("\n")).toMatch(/unknown_provider: No stored cloud configuration 'local'/);
   });
 
+  it("makes, lists and revokes tokens on the server's database, the token printed once", async () => {
+    const lines: string[] = [];
+    const say = (l: string) => lines.push(l);
+    // A persistent data dir: each command opens the same embedded database.
+    expect(await runCli(["tokens", "create", "--principal", "ci", "--role", "operator", "--name", "nightly"], say)).toBe(0);
+    const made = JSON.parse(lines.pop()!) as { id: string; token: string; role: string; revoked: null };
+    expect(made).toMatchObject({ role: "operator", revoked: null });
+    expect(made.token).toMatch(/^bw_/);
+    expect(await runCli(["tokens", "list"], say)).toBe(0);
+    const listed = lines.pop()!;
+    expect(JSON.parse(listed)).toEqual([expect.objectContaining({ id: made.id, principal: "ci", name: "nightly" })]);
+    expect(listed).not.toContain(made.token);
+    expect(await runCli(["tokens", "revoke", made.id], say)).toBe(0);
+    expect(await runCli(["tokens", "list"], say)).toBe(0);
+    expect((JSON.parse(lines.pop()!) as Array<{ revoked: string | null }>)[0].revoked).toMatch(/^\d{4}-/);
+    expect(await runCli(["tokens", "create", "--principal", "x", "--role", "root"], say)).toBe(2);
+    expect(lines.pop()).toContain("--role is required");
+    expect(await runCli(["tokens", "revoke", "00000000-0000-4000-8000-000000000000"], say)).toBe(2);
+    expect(lines.pop()).toContain("not_found");
+  });
+
   it("refuses unknown commands and options with its usage", async () => {
     const lines: string[] = [];
     expect(await runCli(["sweep", "--everything"], (l) => lines.push(l))).toBe(2);

@@ -4,8 +4,9 @@ import { Engine, isBenchwrightError } from "@benchwright/engine";
 import { outboundPolicyOf, readConfig } from "./process/config.js";
 import { createLogger, engineLogOf } from "./operations/logger.js";
 import { serve, stopOnSignals, work } from "./process/processes.js";
+import { runTokensCommand, TOKENS_USAGE } from "./tokens-command.js";
 
-const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run]
+const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run] | tokens ...
 
   serve    the REST interface; it runs steps too unless BENCHWRIGHT_WORKER=false
            (--insecure: listen beyond loopback without BENCHWRIGHT_API_TOKEN)
@@ -13,6 +14,7 @@ const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--se
   sweep    destroys cloud resources tagged as Benchwright's whose session is deleted or
            unknown, for every stored cloud configuration (or the one named), and prints
            what it found
+  tokens   makes, lists and revokes the principals' API tokens (see tokens --help)
   -h, --help  this text
 
 Each reads the environment (see docs/configuration.md): HOST and PORT (default 127.0.0.1:5000),
@@ -28,8 +30,26 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
   const [command, ...rest] = argv;
   // Asked anywhere on the line, help is all that happens: no server starts.
   if (argv.some((a) => HELP_FLAGS.has(a))) {
-    out(USAGE);
+    out(command === "tokens" ? TOKENS_USAGE : USAGE);
     return 0;
+  }
+  if (command === "tokens") {
+    return runTokensCommand(
+      rest,
+      () => {
+        const config = readConfig();
+        // Only the database is wanted: no steps, no webhook deliveries.
+        return Engine.open({
+          dataDir: config.dataDir,
+          configDir: config.configDir,
+          databaseUrl: config.databaseUrl,
+          log: engineLogOf(createLogger({ level: config.logLevel ?? "warn" })),
+          work: false,
+          webhooks: { deliver: false },
+        });
+      },
+      out,
+    );
   }
   if (command === "serve" || command === "worker") {
     const log = createLogger();

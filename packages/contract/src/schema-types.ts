@@ -80,3 +80,7 @@ export type WebhookEvent = Schemas["WebhookEvent"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 /** One state-changing request in the audit log (`listAuditEntries`). */
 export type AuditEntry = Schemas["AuditEntry"];
+/** An API token's record (`createToken`; its `token` in that answer only) and its role. */
+export type Token = Schemas["Token"];
+export type TokenCreate = Schemas["TokenCreate"];
+export type TokenRole = Schemas["TokenRole"];

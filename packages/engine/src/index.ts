@@ -1,7 +1,8 @@
 // What the server, the dashboard's tests and bench/ import; everything else stays inside the engine.
 export { Engine } from "./engine.js";
 export { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
-export type { MetricsExportQuery, Page } from "./lists/list-query.js";
+export type { MetricsExportQuery, Page, Visibility } from "./lists/list-query.js";
+export { Tokens, type TokenRole } from "./tokens/tokens.js";
 export type { MetricRow } from "./lists/metric-rows.js";
 export { csvLine } from "./results/csv-record.js";
 export type { PlanRunCell } from "./model/plan-runs.js";

@@ -277,6 +277,19 @@ describe("operations against prism mock", () => {
     expect(await lastRequest().text()).toBe("");
   });
 
+  it("makes, lists, reads and revokes API tokens", async () => {
+    const made = await bw.createToken({ principal: "ci", role: "operator", expires: "2027-02-24T00:00:00Z" });
+    expect(made.token).toEqual(expect.any(String));
+    expect(await lastRequest().json()).toEqual({ principal: "ci", role: "operator", expires: "2027-02-24T00:00:00Z" });
+    const [first] = await bw.listTokens();
+    expect(first).toMatchObject({ id: expect.stringMatching(UUID), role: expect.stringMatching(/^(viewer|operator|admin)$/) });
+    expect(lastRequest().url).toMatch(/\/api\/v1\/admin\/tokens\/$/);
+    expect((await bw.getToken(first!.id)).id).toMatch(UUID);
+    await bw.revokeToken(first!.id);
+    expect(lastRequest().method).toBe("DELETE");
+    expect(lastRequest().url).toContain(`/admin/tokens/${first!.id}`);
+  });
+
   it("accepts a baseUrl that already ends in /api/v1", async () => {
     const client = createClient({ baseUrl: `${prismUrl}/api/v1/`, fetch: recordingFetch });
     expect((await client.listProviders())[0]!.name).toBe("local");

@@ -43,6 +43,8 @@ import type {
   StepResult,
   SweepReport,
   SweepRequest,
+  Token,
+  TokenCreate,
   Webhook,
   WebhookCreate,
   WebhookDelivery,
@@ -304,6 +306,21 @@ export interface BenchwrightClient {
   listAuditEntries(options?: ListAuditEntriesOptions): Promise<AuditEntry[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
   listAuditEntriesPage(options?: ListAuditEntriesOptions & PageOptions): Promise<Page<AuditEntry>>;
+  /**
+   * An admin's: makes an API token for a principal, with a role (`viewer`, `operator`, `admin`) and
+   * an optional expiry. The answer holds the `token`, this once; the server keeps its hash.
+   *
+   * @example
+   * const { token } = await bw.createToken({ principal: "ci", role: "operator", expires: "2027-02-24T00:00:00Z" });
+   */
+  createToken(body: TokenCreate, options?: CallOptions): Promise<Token>;
+  /** An admin's: every token's record (never the token), oldest first, revoked and expired ones too. */
+  listTokens(options?: CallOptions): Promise<Token[]>;
+  /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
+  listTokensPage(options?: CallOptions & PageOptions): Promise<Page<Token>>;
+  getToken(tokenId: string, options?: CallOptions): Promise<Token>;
+  /** An admin's: revokes the token, at once on every server. */
+  revokeToken(tokenId: string, options?: RequestOptions): Promise<void>;
   /** The series (one metric of one benchmark on one target, over time) that match the filters, oldest first. */
   listSeries(options?: ListSeriesOptions): Promise<Series[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
@@ -453,6 +470,8 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     readPage<AuditEntry>(raw.GET("/admin/audit", { params: { header: fieldsHeader(o), query: auditQuery(o) }, ...listInit(o) }));
   const webhooksPage = (o?: CallOptions & PageOptions) =>
     readPage<Webhook>(raw.GET("/webhooks/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
+  const tokensPage = (o?: CallOptions & PageOptions) =>
+    readPage<Token>(raw.GET("/admin/tokens/", { params: { header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }));
   const webhookDeliveriesPage = (webhookId: string, o?: CallOptions & PageOptions) =>
     readPage<WebhookDelivery>(
       raw.GET("/webhooks/{webhook_id}/deliveries", {
@@ -606,6 +625,13 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     sweep: (body, o) => unwrap(raw.POST("/admin/sweep", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
     listAuditEntries: async (o) => (await auditPage(o)).items,
     listAuditEntriesPage: auditPage,
+    createToken: (body, o) => unwrap(raw.POST("/admin/tokens/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
+    listTokens: async (o) => (await tokensPage(o)).items,
+    listTokensPage: tokensPage,
+    getToken: (tokenId, o) => unwrap(raw.GET("/admin/tokens/{token_id}", { params: { path: { token_id: tokenId }, header: fieldsHeader(o) }, ...init(o) })),
+    revokeToken: async (tokenId, o) => {
+      await unwrap(raw.DELETE("/admin/tokens/{token_id}", { params: { path: { token_id: tokenId } }, ...init(o) }));
+    },
     listSeries: async (o) => (await seriesPage(o)).items,
     listSeriesPage: seriesPage,
     series: (o) => followPages((cursor) => seriesPage({ ...o, limit: o?.pageSize ?? FOLLOW_PAGE_SIZE, cursor })),

@@ -1,8 +1,10 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import type { Engine, MetricsExportQuery, ReportFormat, TelemetryFormat } from "@benchwright/engine";
+import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat } from "@benchwright/engine";
+import { principalOf, type Role } from "../http/principal.js";
+import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
+import { checkProviderRole, checkReadable, visibilityOf } from "./access.js";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
-import { principalOf } from "../http/principal.js";
 import type { Quotas } from "../http/rate-limit.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
@@ -19,7 +21,12 @@ export type OperationHandler = (req: Request<Record<string, string>>, res: Respo
  * out. The request reaches its line through the operation the validator matched it to
  * (see dispatch), not through a second router matching the path again.
  */
-export function apiOperations(engine: Engine, options: { eventStreams?: SubscriberCap; quotas?: Quotas } = {}): Record<keyof operations, OperationHandler> {
+export function apiOperations(
+  engine: Engine,
+  options: { eventStreams?: SubscriberCap; quotas?: Quotas; providerRoles?: Readonly<Record<string, Role>> } = {},
+): Record<keyof operations, OperationHandler> {
+  const tokens = new Tokens(engine.store.tokens);
+  const providerRoles = options.providerRoles ?? DEFAULT_PROVIDER_ROLES;
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
   const { sessions: maxSessions, steps: maxSteps } = options.quotas ?? {};
   const step =
@@ -40,28 +47,36 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
     listProviders: (_req, res) => ok(res, 200, engine.listProviders()),
     // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
-    createSession: async (req, res) =>
-      ok(
-        res,
-        200,
-        await (maxSessions === undefined ? engine.createSession(req.body) : engine.createSessionWithinQuota(principalOf(res).id, maxSessions, req.body)),
-      ),
-    listSessions: async (req, res) => sendPage(req, res, await engine.listSessions(listQueryOf(req))),
+    createSession: async (req, res) => {
+      const principal = principalOf(res);
+      checkProviderRole(principal, req.body, providerRoles);
+      const session = await (maxSessions === undefined ? engine.createSession(req.body) : engine.createSessionWithinQuota(principal.id, maxSessions, req.body));
+      if (principal.id !== "bootstrap") await engine.store.owners.setSession(session.id, principal.id, false);
+      ok(res, 200, session);
+    },
+    listSessions: async (req, res) => sendPage(req, res, await engine.listSessions({ ...listQueryOf(req), ...visibilityOf(res) })),
     getSession: async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)),
     deleteSession: async (req, res) => {
       await engine.deleteSession(req.params.session_id);
       res.status(204).end();
     },
-    createExecution: async (req, res) => ok(res, 200, await engine.createExecution(req.params.session_id, req.body)),
-    listSessionExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(req.params.session_id, listQueryOf(req))),
-    listExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, listQueryOf(req))),
+    createExecution: async (req, res) => {
+      const principal = principalOf(res);
+      const execution = await engine.createExecution(req.params.session_id, req.body);
+      if (principal.id !== "bootstrap") await engine.store.owners.setExecution(execution.id, principal.id);
+      ok(res, 200, execution);
+    },
+    listSessionExecutions: async (req, res) =>
+      sendPage(req, res, await engine.listExecutions(req.params.session_id, { ...listQueryOf(req), ...visibilityOf(res) })),
+    listExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, { ...listQueryOf(req), ...visibilityOf(res) })),
     exportMetrics: async (req, res) => {
       const { format = "csv", ...filters } = listQueryOf<MetricsExportQuery & { format?: ExportFormat }>(req);
-      await sendMetricsExport(res, engine.exportMetrics(filters), format);
+      await sendMetricsExport(res, engine.exportMetrics({ ...filters, ...visibilityOf(res) }), format);
     },
     compareExecutions: async (req, res) => {
       const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number; min_difference?: string | number };
       const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
+      await checkReadable(engine, principalOf(res), ids);
       ok(
         res,
         200,
@@ -154,6 +169,17 @@ export function apiOperations(engine: Engine, options: { eventStreams?: Subscrib
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
     listAuditEntries: async (req, res) => sendPage(req, res, await engine.listAudit(listQueryOf(req))),
+    createToken: async (req, res) => {
+      const token = await tokens.create(req.body);
+      res.set("Location", `${API_BASE}/admin/tokens/${token.id}`);
+      ok(res, 201, token);
+    },
+    listTokens: async (req, res) => sendPage(req, res, await tokens.list(listQueryOf(req))),
+    getToken: async (req, res) => ok(res, 200, await tokens.get(req.params.token_id)),
+    revokeToken: async (req, res) => {
+      await tokens.revoke(req.params.token_id);
+      res.status(204).end();
+    },
   };
 }
 

@@ -1,8 +1,11 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
-import { BenchwrightError, storageFull, storageFullReason, type Engine } from "@benchwright/engine";
-import { requireBearerToken } from "./auth.js";
+import { BenchwrightError, storageFull, storageFullReason, Tokens, type Engine } from "@benchwright/engine";
+import { authenticate, requireBearerToken } from "./auth.js";
+import { ownResourcesOnly, requireRole } from "../api/access.js";
+import type { Role } from "./principal.js";
+import { requiredRoles } from "./roles.js";
 import { auditWrites } from "./audit.js";
 import { type Quotas, rateLimit, type RateLimit } from "./rate-limit.js";
 import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "../process/config.js";
@@ -28,8 +31,13 @@ import { isWebUiPath, webUiRouter } from "../operations/web-ui.js";
 
 export interface AppOptions {
   engine: Engine;
-  /** When set, every operation but the docs needs this bearer token. */
+  /**
+   * When set, every operation but the docs needs a bearer token: this one (the bootstrap admin's)
+   * or one made through the admin API, with the role the operation's security requirement names.
+   */
   token?: string;
+  /** The role each stored provider configuration needs, by name (BENCHWRIGHT_PROVIDER_ROLES); `local` and `inline` admin's by default. */
+  providerRoles?: Readonly<Record<string, Role>>;
   /** Origins whose pages may call the server (BENCHWRIGHT_CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
   /**
@@ -62,6 +70,8 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { engine, log = silentLogger } = options;
   const spec = loadSpec() as { paths: Record<string, Record<string, Operation | undefined> | undefined> };
+  // Read once, at startup: an operation without a role in the contract stops the server here.
+  const roles = requiredRoles(spec);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -115,7 +125,7 @@ export function createApp(options: AppOptions): Express {
       (req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()),
     ),
   );
-  if (options.token) app.use(API_BASE, requireBearerToken(options.token));
+  if (options.token) app.use(API_BASE, authenticate(options.token, new Tokens(engine.store.tokens)));
   // Once the principal is known, before anything else reads the request.
   if (options.rateLimit) app.use(API_BASE, rateLimit(engine, options.rateLimit));
   const json = jsonBody({ limit: "1mb" });
@@ -135,6 +145,8 @@ export function createApp(options: AppOptions): Express {
   app.use(
     inSeries(
       (req, _res, next) => (operationOf(req) ? next() : next(notFound(req))),
+      // Before the request is read further: a token below the operation's role learns nothing more.
+      requireRole(roles, (req) => operationOf(req)?.operationId),
       // Only an operation that takes a body gets one parsed: the body of a GET or of a prepare
       // means nothing, and its charset or syntax cannot make that operation fail.
       emptyOptionalBody(spec, operationOf),
@@ -144,8 +156,10 @@ export function createApp(options: AppOptions): Express {
       // Every request here is an operation (the gate above): served without a mount, which would cut
       // and restore its path for nothing.
       validatedOnly,
+      // After validation, which has matched the path's parameters: another principal's session or execution is refused.
+      ownResourcesOnly(engine),
       withRequestId,
-      dispatch(apiOperations(engine, { eventStreams, quotas: options.quotas })),
+      dispatch(apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles })),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertSafeToListen, isLoopback, outboundPolicyOf, readConfig, webhookOptionsOf } from "./config.js";
+import { assertSafeToListen, isLoopback, outboundPolicyOf, parseProviderRoles, readConfig, webhookOptionsOf } from "./config.js";
 
 describe("server configuration", () => {
   it("defaults to 127.0.0.1:5000 with the embedded database", () => {
@@ -95,5 +95,19 @@ describe("server configuration", () => {
     expect(webhookOptionsOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS: "true" }, []))).toEqual({ allowPrivate: true });
     expect(webhookOptionsOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS: "true" }, []))).toEqual({ allowPrivate: false });
     expect(outboundPolicyOf(readConfig({ BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS: "true" }, []))).toEqual({ allowPrivate: false });
+  });
+});
+
+describe("BENCHWRIGHT_PROVIDER_ROLES", () => {
+  it("keeps local and inline configurations the admin's unless told otherwise", () => {
+    expect(parseProviderRoles(undefined)).toEqual({ local: "admin", inline: "admin" });
+    expect(parseProviderRoles("local=operator, aws=admin")).toEqual({ local: "operator", inline: "admin", aws: "admin" });
+    expect(readConfig({ BENCHWRIGHT_PROVIDER_ROLES: "gce=viewer" }, []).providerRoles).toEqual({ local: "admin", inline: "admin", gce: "viewer" });
+  });
+
+  it("refuses an entry that is not name=role", () => {
+    expect(() => parseProviderRoles("local=root")).toThrow(/'local=root' is not name=viewer\|operator\|admin/);
+    expect(() => parseProviderRoles("local")).toThrow(/BENCHWRIGHT_PROVIDER_ROLES/);
+    expect(() => parseProviderRoles("a=admin=x")).toThrow(/BENCHWRIGHT_PROVIDER_ROLES/);
   });
 });

@@ -4,6 +4,8 @@ import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy, type WebhookOptions } 
 import { parseCorsOrigins } from "../http/cors.js";
 import { parseHostEntry } from "../http/cross-site.js";
 import type { Quotas, RateLimit } from "../http/rate-limit.js";
+import type { Role } from "../http/principal.js";
+import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
 import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "../operations/logger.js";
 
 export interface ServerConfig {
@@ -20,6 +22,12 @@ export interface ServerConfig {
    * (`BENCHWRIGHT_ALLOWED_HOSTS`, comma-separated `name` or `name:port`; `*` for any).
    */
   allowedHosts?: string[];
+  /**
+   * The role each stored provider configuration needs, by name, beside the defaults (`local` and
+   * `inline`, a configuration sent with a request, are the admin's): `BENCHWRIGHT_PROVIDER_ROLES`,
+   * comma-separated `name=role`. A configuration not named is an operator's.
+   */
+  providerRoles?: Record<string, Role>;
   insecure: boolean;
   /** Whether this process runs steps too (`BENCHWRIGHT_WORKER=false`: it serves and leaves steps to workers). */
   work?: boolean;
@@ -80,6 +88,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     token: env.BENCHWRIGHT_API_TOKEN || undefined,
     corsOrigins: parseCorsOrigins(env.BENCHWRIGHT_CORS_ORIGINS),
     allowedHosts: parseAllowedHosts(env.BENCHWRIGHT_ALLOWED_HOSTS),
+    providerRoles: parseProviderRoles(env.BENCHWRIGHT_PROVIDER_ROLES),
     insecure: argv.includes("--insecure"),
     work: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_WORKER ?? ""),
     queueSchema: env.BENCHWRIGHT_QUEUE_SCHEMA || undefined,
@@ -150,6 +159,22 @@ function rateLimitOf(env: NodeJS.ProcessEnv): RateLimit | undefined {
 /** A count of at least 1, or undefined when unset or empty. */
 function optionalWholeNumber(env: NodeJS.ProcessEnv, name: string, unit: string): number | undefined {
   return env[name]?.trim() ? wholeNumberSetting(env, name, 1, unit) : undefined;
+}
+
+/** `BENCHWRIGHT_PROVIDER_ROLES`: `name=role`, comma-separated, over the defaults; anything else keeps the process from starting. */
+export function parseProviderRoles(value: string | undefined): Record<string, Role> {
+  const roles: Record<string, Role> = { ...DEFAULT_PROVIDER_ROLES };
+  for (const entry of (value ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const [name, role, ...more] = entry.split("=").map((x) => x.trim());
+    if (!name || more.length || !["viewer", "operator", "admin"].includes(role ?? "")) {
+      throw new Error(`BENCHWRIGHT_PROVIDER_ROLES: '${entry}' is not name=viewer|operator|admin`);
+    }
+    roles[name] = role as Role;
+  }
+  return roles;
 }
 
 /** A switch that is off unless said otherwise. */

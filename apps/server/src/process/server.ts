@@ -34,6 +34,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     token: config.token,
     corsOrigins: config.corsOrigins,
     allowedHosts: [config.host, ...(config.allowedHosts ?? [])],
+    providerRoles: config.providerRoles,
     log,
     validateResponses: extra.validateResponses,
     metricsPublic: config.metricsPublic,

@@ -161,6 +161,12 @@ describe("masked answers, checked by Prism against the contract", () => {
     // The audit log holds every write above (each request's entry is written when its answer has gone).
     const auditMasks = ["principal,operation", "status,code,outcome", "request_id,at"];
     await each("listAuditEntries", auditMasks, (m) => call("listAuditEntries", "GET", "/admin/audit?limit=5&outcome=success", m));
+    // A token's record, and the token itself in its creation's answer only.
+    const tokenMasks = ["principal,role", "expires,revoked", "token"];
+    await each("createToken", tokenMasks, (m) => call("createToken", "POST", "/admin/tokens/", m, { principal: "masked", role: "viewer" }));
+    const [token] = await call("listTokens", "GET", "/admin/tokens/", undefined);
+    await each("listTokens", tokenMasks, (m) => call("listTokens", "GET", "/admin/tokens/", m));
+    await each("getToken", tokenMasks, (m) => call("getToken", "GET", `/admin/tokens/${token.id}`, m));
     // The steps' answers: the result when the step has ended, the attempt (202) when asked to answer at once.
     for (const mask of [...COMMON_MASKS, "started", "duration"]) {
       const e = await call("createExecution", "POST", `/sessions/${session.id}/executions/`, undefined, {

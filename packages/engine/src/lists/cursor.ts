@@ -57,6 +57,14 @@ export function deliveryCursor(seq: string): string {
   return encode(["d", seq]);
 }
 
+export function tokenCursor(seq: string): string {
+  return encode(["t", seq]);
+}
+
+export function tokenSeqOf(cursor: string): string {
+  return seqOf(cursor, "t", "tokens");
+}
+
 export function sessionKeyOf(cursor: string): SessionKey {
   const parts = decode(cursor);
   const [kind, created, id] = parts;

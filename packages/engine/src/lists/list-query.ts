@@ -8,15 +8,20 @@ import { auditSeqOf, executionSeqOf, planRunSeqOf, planSeqOf, sessionKeyOf } fro
 type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;
 
 /** The filters and page of `GET /sessions/`, as the contract names them. */
-export type SessionListQuery = QueryOf<"listSessions">;
+export type SessionListQuery = QueryOf<"listSessions"> & Visibility;
 /** The filters and page of `GET /executions/` (and, without `session_id` and `provider`, of a session's executions). */
-export type ExecutionListQuery = QueryOf<"listExecutions">;
+export type ExecutionListQuery = QueryOf<"listExecutions"> & Visibility;
+
+/** A list as a principal who is not an admin sees it: its own records and the shared ones (unset: all). */
+export interface Visibility {
+  visible_to?: string;
+}
 /** The filters and page of `GET /admin/audit`. */
 export type AuditListQuery = QueryOf<"listAuditEntries">;
 /** The page of `GET /plans/`. */
 export type PlanListQuery = QueryOf<"listPlans">;
 /** The filters of the metrics export (its `format` is the server's business). */
-export type MetricsExportQuery = Omit<QueryOf<"exportMetrics">, "format">;
+export type MetricsExportQuery = Omit<QueryOf<"exportMetrics">, "format"> & Visibility;
 
 /** One page of a list: its records, and the cursor of the next page when more match. */
 export interface Page<T> {
@@ -35,6 +40,7 @@ export function sessionWhereOf(query: SessionListQuery): SessionWhere {
   return {
     states: query.state ? [...new Set(query.state)] : [...LISTED_SESSION_STATES],
     provider: query.provider,
+    visibleTo: query.visible_to,
     createdSince: createdSinceOf(query.created_since),
     after: query.cursor === undefined ? undefined : sessionKeyOf(query.cursor),
     limit: pageSizeOf(query.limit),
@@ -52,6 +58,7 @@ export function executionWhereOf(query: ExecutionListQuery, toolId: (name: strin
     workload: query.workload,
     provider: query.provider,
     states: query.state,
+    visibleTo: query.visible_to,
     createdSince: createdSinceOf(query.created_since),
     afterSeq: query.cursor === undefined ? undefined : executionSeqOf(query.cursor),
     limit: pageSizeOf(query.limit),

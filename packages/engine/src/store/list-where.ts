@@ -11,6 +11,8 @@ export interface SessionWhere {
   ids?: string[];
   /** The provider configuration's name. */
   provider?: string;
+  /** Only the sessions this principal owns, and the shared ones. */
+  visibleTo?: string;
   createdSince?: Date;
   after?: SessionKey;
   limit?: number;
@@ -37,6 +39,8 @@ export interface ExecutionWhere {
   /** The provider configuration's name, of the execution's session. */
   provider?: string;
   states?: ExecutionState[];
+  /** Only the executions this principal owns, and those of shared sessions. */
+  visibleTo?: string;
   createdSince?: Date;
   afterSeq?: string;
   limit?: number;
@@ -58,6 +62,7 @@ export function sessionsSelect(where: SessionWhere, params: SqlParams, columns: 
   if (where.id !== undefined) conditions.push(`id = ${params.add(where.id)}::uuid`);
   if (where.ids) conditions.push(`id = ANY(${params.add(where.ids)}::uuid[])`);
   if (where.provider !== undefined) conditions.push(`provider_name = ${params.add(where.provider)}`);
+  if (where.visibleTo !== undefined) conditions.push(`(owner = ${params.add(where.visibleTo)} OR shared)`);
   if (where.createdSince) conditions.push(`created >= ${params.add(where.createdSince)}`);
   if (where.after) conditions.push(`(created, id) > (${params.add(where.after.created)}::timestamptz, ${params.add(where.after.id)}::uuid)`);
   return `SELECT ${columns} FROM sessions WHERE ${conditions.join(" AND ")} ORDER BY created, id${limitClause(where.limit, params)}`;
@@ -76,6 +81,10 @@ function executionConditions(where: ExecutionWhere, params: SqlParams): string[]
     conditions.push(`EXISTS (SELECT 1 FROM sessions s WHERE s.id = e.session_id AND s.provider_name = ${params.add(where.provider)})`);
   }
   if (where.states) conditions.push(`e.state = ANY(${params.add(where.states)})`);
+  if (where.visibleTo !== undefined) {
+    const owner = params.add(where.visibleTo);
+    conditions.push(`(e.owner = ${owner} OR EXISTS (SELECT 1 FROM sessions s WHERE s.id = e.session_id AND s.shared))`);
+  }
   if (where.createdSince) conditions.push(`e.created >= ${params.add(where.createdSince)}`);
   if (where.afterSeq !== undefined) conditions.push(`e.seq > ${params.add(where.afterSeq)}::bigint`);
   return conditions;

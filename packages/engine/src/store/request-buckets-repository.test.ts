@@ -32,7 +32,7 @@ for (const kind of ["pglite", "postgres"] as const) {
 
     it("lets a burst through, refuses the next with the wait until a token, and refills at the rate", async () => {
       // 1 token a second: the refill during the test's few milliseconds is far below one token.
-      const takes = [];
+      const takes: Array<Awaited<ReturnType<typeof a.take>>> = [];
       for (let i = 0; i < 5; i++) takes.push(await (i % 2 ? b : a).take("alice", 1, 3));
       expect(takes.map((t) => t.allowed)).toEqual([true, true, true, false, false]);
       expect(takes[3]!.retryAfterS).toBeGreaterThan(0.9);

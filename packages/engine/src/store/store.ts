@@ -28,6 +28,8 @@ import { WebhooksRepository } from "./webhooks-repository.js";
 import { AuditRepository } from "./audit-repository.js";
 import { RequestBucketsRepository } from "./request-buckets-repository.js";
 import { QuotaRepository } from "./quota-repository.js";
+import { TokensRepository } from "./tokens-repository.js";
+import { OwnersRepository } from "./owners-repository.js";
 
 /**
  * Every read and write of the engine's state, one repository per kind of data (their SQL in
@@ -60,6 +62,10 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly requestBuckets: RequestBucketsRepository;
   /** Which principal made each session, and what of theirs is live, for the facade's quotas. */
   readonly quotas: QuotaRepository;
+  /** The principals' API tokens, read and written by the server through it directly. */
+  readonly tokens: TokensRepository;
+  /** Whose each session and execution is, read and written by the server through it directly. */
+  readonly owners: OwnersRepository;
 
   constructor(
     readonly db: Db,
@@ -90,6 +96,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.audit = new AuditRepository(db);
     this.requestBuckets = new RequestBucketsRepository(db);
     this.quotas = new QuotaRepository(db);
+    this.tokens = new TokensRepository(db);
+    this.owners = new OwnersRepository(db);
   }
 
   // ---- sessions

@@ -1,0 +1,297 @@
+import { randomUUID } from "node:crypto";
+import { loadSpec } from "@benchwright/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../http/app.js";
+import type { Role } from "../http/principal.js";
+import { hasRole, requiredRoles } from "../http/roles.js";
+import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";
+
+// Issue 28's acceptance 2: every operation of the contract, tried with a token of each role, an
+// expired and a revoked token, and on another principal's session and execution. Allowed exactly
+// where the operation's security requirement says (any answer the contract declares but 401/403),
+// a 401/403 problem elsewhere, and nothing in the store changed by a refusal. The roles expected
+// are read from the contract here too, by requiredRoles, which the server uses: so the test also
+// checks that each operation names one role, and the server's answers that it enforces that one.
+
+interface Spec {
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, unknown>>;
+}
+interface Example {
+  value?: unknown;
+}
+interface Operation {
+  id: string;
+  template: string;
+  method: string;
+  role: Role;
+  /** The request's body: the contract's first example, or one this test knows works. */
+  body?: unknown;
+  /** Required query parameters, from their examples. */
+  query: Record<string, string>;
+  statuses: Set<number>;
+}
+
+const spec = loadSpec() as unknown as Spec;
+const BASE = spec.servers[0].url;
+const ROLES = requiredRoles(spec as never);
+const METHODS = ["get", "post", "put", "patch", "delete"];
+const resolve = (ref: string): unknown =>
+  ref
+    .split("/")
+    .slice(1)
+    .reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], spec);
+const deref = <T>(x: unknown): T => (x && typeof x === "object" && "$ref" in x ? deref<T>(resolve((x as { $ref: string }).$ref)) : (x as T));
+
+/** Bodies that do real work on this server (the `local` configuration, the instant `idle0`). */
+const KNOWN_BODIES: Record<string, unknown> = {
+  createSession: { provider: "local", service: "default" },
+  createExecution: { tool: "idle", workload: "idle0" },
+  createToken: { principal: "made-in-test", role: "viewer" },
+};
+
+const OPERATIONS: Operation[] = Object.entries(spec.paths).flatMap(([template, item]) =>
+  METHODS.filter((m) => item[m]).map((method) => {
+    const op = item[method] as { operationId: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
+    const content = op.requestBody
+      ? deref<{ content?: Record<string, { examples?: Record<string, Example>; example?: unknown }> }>(op.requestBody).content
+      : undefined;
+    const json = content?.["application/json"];
+    const example = json?.example ?? Object.values(json?.examples ?? {}).map((e) => deref<Example>(e).value)[0];
+    const parameters = [...((item.parameters as unknown[]) ?? []), ...(op.parameters ?? [])].map((p) =>
+      deref<{ name: string; in: string; required?: boolean; example?: unknown; schema?: { example?: unknown } }>(p),
+    );
+    const query = Object.fromEntries(
+      parameters.filter((p) => p.in === "query" && p.required).map((p) => [p.name, String(p.example ?? p.schema?.example ?? "")]),
+    );
+    return {
+      id: op.operationId,
+      template,
+      method: method.toUpperCase(),
+      role: ROLES.get(op.operationId)!,
+      body: KNOWN_BODIES[op.operationId] ?? example,
+      query,
+      statuses: new Set(Object.keys(op.responses).map(Number)),
+    };
+  }),
+);
+/** Reads first, deletions last: a resource a deletion took is not there for the operations after it. */
+const ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+OPERATIONS.sort((a, b) => ORDER.indexOf(a.method) - ORDER.indexOf(b.method));
+
+/** Whether the operation acts on one session or execution (or compares some): where ownership is checked. */
+const ownedTarget = (op: Operation) => /\{(session_id|exec_id)\}/.test(op.template) || op.id === "compareExecutions";
+
+interface Caller {
+  name: string;
+  token: string;
+  role?: Role;
+  /** The session and execution this caller names in paths. */
+  target: "own" | "shared" | "foreign";
+  /** Why every request of this caller is refused, when it is: an expired or revoked token. */
+  refusedAs?: 401;
+}
+
+describe("roles, tokens and ownership, from the contract", () => {
+  let fx: Fixture;
+  let http: Listening;
+  const BOOT = "boot-token-for-principals-test";
+  const ids = { own: { session: "", execution: "", other: "" }, shared: { session: "", execution: "", other: "" } };
+  const callers: Caller[] = [];
+  let spareToken = "";
+
+  const send = (token: string, method: string, path: string, body?: unknown) =>
+    http.send(method, path, {
+      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const must = async (token: string, method: string, path: string, body?: unknown) => {
+    const res = await send(token, method, path, body);
+    if (res.status >= 300) throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
+    return res.json as { id: string; token: string };
+  };
+  const tokenFor = async (principal: string, role: Role, expires?: string) =>
+    (await must(BOOT, "POST", `${BASE}/admin/tokens/`, { principal, role, ...(expires ? { expires } : {}) })).token;
+
+  /** Every table of the store but the migrations' own, as rows: what a refusal must leave as it was. */
+  const snapshot = async () => {
+    const tables = await fx.engine.store.db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1",
+    );
+    const parts: Record<string, unknown> = {};
+    for (const { table_name } of tables) parts[table_name] = await fx.engine.store.db.query(`SELECT * FROM "${table_name}" ORDER BY 1`);
+    return JSON.stringify(parts);
+  };
+
+  beforeAll(async () => {
+    fx = await openFixture();
+    // Operators may use `local` here (the operator's setting; admin-only by default, checked below).
+    http = await listen(createApp({ engine: fx.engine, token: BOOT, validateResponses: true, providerRoles: { local: "operator", inline: "admin" } }));
+    const otto = await tokenFor("otto", "operator");
+    const session = async (token: string) => (await must(token, "POST", `${BASE}/sessions/`, { provider: "local", service: "default" })).id;
+    const execution = async (token: string, sid: string) =>
+      (await must(token, "POST", `${BASE}/sessions/${sid}/executions/`, { tool: "idle", workload: "idle0" })).id;
+    ids.own.session = await session(otto);
+    ids.own.execution = await execution(otto, ids.own.session);
+    ids.shared.session = await session(otto);
+    ids.shared.execution = await execution(otto, ids.shared.session);
+    // A comparison names two executions: each caller's second one.
+    ids.shared.other = await execution(otto, ids.shared.session);
+    ids.own.other = await execution(otto, ids.own.session);
+    // Sharing has no operation yet: the owner's record is set as the store keeps it.
+    await fx.engine.store.owners.setSession(ids.shared.session, "otto", true);
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const revoked = await tokenFor("rex", "admin");
+    const revokedId = ((await must(BOOT, "GET", `${BASE}/admin/tokens/`)) as unknown as Array<{ id: string; principal: string }>).find(
+      (t) => t.principal === "rex",
+    )!.id;
+    await must(BOOT, "DELETE", `${BASE}/admin/tokens/${revokedId}`);
+    spareToken = (await must(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "spare", role: "viewer" })).id;
+    callers.push(
+      { name: "viewer", token: await tokenFor("vic", "viewer"), role: "viewer", target: "shared" },
+      { name: "operator", token: otto, role: "operator", target: "own" },
+      { name: "admin", token: await tokenFor("ada", "admin"), role: "admin", target: "own" },
+      { name: "viewer on another's", token: await tokenFor("val", "viewer"), role: "viewer", target: "foreign" },
+      { name: "operator on another's", token: await tokenFor("olga", "operator"), role: "operator", target: "foreign" },
+      { name: "expired admin", token: await tokenFor("old", "admin", past), target: "own", refusedAs: 401 },
+      { name: "revoked admin", token: revoked, target: "own", refusedAs: 401 },
+    );
+  });
+
+  afterAll(async () => {
+    await http?.close();
+    await fx?.close();
+  });
+
+  const pathFor = (op: Operation, caller: Caller) => {
+    const mine = caller.target === "shared" ? ids.shared : ids.own;
+    const path = (BASE + op.template)
+      .replace("{session_id}", mine.session)
+      .replace("{exec_id}", mine.execution)
+      .replace("{token_id}", spareToken)
+      .replace("{step}", "prepare")
+      .replace("{attempt}", "1")
+      .replace("{benchmark_id}", "idle")
+      .replace(/\{[a-z_]+\}/g, () => randomUUID());
+    const query = { ...op.query, ...(op.id === "compareExecutions" ? { ids: `${mine.execution},${mine.other}` } : {}) };
+    const search = new URLSearchParams(query).toString();
+    return search ? `${path}?${search}` : path;
+  };
+
+  /** What the contract (and ownership) says this caller gets: allowed, or refused with this status. */
+  const expected = (op: Operation, caller: Caller): "allowed" | 401 | 403 => {
+    if (caller.refusedAs) return caller.refusedAs;
+    if (!hasRole(caller.role!, op.role)) return 403;
+    if (caller.role !== "admin" && ownedTarget(op)) {
+      if (caller.target === "foreign") return 403;
+      // A shared session is everyone's to read, its owner's alone to change.
+      if (caller.target === "shared" && op.method !== "GET") return 403;
+    }
+    return "allowed";
+  };
+
+  const explain = (op: Operation, caller: Caller, path: string, res: RawResponse) =>
+    `${caller.name} ${op.id} (${op.role}) ${op.method} ${path} → ${res.status} ${res.text.slice(0, 300)}`;
+
+  it("answers every operation with each role, expired and revoked tokens and others' resources as the contract says", async () => {
+    expect(OPERATIONS.length).toBeGreaterThanOrEqual(50);
+    const tally = { allowed: 0, refused401: 0, refused403: 0, allowed2xx: 0 };
+    for (const op of OPERATIONS) {
+      // The refused callers first, the store compared around them; then the allowed ones.
+      const refused = callers.filter((c) => expected(op, c) !== "allowed");
+      const allowed = callers.filter((c) => expected(op, c) === "allowed");
+      const before = await snapshot();
+      for (const caller of refused) {
+        const path = pathFor(op, caller);
+        const res = await send(caller.token, op.method, path, op.body);
+        const status = expected(op, caller);
+        expect(res.status, explain(op, caller, path, res)).toBe(status);
+        expect(res.headers["content-type"], explain(op, caller, path, res)).toMatch(/^application\/problem\+json/);
+        expect(res.json, explain(op, caller, path, res)).toMatchObject({ status, code: status === 401 ? "unauthorized" : "forbidden" });
+        expect(op.statuses, `${op.id} must declare ${status}`).toContain(status);
+        if (status === 401) tally.refused401++;
+        else tally.refused403++;
+      }
+      expect(await snapshot(), `${op.id}: a refusal changed the store`).toBe(before);
+      for (const caller of allowed) {
+        const path = pathFor(op, caller);
+        const res = await send(caller.token, op.method, path, op.body);
+        expect([401, 403], explain(op, caller, path, res)).not.toContain(res.status);
+        expect(res.status < 500 || res.status === 502, explain(op, caller, path, res)).toBe(true);
+        expect([...op.statuses], explain(op, caller, path, res)).toContain(res.status);
+        tally.allowed++;
+        if (res.status < 300) tally.allowed2xx++;
+      }
+    }
+    console.log(`principals: ${OPERATIONS.length} operations × ${callers.length} callers: ${JSON.stringify(tally)}`);
+    // Each kind of answer happened, many times: the table above is not vacuous.
+    expect(tally.refused401).toBe(OPERATIONS.length * 2);
+    expect(tally.refused403).toBeGreaterThan(OPERATIONS.length);
+    expect(tally.allowed2xx).toBeGreaterThan(OPERATIONS.length);
+  }, 120_000);
+
+  it("lists to a non-admin only its own and the shared sessions and executions", async () => {
+    const [viewer, operator, admin, , foreign] = callers;
+    const sessionsOf = async (c: Caller) => ((await send(c.token, "GET", `${BASE}/sessions/`)).json as Array<{ id: string }>).map((s) => s.id);
+    const executionsOf = async (c: Caller) => ((await send(c.token, "GET", `${BASE}/executions/`)).json as Array<{ id: string }>).map((s) => s.id);
+    // The deletions above may have taken the sessions out of the live list: ask for every state.
+    const all = async (c: Caller) =>
+      ((await send(c.token, "GET", `${BASE}/sessions/?state=active,deleting,deleted`)).json as Array<{ id: string }>).map((s) => s.id);
+    expect(await all(operator)).toEqual(expect.arrayContaining([ids.own.session, ids.shared.session]));
+    expect(await all(admin)).toEqual(expect.arrayContaining([ids.own.session, ids.shared.session]));
+    expect(await all(viewer)).toEqual([ids.shared.session]);
+    // The other operator made a session of its own above (createSession is an operator's): that one and the shared one.
+    const foreigns = await all(foreign);
+    expect(foreigns).toContain(ids.shared.session);
+    expect(foreigns).not.toContain(ids.own.session);
+    for (const id of foreigns.filter((x) => x !== ids.shared.session))
+      expect(await fx.engine.store.owners.ofSession(id)).toEqual({ owner: "olga", shared: false });
+    expect(await sessionsOf(foreign)).not.toContain(ids.own.session);
+    const foreignExecutions = await executionsOf(foreign);
+    expect(foreignExecutions).toEqual(expect.arrayContaining([ids.shared.execution, ids.shared.other]));
+    expect(foreignExecutions).not.toContain(ids.own.execution);
+    expect(await executionsOf(operator)).toEqual(expect.arrayContaining([ids.own.execution, ids.shared.execution]));
+  });
+
+  it("keeps `local` for admins by default: an operator's session on it is a 403 that makes nothing", async () => {
+    const strict = await listen(createApp({ engine: fx.engine, token: BOOT, validateResponses: true }));
+    try {
+      const [, operator] = callers;
+      const before = await snapshot();
+      const res = await strict.send("POST", `${BASE}/sessions/`, {
+        headers: { Authorization: `Bearer ${operator.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ provider: "local", service: "default" }),
+      });
+      expect(res.status, res.text).toBe(403);
+      expect(res.json).toMatchObject({ code: "forbidden" });
+      expect(await snapshot()).toBe(before);
+      const inline = await strict.send("POST", `${BASE}/sessions/`, {
+        headers: { Authorization: `Bearer ${operator.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ config: { provider: { class: "local", name: "mine" }, default: {} } }),
+      });
+      expect(inline.status, inline.text).toBe(403);
+      const admin = await strict.send("POST", `${BASE}/sessions/`, {
+        headers: { Authorization: `Bearer ${callers[2].token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ provider: "local", service: "default" }),
+      });
+      expect(admin.status, admin.text).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("shows a token once and keeps only its hash", async () => {
+    const made = await must(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "once", role: "viewer", name: "shown once" });
+    expect(made.token).toMatch(/^bw_[A-Za-z0-9_-]{43}$/);
+    const read = (await send(BOOT, "GET", `${BASE}/admin/tokens/${made.id}`)).json as Record<string, unknown>;
+    expect(read).toMatchObject({ id: made.id, principal: "once", role: "viewer", revoked: null });
+    expect(read).not.toHaveProperty("token");
+    expect((await send(BOOT, "GET", `${BASE}/admin/tokens/`)).text).not.toContain(made.token);
+    expect(JSON.stringify(await fx.engine.store.db.query("SELECT * FROM api_tokens"))).not.toContain(made.token);
+    expect(fx.logs.join("\n")).not.toContain(made.token);
+    expect((await send(made.token, "GET", `${BASE}/sessions/`)).status).toBe(200);
+    const bootstrap = await send(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "bootstrap", role: "admin" });
+    expect(bootstrap.status).toBe(400);
+  });
+});

@@ -1,0 +1,110 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { BenchwrightError } from "../errors.js";
+import { tokenCursor, tokenSeqOf } from "../lists/cursor.js";
+import { pageOf, seqPageOf, type Page, type SeqPageQuery } from "../lists/list-query.js";
+import type { TokenRow, TokensRepository } from "../store/tokens-repository.js";
+import { formatTimestamp } from "../time.js";
+
+export type TokenRole = "viewer" | "operator" | "admin";
+
+/** A token's record as the API shows it; `token` only in the creation's answer. */
+export interface TokenView {
+  id: string;
+  principal: string;
+  role: TokenRole;
+  name: string | null;
+  created: string;
+  expires: string | null;
+  revoked: string | null;
+  token?: string;
+}
+
+export interface NewToken {
+  principal: string;
+  role: TokenRole;
+  name?: string;
+  /** RFC 3339; never expires when unset. */
+  expires?: string;
+}
+
+/** Why a token sent with a request does not name a principal. */
+export type TokenRefusal = "unknown" | "expired" | "revoked";
+
+/** BENCHWRIGHT_API_TOKEN's principal: no created token may take its name. */
+const BOOTSTRAP_PRINCIPAL = "bootstrap";
+
+/**
+ * The principals' API tokens: made (the token shown once, its SHA-256 kept), listed, revoked,
+ * and looked up for each request in the database, so a revocation holds on every server at once.
+ */
+export class Tokens {
+  constructor(private readonly repository: TokensRepository) {}
+
+  async create(request: NewToken): Promise<TokenView> {
+    if (request.principal === BOOTSTRAP_PRINCIPAL) {
+      const message = "is BENCHWRIGHT_API_TOKEN's principal; name another";
+      throw new BenchwrightError("validation_failed", `/body/principal ${message}`, { errors: [{ path: "/body/principal", message }] });
+    }
+    const expires = request.expires === undefined ? undefined : new Date(request.expires);
+    if (expires && Number.isNaN(expires.getTime())) {
+      const message = "is not a time";
+      throw new BenchwrightError("validation_failed", `/body/expires ${message}`, { errors: [{ path: "/body/expires", message }] });
+    }
+    // 32 random bytes: a hash without salt is enough, nobody guesses such a token.
+    const token = `bw_${randomBytes(32).toString("base64url")}`;
+    const row = await this.repository.insert({
+      id: randomUUID(),
+      principal: request.principal,
+      role: request.role,
+      name: request.name,
+      sha256: tokenHash(token),
+      expires,
+    });
+    return { ...tokenView(row), token };
+  }
+
+  async list(query: SeqPageQuery = {}): Promise<Page<TokenView>> {
+    const { afterSeq, limit } = seqPageOf(query, tokenSeqOf);
+    const rows = await this.repository.page(afterSeq, limit);
+    const page = pageOf(rows, query.limit, (last) => tokenCursor(last.seq));
+    return { items: page.items.map(tokenView), next: page.next };
+  }
+
+  async get(id: string): Promise<TokenView> {
+    const row = await this.repository.get(id);
+    if (!row) throw new BenchwrightError("not_found", `No token ${id}`);
+    return tokenView(row);
+  }
+
+  async revoke(id: string): Promise<TokenView> {
+    const row = await this.repository.revoke(id);
+    if (!row) throw new BenchwrightError("not_found", `No token ${id}`);
+    return tokenView(row);
+  }
+
+  /** The principal a request's bearer token names, or why it names none. */
+  async principalOf(token: string, now = new Date()): Promise<{ id: string; role: TokenRole } | TokenRefusal> {
+    const row = await this.repository.byHash(tokenHash(token));
+    if (!row) return "unknown";
+    if (row.revoked) return "revoked";
+    if (row.expires && row.expires.getTime() <= now.getTime()) return "expired";
+    return { id: row.principal, role: row.role as TokenRole };
+  }
+}
+
+function tokenHash(token: string): Buffer {
+  return createHash("sha256").update(token).digest();
+}
+
+function tokenView(row: TokenRow): TokenView {
+  const time = (d: Date | null) => (d ? formatTimestamp(new Date(d)) : null);
+  return {
+    id: row.id,
+    principal: row.principal,
+    role: row.role as TokenRole,
+    name: row.name,
+    created: formatTimestamp(new Date(row.created)),
+    expires: time(row.expires),
+    revoked: time(row.revoked),
+  };
+}
