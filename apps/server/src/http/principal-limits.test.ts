@@ -15,7 +15,14 @@ describe("rate limit, quotas and audit per principal, on PGlite", () => {
 
   beforeAll(async () => {
     fx = await openFixture();
-    const app = createApp({ engine: fx.engine, validateResponses: true, rateLimit: { rps: 0.2, burst: 3 }, quotas: { sessions: 1 } });
+    // Operators may use `local` here (by default it is the admins'): the limits are what is tested.
+    const app = createApp({
+      engine: fx.engine,
+      validateResponses: true,
+      rateLimit: { rps: 0.2, burst: 3 },
+      quotas: { sessions: 1 },
+      providerRoles: { local: "operator" },
+    });
     const outer = express();
     outer.use((req, res, next) => {
       const id = req.get("x-test-principal");
