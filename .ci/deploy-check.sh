@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Deployment as an operator does it, after a build (issue 28, acceptance 1):
+#  1. the packed tarballs installed with `npm install -g` into an empty prefix: the installed
+#     `benchwright serve` (the CLI's hand-off to benchwright-server) answers, serves /ui/ and runs
+#     one execution that `benchwright run` asks for;
+#  2. deploy/Containerfile built with podman on a base image this script makes itself (no
+#     container registry is reachable here: Debian bookworm by mmdebstrap, with the host's Node
+#     copied in), and a PostgreSQL image on the same base; deploy/compose.yaml's services started
+#     (podman-compose), one execution run by a worker through the containerised server, all
+#     stopped and removed.
+# Installs what it needs (podman, mmdebstrap, podman-compose) when missing. Prints its time.
+# `.ci/deploy-check.sh install` or `... containers` runs one part alone (containers needs the
+# installed CLI too, so it installs it anyway).
+set -euo pipefail
+PART=${1:-all}
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+started=$SECONDS
+export DEBIAN_FRONTEND=noninteractive
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
+say() { echo "deploy-check [$((SECONDS - started))s]: $*"; }
+
+WORK=$(mktemp -d /tmp/bw-deploy.XXXXXX)
+SERVER_PID=
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  if [ -n "${COMPOSE_UP:-}" ]; then (cd "$WORK/compose" && compose down -v -t 5 >/dev/null 2>&1) || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# A free TCP port on loopback (5000 is left to developers' servers).
+free_port() { node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+wait_for() { # url, seconds
+  for _ in $(seq 1 "$(($2 * 5))"); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done
+  echo "no answer from $1 within $2 s" >&2
+  return 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# 1. npm pack + npm install -g into an empty prefix
+say "packing the server, its engine, catalogue and contract, and the CLI"
+env_clean() { env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') "$@"; }
+for ws in packages/contract packages/catalog packages/engine packages/sdk packages/cli apps/server; do
+  (cd "$ws" && env_clean npm pack --silent --pack-destination "$WORK" >/dev/null 2>"$WORK/pack.log") || {
+    cat "$WORK/pack.log"
+    exit 1
+  }
+done
+PREFIX=$WORK/prefix
+mkdir "$PREFIX"
+say "installing $(ls "$WORK"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
+env_clean npm install -g --prefix "$PREFIX" --no-audit --no-fund --loglevel=error "$WORK"/*.tgz >/dev/null
+[ -x "$PREFIX/bin/benchwright-server" ] && [ -x "$PREFIX/bin/benchwright" ]
+
+# The operator's configuration folder: the one stored provider configuration, `local`.
+mkdir -p "$WORK/etc/providers"
+cp config/providers/local.yaml "$WORK/etc/providers/"
+# From here on, from another folder, with nothing of the repository on PATH or NODE_PATH.
+cd "$WORK"
+as_user() { env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$WORK" "$@"; }
+if [ "$PART" != containers ]; then
+  PORT=$(free_port)
+  URL=http://127.0.0.1:$PORT
+  as_user PORT="$PORT" BENCHWRIGHT_DATA_DIR="$WORK/data" BENCHWRIGHT_CONFIG_DIR="$WORK/etc" BENCHWRIGHT_LOG_FORMAT=json \
+    benchwright serve >"$WORK/serve.log" 2>&1 &
+  SERVER_PID=$!
+  wait_for "$URL/readyz" 60 || { cat "$WORK/serve.log"; exit 1; }
+  curl -fsS "$URL/ui/" | grep -qi "<html" || { echo "the installed server does not serve /ui/" >&2; exit 1; }
+  say "the installed server answers on $URL (/healthz, /readyz, /ui/); running idle/idle5 on local"
+  as_user benchwright --url "$URL" run idle/idle5 --provider local --param seconds=1
+  kill "$SERVER_PID"
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=
+  say "installed server: done"
+fi
+[ "$PART" = install ] && exit 0
+
+# ---------------------------------------------------------------------------------------------
+# 2. The container image, on a base made here, and the compose file's services
+missing=()
+command -v podman >/dev/null || missing+=(podman)
+command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+command -v podman-compose >/dev/null || missing+=(podman-compose)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# As root these machines lack CAP_SYS_RESOURCE: crun cannot raise the limits it would copy.
+PODMAN_ARGS=()
+[ "$(id -u)" -eq 0 ] && PODMAN_ARGS=(--runtime runc)
+ULIMITS=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
+pm() { podman "${PODMAN_ARGS[@]}" "$@"; }
+compose() { podman-compose --podman-args="${PODMAN_ARGS[*]}" "$@"; }
+
+BASE=localhost/benchwright-ci-base:bookworm
+PG_IMAGE=localhost/benchwright-ci-postgres:15
+# Debian bookworm minbase with the host's Node copied in: node:20-bookworm-slim's layout (node
+# and npm under /usr/local), built from Debian's mirror alone. Kept between runs on one machine.
+if ! pm image exists "$BASE"; then
+  say "building the base image $BASE with mmdebstrap"
+  NODE_PREFIX=$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")
+  mmdebstrap --variant=minbase --include=ca-certificates,libstdc++6 --quiet \
+    --customize-hook="mkdir -p \$1/usr/local/bin \$1/usr/local/lib && cp $(readlink -f "$(command -v node)") \$1/usr/local/bin/node && cp -a $NODE_PREFIX/lib/node_modules \$1/usr/local/lib/ && ln -s ../lib/node_modules/npm/bin/npm-cli.js \$1/usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js \$1/usr/local/bin/npx" \
+    --customize-hook='chroot "$1" apt-get clean' \
+    bookworm "$WORK/base.tar" >/dev/null
+  pm import --change 'CMD ["node"]' "$WORK/base.tar" "$BASE" >/dev/null
+  rm -f "$WORK/base.tar"
+fi
+say "building deploy/Containerfile on $BASE"
+pm build "${ULIMITS[@]}" --quiet --build-arg BASE="$BASE" -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
+if ! pm image exists "$PG_IMAGE"; then
+  say "building $PG_IMAGE (Debian's postgresql on the same base)"
+  pm build "${ULIMITS[@]}" --quiet --build-arg BASE="$BASE" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
+fi
+
+# The compose file as a user runs it, with this run's images, port and secrets.
+mkdir -p "$WORK/compose/secrets"
+cp "$ROOT/deploy/compose.yaml" "$WORK/compose/"
+head -c 32 /dev/urandom | base64 >"$WORK/compose/secrets/secret_key"
+TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+printf '%s' "$TOKEN" >"$WORK/compose/secrets/api_token"
+head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$WORK/compose/secrets/postgres_password"
+CPORT=$(free_port)
+cat >"$WORK/compose/.env" <<EOF
+BENCHWRIGHT_IMAGE=localhost/benchwright:ci
+POSTGRES_IMAGE=$PG_IMAGE
+BENCHWRIGHT_PORT=$CPORT
+EOF
+say "starting the compose file's services (PostgreSQL, a server, two workers)"
+COMPOSE_UP=1
+(cd "$WORK/compose" && compose -p bwci up -d >"$WORK/compose.log" 2>&1) || { cat "$WORK/compose.log"; exit 1; }
+CURL_AUTH=(-H "Authorization: Bearer $TOKEN")
+wait_for "http://127.0.0.1:$CPORT/healthz" 90 || { (cd "$WORK/compose" && compose -p bwci logs) ; exit 1; }
+say "running idle/idle5 through the containerised server"
+(as_user BENCHWRIGHT_API_TOKEN="$TOKEN" benchwright --url "http://127.0.0.1:$CPORT" run idle/idle5 --provider local --param seconds=1 --keep --json >"$WORK/run.json") ||
+  { (cd "$WORK/compose" && compose -p bwci logs); exit 1; }
+# The step must have been a worker's: the server runs none (BENCHWRIGHT_WORKER=false).
+EXEC_ID=$(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(r.execution?.id ?? r.id)' "$WORK/run.json")
+by=$(curl -fsS "${CURL_AUTH[@]}" "http://127.0.0.1:$CPORT/api/v1/executions/$EXEC_ID" | node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const e=JSON.parse(t);console.log(JSON.stringify(e.steps??e))})')
+echo "$by" | head -c 600; echo
+say "stopping the services"
+(cd "$WORK/compose" && compose -p bwci down -v -t 10 >/dev/null 2>&1)
+COMPOSE_UP=
+say "done in $((SECONDS - started)) s"
