@@ -98,14 +98,19 @@ BASE=localhost/benchwright-ci-base:bookworm
 PG_IMAGE=localhost/benchwright-ci-postgres:15
 # Debian bookworm minbase with the host's Node copied in: node:20-bookworm-slim's layout (node
 # and npm under /usr/local), built from Debian's mirror alone. Kept between runs on one machine.
+# The host's extra certificate authorities go in too: where a TLS proxy stands between this
+# machine and the npm registry (as here), the image's npm must trust what the host's trusts.
 if ! pm image exists "$BASE"; then
   say "building the base image $BASE with mmdebstrap"
-  NODE_PREFIX=$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")
+  NODE_BIN=$(readlink -f "$(command -v node)")
+  NODE_MODULES=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules
   mmdebstrap --variant=minbase --include=ca-certificates,libstdc++6 --quiet \
-    --customize-hook="mkdir -p \$1/usr/local/bin \$1/usr/local/lib && cp $(readlink -f "$(command -v node)") \$1/usr/local/bin/node && cp -a $NODE_PREFIX/lib/node_modules \$1/usr/local/lib/ && ln -s ../lib/node_modules/npm/bin/npm-cli.js \$1/usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js \$1/usr/local/bin/npx" \
+    --customize-hook="mkdir -p \$1/usr/local/bin \$1/usr/local/lib && cp $NODE_BIN \$1/usr/local/bin/node && cp -a $NODE_MODULES \$1/usr/local/lib/" \
+    --customize-hook='ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm" && ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"' \
+    --customize-hook='cp -a /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates >/dev/null' \
     --customize-hook='chroot "$1" apt-get clean' \
     bookworm "$WORK/base.tar" >/dev/null
-  pm import --change 'CMD ["node"]' "$WORK/base.tar" "$BASE" >/dev/null
+  pm import --change 'CMD ["node"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' "$WORK/base.tar" "$BASE" >/dev/null
   rm -f "$WORK/base.tar"
 fi
 say "building deploy/Containerfile on $BASE"
