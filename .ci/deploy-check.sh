@@ -12,6 +12,8 @@
 # `.ci/deploy-check.sh install` or `... containers` runs one part alone (containers needs the
 # installed CLI too, so it installs it anyway).
 set -euo pipefail
+# All in one function, read whole before it runs: editing this file cannot derail a running check.
+main() {
 PART=${1:-all}
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -31,10 +33,9 @@ trap cleanup EXIT
 
 # A free TCP port on loopback (5000 is left to developers' servers).
 free_port() { node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
-wait_for() { # url, seconds
-  for _ in $(seq 1 "$(($2 * 5))"); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done
-  echo "no answer from $1 within $2 s" >&2
-  return 1
+wait_for() { # url, seconds: until it answers 2xx
+  node -e 'const [url, s] = process.argv.slice(1); const end = Date.now() + s * 1000;
+    (async () => { for (;;) { try { if ((await fetch(url)).ok) return; } catch {} if (Date.now() > end) { console.error(`no answer from ${url} within ${s} s`); process.exit(1); } await new Promise((r) => setTimeout(r, 200)); } })()' "$1" "$2"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -66,7 +67,7 @@ if [ "$PART" != containers ]; then
     benchwright serve >"$WORK/serve.log" 2>&1 &
   SERVER_PID=$!
   wait_for "$URL/readyz" 60 || { cat "$WORK/serve.log"; exit 1; }
-  curl -fsS "$URL/ui/" | grep -qi "<html" || { echo "the installed server does not serve /ui/" >&2; exit 1; }
+  node -e 'fetch(process.argv[1]).then(async (r) => { if (!r.ok || !/<html/i.test(await r.text())) throw new Error(`${r.status}`) }).catch((e) => { console.error("the installed server does not serve /ui/:", e.message); process.exit(1) })' "$URL/ui/"
   say "the installed server answers on $URL (/healthz, /readyz, /ui/); running idle/idle5 on local"
   as_user benchwright --url "$URL" run idle/idle5 --provider local --param seconds=1
   kill "$SERVER_PID"
@@ -74,7 +75,7 @@ if [ "$PART" != containers ]; then
   SERVER_PID=
   say "installed server: done"
 fi
-[ "$PART" = install ] && exit 0
+[ "$PART" = install ] && return 0
 
 # ---------------------------------------------------------------------------------------------
 # 2. The container image, on a base made here, and the compose file's services
@@ -82,6 +83,7 @@ missing=()
 command -v podman >/dev/null || missing+=(podman)
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
 command -v podman-compose >/dev/null || missing+=(podman-compose)
+[ "$(id -u)" -ne 0 ] || command -v runc >/dev/null || missing+=(runc)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]}"
   as_root apt-get update -qq
@@ -104,13 +106,13 @@ if ! pm image exists "$BASE"; then
   say "building the base image $BASE with mmdebstrap"
   NODE_BIN=$(readlink -f "$(command -v node)")
   NODE_MODULES=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules
-  mmdebstrap --variant=minbase --include=ca-certificates,libstdc++6 --quiet \
+  mmdebstrap --variant=minbase --include=ca-certificates,libstdc++6 --components=main --quiet \
     --customize-hook="mkdir -p \$1/usr/local/bin \$1/usr/local/lib && cp $NODE_BIN \$1/usr/local/bin/node && cp -a $NODE_MODULES \$1/usr/local/lib/" \
     --customize-hook='ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm" && ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"' \
     --customize-hook='cp -a /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates >/dev/null' \
     --customize-hook='chroot "$1" apt-get clean' \
     bookworm "$WORK/base.tar" >/dev/null
-  pm import --change 'CMD ["node"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' "$WORK/base.tar" "$BASE" >/dev/null
+  pm import --quiet --change 'CMD ["node"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' "$WORK/base.tar" "$BASE" >/dev/null
   rm -f "$WORK/base.tar"
 fi
 say "building deploy/Containerfile on $BASE"
@@ -123,6 +125,8 @@ fi
 # The compose file as a user runs it, with this run's images, port and secrets.
 mkdir -p "$WORK/compose/secrets"
 cp "$ROOT/deploy/compose.yaml" "$WORK/compose/"
+# Readable by the containers' own users (the directory stays private to this run).
+umask 022
 head -c 32 /dev/urandom | base64 >"$WORK/compose/secrets/secret_key"
 TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
 printf '%s' "$TOKEN" >"$WORK/compose/secrets/api_token"
@@ -136,16 +140,23 @@ EOF
 say "starting the compose file's services (PostgreSQL, a server, two workers)"
 COMPOSE_UP=1
 (cd "$WORK/compose" && compose -p bwci up -d >"$WORK/compose.log" 2>&1) || { cat "$WORK/compose.log"; exit 1; }
-CURL_AUTH=(-H "Authorization: Bearer $TOKEN")
 wait_for "http://127.0.0.1:$CPORT/healthz" 90 || { (cd "$WORK/compose" && compose -p bwci logs) ; exit 1; }
 say "running idle/idle5 through the containerised server"
 (as_user BENCHWRIGHT_API_TOKEN="$TOKEN" benchwright --url "http://127.0.0.1:$CPORT" run idle/idle5 --provider local --param seconds=1 --keep --json >"$WORK/run.json") ||
   { (cd "$WORK/compose" && compose -p bwci logs); exit 1; }
-# The step must have been a worker's: the server runs none (BENCHWRIGHT_WORKER=false).
-EXEC_ID=$(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(r.execution?.id ?? r.id)' "$WORK/run.json")
-by=$(curl -fsS "${CURL_AUTH[@]}" "http://127.0.0.1:$CPORT/api/v1/executions/$EXEC_ID" | node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const e=JSON.parse(t);console.log(JSON.stringify(e.steps??e))})')
-echo "$by" | head -c 600; echo
+node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); if (r.execution?.state !== "completed") { console.error(JSON.stringify(r)); process.exit(1) }' "$WORK/run.json"
+# The steps must have been a worker's: the server runs none (BENCHWRIGHT_WORKER=false), and the
+# `local` provider's work folder for the session is in the container that ran them.
+SESSION_ID=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).session.id' "$WORK/run.json")
+ran_in=()
+for service in server worker1 worker2; do
+  if pm exec "bwci_${service}_1" test -d "/var/lib/benchwright/work/$SESSION_ID"; then ran_in+=("$service"); fi
+done
+[ "${#ran_in[@]}" -eq 1 ] && [ "${ran_in[0]}" != server ] || { echo "session $SESSION_ID's steps ran in: ${ran_in[*]:-none}" >&2; exit 1; }
+say "execution $(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).execution.id' "$WORK/run.json") completed, its steps run by ${ran_in[0]}"
 say "stopping the services"
 (cd "$WORK/compose" && compose -p bwci down -v -t 10 >/dev/null 2>&1)
 COMPOSE_UP=
 say "done in $((SECONDS - started)) s"
+}
+main "$@"
