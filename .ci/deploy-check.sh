@@ -51,7 +51,7 @@ done
 PREFIX=$WORK/prefix
 mkdir "$PREFIX"
 say "installing $(ls "$WORK"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
-env_clean npm install -g --prefix "$PREFIX" --no-audit --no-fund --loglevel=error "$WORK"/*.tgz >/dev/null
+env_clean npm install -g --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --loglevel=error "$WORK"/*.tgz >/dev/null
 [ -x "$PREFIX/bin/benchwright-server" ] && [ -x "$PREFIX/bin/benchwright" ]
 
 # The operator's configuration folder: the one stored provider configuration, `local`.
