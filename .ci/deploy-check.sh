@@ -89,12 +89,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# As root these machines lack CAP_SYS_RESOURCE: crun cannot raise the limits it would copy.
-PODMAN_ARGS=()
-[ "$(id -u)" -eq 0 ] && PODMAN_ARGS=(--runtime runc)
-ULIMITS=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
-pm() { podman "${PODMAN_ARGS[@]}" "$@"; }
-compose() { podman-compose --podman-args="${PODMAN_ARGS[*]}" "$@"; }
+# As root these machines lack CAP_SYS_RESOURCE: crun cannot start a container there, and neither
+# runtime may raise the limits a container inherits. A containers.conf of this run's own says so
+# for every podman call, podman-compose's included (which has no flag for either).
+if [ "$(id -u)" -eq 0 ]; then
+  printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n[engine]\nruntime = "runc"\n' >"$WORK/containers.conf"
+  export CONTAINERS_CONF=$WORK/containers.conf
+fi
+compose() { podman-compose "$@"; }
 
 BASE=localhost/benchwright-ci-base:bookworm
 PG_IMAGE=localhost/benchwright-ci-postgres:15
@@ -102,7 +104,7 @@ PG_IMAGE=localhost/benchwright-ci-postgres:15
 # and npm under /usr/local), built from Debian's mirror alone. Kept between runs on one machine.
 # The host's extra certificate authorities go in too: where a TLS proxy stands between this
 # machine and the npm registry (as here), the image's npm must trust what the host's trusts.
-if ! pm image exists "$BASE"; then
+if ! podman image exists "$BASE"; then
   say "building the base image $BASE with mmdebstrap"
   NODE_BIN=$(readlink -f "$(command -v node)")
   NODE_MODULES=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules
@@ -112,14 +114,14 @@ if ! pm image exists "$BASE"; then
     --customize-hook='cp -a /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates >/dev/null' \
     --customize-hook='chroot "$1" apt-get clean' \
     bookworm "$WORK/base.tar" >/dev/null
-  pm import --quiet --change 'CMD ["node"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' "$WORK/base.tar" "$BASE" >/dev/null
+  podman import --quiet --change 'CMD ["node"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' "$WORK/base.tar" "$BASE" >/dev/null
   rm -f "$WORK/base.tar"
 fi
 say "building deploy/Containerfile on $BASE"
-pm build "${ULIMITS[@]}" --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
-if ! pm image exists "$PG_IMAGE"; then
+podman build --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
+if ! podman image exists "$PG_IMAGE"; then
   say "building $PG_IMAGE (Debian's postgresql on the same base)"
-  pm build "${ULIMITS[@]}" --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
+  podman build --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
 fi
 
 # The compose file as a user runs it, with this run's images, port and secrets.
@@ -140,6 +142,11 @@ EOF
 say "starting the compose file's services (PostgreSQL, a server, two workers)"
 COMPOSE_UP=1
 (cd "$WORK/compose" && compose -p bwci up -d >"$WORK/compose.log" 2>&1) || { cat "$WORK/compose.log"; exit 1; }
+# podman-compose's own exit code stays 0 when a container fails to start: each must be running.
+for service in postgres server worker1 worker2; do
+  [ "$(podman inspect --format '{{.State.Status}}' "bwci_${service}_1" 2>/dev/null)" = running ] ||
+    { grep -i error "$WORK/compose.log" >&2; echo "bwci_${service}_1 is not running" >&2; exit 1; }
+done
 wait_for "http://127.0.0.1:$CPORT/healthz" 90 || { (cd "$WORK/compose" && compose -p bwci logs) ; exit 1; }
 say "running idle/idle5 through the containerised server"
 (as_user BENCHWRIGHT_API_TOKEN="$TOKEN" benchwright --url "http://127.0.0.1:$CPORT" run idle/idle5 --provider local --param seconds=1 --keep --json >"$WORK/run.json") ||
@@ -150,7 +157,7 @@ node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));
 SESSION_ID=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).session.id' "$WORK/run.json")
 ran_in=()
 for service in server worker1 worker2; do
-  if pm exec "bwci_${service}_1" test -d "/var/lib/benchwright/work/$SESSION_ID"; then ran_in+=("$service"); fi
+  if podman exec "bwci_${service}_1" test -d "/var/lib/benchwright/work/$SESSION_ID"; then ran_in+=("$service"); fi
 done
 # (Its prepare and run may be two workers' steps: each leaves the folder where it ran.)
 case " ${ran_in[*]} " in
@@ -158,7 +165,7 @@ case " ${ran_in[*]} " in
 esac
 say "execution $(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).execution.id' "$WORK/run.json") completed, its steps run by ${ran_in[*]}"
 # The image's HEALTHCHECK (/healthz and /readyz), as the engine would run it.
-pm healthcheck run bwci_server_1 || { echo "the server container's health check failed" >&2; exit 1; }
+podman healthcheck run bwci_server_1 || { echo "the server container's health check failed" >&2; exit 1; }
 say "stopping the services"
 (cd "$WORK/compose" && compose -p bwci down -v -t 10 >/dev/null 2>&1)
 COMPOSE_UP=
