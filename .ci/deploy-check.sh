@@ -26,7 +26,10 @@ WORK=$(mktemp -d /tmp/bw-deploy.XXXXXX)
 SERVER_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
-  if [ -n "${COMPOSE_UP:-}" ]; then (cd "$WORK/compose" && compose down -v -t 5 >/dev/null 2>&1) || true; fi
+  if [ -n "${COMPOSE_UP:-}" ]; then
+    (cd "$WORK/compose" && compose -p bwci down -v -t 5 >/dev/null 2>&1) || true
+    podman network rm bwci_default >/dev/null 2>&1 || true
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -168,6 +171,8 @@ say "execution $(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1],
 podman healthcheck run bwci_server_1 || { echo "the server container's health check failed" >&2; exit 1; }
 say "stopping the services"
 (cd "$WORK/compose" && compose -p bwci down -v -t 10 >/dev/null 2>&1)
+# podman-compose 1.0 leaves its network behind.
+podman network rm bwci_default >/dev/null
 COMPOSE_UP=
 say "done in $((SECONDS - started)) s"
 }
