@@ -56,7 +56,11 @@ try {
     else console.log("  publint: no problem");
 
     try {
-      execFileSync(join(root, "node_modules", ".bin", "attw"), [tarball, "--format", "table", "--no-emoji", "--no-color"], {
+      // The server and its engine are ESM only, as the server's dependencies are: a CommonJS
+      // `require` of them is not offered, so attw checks them as ESM-only packages.
+      const esmOnly = pkg.type === "module" && pkg.exports && !JSON.stringify(pkg.exports).includes('"require"');
+      const profile = esmOnly ? ["--profile", "esm-only"] : [];
+      execFileSync(join(root, "node_modules", ".bin", "attw"), [tarball, ...profile, "--format", "table", "--no-emoji", "--no-color"], {
         env,
         stdio: "inherit",
       });

@@ -4,8 +4,13 @@ import { fileURLToPath } from "node:url";
 import express, { type Router } from "express";
 import { BenchwrightError } from "@benchwright/engine";
 
-/** apps/web's build, beside this package in the repository (from src/ and from dist/ alike). */
-const DEFAULT_WEB_UI_DIR = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+/**
+ * The dashboard's build: in the published package, its `ui/` folder (copied there by prepack, so
+ * that an installed server needs no other package); in the repository, apps/web's build beside
+ * this package (from src/ and from dist/ alike).
+ */
+const PACKAGED_WEB_UI_DIR = fileURLToPath(new URL("../../ui", import.meta.url));
+const DEFAULT_WEB_UI_DIR = existsSync(PACKAGED_WEB_UI_DIR) ? PACKAGED_WEB_UI_DIR : fileURLToPath(new URL("../../../web/dist", import.meta.url));
 
 /**
  * The web dashboard (apps/web's build) at /ui/. Its files are public, like the docs: the data

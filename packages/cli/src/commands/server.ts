@@ -13,12 +13,12 @@ export async function serverCommand(argv: string[]): Promise<number> {
     server = await import("@benchwright/server");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((e as Error).message).includes("@benchwright/server")) throw e;
-    // @benchwright/server is not on the registry yet: the advice is what works today.
+    // The server is an optional peer: a client installs only what it needs, and is told how to add it.
     process.stderr.write(
       [
-        `benchwright ${argv[0]}: the server is not installed beside this command (@benchwright/server is not published yet).`,
-        "Run it from the repository: git clone https://github.com/benchwright/benchwright && cd benchwright && npm ci && npm start",
-        `(it listens on 127.0.0.1:5000; there, npx benchwright ${argv[0]} works too), and point this command at it with --url or BENCHWRIGHT_URL.`,
+        `benchwright ${argv[0]}: the server is not installed beside this command.`,
+        "Install it where this command is installed: npm install -g @benchwright/server",
+        `(then benchwright ${argv[0]}, or its own command benchwright-server ${argv[0]}), or run it from a clone of the repository: npm ci && npm start.`,
       ].join("\n") + "\n",
     );
     return ExitCode.usage;

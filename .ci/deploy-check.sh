@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Deployment as an operator does it, after a build (issue 28, acceptance 1):
+#  1. the packed tarballs installed with `npm install -g` into an empty prefix: the installed
+#     `benchwright serve` (the CLI's hand-off to benchwright-server) answers, serves /ui/ and runs
+#     one execution that `benchwright run` asks for;
+#  2. deploy/Containerfile built with podman on a base image this script makes itself (no
+#     container registry is reachable here: Debian bookworm by mmdebstrap, with the host's Node
+#     copied in), and a PostgreSQL image on the same base; deploy/compose.yaml's services started
+#     (podman-compose), one execution run by a worker through the containerised server, all
+#     stopped and removed.
+# Installs what it needs (podman, mmdebstrap, podman-compose) when missing. Prints its time.
+# `.ci/deploy-check.sh install` or `... containers` runs one part alone (containers needs the
+# installed CLI too, so it installs it anyway).
+set -euo pipefail
+# All in one function, read whole before it runs: editing this file cannot derail a running check.
+main() {
+PART=${1:-all}
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+started=$SECONDS
+export DEBIAN_FRONTEND=noninteractive
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
+say() { echo "deploy-check [$((SECONDS - started))s]: $*"; }
+
+WORK=$(mktemp -d /tmp/bw-deploy.XXXXXX)
+SERVER_PID=
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  if [ -n "${COMPOSE_UP:-}" ]; then
+    (cd "$WORK/compose" && compose -p bwci down -v -t 5 >/dev/null 2>&1) || true
+    podman network rm bwci_default >/dev/null 2>&1 || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# A free TCP port on loopback (5000 is left to developers' servers).
+free_port() { node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+wait_for() { # url, seconds: until it answers 2xx
+  node -e 'const [url, s] = process.argv.slice(1); const end = Date.now() + s * 1000;
+    (async () => { for (;;) { try { if ((await fetch(url)).ok) return; } catch {} if (Date.now() > end) { console.error(`no answer from ${url} within ${s} s`); process.exit(1); } await new Promise((r) => setTimeout(r, 200)); } })()' "$1" "$2"
+}
+
+# ---------------------------------------------------------------------------------------------
+# 1. npm pack + npm install -g into an empty prefix
+say "packing the server, its engine, catalogue and contract, and the CLI"
+env_clean() { env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') "$@"; }
+for ws in packages/contract packages/catalog packages/engine packages/sdk packages/cli apps/server; do
+  (cd "$ws" && env_clean npm pack --silent --pack-destination "$WORK" >/dev/null 2>"$WORK/pack.log") || {
+    cat "$WORK/pack.log"
+    exit 1
+  }
+done
+PREFIX=$WORK/prefix
+mkdir "$PREFIX"
+say "installing $(ls "$WORK"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
+env_clean npm install -g --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --loglevel=error "$WORK"/*.tgz >/dev/null
+[ -x "$PREFIX/bin/benchwright-server" ] && [ -x "$PREFIX/bin/benchwright" ]
+
+# The operator's configuration folder: the one stored provider configuration, `local`.
+mkdir -p "$WORK/etc/providers"
+cp config/providers/local.yaml "$WORK/etc/providers/"
+# From here on, from another folder, with nothing of the repository on PATH or NODE_PATH.
+cd "$WORK"
+as_user() { env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$WORK" "$@"; }
+if [ "$PART" != containers ]; then
+  PORT=$(free_port)
+  URL=http://127.0.0.1:$PORT
+  as_user PORT="$PORT" BENCHWRIGHT_DATA_DIR="$WORK/data" BENCHWRIGHT_CONFIG_DIR="$WORK/etc" BENCHWRIGHT_LOG_FORMAT=json \
+    benchwright serve >"$WORK/serve.log" 2>&1 &
+  SERVER_PID=$!
+  wait_for "$URL/readyz" 60 || { cat "$WORK/serve.log"; exit 1; }
+  node -e 'fetch(process.argv[1]).then(async (r) => { if (!r.ok || !/<html/i.test(await r.text())) throw new Error(`${r.status}`) }).catch((e) => { console.error("the installed server does not serve /ui/:", e.message); process.exit(1) })' "$URL/ui/"
+  say "the installed server answers on $URL (/healthz, /readyz, /ui/); running idle/idle5 on local"
+  as_user benchwright --url "$URL" run idle/idle5 --provider local --param seconds=1
+  kill "$SERVER_PID"
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=
+  say "installed server: done"
+fi
+[ "$PART" = install ] && return 0
+
+# ---------------------------------------------------------------------------------------------
+# 2. The container image, on a base made here, and the compose file's services
+missing=()
+command -v podman >/dev/null || missing+=(podman)
+command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+command -v podman-compose >/dev/null || missing+=(podman-compose)
+[ "$(id -u)" -ne 0 ] || command -v runc >/dev/null || missing+=(runc)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# As root these machines lack CAP_SYS_RESOURCE: crun cannot start a container there, and neither
+# runtime may raise the limits a container inherits. A containers.conf of this run's own says so
+# for every podman call, podman-compose's included (which has no flag for either).
+if [ "$(id -u)" -eq 0 ]; then
+  printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n[engine]\nruntime = "runc"\n' >"$WORK/containers.conf"
+  export CONTAINERS_CONF=$WORK/containers.conf
+fi
+compose() { podman-compose "$@"; }
+
+BASE=localhost/benchwright-ci-base:bookworm
+PG_IMAGE=localhost/benchwright-ci-postgres:15
+# Debian bookworm minbase with the host's Node copied in: node:20-bookworm-slim's layout (node
+# and npm under /usr/local), built from Debian's mirror alone. Kept between runs on one machine.
+# The host's extra certificate authorities go in too: where a TLS proxy stands between this
+# machine and the npm registry (as here), the image's npm must trust what the host's trusts.
+if ! podman image exists "$BASE"; then
+  say "building the base image $BASE with mmdebstrap"
+  NODE_BIN=$(readlink -f "$(command -v node)")
+  NODE_MODULES=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules
+  mmdebstrap --variant=minbase --include=ca-certificates,libstdc++6 --components=main --quiet \
+    --customize-hook="mkdir -p \$1/usr/local/bin \$1/usr/local/lib && cp $NODE_BIN \$1/usr/local/bin/node && cp -a $NODE_MODULES \$1/usr/local/lib/" \
+    --customize-hook='ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm" && ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"' \
+    --customize-hook='cp -a /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates >/dev/null' \
+    --customize-hook='chroot "$1" apt-get clean' \
+    bookworm "$WORK/base.tar" >/dev/null
+  podman import --quiet --change 'CMD ["node"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' "$WORK/base.tar" "$BASE" >/dev/null
+  rm -f "$WORK/base.tar"
+fi
+say "building deploy/Containerfile on $BASE"
+podman build --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
+if ! podman image exists "$PG_IMAGE"; then
+  say "building $PG_IMAGE (Debian's postgresql on the same base)"
+  podman build --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
+fi
+
+# The compose file as a user runs it, with this run's images, port and secrets.
+mkdir -p "$WORK/compose/secrets"
+cp "$ROOT/deploy/compose.yaml" "$WORK/compose/"
+# Readable by the containers' own users (the directory stays private to this run).
+umask 022
+head -c 32 /dev/urandom | base64 >"$WORK/compose/secrets/secret_key"
+TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+printf '%s' "$TOKEN" >"$WORK/compose/secrets/api_token"
+head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$WORK/compose/secrets/postgres_password"
+CPORT=$(free_port)
+cat >"$WORK/compose/.env" <<EOF
+BENCHWRIGHT_IMAGE=localhost/benchwright:ci
+POSTGRES_IMAGE=$PG_IMAGE
+BENCHWRIGHT_PORT=$CPORT
+EOF
+say "starting the compose file's services (PostgreSQL, a server, two workers)"
+COMPOSE_UP=1
+(cd "$WORK/compose" && compose -p bwci up -d >"$WORK/compose.log" 2>&1) || { cat "$WORK/compose.log"; exit 1; }
+# podman-compose's own exit code stays 0 when a container fails to start: each must be running.
+for service in postgres server worker1 worker2; do
+  [ "$(podman inspect --format '{{.State.Status}}' "bwci_${service}_1" 2>/dev/null)" = running ] ||
+    { grep -i error "$WORK/compose.log" >&2; echo "bwci_${service}_1 is not running" >&2; exit 1; }
+done
+wait_for "http://127.0.0.1:$CPORT/healthz" 90 || { (cd "$WORK/compose" && compose -p bwci logs) ; exit 1; }
+say "running idle/idle5 through the containerised server"
+(as_user BENCHWRIGHT_API_TOKEN="$TOKEN" benchwright --url "http://127.0.0.1:$CPORT" run idle/idle5 --provider local --param seconds=1 --keep --json >"$WORK/run.json") ||
+  { (cd "$WORK/compose" && compose -p bwci logs); exit 1; }
+node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); if (r.execution?.state !== "completed") { console.error(JSON.stringify(r)); process.exit(1) }' "$WORK/run.json"
+# The steps must have been a worker's: the server runs none (BENCHWRIGHT_WORKER=false), and the
+# `local` provider's work folder for the session is in the container that ran them.
+SESSION_ID=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).session.id' "$WORK/run.json")
+ran_in=()
+for service in server worker1 worker2; do
+  if podman exec "bwci_${service}_1" test -d "/var/lib/benchwright/work/$SESSION_ID"; then ran_in+=("$service"); fi
+done
+# (Its prepare and run may be two workers' steps: each leaves the folder where it ran.)
+case " ${ran_in[*]} " in
+  *" server "* | "  ") echo "session $SESSION_ID's steps ran in: ${ran_in[*]:-none}, not only in workers" >&2; exit 1 ;;
+esac
+say "execution $(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).execution.id' "$WORK/run.json") completed, its steps run by ${ran_in[*]}"
+# The image's HEALTHCHECK (/healthz and /readyz), as the engine would run it.
+podman healthcheck run bwci_server_1 || { echo "the server container's health check failed" >&2; exit 1; }
+say "stopping the services"
+(cd "$WORK/compose" && compose -p bwci down -v -t 10 >/dev/null 2>&1)
+# podman-compose 1.0 leaves its network behind.
+podman network rm bwci_default >/dev/null
+COMPOSE_UP=
+say "done in $((SECONDS - started)) s"
+}
+main "$@"
