@@ -64,3 +64,21 @@ export function checkProviderRole(principal: Principal, body: unknown, providerR
     throw new BenchwrightError("forbidden", `${what} needs the ${needed} role; this token's is ${principal.role}`);
   }
 }
+
+/**
+ * Which sessions' events this principal's stream shows: an admin's, all (undefined); another's,
+ * its own and the shared ones. A session seen once stays seen for the stream; one not seen is
+ * asked again at its next event, since its owner is written just after its creation's event.
+ */
+export function sessionsVisibleTo(engine: Engine, res: Response): ((sessionId: string) => Promise<boolean>) | undefined {
+  const principal = principalOf(res);
+  if (principal.role === "admin") return undefined;
+  const seen = new Set<string>();
+  return async (sessionId) => {
+    if (seen.has(sessionId)) return true;
+    const found = await engine.store.owners.ofSession(sessionId);
+    const visible = found !== undefined && (found.owner === principal.id || found.shared);
+    if (visible) seen.add(sessionId);
+    return visible;
+  };
+}

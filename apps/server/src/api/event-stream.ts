@@ -8,6 +8,8 @@ export interface EventStreamOptions {
   retryMs?: number;
   /** The streams this one counts among: past its maximum, the request is refused. */
   cap?: SubscriberCap;
+  /** Whether the subscriber may see a session's events (unset: every event, as an admin). */
+  canSeeSession?: (sessionId: string) => Promise<boolean>;
 }
 
 /** What a refused subscriber is told to wait, in seconds: places free up as other clients go, at no known time. */
@@ -102,6 +104,8 @@ async function follow(log: EventLog, filter: EventFilter, after: number, res: Re
   const keepalive = setInterval(() => res.write(": keepalive\n\n"), options.keepaliveMs ?? 15_000);
   try {
     for await (const event of log.subscribe(filter, after, gone.signal)) {
+      // Events of no session (plans, changes) are every reader's, as their lists are.
+      if (event.session_id && options.canSeeSession && !(await options.canSeeSession(event.session_id))) continue;
       if (!res.write(sseMessage(event))) await drained(res, gone.signal);
     }
   } catch {

@@ -299,4 +299,46 @@ describe("roles, tokens and ownership, from the contract", () => {
     const bootstrap = await send(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "bootstrap", role: "admin" });
     expect(bootstrap.status).toBe(400);
   });
+
+  it("streams an operator its own sessions' events and the shared ones', never another's; an admin all", async () => {
+    const [olive, oscar] = [await tokenFor("olive", "operator"), await tokenFor("oscar", "operator")];
+    const mine = (await must(olive, "POST", `${BASE}/sessions/`, { provider: "local", service: "default" })).id;
+    const theirs = (await must(oscar, "POST", `${BASE}/sessions/`, { provider: "local", service: "default" })).id;
+    await must(oscar, "POST", `${BASE}/sessions/${theirs}/executions/`, { tool: "idle", workload: "idle0" });
+    // Olive's last, after oscar's: her stream has passed oscar's events when it shows this one.
+    const last = (await must(olive, "POST", `${BASE}/sessions/`, { provider: "local", service: "default" })).id;
+    // The whole log from its start, read until this stream's own last session shows or 5 s pass.
+    const sessionsSeen = async (token: string, until: string): Promise<Set<string>> => {
+      const stop = new AbortController();
+      const timer = setTimeout(() => stop.abort(), 5_000);
+      const seen = new Set<string>();
+      try {
+        const res = await fetch(`http://127.0.0.1:${http.port}${BASE}/events?last_event_id=0`, {
+          headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+          signal: stop.signal,
+        });
+        expect(res.status).toBe(200);
+        const decoder = new TextDecoder();
+        let text = "";
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          text += decoder.decode(chunk, { stream: true });
+          for (const m of text.matchAll(/"session_id":"([0-9a-f-]{36})"/g)) seen.add(m[1]);
+          if (seen.has(until)) break;
+        }
+      } catch (error) {
+        if (!stop.signal.aborted) throw error;
+      } finally {
+        clearTimeout(timer);
+        stop.abort();
+      }
+      return seen;
+    };
+    const olives = await sessionsSeen(olive, last);
+    expect(olives.has(mine) && olives.has(last)).toBe(true);
+    expect(olives.has(ids.shared.session)).toBe(true);
+    expect(olives.has(theirs)).toBe(false);
+    expect(olives.has(ids.own.session)).toBe(false);
+    const admins = await sessionsSeen(BOOT, theirs);
+    expect([mine, theirs].every((id) => admins.has(id))).toBe(true);
+  });
 });
