@@ -66,8 +66,10 @@ as_user() { env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$WORK" "$@"; }
 if [ "$PART" != containers ]; then
   PORT=$(free_port)
   URL=http://127.0.0.1:$PORT
-  as_user PORT="$PORT" BENCHWRIGHT_DATA_DIR="$WORK/data" BENCHWRIGHT_CONFIG_DIR="$WORK/etc" BENCHWRIGHT_LOG_FORMAT=json \
-    benchwright serve >"$WORK/serve.log" 2>&1 &
+  # exec: $! is then the server's own pid (a backgrounded function's would be its subshell's,
+  # and killing that left the server running after the check).
+  (exec env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$WORK" PORT="$PORT" BENCHWRIGHT_DATA_DIR="$WORK/data" \
+    BENCHWRIGHT_CONFIG_DIR="$WORK/etc" BENCHWRIGHT_LOG_FORMAT=json benchwright serve) >"$WORK/serve.log" 2>&1 &
   SERVER_PID=$!
   wait_for "$URL/readyz" 60 || { cat "$WORK/serve.log"; exit 1; }
   node -e 'fetch(process.argv[1]).then(async (r) => { if (!r.ok || !/<html/i.test(await r.text())) throw new Error(`${r.status}`) }).catch((e) => { console.error("the installed server does not serve /ui/:", e.message); process.exit(1) })' "$URL/ui/"
