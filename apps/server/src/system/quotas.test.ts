@@ -1,45 +1,17 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createTestSchema } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
+import { serversOnPostgres, type BenchwrightProcess } from "../test-support/processes.js";
 
 // A principal's quotas (live sessions, steps under way) hold across two servers, each a process
 // of its own, on one real PostgreSQL: at its quota, one more is a 429 on either server.
 
-const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
-
 describe("quotas across two servers on one PostgreSQL", () => {
-  let schema: Awaited<ReturnType<typeof createTestSchema>>;
-  const dirs: string[] = [];
   let servers: BenchwrightProcess[] = [];
+  let close = async () => {};
 
   beforeAll(async () => {
-    schema = await createTestSchema();
-    const env = {
-      DATABASE_URL: schema.url,
-      BENCHWRIGHT_SECRET_KEY: randomBytes(32).toString("base64"),
-      BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG,
-      BENCHWRIGHT_QUOTA_SESSIONS: "2",
-      BENCHWRIGHT_QUOTA_STEPS: "1",
-    };
-    servers = await Promise.all(
-      [0, 1].map(() => {
-        const dataDir = mkdtempSync(join(tmpdir(), "bw-quota-"));
-        dirs.push(dataDir);
-        return startProcess("serve", { ...env, BENCHWRIGHT_DATA_DIR: dataDir });
-      }),
-    );
+    ({ servers, close } = await serversOnPostgres(2, { BENCHWRIGHT_QUOTA_SESSIONS: "2", BENCHWRIGHT_QUOTA_STEPS: "1" }));
   }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(servers.map((p) => p.kill()));
-    await schema?.drop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => close(), 60_000);
 
   const call = async (i: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(servers[i]!.api + path, {

@@ -1,48 +1,21 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { AuditEntry } from "@benchwright/contract";
-import { createTestSchema } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
+import { serversOnPostgres, type BenchwrightProcess } from "../test-support/processes.js";
 
 // Issue 28's acceptance 4: a principal's rate limit holds across two servers, each a process of
 // its own, on one real PostgreSQL. Both take from the same token bucket in the database.
 
-const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 const RPS = 5;
 const BURST = 5;
 
 describe("the rate limit across two servers on one PostgreSQL", () => {
-  let schema: Awaited<ReturnType<typeof createTestSchema>>;
-  const dirs: string[] = [];
   let servers: BenchwrightProcess[] = [];
+  let close = async () => {};
 
   beforeAll(async () => {
-    schema = await createTestSchema();
-    const env = {
-      DATABASE_URL: schema.url,
-      BENCHWRIGHT_SECRET_KEY: randomBytes(32).toString("base64"),
-      BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG,
-      BENCHWRIGHT_RATE_LIMIT_RPS: String(RPS),
-      BENCHWRIGHT_RATE_LIMIT_BURST: String(BURST),
-    };
-    servers = await Promise.all(
-      [0, 1].map(() => {
-        const dataDir = mkdtempSync(join(tmpdir(), "bw-rate-"));
-        dirs.push(dataDir);
-        return startProcess("serve", { ...env, BENCHWRIGHT_DATA_DIR: dataDir });
-      }),
-    );
+    ({ servers, close } = await serversOnPostgres(2, { BENCHWRIGHT_RATE_LIMIT_RPS: String(RPS), BENCHWRIGHT_RATE_LIMIT_BURST: String(BURST) }));
   }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(servers.map((p) => p.kill()));
-    await schema?.drop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => close(), 60_000);
 
   const send = async (i: number, method = "GET", path = "/benchmarks/", requestId?: string) => {
     const res = await fetch(servers[i % 2]!.api + path, { method, headers: requestId ? { "X-Request-Id": requestId } : {} });

@@ -1,8 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createTestSchema } from "@benchwright/testing";
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js");
+const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
 export interface BenchwrightProcess {
   child: ChildProcess;
@@ -77,4 +82,39 @@ function safeJson(line: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Servers that share one PostgreSQL, as a deployment's do; `close` stops them and drops their schema and dirs. */
+export interface ServersOnPostgres {
+  servers: BenchwrightProcess[];
+  close(): Promise<void>;
+}
+
+/**
+ * `count` `serve` processes on one fresh PostgreSQL schema, sharing a secret key and the
+ * repository's configuration, each with a data dir of its own, with `env` on top.
+ */
+export async function serversOnPostgres(count: number, env: Record<string, string>): Promise<ServersOnPostgres> {
+  const schema = await createTestSchema();
+  const dirs: string[] = [];
+  const shared = { DATABASE_URL: schema.url, BENCHWRIGHT_SECRET_KEY: randomBytes(32).toString("base64"), BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG, ...env };
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "bw-servers-"));
+      dirs.push(dataDir);
+      return startProcess("serve", { ...shared, BENCHWRIGHT_DATA_DIR: dataDir });
+    }),
+  );
+  const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const close = async () => {
+    await Promise.all(servers.map((p) => p.kill()));
+    await schema.drop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await close();
+    throw failed.reason;
+  }
+  return { servers, close };
 }
