@@ -521,7 +521,8 @@ export class Engine {
       const live = await this.store.quotas.liveSessions(principal);
       if (live >= maxLive) throw quotaExceeded(`${principal} has ${live} live sessions, as many as it may; delete one first`, SESSION_QUOTA_RETRY_S);
       const session = await this.sessions.create(body);
-      await this.store.quotas.recordSessionPrincipal(session.id, principal);
+      // Its owner within the lock: the next creation's count includes it.
+      await this.store.owners.setSession(session.id, principal, false);
       return session;
     });
   }

@@ -398,15 +398,14 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
   },
   {
     id: 16,
-    name: "audit log of state-changing requests; the rate limit's request buckets; which principal made each session, for the quotas",
+    name: "audit log of state-changing requests; the rate limit's request buckets",
     // One row per state-changing request, written when its answer has gone: who, which operation,
     // the path with its ids, the outcome and the request id; never a body or a header. Lists read
     // it by seq (its order of writing) and filter by principal, operation, time and outcome.
     // request_buckets holds one token bucket per principal, shared by every server on the
     // database: one UPDATE per request, timed by the database's clock; UNLOGGED, as a bucket lost
-    // in a crash only refills early, and a write without the WAL's flush is what one per request affords. session_principals says
-    // who made a session while a quota was set: its live sessions and steps under way count
-    // against that principal's quota.
+    // in a crash only refills early, and a write without the WAL's flush is what one per request affords.
+    // Quotas count a principal's sessions by their owner (migration 15).
     sql: `
       CREATE TABLE audit_log (
         seq bigserial PRIMARY KEY,
@@ -422,11 +421,6 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       CREATE INDEX audit_log_principal ON audit_log(principal, seq);
       CREATE INDEX audit_log_at ON audit_log(at);
       CREATE INDEX audit_log_request ON audit_log(request_id);
-      CREATE TABLE session_principals (
-        session_id uuid PRIMARY KEY REFERENCES sessions(id),
-        principal text NOT NULL
-      );
-      CREATE INDEX session_principals_principal ON session_principals(principal);
       CREATE UNLOGGED TABLE request_buckets (
         principal text PRIMARY KEY,
         tokens double precision NOT NULL,

@@ -1,14 +1,10 @@
 import type { Db } from "./db.js";
-import { insertSessionPrincipal, liveSessionCount, stepsUnderWayCount } from "./sql/quota-sql.js";
+import { liveSessionCount, stepsUnderWayCount } from "./sql/quota-sql.js";
 import { run } from "./sql/sql.js";
 
-/** Who made which session, and what of theirs is live: what a principal's quotas count. */
+/** What of a principal's own sessions (by their owner) is live: what its quotas count. */
 export class QuotaRepository {
   constructor(private readonly db: Db) {}
-
-  async recordSessionPrincipal(sessionId: string, principal: string): Promise<void> {
-    await run(this.db, insertSessionPrincipal(sessionId, principal));
-  }
 
   async liveSessions(principal: string): Promise<number> {
     return (await run<{ n: number }>(this.db, liveSessionCount(principal)))[0]!.n;

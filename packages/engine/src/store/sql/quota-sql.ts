@@ -1,14 +1,9 @@
 import type { Sql } from "./sql.js";
 
-export function insertSessionPrincipal(sessionId: string, principal: string): Sql {
-  return { text: "INSERT INTO session_principals (session_id, principal) VALUES ($1, $2)", values: [sessionId, principal] };
-}
-
 /** How many of the principal's sessions are live (not deleted). */
 export function liveSessionCount(principal: string): Sql {
   return {
-    text: `SELECT count(*)::int AS n FROM session_principals p JOIN sessions s ON s.id = p.session_id
-      WHERE p.principal = $1 AND s.state IN ('active', 'deleting')`,
+    text: "SELECT count(*)::int AS n FROM sessions WHERE owner = $1 AND state IN ('active', 'deleting')",
     values: [principal],
   };
 }
@@ -16,8 +11,8 @@ export function liveSessionCount(principal: string): Sql {
 /** How many executions of the principal's sessions are preparing or running. */
 export function stepsUnderWayCount(principal: string): Sql {
   return {
-    text: `SELECT count(*)::int AS n FROM session_principals p JOIN executions e ON e.session_id = p.session_id
-      WHERE p.principal = $1 AND e.state IN ('preparing', 'running')`,
+    text: `SELECT count(*)::int AS n FROM sessions s JOIN executions e ON e.session_id = s.id
+      WHERE s.owner = $1 AND e.state IN ('preparing', 'running')`,
     values: [principal],
   };
 }
