@@ -12,18 +12,8 @@ export interface AuditRecord {
   requestId: string;
 }
 
-/** A row of `audit_log`, `at` already written as the contract writes times (UTC, microseconds). */
-export interface AuditRow {
-  seq: string;
-  at: string;
-  principal: string;
-  operation: string | null;
-  method: string;
-  path: string;
-  status: number;
-  code: string | null;
-  request_id: string;
-}
+/** A row of `audit_log`: the record as written, `at` already as the contract writes times (UTC, microseconds). */
+export type AuditRow = Omit<AuditRecord, "requestId"> & { seq: string; at: string; request_id: string };
 
 /** Which entries an audit list selects (every condition given must hold), newest first, before `beforeSeq`. */
 export interface AuditWhere {
