@@ -31,8 +31,7 @@ export function auditWrites(engine: Engine, operationIdOf: (req: Request) => str
       recorded = true;
       const status = res.writableFinished || res.headersSent ? res.statusCode : CLOSED_UNANSWERED;
       const entry = {
-        // A request no token admitted has no principal: not the bootstrap admin's, whatever the default.
-        principal: status === 401 ? "anonymous" : principalOf(res).id,
+        principal: principalOf(res).id,
         operation: operationIdOf(req),
         method: req.method,
         path,

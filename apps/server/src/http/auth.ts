@@ -26,6 +26,9 @@ export function authenticate(bootstrapToken: string, tokens: Tokens): RequestHan
   const expected = digest(bootstrapToken);
   return (req, res, next) => {
     if (isDocsPath(req.path)) return next();
+    // Until a token admits it, a request is nobody's (principalOf's default, the bootstrap admin,
+    // is for servers without tokens): the audit log records a refused one as anonymous.
+    res.locals.principal = ANONYMOUS;
     const match = /^Bearer\s+(.+)$/i.exec(req.get("authorization") ?? "");
     if (!match) return next(new BenchwrightError("unauthorized", "Send Authorization: Bearer <token> with an API token"));
     const token = match[1].trim();
@@ -43,6 +46,8 @@ export function authenticate(bootstrapToken: string, tokens: Tokens): RequestHan
     }, next);
   };
 }
+
+const ANONYMOUS: Principal = { id: "anonymous", role: "viewer" };
 
 function digest(s: string): Buffer {
   return createHash("sha256").update(s).digest();

@@ -298,6 +298,18 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect((await send(made.token, "GET", `${BASE}/sessions/`)).status).toBe(200);
     const bootstrap = await send(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "bootstrap", role: "admin" });
     expect(bootstrap.status).toBe(400);
+    // A write no token admitted is audited as nobody's, not as the bootstrap admin's.
+    const refused = await send("bw_not-a-token", "POST", `${BASE}/admin/sweep`);
+    expect(refused.status).toBe(401);
+    const requestId = refused.headers["x-request-id"];
+    // The entry is written once the answer has gone: looked for until it shows.
+    let entry: Record<string, unknown> | undefined;
+    for (let i = 0; i < 50 && !entry; i++) {
+      const page = (await send(BOOT, "GET", `${BASE}/admin/audit?operation=sweepResources&outcome=failure`)).json as Array<Record<string, unknown>>;
+      entry = page.find((e) => e.request_id === requestId);
+      if (!entry) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(entry).toMatchObject({ principal: "anonymous", status: 401, code: "unauthorized" });
   });
 
   it("streams an operator its own sessions' events and the shared ones', never another's; an admin all", async () => {
