@@ -81,6 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--max <n>", "with --until-cv: at most this many times (server default 10)")
     .option("--follow", "print the steps' log lines as they are written (on stderr)")
     .option("--keep", "keep the session instead of deleting it")
+    .option("--share", "let every token of the server read the session and its results (they are yours alone otherwise)")
     .action(act((ctx, command, target: string) => runCommand(target, command.opts<RunOptions>(), ctx)));
 
   const filters = (c: Command) =>

@@ -9,6 +9,7 @@ export type SessionState = Session["state"];
 export type SessionCreate = Schemas["SessionCreate"];
 export type SessionCreateFormA = Schemas["SessionCreateFormA"];
 export type SessionCreateFormB = Schemas["SessionCreateFormB"];
+export type SessionUpdate = Schemas["SessionUpdate"];
 export type ProviderSection = Schemas["ProviderSection"];
 export type ServiceSection = Schemas["ServiceSection"];
 export type HostEntry = Schemas["HostEntry"];

@@ -197,5 +197,23 @@ for (const kind of ["pglite", "postgres"] as const) {
         expect((await engine.listSessions()).items.find((s) => s.id === session.id)?.executions[0].state).toBe("prepared");
       });
     }
+
+    it("show a session's owner and sharing, a change of it at once, and give its executions its owner", async () => {
+      const session = await engine.createSession({ ...LOCAL, shared: true }, "otto");
+      expect(await engine.getSession(session.id)).toMatchObject({ owner: "otto", shared: true });
+      // Read once more (kept), then changed: the next read shows the change.
+      expect(await engine.updateSession(session.id, { shared: false })).toMatchObject({ owner: "otto", shared: false });
+      expect(await engine.getSession(session.id)).toMatchObject({ shared: false });
+      // Whoever creates it (an admin here), an execution is its session's owner's.
+      const execution = await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
+      expect(await engine.store.owners.ofExecution(execution.id)).toEqual({ owner: "otto", shared: false });
+      expect((await engine.createSession(LOCAL)).owner).toBe("bootstrap");
+      // A session being deleted is not shared any more than it is changed otherwise; a deleted one is gone.
+      await engine.store.setSessionState(session.id, ["active"], "deleting");
+      await expect(engine.updateSession(session.id, { shared: true })).rejects.toMatchObject({ code: "wrong_state" });
+      await engine.store.setSessionState(session.id, ["deleting"], "deleted");
+      await expect(engine.updateSession(session.id, { shared: true })).rejects.toMatchObject({ code: "not_found" });
+      expect(await engine.store.owners.ofSession(session.id)).toEqual({ owner: "otto", shared: false });
+    });
   });
 }

@@ -11,6 +11,7 @@ import type {
   Provider as ProviderView,
   Session,
   SessionCreate,
+  SessionUpdate,
   StepAttempt,
   StepResult,
   SweepReport,
@@ -300,8 +301,14 @@ export class Engine {
 
   // ---- sessions
 
-  createSession(body: SessionCreate): Promise<Session> {
-    return this.sessions.create(body);
+  /** A session of `owner` (the principal that asks; the bootstrap token's when none is said). */
+  createSession(body: SessionCreate, owner?: string): Promise<Session> {
+    return this.sessions.create(body, { owner });
+  }
+
+  /** Shares the session with every principal, or stops sharing it. */
+  updateSession(id: string, update: SessionUpdate): Promise<Session> {
+    return this.sessions.update(id, update);
   }
 
   /** The sessions that match the query's filters, the live ones unless its `state` says otherwise (a page of them with its `limit`), oldest first. */
@@ -520,10 +527,8 @@ export class Engine {
     return this.store.db.exclusive(`quota:${principal}`, async () => {
       const live = await this.store.quotas.liveSessions(principal);
       if (live >= maxLive) throw quotaExceeded(`${principal} has ${live} live sessions, as many as it may; delete one first`, SESSION_QUOTA_RETRY_S);
-      const session = await this.sessions.create(body);
-      // Its owner within the lock: the next creation's count includes it.
-      await this.store.owners.setSession(session.id, principal, false);
-      return session;
+      // Made within the lock, with its owner: the next creation's count includes it.
+      return this.sessions.create(body, { owner: principal });
     });
   }
 

@@ -82,6 +82,10 @@ describe("operations against prism mock", () => {
     expectSession(await bw.getSession(created.id));
     expect(lastRequest().url).toBe(`${prismUrl}/api/v1/sessions/${created.id}`);
 
+    expectSession(await bw.updateSession(created.id, { shared: true }));
+    expect(lastRequest().method).toBe("PATCH");
+    expect(await lastRequest().json()).toEqual({ shared: true });
+
     await expect(bw.deleteSession(created.id)).resolves.toBeUndefined();
     expect(lastRequest().method).toBe("DELETE");
   });

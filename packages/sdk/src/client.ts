@@ -38,6 +38,7 @@ import type {
   SeriesPoint,
   Session,
   SessionCreate,
+  SessionUpdate,
   StepAttempt,
   StepName,
   StepResult,
@@ -138,6 +139,8 @@ export interface BenchwrightClient {
   sessions(options?: ListSessionsOptions & FollowOptions): AsyncIterable<Session>;
   /** A session, deleted or not (`state: "deleted"` and its `deleted` time): its record and executions outlive it. */
   getSession(sessionId: string, options?: CallOptions): Promise<Session>;
+  /** Shares the session (and its executions) with every principal for reading, or stops sharing it; only its owner or an admin may. */
+  updateSession(sessionId: string, body: SessionUpdate, options?: CallOptions): Promise<Session>;
   /** Destroys every provider resource the session created; the executions stay readable. */
   deleteSession(sessionId: string, options?: RequestOptions): Promise<void>;
   createExecution(sessionId: string, body: ExecutionCreate, options?: CallOptions): Promise<Execution>;
@@ -501,6 +504,14 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     getSession: (sessionId, o) =>
       unwrap(
         raw.GET("/sessions/{session_id}", {
+          params: { path: { session_id: sessionId }, header: fieldsHeader(o) },
+          ...init(o),
+        }),
+      ),
+    updateSession: (sessionId, body, o) =>
+      unwrap(
+        raw.PATCH("/sessions/{session_id}", {
+          body,
           params: { path: { session_id: sessionId }, header: fieldsHeader(o) },
           ...init(o),
         }),

@@ -50,22 +50,19 @@ export function apiOperations(
     createSession: async (req, res) => {
       const principal = principalOf(res);
       checkProviderRole(principal, req.body, providerRoles);
-      const session = await (maxSessions === undefined ? engine.createSession(req.body) : engine.createSessionWithinQuota(principal.id, maxSessions, req.body));
-      if (principal.id !== "bootstrap") await engine.store.owners.setSession(session.id, principal.id, false);
+      const session = await (maxSessions === undefined
+        ? engine.createSession(req.body, principal.id)
+        : engine.createSessionWithinQuota(principal.id, maxSessions, req.body));
       ok(res, 200, session);
     },
     listSessions: async (req, res) => sendPage(req, res, await engine.listSessions({ ...listQueryOf(req), ...visibilityOf(res) })),
     getSession: async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)),
+    updateSession: async (req, res) => ok(res, 200, await engine.updateSession(req.params.session_id, req.body)),
     deleteSession: async (req, res) => {
       await engine.deleteSession(req.params.session_id);
       res.status(204).end();
     },
-    createExecution: async (req, res) => {
-      const principal = principalOf(res);
-      const execution = await engine.createExecution(req.params.session_id, req.body);
-      if (principal.id !== "bootstrap") await engine.store.owners.setExecution(execution.id, principal.id);
-      ok(res, 200, execution);
-    },
+    createExecution: async (req, res) => ok(res, 200, await engine.createExecution(req.params.session_id, req.body)),
     listSessionExecutions: async (req, res) =>
       sendPage(req, res, await engine.listExecutions(req.params.session_id, { ...listQueryOf(req), ...visibilityOf(res) })),
     listExecutions: async (req, res) => sendPage(req, res, await engine.listExecutions(undefined, { ...listQueryOf(req), ...visibilityOf(res) })),

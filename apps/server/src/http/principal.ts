@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import { BOOTSTRAP_PRINCIPAL } from "@benchwright/engine";
 
 export type Role = "viewer" | "operator" | "admin";
 
@@ -10,5 +11,5 @@ export interface Principal {
 
 /** The request's principal, set by the authentication middleware; the bootstrap admin where none is. */
 export function principalOf(res: Response): Principal {
-  return (res.locals.principal as Principal | undefined) ?? { id: "bootstrap", role: "admin" };
+  return (res.locals.principal as Principal | undefined) ?? { id: BOOTSTRAP_PRINCIPAL, role: "admin" };
 }

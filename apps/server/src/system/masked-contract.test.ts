@@ -79,6 +79,7 @@ describe("masked answers, checked by Prism against the contract", () => {
       call("listSessions", "GET", "/sessions/", m),
     );
     await each("getSession", ["id,created", "executions{id,metrics{name}}"], (m) => call("getSession", "GET", `/sessions/${session.id}`, m));
+    await each("updateSession", ["owner,shared", "id,executions{id}"], (m) => call("updateSession", "PATCH", `/sessions/${session.id}`, m, { shared: false }));
     await each("createExecution", execMasks, (m) =>
       call("createExecution", "POST", `/sessions/${session.id}/executions/`, m, { tool: "idle", workload: "idle0" }),
     );

@@ -49,6 +49,8 @@ const KNOWN_BODIES: Record<string, unknown> = {
   createSession: { provider: "local", service: "default" },
   createExecution: { tool: "idle", workload: "idle0" },
   createToken: { principal: "made-in-test", role: "viewer" },
+  // Unshares: the callers' own session stays their own for the lists checked after.
+  updateSession: { shared: false },
 };
 
 const OPERATIONS: Operation[] = Object.entries(spec.paths).flatMap(([template, item]) =>
@@ -144,8 +146,7 @@ describe("roles, tokens and ownership, from the contract", () => {
     // A comparison names two executions: each caller's second one.
     ids.shared.other = await execution(otto, ids.shared.session);
     ids.own.other = await execution(otto, ids.own.session);
-    // Sharing has no operation yet: the owner's record is set as the store keeps it.
-    await fx.engine.store.owners.setSession(ids.shared.session, "otto", true);
+    await must(otto, "PATCH", `${BASE}/sessions/${ids.shared.session}`, { shared: true });
     const past = new Date(Date.now() - 60_000).toISOString();
     const revoked = await tokenFor("rex", "admin");
     const revokedId = ((await must(BOOT, "GET", `${BASE}/admin/tokens/`)) as unknown as Array<{ id: string; principal: string }>).find(
@@ -257,6 +258,33 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect(foreignExecutions).toEqual(expect.arrayContaining([ids.shared.execution, ids.shared.other]));
     expect(foreignExecutions).not.toContain(ids.own.execution);
     expect(await executionsOf(operator)).toEqual(expect.arrayContaining([ids.own.execution, ids.shared.execution]));
+  });
+
+  it("shares a session at its creation or later, by its owner alone; its executions are its owner's whoever made them", async () => {
+    const [viewer, operator, admin, , foreign] = callers;
+    const made = await send(operator.token, "POST", `${BASE}/sessions/`, { provider: "local", service: "default", shared: true });
+    expect(made.status, made.text).toBe(200);
+    const session = (made.json as { id: string }).id;
+    expect(made.json).toMatchObject({ owner: "otto", shared: true });
+    expect((await send(viewer.token, "GET", `${BASE}/sessions/${session}`)).status).toBe(200);
+    // An admin's execution in otto's session is otto's: read and deleted with the session.
+    const execution = (await must(admin.token, "POST", `${BASE}/sessions/${session}/executions/`, { tool: "idle", workload: "idle0" })).id;
+    expect(await fx.engine.store.owners.ofExecution(execution)).toEqual({ owner: "otto", shared: true });
+    // Another operator may read it, not unshare it; a body that is not the contract's changes nothing either.
+    const before = await snapshot();
+    const theirs = await send(foreign.token, "PATCH", `${BASE}/sessions/${session}`, { shared: false });
+    expect(theirs.status, theirs.text).toBe(403);
+    const bad = await send(operator.token, "PATCH", `${BASE}/sessions/${session}`, { shared: "no" });
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(await snapshot()).toBe(before);
+    const unshared = await send(operator.token, "PATCH", `${BASE}/sessions/${session}`, { shared: false });
+    expect(unshared.status, unshared.text).toBe(200);
+    expect(unshared.json).toMatchObject({ id: session, owner: "otto", shared: false });
+    expect((await send(viewer.token, "GET", `${BASE}/sessions/${session}`)).status).toBe(403);
+    expect((await send(viewer.token, "GET", `${BASE}/executions/${execution}`)).status).toBe(403);
+    await must(operator.token, "DELETE", `${BASE}/sessions/${session}`);
+    expect((await send(operator.token, "PATCH", `${BASE}/sessions/${session}`, { shared: true })).status).toBe(404);
   });
 
   it("keeps `local` for admins by default: an operator's session on it is a 403 that makes nothing", async () => {

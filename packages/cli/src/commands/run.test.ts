@@ -42,6 +42,15 @@ describe("benchwright run, against a real server", () => {
     expect(await sessionsLeft()).toEqual([]);
   });
 
+  it("shares the session and its results with --share; they are not shared without it", async () => {
+    const shared = JSON.parse((await runCli(["--json", "run", "idle/idle0", "--provider", "local", "--share"], env)).stdout);
+    expect(shared.session).toMatchObject({ shared: true });
+    const own = JSON.parse((await runCli(["--json", "run", "idle/idle0", "--provider", "local"], env)).stdout);
+    expect(own.session).toMatchObject({ shared: false });
+    // The deleted session's record keeps it: its results stay readable by the team.
+    expect(await createClient({ baseUrl: server.url }).getSession(shared.session.id)).toMatchObject({ state: "deleted", shared: true });
+  });
+
   it("follows the run's log with --follow", async () => {
     const { code, stderr } = await runCli(["run", "idle/failing", "--provider", "local", "--follow"], env);
     expect(code).toBe(1);

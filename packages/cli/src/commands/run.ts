@@ -15,6 +15,7 @@ export interface RunOptions extends RepetitionOptions {
   param: string[];
   follow?: boolean;
   keep?: boolean;
+  share?: boolean;
 }
 
 /** What `run --json` prints. */
@@ -56,7 +57,11 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
   try {
     progress.start(`creating a session on ${options.provider}`);
     // Not abortable: a session created on the server must come back to us, to be deleted.
-    report.session = await bw.createSession({ provider: options.provider, ...(options.service ? { service: options.service } : {}) });
+    report.session = await bw.createSession({
+      provider: options.provider,
+      ...(options.service ? { service: options.service } : {}),
+      ...(options.share ? { shared: true } : {}),
+    });
     progress.succeed(`session ${report.session.id} on ${report.session.provider.id}/${report.session.provider.type}`);
     signal.throwIfAborted();
     // `params` is only sent when given: a server without workload parameters refuses the field.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Execution, ExecutionCost, Session, SessionCreate } from "@benchwright/contract";
+import type { Execution, ExecutionCost, Session, SessionCreate, SessionUpdate } from "@benchwright/contract";
 import type { ProviderConfigFile } from "../config/provider-config.js";
 import { withCosts, type Costs } from "../cost/costs.js";
 import type { EngineLog } from "../engine-log.js";
@@ -16,6 +16,7 @@ import type { SessionRow } from "../model/sessions.js";
 import { SESSION_DELETED } from "../model/steps.js";
 import { executionView, executionViews, sessionView } from "../views/execution-views.js";
 import { liveSession } from "./live-session.js";
+import { BOOTSTRAP_PRINCIPAL } from "../model/principals.js";
 import { sessionConfigOf } from "./session-config.js";
 import type { SessionSteps } from "./session-steps.js";
 
@@ -38,8 +39,12 @@ export interface SessionsOptions {
 export class Sessions {
   constructor(private readonly options: SessionsOptions) {}
 
-  /** `id` is given by a plan's run, which records it before the session is made (so that it is made once). */
-  async create(body: SessionCreate, { id = randomUUID() }: { id?: string } = {}): Promise<Session> {
+  /**
+   * `id` is given by a plan's run, which records it before the session is made (so that it is
+   * made once). `owner` is the principal that asked (the bootstrap token's by default): written
+   * with the session, so that no reader ever sees it without one.
+   */
+  async create(body: SessionCreate, { id = randomUUID(), owner = BOOTSTRAP_PRINCIPAL }: { id?: string; owner?: string | undefined } = {}): Promise<Session> {
     const { store, secrets, providerConfigs, maxStepTimeoutS, log } = this.options;
     const { resolved, config } = sessionConfigOf(body, { providerConfigs, maxStepTimeoutS });
     const row: Omit<SessionRow, "deleted_at"> = {
@@ -53,6 +58,8 @@ export class Sessions {
       config_sealed: secrets.seal(resolved),
       state: "active",
       created: new Date(),
+      owner,
+      shared: body.shared ?? false,
     };
     await store.insertSession(row);
     log(`session ${row.id} created on ${config.class} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
@@ -86,6 +93,14 @@ export class Sessions {
       return { executions: found, view: sessionView(row, executionViews(found)) };
     });
     return sessionWithCosts(view, await this.options.costs.of(executions));
+  }
+
+  /** Shares the session with every principal or stops sharing it: a deleted (or deleting) one is a 409. */
+  async update(id: string, { shared }: SessionUpdate): Promise<Session> {
+    const { store } = this.options;
+    const row = await liveSession(store, id);
+    if (!(await store.owners.share(id, shared))) throw new BenchwrightError("wrong_state", `Session ${id} is ${row.state}`, { state: row.state });
+    return this.get(id);
   }
 
   /** Stops its running steps, removes its work dirs, destroys what its provider created. */

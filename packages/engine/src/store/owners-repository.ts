@@ -7,8 +7,9 @@ export interface Ownership {
 }
 
 /**
- * The owners of sessions and executions. An execution belongs to whoever created it, in a
- * session that principal may act on; its visibility follows its session's.
+ * The owners of sessions and executions, written with them (an execution's is its session's,
+ * whoever created it: an admin's execution in an operator's session is the operator's to read
+ * and delete with the session).
  */
 export class OwnersRepository {
   constructor(private readonly db: Db) {}
@@ -22,11 +23,8 @@ export class OwnersRepository {
     return (await this.db.query<Ownership>("SELECT e.owner, s.shared FROM executions e JOIN sessions s ON s.id = e.session_id WHERE e.id = $1", [id]))[0];
   }
 
-  async setSession(id: string, owner: string, shared: boolean): Promise<void> {
-    await this.db.query("UPDATE sessions SET owner = $2, shared = $3 WHERE id = $1", [id, owner, shared]);
-  }
-
-  async setExecution(id: string, owner: string): Promise<void> {
-    await this.db.query("UPDATE executions SET owner = $2 WHERE id = $1", [id, owner]);
+  /** Shares an active session or stops sharing it; false when it is not active (being deleted, deleted, or absent). */
+  async share(id: string, shared: boolean): Promise<boolean> {
+    return (await this.db.query("UPDATE sessions SET shared = $2 WHERE id = $1 AND state = 'active' RETURNING id", [id, shared])).length === 1;
   }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { BenchwrightError } from "../errors.js";
+import { BOOTSTRAP_PRINCIPAL } from "../model/principals.js";
 import { tokenCursor, tokenSeqOf } from "../lists/cursor.js";
 import { pageOf, seqPageOf, type Page, type SeqPageQuery } from "../lists/list-query.js";
 import type { TokenRow, TokensRepository } from "../store/tokens-repository.js";
@@ -29,9 +30,6 @@ export interface NewToken {
 
 /** Why a token sent with a request does not name a principal. */
 export type TokenRefusal = "unknown" | "expired" | "revoked";
-
-/** BENCHWRIGHT_API_TOKEN's principal: no created token may take its name. */
-const BOOTSTRAP_PRINCIPAL = "bootstrap";
 
 /**
  * The principals' API tokens: made (the token shown once, its SHA-256 kept), listed, revoked,

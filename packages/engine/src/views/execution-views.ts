@@ -19,6 +19,8 @@ export function sessionView(row: SessionSummary, executions: Execution[]): Sessi
     created: formatTimestamp(new Date(row.created)),
     state: row.state,
     ...(row.deleted_at ? { deleted: formatTimestamp(new Date(row.deleted_at)) } : {}),
+    owner: row.owner,
+    shared: row.shared,
     executions,
   };
 }

@@ -11,7 +11,8 @@ const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
 
 export function insertExecution(row: NewExecution): Sql {
   return {
-    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, owner)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT owner FROM sessions WHERE id = $2))`,
     values: [
       row.id,
       row.session_id,

@@ -1,12 +1,25 @@
-import type { SessionRow, SessionState } from "../../model/sessions.js";
+import { BOOTSTRAP_PRINCIPAL } from "../../model/principals.js";
+import type { NewSession, SessionState } from "../../model/sessions.js";
 import { sessionsSelect, SqlParams, type SessionWhere } from "../list-where.js";
 import type { Sql } from "./sql.js";
 
-export function insertSession(row: Omit<SessionRow, "deleted_at">): Sql {
+export function insertSession(row: NewSession): Sql {
   return {
-    text: `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [row.id, row.provider_name, row.service_type, row.provider_class, row.driver, row.region, row.config_sealed, row.state, row.created],
+    text: `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created, owner, shared)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    values: [
+      row.id,
+      row.provider_name,
+      row.service_type,
+      row.provider_class,
+      row.driver,
+      row.region,
+      row.config_sealed,
+      row.state,
+      row.created,
+      row.owner ?? BOOTSTRAP_PRINCIPAL,
+      row.shared ?? false,
+    ],
   };
 }
 
@@ -46,7 +59,7 @@ export function heldSessionStateOfExecution(executionId: string): Sql {
   };
 }
 
-const SESSION_SUMMARY_COLUMNS = "id, provider_name, service_type, provider_class, driver, region, state, created, deleted_at";
+const SESSION_SUMMARY_COLUMNS = "id, provider_name, service_type, provider_class, driver, region, state, created, deleted_at, owner, shared";
 
 /** The sessions `where` selects as their views show them, each with `created_key`, its page key. */
 export function sessionSummaries(where: SessionWhere): Sql {
