@@ -267,6 +267,14 @@ describe("the dashboard served by the real server", () => {
   it("deletes the session from its page: it stays, greyed, and its executions still open", async () => {
     await page.goto(`${url}/ui/#/sessions/${opened}`);
     await view("sessions-one");
+    // Shared with the team from its page, then no longer: the API's record follows each click.
+    expect(await page.getAttribute('[data-testid="session-shared"]', "data-shared")).toBe("false");
+    await page.click('[data-testid="toggle-shared"]');
+    await page.waitForSelector('[data-testid="session-shared"][data-shared="true"]', WAIT);
+    expect((await bw.getSession(opened)).shared).toBe(true);
+    await page.click('[data-testid="toggle-shared"]');
+    await page.waitForSelector('[data-testid="session-shared"][data-shared="false"]', WAIT);
+    expect((await bw.getSession(opened)).shared).toBe(false);
     await page.click('[data-testid="delete-session"]');
     await page.click('[data-testid="confirm-delete-session"]');
     await page.waitForSelector('[data-testid="session-state"][data-state="deleted"]', WAIT);

@@ -8,6 +8,7 @@ import { stateBadge } from "./badges.js";
 import { executionsTable } from "./executions-table.js";
 import { newExecutionForm } from "./new-execution.js";
 import { deleteSessionButton } from "./delete-session.js";
+import { sessionSharing } from "./share-session.js";
 
 /**
  * One session and its executions, reloaded as they change; while it is open, the form that
@@ -25,7 +26,7 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
   const render = ({ session, executions }: SessionSeen) => {
     const deleted = session?.state === "deleted" || !session;
     root.classList.toggle("deleted", deleted);
-    facts.replaceChildren(sessionFacts(sessionId, session));
+    facts.replaceChildren(sessionFacts(sessionId, session, () => void load()));
     table.replace(executions);
     if (session?.state === "active" && !formShown) {
       formShown = true;
@@ -50,7 +51,7 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
   onChanges({ sessionId, types: ["session.state", "execution.created", "execution.state"], lastEventId: 0 }, signal, () => void load());
 }
 
-function sessionFacts(id: string, session: Session | undefined): HTMLElement {
+function sessionFacts(id: string, session: Session | undefined, reload: () => void): HTMLElement {
   if (!session) {
     // An older server forgets a deleted session's record; its executions are still listed by its id.
     return h(
@@ -73,6 +74,8 @@ function sessionFacts(id: string, session: Session | undefined): HTMLElement {
     h("dd", {}, `${p.id} (${[p.class, p.type, p.driver, p.region].filter(Boolean).join(", ")})`),
     h("dt", {}, "Created"),
     h("dd", {}, session.created),
+    h("dt", {}, "Owner"),
+    h("dd", {}, sessionSharing(session, reload)),
     h("dt", {}, "State"),
     h(
       "dd",
