@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plan, PlanRun } from "@benchwright/contract";
-import { createTestSchema, startSshd, trendToolDefinition, type SshdHarness } from "@benchwright/testing";
+import { startSshd, trendToolDefinition, type SshdHarness } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
+import { serversOnPostgres, type BenchwrightProcess, type ServersOnPostgres } from "../test-support/processes.js";
 
 // Issue 25, acceptance 2: two servers share one PostgreSQL. A plan scheduled every minute starts
 // one run per minute for three minutes, whichever server is up, each tick once, also while one
@@ -36,10 +36,8 @@ const at = (timestamp: string) => new Date(`${timestamp.replace(" ", "T")}Z`);
 
 describe("a plan's schedule on two servers sharing PostgreSQL", () => {
   let sshd: SshdHarness;
-  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  let cluster: ServersOnPostgres;
   const dirs: string[] = [];
-  const processes: BenchwrightProcess[] = [];
-  let env: Record<string, string>;
   let a: BenchwrightProcess;
   let b: BenchwrightProcess;
   let toolDir: string;
@@ -47,16 +45,8 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
   let receiverUrl: string;
   const received: Received[] = [];
 
-  const start = async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "bw-schedules-"));
-    dirs.push(dataDir);
-    const p = await startProcess("serve", { ...env, BENCHWRIGHT_DATA_DIR: dataDir });
-    processes.push(p);
-    return p;
-  };
-
   beforeAll(async () => {
-    [sshd, schema] = await Promise.all([startSshd(), createTestSchema()]);
+    sshd = await startSshd();
     toolDir = mkdtempSync(join(tmpdir(), "bw-trend-"));
     chmodSync(toolDir, 0o755);
     dirs.push(toolDir);
@@ -77,22 +67,17 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    env = {
-      DATABASE_URL: schema.url,
-      BENCHWRIGHT_SECRET_KEY: randomBytes(32).toString("base64"),
+    cluster = await serversOnPostgres(2, {
       BENCHWRIGHT_CONFIG_DIR: configDir,
       // The test's receiver listens on loopback.
       BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS: "true",
-    };
-    // One after the other: the first migrates the schema.
-    a = await start();
-    b = await start();
+    });
+    [a, b] = cluster.servers;
   }, 90_000);
 
   afterAll(async () => {
-    await Promise.all(processes.map((p) => p.kill()));
+    await cluster?.close();
     receiver?.close();
-    await schema?.drop();
     await sshd?.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
@@ -200,7 +185,7 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
       expect(at(first.scheduled_for!).getTime()).toBe(firstTick.getTime());
       expect(Date.now()).toBeLessThan(firstTick.getTime() + 50_000);
       expect(await a.stop()).toBe(0);
-      a = await start();
+      a = await cluster.add();
       expect(Date.now()).toBeLessThan(firstTick.getTime() + 60_000);
       // Either server shows the plan's next tick: the second (or, were the restart that slow, the third).
       const nextRunAt = at((await call(b, "GET", `/plans/${plan.id}`)).body.schedule.next_run_at).getTime() - firstTick.getTime();
@@ -267,7 +252,7 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
       await new Promise((r) => setTimeout(r, Math.max(0, nextTick + 8_000 - Date.now())));
       expect((await runsOf(a, plan.id)).length).toBe(3);
       // Each tick was fired by one server (the one that recorded its run), once.
-      const fired = processes.flatMap((p) => p.logs).filter((line) => line.includes(`plan ${plan.id}: its tick of`));
+      const fired = cluster.servers.flatMap((p) => p.logs).filter((line) => line.includes(`plan ${plan.id}: its tick of`));
       expect(fired).toHaveLength(3);
       expect(new Set(fired.map((line) => /its tick of (\S+) started/.exec(line)?.[1])).size).toBe(3);
 

@@ -86,7 +86,10 @@ function safeJson(line: string): Record<string, unknown> | undefined {
 
 /** Servers that share one PostgreSQL, as a deployment's do; `close` stops them and drops their schema and dirs. */
 export interface ServersOnPostgres {
+  /** Every server started, in order: `add`'s too, and those since killed (their logs stay). */
   servers: BenchwrightProcess[];
+  /** One more server on the same schema (a restart of one that was killed, say). */
+  add(): Promise<BenchwrightProcess>;
   close(): Promise<void>;
 }
 
@@ -98,14 +101,18 @@ export async function serversOnPostgres(count: number, env: Record<string, strin
   const schema = await createTestSchema();
   const dirs: string[] = [];
   const shared = { DATABASE_URL: schema.url, BENCHWRIGHT_SECRET_KEY: randomBytes(32).toString("base64"), BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG, ...env };
-  const started = await Promise.allSettled(
-    Array.from({ length: count }, () => {
-      const dataDir = mkdtempSync(join(tmpdir(), "bw-servers-"));
-      dirs.push(dataDir);
-      return startProcess("serve", { ...shared, BENCHWRIGHT_DATA_DIR: dataDir });
-    }),
-  );
+  const start = () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "bw-servers-"));
+    dirs.push(dataDir);
+    return startProcess("serve", { ...shared, BENCHWRIGHT_DATA_DIR: dataDir });
+  };
+  const started = await Promise.allSettled(Array.from({ length: count }, start));
   const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const add = async () => {
+    const server = await start();
+    servers.push(server);
+    return server;
+  };
   const close = async () => {
     await Promise.all(servers.map((p) => p.kill()));
     await schema.drop();
@@ -116,5 +123,5 @@ export async function serversOnPostgres(count: number, env: Record<string, strin
     await close();
     throw failed.reason;
   }
-  return { servers, close };
+  return { servers, add, close };
 }
