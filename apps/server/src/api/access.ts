@@ -68,7 +68,7 @@ export function checkProviderRole(principal: Principal, body: unknown, providerR
 /**
  * Which sessions' events this principal's stream shows: an admin's, all (undefined); another's,
  * its own and the shared ones. A session seen once stays seen for the stream; one not seen is
- * asked again at its next event, since its owner is written just after its creation's event.
+ * asked again at its next event, since its owner may share it meanwhile.
  */
 export function sessionsVisibleTo(engine: Engine, res: Response): ((sessionId: string) => Promise<boolean>) | undefined {
   const principal = principalOf(res);
