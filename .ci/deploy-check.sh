@@ -3,11 +3,13 @@
 #  1. the packed tarballs installed with `npm install -g` into an empty prefix: the installed
 #     `benchwright serve` (the CLI's hand-off to benchwright-server) answers, serves /ui/ and runs
 #     one execution that `benchwright run` asks for;
-#  2. deploy/Containerfile built with podman on a base image this script makes itself (no
-#     container registry is reachable here: Debian bookworm by mmdebstrap, with the host's Node
-#     copied in), and a PostgreSQL image on the same base; deploy/compose.yaml's services started
+#  2. deploy/Containerfile built with podman from those same tarballs, on base images this script
+#     makes itself (no container registry is reachable here: Debian bookworm by mmdebstrap, and
+#     the same with the host's Node copied in), and a PostgreSQL image on the Debian one; the
+#     image holds no npm and only the lockfile's versions; deploy/compose.yaml's services started
 #     (podman-compose), one execution run by a worker through the containerised server, all
-#     stopped and removed.
+#     stopped and removed. BENCHWRIGHT_IMAGE_FROM_SOURCE=1 builds the image as a user does,
+#     without the tarballs (its first stage builds and packs them).
 # Installs what it needs (podman, mmdebstrap, podman-compose) when missing. Prints its time.
 # `.ci/deploy-check.sh install` or `... containers` runs one part alone (containers needs the
 # installed CLI too, so it installs it anyway).
@@ -45,16 +47,19 @@ wait_for() { # url, seconds: until it answers 2xx
 # 1. npm pack + npm install -g into an empty prefix
 say "packing the server, its engine, catalogue and contract, and the CLI"
 env_clean() { env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') "$@"; }
+# In image/packs/: the image is built from these same tarballs (--build-context packs=...).
+PACKS=$WORK/image/packs
+mkdir -p "$PACKS"
 for ws in packages/contract packages/catalog packages/engine packages/sdk packages/cli apps/server; do
-  (cd "$ws" && env_clean npm pack --silent --pack-destination "$WORK" >/dev/null 2>"$WORK/pack.log") || {
+  (cd "$ws" && env_clean npm pack --silent --pack-destination "$PACKS" >/dev/null 2>"$WORK/pack.log") || {
     cat "$WORK/pack.log"
     exit 1
   }
 done
 PREFIX=$WORK/prefix
 mkdir "$PREFIX"
-say "installing $(ls "$WORK"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
-env_clean npm install -g --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --loglevel=error "$WORK"/*.tgz >/dev/null
+say "installing $(ls "$PACKS"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
+env_clean npm install -g --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --loglevel=error "$PACKS"/*.tgz >/dev/null
 [ -x "$PREFIX/bin/benchwright-server" ] && [ -x "$PREFIX/bin/benchwright" ]
 
 # The operator's configuration folder: the one stored provider configuration, `local`.
@@ -103,30 +108,83 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 compose() { podman-compose "$@"; }
 
-BASE=localhost/benchwright-ci-base:bookworm
-PG_IMAGE=localhost/benchwright-ci-postgres:15
-# Debian bookworm minbase with the host's Node copied in: node:20-bookworm-slim's layout (node
-# and npm under /usr/local), built from Debian's mirror alone. Kept between runs on one machine.
+# Two bases, made from Debian's mirror alone and kept between runs on one machine:
+# - DEBIAN, bookworm minbase without documentation, like debian:bookworm-slim: the runtime's
+#   base (RUNTIME_BASE) and PostgreSQL's;
+# - NODE, DEBIAN with the host's Node and npm under /usr/local, like node:20-bookworm-slim: the
+#   build stages' base (BASE).
 # The host's extra certificate authorities go in too: where a TLS proxy stands between this
 # machine and the npm registry (as here), the image's npm must trust what the host's trusts.
-if ! podman image exists "$BASE"; then
-  say "building the base image $BASE with mmdebstrap"
-  NODE_BIN=$(readlink -f "$(command -v node)")
-  NODE_MODULES=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules
-  mmdebstrap --variant=minbase --include=ca-certificates,libstdc++6 --components=main --quiet \
-    --customize-hook="mkdir -p \$1/usr/local/bin \$1/usr/local/lib && cp $NODE_BIN \$1/usr/local/bin/node && cp -a $NODE_MODULES \$1/usr/local/lib/" \
-    --customize-hook='ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm" && ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"' \
+RECIPE=3 # one more at each change of what goes into them
+DEBIAN=localhost/benchwright-ci-debian:bookworm-$RECIPE
+NODE=localhost/benchwright-ci-node:bookworm-$RECIPE
+PG_IMAGE=localhost/benchwright-ci-postgres:15-$RECIPE
+if ! podman image exists "$DEBIAN"; then
+  say "building the base image $DEBIAN with mmdebstrap"
+  mmdebstrap --variant=minbase --include=ca-certificates --components=main --quiet \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
     --customize-hook='cp -a /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates >/dev/null' \
-    --customize-hook='chroot "$1" apt-get clean' \
+    --customize-hook='chroot "$1" apt-get clean && rm -rf "$1"/var/lib/apt/lists/*' \
     bookworm "$WORK/base.tar" >/dev/null
-  podman import --quiet --change 'CMD ["node"]' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' "$WORK/base.tar" "$BASE" >/dev/null
+  podman import --quiet --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["bash"]' "$WORK/base.tar" "$DEBIAN" >/dev/null
   rm -f "$WORK/base.tar"
 fi
-say "building deploy/Containerfile on $BASE"
-podman build --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
+if ! podman image exists "$NODE"; then
+  say "building the base image $NODE: $DEBIAN with the host's Node $(node --version)"
+  NODE_BIN=$(readlink -f "$(command -v node)")
+  NPM_DIR=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules/npm
+  mkdir -p "$WORK/node-base"
+  cp "$NODE_BIN" "$WORK/node-base/node"
+  cp -a "$NPM_DIR" "$WORK/node-base/npm"
+  printf '%s\n' "FROM $DEBIAN" 'COPY node /usr/local/bin/node' 'COPY npm /usr/local/lib/node_modules/npm' \
+    'RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx' \
+    'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' 'CMD ["node"]' >"$WORK/node-base/Containerfile"
+  podman build --quiet --format docker -t "$NODE" "$WORK/node-base" >/dev/null
+  rm -rf "$WORK/node-base"
+fi
+# CI's tarballs (packed above) stand in for the Containerfile's first stage, which would build
+# them again from the sources: BENCHWRIGHT_IMAGE_FROM_SOURCE=1 checks that path instead.
+from=(--build-context "packs=$WORK/image")
+[ "${BENCHWRIGHT_IMAGE_FROM_SOURCE:-}" = 1 ] && from=()
+say "building deploy/Containerfile on $NODE and $DEBIAN ($([ ${#from[@]} -gt 0 ] && echo "with this run's tarballs" || echo "from the sources"))"
+podman build --quiet --format docker --build-arg BASE="$NODE" --build-arg RUNTIME_BASE="$DEBIAN" "${from[@]}" \
+  -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
+say "the image: $(podman image inspect --format '{{.Size}}' localhost/benchwright:ci | awk '{printf "%d MB", $1 / 1e6}')"
+# What it runs: no npm; every dependency at a version the lockfile names (none resolved anew).
+# (Without systemd, podman run complains that it cannot time the image's health check.)
+in_image() { podman run --rm --health-cmd=none --entrypoint "$@" 2> >(grep -v 'unable to get systemd connection' >&2); }
+in_image sh localhost/benchwright:ci -c '! command -v npm >/dev/null' ||
+  { echo "npm is in the runtime image" >&2; exit 1; }
+in_image node localhost/benchwright:ci -e '
+  const fs = require("node:fs"), path = require("node:path"), out = [];
+  (function walk(dir) {
+    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      const pkgs = e.startsWith("@") ? fs.readdirSync(path.join(dir, e)).map((n) => path.join(e, n)) : e.startsWith(".") ? [] : [e];
+      for (const p of pkgs) {
+        const { name, version } = JSON.parse(fs.readFileSync(path.join(dir, p, "package.json"), "utf8"));
+        out.push(`${name}@${version}`);
+        walk(path.join(dir, p, "node_modules"));
+      }
+    }
+  })("/opt/benchwright/node_modules");
+  console.log(out.join("\n"));' >"$WORK/image-packages.txt"
+node -e '
+  const fs = require("node:fs");
+  const [lockFile, listFile] = process.argv.slice(1);
+  const lock = JSON.parse(fs.readFileSync(lockFile, "utf8")).packages;
+  const locked = new Set(Object.entries(lock).filter(([k, v]) => k.includes("node_modules/") && !v.link)
+    .map(([k, v]) => `${v.name ?? k.slice(k.lastIndexOf("node_modules/") + 13)}@${v.version}`));
+  const ours = new Set(Object.entries(lock).filter(([k, v]) => !k.includes("node_modules/") && v.name).map(([, v]) => `${v.name}@${v.version}`));
+  const listed = fs.readFileSync(listFile, "utf8").split("\n").filter(Boolean);
+  const strays = [...new Set(listed.filter((p) => !locked.has(p) && !ours.has(p)))];
+  if (listed.length < 100 || strays.length) { console.error(`${listed.length} packages in the image; not in package-lock.json: ${strays.join(", ") || "-"}`); process.exit(1); }
+  console.log(`deploy-check: the image has ${listed.length} packages, each at the version package-lock.json names`);' \
+  "$ROOT/package-lock.json" "$WORK/image-packages.txt"
 if ! podman image exists "$PG_IMAGE"; then
-  say "building $PG_IMAGE (Debian's postgresql on the same base)"
-  podman build --quiet --format docker --build-arg BASE="$BASE" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
+  say "building $PG_IMAGE (Debian's postgresql on $DEBIAN)"
+  podman build --quiet --format docker --build-arg BASE="$DEBIAN" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
 fi
 
 # The compose file as a user runs it, with this run's images, port and secrets.

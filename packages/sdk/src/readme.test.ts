@@ -1,6 +1,6 @@
 // The TypeScript the READMEs show is what users paste: it must type-check against the package
 // as built, under the strictest settings a user's project may have.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -8,13 +8,20 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const PKG_DIR = fileURLToPath(new URL("..", import.meta.url));
 const REPO = join(PKG_DIR, "../..");
-/** The SDK's README, the repository's, and every page of docs/. */
+/** The other published packages' READMEs (npm shows them on the package's page). */
+const PACKAGE_READMES = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).workspaces as string[])
+  .map((dir) => join(REPO, dir))
+  .filter((dir) => dir !== join(PKG_DIR, ".") && !JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).private)
+  .map((dir) => join(dir, "README.md"))
+  .filter((file) => existsSync(file));
+/** The SDK's README, the repository's, every page of docs/ and the published packages' READMEs. */
 const DOCUMENTS = [
   join(PKG_DIR, "README.md"),
   join(REPO, "README.md"),
   ...readdirSync(join(REPO, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => join(REPO, "docs", name)),
+  ...PACKAGE_READMES,
 ];
 
 /** What the snippets use without declaring it: the names the prose around them introduces. */
@@ -23,6 +30,7 @@ declare const bw: import("@benchwright/sdk").BenchwrightClient;
 declare const execId: string;
 declare const executionId: string;
 declare const id: string;
+declare const output: string;
 `;
 
 const STRICTEST: ts.CompilerOptions = {
@@ -106,6 +114,9 @@ describe("the TypeScript snippets of the READMEs", () => {
     const shown = new Set(snippets.map((s) => s.name.split(":")[0]));
     expect(shown).toContain("packages/sdk/README.md");
     expect(shown).toContain("docs/sdk.md");
+    // Each published package's README that shows TypeScript is checked: the server's and the engine's do.
+    expect(shown).toContain("apps/server/README.md");
+    expect(shown).toContain("packages/engine/README.md");
     expect(typeErrors(snippets)).toEqual([]);
   }, 60_000);
 });
