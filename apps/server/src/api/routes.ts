@@ -152,19 +152,24 @@ export function apiOperations(
       res.status(204).end();
     },
     listWebhookDeliveries: async (req, res) => sendPage(req, res, await engine.listWebhookDeliveries(req.params.webhook_id, listQueryOf(req))),
-    listSeries: async (req, res) => sendPage(req, res, await engine.listSeries(listQueryOf(req))),
-    getSeries: async (req, res) => ok(res, 200, await engine.getSeries(req.params.series_id)),
-    listSeriesPoints: async (req, res) => sendPage(req, res, await engine.listSeriesPoints(req.params.series_id, listQueryOf(req))),
+    // Every run's figures are points, whoever ran it: a non-admin reads those of executions it may read (see SeriesBook).
+    listSeries: async (req, res) => sendPage(req, res, await engine.listSeries({ ...listQueryOf(req), ...visibilityOf(res) })),
+    getSeries: async (req, res) => ok(res, 200, await engine.getSeries(req.params.series_id, visibilityOf(res))),
+    listSeriesPoints: async (req, res) => sendPage(req, res, await engine.listSeriesPoints(req.params.series_id, listQueryOf(req), visibilityOf(res))),
     setSeriesBaseline: async (req, res) => ok(res, 200, await engine.setSeriesBaseline(req.params.series_id, req.body)),
     clearSeriesBaseline: async (req, res) => {
       await engine.clearSeriesBaseline(req.params.series_id);
       res.status(204).end();
     },
-    listSeriesChanges: async (req, res) => sendPage(req, res, await engine.listSeriesChanges(req.params.series_id, listQueryOf(req))),
+    listSeriesChanges: async (req, res) => sendPage(req, res, await engine.listSeriesChanges(req.params.series_id, listQueryOf(req), visibilityOf(res))),
     // A change's `state` is one value, not the list listQueryOf makes of other lists' states.
     listChanges: async (req, res) =>
-      sendPage(req, res, await engine.listChanges({ ...listQueryOf(req), state: req.query.state as "open" | "acknowledged" | undefined })),
-    getChange: async (req, res) => ok(res, 200, await engine.getChange(req.params.change_id)),
+      sendPage(
+        req,
+        res,
+        await engine.listChanges({ ...listQueryOf(req), state: req.query.state as "open" | "acknowledged" | undefined, ...visibilityOf(res) }),
+      ),
+    getChange: async (req, res) => ok(res, 200, await engine.getChange(req.params.change_id, visibilityOf(res))),
     acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
     streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams, canSeeSession: sessionsVisibleTo(engine, res) }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
