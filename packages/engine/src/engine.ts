@@ -402,7 +402,7 @@ export class Engine {
   // ---- plans
 
   /** Checks and expands a plan (every problem in one 400) and stores it, unless `dryRun`. */
-  createPlan(body: PlanCreate, options: { dryRun?: boolean } = {}): Promise<PlanView> {
+  createPlan(body: PlanCreate, options: { dryRun?: boolean; createdBy?: string } = {}): Promise<PlanView> {
     return this.plans.create(body, options);
   }
 
@@ -434,8 +434,9 @@ export class Engine {
   // ---- plan runs
 
   /** Records a run of the plan, `pending`; a driver (in this process or another) takes it up. */
-  startPlanRun(planId: string): Promise<PlanRunView> {
-    return this.planRuns.start(planId);
+  /** Starts a run of the plan, its sessions `startedBy`'s (the principal who asked; `bootstrap` by default) and shared. */
+  startPlanRun(planId: string, options: { startedBy?: string } = {}): Promise<PlanRunView> {
+    return this.planRuns.start(planId, options);
   }
 
   /** The plan's runs, oldest first (a page of them with the query's `limit`). */

@@ -111,7 +111,7 @@ export function apiOperations(
     },
     createPlan: async (req, res) => {
       const dryRun = String(req.query.dry_run) === "true";
-      const plan = await engine.createPlan(req.body, { dryRun });
+      const plan = await engine.createPlan(req.body, { dryRun, createdBy: principalOf(res).id });
       if (dryRun) return ok(res, 200, plan);
       res.set("Location", `${API_BASE}/plans/${plan.id}`);
       ok(res, 201, plan);
@@ -125,7 +125,7 @@ export function apiOperations(
     pausePlanSchedule: async (req, res) => ok(res, 200, await engine.pausePlan(req.params.plan_id)),
     resumePlanSchedule: async (req, res) => ok(res, 200, await engine.resumePlan(req.params.plan_id)),
     startPlanRun: async (req, res) => {
-      const run = await engine.startPlanRun(req.params.plan_id);
+      const run = await engine.startPlanRun(req.params.plan_id, { startedBy: principalOf(res).id });
       res.set("Location", `${API_BASE}/plans/${run.plan_id}/runs/${run.id}`);
       ok(res, 202, run);
     },

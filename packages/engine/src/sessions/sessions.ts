@@ -34,12 +34,25 @@ export interface SessionsOptions {
   costs: Costs;
 }
 
+/** What a session's creation may be given besides its body. */
+export interface NewSessionOptions {
+  id?: string;
+  /** The principal it belongs to. */
+  owner?: string;
+  /** Readable by every principal. */
+  shared?: boolean;
+}
+
 /** A session's life: made from a provider configuration, read, and deleted with what it made. */
 export class Sessions {
   constructor(private readonly options: SessionsOptions) {}
 
-  /** `id` is given by a plan's run, which records it before the session is made (so that it is made once). */
-  async create(body: SessionCreate, { id = randomUUID() }: { id?: string } = {}): Promise<Session> {
+  /**
+   * `id` is given by a plan's run, which records it before the session is made (so that it is made
+   * once); so are `owner` and `shared`, written with the session's row (by default the bootstrap
+   * admin's, not shared, as the column defaults say).
+   */
+  async create(body: SessionCreate, { id = randomUUID(), owner, shared }: NewSessionOptions = {}): Promise<Session> {
     const { store, secrets, providerConfigs, maxStepTimeoutS, log } = this.options;
     const { resolved, config } = sessionConfigOf(body, { providerConfigs, maxStepTimeoutS });
     const row: Omit<SessionRow, "deleted_at"> = {
@@ -54,7 +67,7 @@ export class Sessions {
       state: "active",
       created: new Date(),
     };
-    await store.insertSession(row);
+    await store.insertSession({ ...row, owner, shared });
     log(`session ${row.id} created on ${config.class} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
     return sessionView({ ...row, deleted_at: null }, []);
   }

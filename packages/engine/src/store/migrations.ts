@@ -429,6 +429,17 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       );
     `,
   },
+  {
+    id: 17,
+    name: "who started each plan run, and who made each plan",
+    // A run's sessions are its starter's, shared with every principal (a plan is a team's
+    // campaign): the starter is the admin who asked, or for a scheduled run the plan's maker.
+    // Runs and plans from before were the bootstrap admin's (NULL plans: nobody recorded).
+    sql: `
+      ALTER TABLE plan_runs ADD COLUMN started_by text NOT NULL DEFAULT 'bootstrap';
+      ALTER TABLE plans ADD COLUMN created_by text;
+    `,
+  },
 ];
 
 /**

@@ -1,4 +1,4 @@
-import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
+import type { NewSessionRow, SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
 import type { SessionKey, SessionWhere } from "./list-where.js";
@@ -12,7 +12,7 @@ export class SessionsRepository {
     private readonly events: EventAppender,
   ) {}
 
-  async insert(row: Omit<SessionRow, "deleted_at">): Promise<void> {
+  async insert(row: NewSessionRow): Promise<void> {
     await this.db.transaction(async (tx) => {
       await run(tx, insertSession(row));
       await this.events.appendAll(

@@ -6,7 +6,7 @@ import type { RunMetricsRow } from "../model/metrics.js";
 import type { NewPlan, PlanRow } from "../model/plans.js";
 import type { LiveResourceCount, ResourceLifetime, ResourceRow } from "../model/resources.js";
 import type { DescribeRunFigures } from "../model/series.js";
-import type { SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
+import type { NewSessionRow, SessionRow, SessionState, SessionSummary } from "../model/sessions.js";
 import type { StepEnd, StepHandle, StepKey, StepKind, StepRow } from "../model/steps.js";
 import type { Db } from "./db.js";
 import type { EventsRepository } from "./events-repository.js";
@@ -102,7 +102,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
 
   // ---- sessions
 
-  insertSession(row: Omit<SessionRow, "deleted_at">): Promise<void> {
+  insertSession(row: NewSessionRow): Promise<void> {
     return this.sessions.insert(row);
   }
   getSession(id: string): Promise<SessionRow | undefined> {

@@ -1,12 +1,24 @@
-import type { SessionRow, SessionState } from "../../model/sessions.js";
+import type { NewSessionRow, SessionState } from "../../model/sessions.js";
 import { sessionsSelect, SqlParams, type SessionWhere } from "../list-where.js";
 import type { Sql } from "./sql.js";
 
-export function insertSession(row: Omit<SessionRow, "deleted_at">): Sql {
+export function insertSession(row: NewSessionRow): Sql {
   return {
-    text: `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [row.id, row.provider_name, row.service_type, row.provider_class, row.driver, row.region, row.config_sealed, row.state, row.created],
+    text: `INSERT INTO sessions (id, provider_name, service_type, provider_class, driver, region, config_sealed, state, created, owner, shared)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10, 'bootstrap'), COALESCE($11, false))`,
+    values: [
+      row.id,
+      row.provider_name,
+      row.service_type,
+      row.provider_class,
+      row.driver,
+      row.region,
+      row.config_sealed,
+      row.state,
+      row.created,
+      row.owner ?? null,
+      row.shared ?? null,
+    ],
   };
 }
 
