@@ -3,7 +3,7 @@ import type { operations } from "@benchwright/contract";
 import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat } from "@benchwright/engine";
 import { principalOf, type Role } from "../http/principal.js";
 import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
-import { checkProviderRole, checkReadable, sessionsVisibleTo, visibilityOf } from "./access.js";
+import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
 import type { Quotas } from "../http/rate-limit.js";
 import { listQueryOf, sendPage } from "./list-response.js";
@@ -171,7 +171,12 @@ export function apiOperations(
       ),
     getChange: async (req, res) => ok(res, 200, await engine.getChange(req.params.change_id, visibilityOf(res))),
     acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
-    streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams, canSeeSession: sessionsVisibleTo(engine, res) }),
+    streamEvents: (req, res) =>
+      streamEvents(engine.store.events, req, res, {
+        cap: options.eventStreams,
+        canSeeSession: sessionsVisibleTo(engine, res),
+        canSeeExecution: executionsVisibleTo(engine, res),
+      }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
     listAuditEntries: async (req, res) => sendPage(req, res, await engine.listAudit(listQueryOf(req))),
     createToken: async (req, res) => {

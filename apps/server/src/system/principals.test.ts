@@ -390,16 +390,51 @@ describe("others' results: series, points, changes, plan runs' sessions and webh
     expect((await must<{ state: string }>(as, "GET", `/executions/${id}`)).state).toBe("completed");
     return id;
   };
-  /** A change recorded at a point of the series, as the checker records one (its finding is series.test.ts's). */
+  /** A change recorded at a point of the series, and its event, as the checker records one (its finding is series.test.ts's). */
   const changeAt = async (series: string, executionId: string) => {
-    const id = randomUUID();
-    await fx.engine.store.db.query(
-      `INSERT INTO series_changes (id, series_id, point_seq, at, execution_id, direction, size, p_value, before, after, facts_changed, detected)
-       SELECT $1, $2, p.seq, p.at, p.execution_id, 'regression', -0.2, 0.01, '{"mean": 5, "n": 1}', '{"mean": 4, "n": 1}', '[]', now()
-         FROM series_points p WHERE p.series_id = $2 AND p.execution_id = $3`,
-      [id, series, executionId],
+    const [point] = await fx.engine.store.db.query<{ seq: number; at: Date }>("SELECT seq, at FROM series_points WHERE series_id = $1 AND execution_id = $2", [
+      series,
+      executionId,
+    ]);
+    const side = { mean: 5, n: 1 };
+    const change = { id: randomUUID(), series_id: series, point_seq: point.seq, at: point.at, execution_id: executionId, direction: "regression" as const };
+    const recorded = await fx.engine.store.series.recordChange(
+      { ...change, size: -0.2, size_ci_low: null, size_ci_high: null, p_value: 0.01, before: side, after: side, facts_changed: [] },
+      1,
+      (row) => ({
+        type: "change.detected",
+        session_id: null,
+        execution_id: row.execution_id,
+        data: { change_id: row.id, series_id: row.series_id, direction: row.direction, size: row.size },
+      }),
     );
-    return id;
+    return recorded!.change.id;
+  };
+  /** The ids of the changes told on the principal's stream of events, read from its start until `until` shows or 3 s pass. */
+  const changesTold = async (as: string, until?: string): Promise<string[]> => {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 3_000);
+    const told: string[] = [];
+    try {
+      const res = await fetch(`http://127.0.0.1:${http.port}${BASE}/events?last_event_id=0&types=change.detected`, {
+        headers: { Authorization: `Bearer ${as}`, Accept: "text/event-stream" },
+        signal: stop.signal,
+      });
+      expect(res.status).toBe(200);
+      const decoder = new TextDecoder();
+      let text = "";
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        told.splice(0, told.length, ...[...text.matchAll(/"change_id":"([0-9a-f-]{36})"/g)].map((m) => m[1]));
+        if (until && told.includes(until)) break;
+      }
+    } catch (error) {
+      if (!stop.signal.aborted) throw error;
+    } finally {
+      clearTimeout(timer);
+      stop.abort();
+    }
+    return told;
   };
 
   beforeAll(async () => {
@@ -476,6 +511,14 @@ describe("others' results: series, points, changes, plan runs' sessions and webh
       cursor = res.headers["x-next-cursor"] ?? "";
     } while (cursor);
     expect(paged).toEqual([runs.otto, runs.shared]);
+  });
+
+  it("tells an operator's stream of events only the changes it may read", async () => {
+    // The admin's stream shows both, in order: the other streams have passed olga's change when they show the shared one.
+    expect(await changesTold(BOOT, changes.shared)).toEqual([changes.olga, changes.shared]);
+    expect(await changesTold(token.otto, changes.shared)).toEqual([changes.shared]);
+    expect(await changesTold(token.vic, changes.shared)).toEqual([changes.shared]);
+    expect(await changesTold(token.olga, changes.shared)).toEqual([changes.olga, changes.shared]);
   });
 
   it("makes a plan run's sessions its starter's and shared: every viewer reads them, their executions and their points", async () => {
