@@ -225,16 +225,42 @@ export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: nu
   values.push(filter.limit ?? null, latestCap);
   const limit = `$${values.length - 1}`;
   const cap = `$${values.length}`;
-  const visible = (column: string) => visibleExecution(column, principal);
-  // A principal's series: its own figures, from the points it may read (at least one).
-  const columns = principal === undefined ? SERIES_COLUMNS : SERIES_COLUMNS.replace("s.points, s.first_at, s.last_at", "v.points, v.first_at, v.last_at");
-  const mine =
-    principal === undefined
-      ? ""
-      : ` JOIN LATERAL (SELECT count(*)::int AS points, min(p.at) AS first_at, max(p.at) AS last_at FROM series_points p
-                         WHERE p.series_id = s.id${visible("p.execution_id")}) v ON v.points > 0`;
+  if (principal === undefined) {
+    return {
+      text: `${seriesSelect(SERIES_COLUMNS, cap, () => "")}
+      FROM series s ${whereOf(where)}
+      ORDER BY s.seq LIMIT ${limit}`,
+      values,
+    };
+  }
+  // A principal's series and their figures, from its points alone: found from the executions it may
+  // read (its own, by executions_owner; those of shared sessions), in one pass, rather than by
+  // looking for one in every series' points. A point is then one of those executions'.
+  // One series (getSeries): its points alone are counted. Its id is the first parameter.
+  const one = filter.id === undefined ? "" : " AND p.series_id = $1";
+  const visible = (column: string) => ` AND ${column} IN (SELECT id FROM ve)`;
   return {
-    text: `SELECT ${columns},
+    text: `WITH ve AS (SELECT e.id FROM executions e WHERE e.owner = ${principal}
+                   UNION SELECT e.id FROM sessions ss JOIN executions e ON e.session_id = ss.id WHERE ss.shared),
+        v AS (SELECT p.series_id, count(*)::int AS points, min(p.at) AS first_at, max(p.at) AS last_at
+                FROM series_points p WHERE p.execution_id IN (SELECT id FROM ve)${one} GROUP BY p.series_id)
+      ${seriesSelect(SERIES_COLUMNS.replace("s.points, s.first_at, s.last_at", "v.points, v.first_at, v.last_at"), cap, visible)}
+      FROM series s JOIN v ON v.series_id = s.id ${whereOf(where)}
+      ORDER BY s.seq LIMIT ${limit}`,
+    values,
+  };
+}
+
+function whereOf(where: string[]): string {
+  return where.length ? `WHERE ${where.join(" AND ")}` : "";
+}
+
+/**
+ * `SELECT` of a series page's columns and what its view shows beside them; `visible(column)`
+ * adds the condition that the execution `column` names is readable (empty: every point).
+ */
+function seriesSelect(columns: string, cap: string, visible: (column: string) => string): string {
+  return `SELECT ${columns},
         (SELECT row_to_json(lp) FROM (SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = s.id${visible("p.execution_id")} ORDER BY p.seq DESC LIMIT 1) lp) AS latest,
         (SELECT count(*)::int FROM series_changes c WHERE c.series_id = s.id AND c.state = 'open'${visible("c.execution_id")}) AS open_changes,
         CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(p.mean ORDER BY p.seq), '{}') FROM series_points p
@@ -242,11 +268,7 @@ export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: nu
         CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(l.mean ORDER BY l.seq), '{}') FROM (
            SELECT p.seq, p.mean FROM series_points p
             WHERE p.series_id = s.id AND p.seq >= COALESCE((SELECT max(c.point_seq) FROM series_changes c WHERE c.series_id = s.id), 1)${visible("p.execution_id")}
-            ORDER BY p.seq DESC LIMIT ${cap}) l) END AS latest_means
-      FROM series s${mine} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY s.seq LIMIT ${limit}`,
-    values,
-  };
+            ORDER BY p.seq DESC LIMIT ${cap}) l) END AS latest_means`;
 }
 
 /** A page of a series' points, oldest first, after `afterSeq`; with `visibleTo`, those of executions that principal may read. */
