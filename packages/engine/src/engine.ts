@@ -51,6 +51,7 @@ import {
   pageOf,
   type PlanListQuery,
   type SessionListQuery,
+  type Visibility,
 } from "./lists/list-query.js";
 import { auditCursor } from "./lists/cursor.js";
 import type { AuditRecord } from "./model/audit.js";
@@ -408,7 +409,7 @@ export class Engine {
   // ---- plans
 
   /** Checks and expands a plan (every problem in one 400) and stores it, unless `dryRun`. */
-  createPlan(body: PlanCreate, options: { dryRun?: boolean } = {}): Promise<PlanView> {
+  createPlan(body: PlanCreate, options: { dryRun?: boolean; createdBy?: string } = {}): Promise<PlanView> {
     return this.plans.create(body, options);
   }
 
@@ -440,8 +441,9 @@ export class Engine {
   // ---- plan runs
 
   /** Records a run of the plan, `pending`; a driver (in this process or another) takes it up. */
-  startPlanRun(planId: string): Promise<PlanRunView> {
-    return this.planRuns.start(planId);
+  /** Starts a run of the plan, its sessions `startedBy`'s (the principal who asked; `bootstrap` by default) and shared. */
+  startPlanRun(planId: string, options: { startedBy?: string } = {}): Promise<PlanRunView> {
+    return this.planRuns.start(planId, options);
   }
 
   /** The plan's runs, oldest first (a page of them with the query's `limit`). */
@@ -546,16 +548,19 @@ export class Engine {
 
   // ---- series over time and the changes found in them
 
-  /** The series (one metric of one benchmark on one target over time), oldest first (a page with `limit`). */
+  /**
+   * The series (one metric of one benchmark on one target over time), oldest first (a page with
+   * `limit`). With `visible_to`, and in each read below, only what that principal may read (see SeriesBook).
+   */
   listSeries(query: SeriesListQuery = {}): Promise<Page<Series>> {
     return this.series.list(query);
   }
-  getSeries(id: string): Promise<Series> {
-    return this.series.get(id);
+  getSeries(id: string, visibility: Visibility = {}): Promise<Series> {
+    return this.series.get(id, visibility);
   }
   /** A series' points, oldest first. */
-  listSeriesPoints(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<SeriesPoint>> {
-    return this.series.points(id, query);
+  listSeriesPoints(id: string, query: { limit?: number; cursor?: string } = {}, visibility: Visibility = {}): Promise<Page<SeriesPoint>> {
+    return this.series.points(id, query, visibility);
   }
   /** Pins a series' baseline: its latest level is then compared with those points. */
   setSeriesBaseline(id: string, body: SeriesBaselineSet): Promise<Series> {
@@ -564,15 +569,15 @@ export class Engine {
   clearSeriesBaseline(id: string): Promise<void> {
     return this.series.clearBaseline(id);
   }
-  listSeriesChanges(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<Change>> {
-    return this.series.seriesChanges(id, query);
+  listSeriesChanges(id: string, query: { limit?: number; cursor?: string } = {}, visibility: Visibility = {}): Promise<Page<Change>> {
+    return this.series.seriesChanges(id, query, visibility);
   }
   /** The changes found in every series, in the order they were found. */
   listChanges(query: ChangeListQuery = {}): Promise<Page<Change>> {
     return this.series.changes(query);
   }
-  getChange(id: string): Promise<Change> {
-    return this.series.change(id);
+  getChange(id: string, visibility: Visibility = {}): Promise<Change> {
+    return this.series.change(id, visibility);
   }
   acknowledgeChange(id: string): Promise<Change> {
     return this.series.acknowledge(id);

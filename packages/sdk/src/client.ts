@@ -209,14 +209,15 @@ export interface BenchwrightClient {
    * saveSecret(hook.secret);
    */
   createWebhook(body: WebhookCreate, options?: CallOptions): Promise<Webhook>;
-  /** The webhooks, oldest first, without their secrets. */
+  /** An admin's (a webhook's URL may hold the receiver's credential): the webhooks, oldest first, without their secrets. */
   listWebhooks(options?: CallOptions): Promise<Webhook[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
   listWebhooksPage(options?: CallOptions & PageOptions): Promise<Page<Webhook>>;
+  /** An admin's: one webhook, without its secret. */
   getWebhook(webhookId: string, options?: CallOptions): Promise<Webhook>;
   /** Deletes the webhook and its deliveries' records; what was not delivered yet is not. */
   deleteWebhook(webhookId: string, options?: RequestOptions): Promise<void>;
-  /** The webhook's deliveries and how each went (state, attempts, last status and error), newest first. */
+  /** An admin's: the webhook's deliveries and how each went (state, attempts, last status and error), newest first. */
   listWebhookDeliveries(webhookId: string, options?: CallOptions): Promise<WebhookDelivery[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
   listWebhookDeliveriesPage(webhookId: string, options?: CallOptions & PageOptions): Promise<Page<WebhookDelivery>>;

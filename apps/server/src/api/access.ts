@@ -66,6 +66,19 @@ export function checkProviderRole(principal: Principal, body: unknown, providerR
 }
 
 /**
+ * Which executions' events told without their session (`change.detected`) this principal's stream
+ * shows: an admin's, all (undefined); another's, its own executions' and those of shared sessions.
+ */
+export function executionsVisibleTo(engine: Engine, res: Response): ((executionId: string) => Promise<boolean>) | undefined {
+  const principal = principalOf(res);
+  if (principal.role === "admin") return undefined;
+  return async (executionId) => {
+    const found = await engine.store.owners.ofExecution(executionId);
+    return found !== undefined && (found.owner === principal.id || found.shared);
+  };
+}
+
+/**
  * Which sessions' events this principal's stream shows: an admin's, all (undefined); another's,
  * its own and the shared ones. A session seen once stays seen for the stream; one not seen is
  * asked again at its next event, since its owner may share it meanwhile.

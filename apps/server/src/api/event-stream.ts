@@ -10,6 +10,8 @@ export interface EventStreamOptions {
   cap?: SubscriberCap;
   /** Whether the subscriber may see a session's events (unset: every event, as an admin). */
   canSeeSession?: (sessionId: string) => Promise<boolean>;
+  /** Whether it may see the events of an execution told without its session (a change found at its point); unset: all. */
+  canSeeExecution?: (executionId: string) => Promise<boolean>;
 }
 
 /** What a refused subscriber is told to wait, in seconds: places free up as other clients go, at no known time. */
@@ -104,8 +106,10 @@ async function follow(log: EventLog, filter: EventFilter, after: number, res: Re
   const keepalive = setInterval(() => res.write(": keepalive\n\n"), options.keepaliveMs ?? 15_000);
   try {
     for await (const event of log.subscribe(filter, after, gone.signal)) {
-      // Events of no session (plans, changes) are every reader's, as their lists are.
+      // Events of no session and no execution (plans' runs) are every reader's, as their lists are; a
+      // change is told with the execution of its point, and read as that execution is.
       if (event.session_id && options.canSeeSession && !(await options.canSeeSession(event.session_id))) continue;
+      if (!event.session_id && event.execution_id && options.canSeeExecution && !(await options.canSeeExecution(event.execution_id))) continue;
       if (!res.write(sseMessage(event))) await drained(res, gone.signal);
     }
   } catch {

@@ -3,7 +3,7 @@ import type { operations } from "@benchwright/contract";
 import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat } from "@benchwright/engine";
 import { principalOf, type Role } from "../http/principal.js";
 import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
-import { checkProviderRole, checkReadable, sessionsVisibleTo, visibilityOf } from "./access.js";
+import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
 import type { Quotas } from "../http/rate-limit.js";
 import { listQueryOf, sendPage } from "./list-response.js";
@@ -108,7 +108,7 @@ export function apiOperations(
     },
     createPlan: async (req, res) => {
       const dryRun = String(req.query.dry_run) === "true";
-      const plan = await engine.createPlan(req.body, { dryRun });
+      const plan = await engine.createPlan(req.body, { dryRun, createdBy: principalOf(res).id });
       if (dryRun) return ok(res, 200, plan);
       res.set("Location", `${API_BASE}/plans/${plan.id}`);
       ok(res, 201, plan);
@@ -122,7 +122,7 @@ export function apiOperations(
     pausePlanSchedule: async (req, res) => ok(res, 200, await engine.pausePlan(req.params.plan_id)),
     resumePlanSchedule: async (req, res) => ok(res, 200, await engine.resumePlan(req.params.plan_id)),
     startPlanRun: async (req, res) => {
-      const run = await engine.startPlanRun(req.params.plan_id);
+      const run = await engine.startPlanRun(req.params.plan_id, { startedBy: principalOf(res).id });
       res.set("Location", `${API_BASE}/plans/${run.plan_id}/runs/${run.id}`);
       ok(res, 202, run);
     },
@@ -149,21 +149,31 @@ export function apiOperations(
       res.status(204).end();
     },
     listWebhookDeliveries: async (req, res) => sendPage(req, res, await engine.listWebhookDeliveries(req.params.webhook_id, listQueryOf(req))),
-    listSeries: async (req, res) => sendPage(req, res, await engine.listSeries(listQueryOf(req))),
-    getSeries: async (req, res) => ok(res, 200, await engine.getSeries(req.params.series_id)),
-    listSeriesPoints: async (req, res) => sendPage(req, res, await engine.listSeriesPoints(req.params.series_id, listQueryOf(req))),
+    // Every run's figures are points, whoever ran it: a non-admin reads those of executions it may read (see SeriesBook).
+    listSeries: async (req, res) => sendPage(req, res, await engine.listSeries({ ...listQueryOf(req), ...visibilityOf(res) })),
+    getSeries: async (req, res) => ok(res, 200, await engine.getSeries(req.params.series_id, visibilityOf(res))),
+    listSeriesPoints: async (req, res) => sendPage(req, res, await engine.listSeriesPoints(req.params.series_id, listQueryOf(req), visibilityOf(res))),
     setSeriesBaseline: async (req, res) => ok(res, 200, await engine.setSeriesBaseline(req.params.series_id, req.body)),
     clearSeriesBaseline: async (req, res) => {
       await engine.clearSeriesBaseline(req.params.series_id);
       res.status(204).end();
     },
-    listSeriesChanges: async (req, res) => sendPage(req, res, await engine.listSeriesChanges(req.params.series_id, listQueryOf(req))),
+    listSeriesChanges: async (req, res) => sendPage(req, res, await engine.listSeriesChanges(req.params.series_id, listQueryOf(req), visibilityOf(res))),
     // A change's `state` is one value, not the list listQueryOf makes of other lists' states.
     listChanges: async (req, res) =>
-      sendPage(req, res, await engine.listChanges({ ...listQueryOf(req), state: req.query.state as "open" | "acknowledged" | undefined })),
-    getChange: async (req, res) => ok(res, 200, await engine.getChange(req.params.change_id)),
+      sendPage(
+        req,
+        res,
+        await engine.listChanges({ ...listQueryOf(req), state: req.query.state as "open" | "acknowledged" | undefined, ...visibilityOf(res) }),
+      ),
+    getChange: async (req, res) => ok(res, 200, await engine.getChange(req.params.change_id, visibilityOf(res))),
     acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
-    streamEvents: (req, res) => streamEvents(engine.store.events, req, res, { cap: options.eventStreams, canSeeSession: sessionsVisibleTo(engine, res) }),
+    streamEvents: (req, res) =>
+      streamEvents(engine.store.events, req, res, {
+        cap: options.eventStreams,
+        canSeeSession: sessionsVisibleTo(engine, res),
+        canSeeExecution: executionsVisibleTo(engine, res),
+      }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
     listAuditEntries: async (req, res) => sendPage(req, res, await engine.listAudit(listQueryOf(req))),
     createToken: async (req, res) => {

@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Res
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
 import { BenchwrightError, storageFull, storageFullReason, Tokens, type Engine } from "@benchwright/engine";
-import { authenticate, requireBearerToken } from "./auth.js";
+import { authenticate, requireAdminToken } from "./auth.js";
 import { ownResourcesOnly, requireRole } from "../api/access.js";
 import type { Role } from "./principal.js";
 import { requiredRoles } from "./roles.js";
@@ -49,7 +49,7 @@ export interface AppOptions {
   /** Fail responses that break the contract (tests); otherwise as BENCHWRIGHT_VALIDATE_RESPONSES says (default: unchecked). */
   validateResponses?: boolean;
   log?: Logger;
-  /** `GET /metrics` without the token (BENCHWRIGHT_METRICS_PUBLIC); it needs it by default when a token is set. */
+  /** `GET /metrics` without a token (BENCHWRIGHT_METRICS_PUBLIC); by default, when a token is set, it needs an admin's (the bootstrap one or a made one). */
   metricsPublic?: boolean;
   /** Node's process metrics beside the server's: one set per process, so only the process's own server asks. */
   processMetrics?: boolean;
@@ -106,7 +106,8 @@ export function createApp(options: AppOptions): Express {
   outside.use(docsRouter(spec, loadSwagger()));
   outside.use(webUiRouter(options.webUiDir));
   outside.use(healthRouter(engine));
-  outside.use(metrics.router(options.token && !options.metricsPublic ? requireBearerToken(options.token) : undefined));
+  const tokens = new Tokens(engine.store.tokens);
+  outside.use(metrics.router(options.token && !options.metricsPublic ? requireAdminToken(options.token, tokens) : undefined));
   app.use(
     inSeries(
       metrics.requests(operationLabel),
@@ -125,7 +126,7 @@ export function createApp(options: AppOptions): Express {
       (req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()),
     ),
   );
-  if (options.token) app.use(API_BASE, authenticate(options.token, new Tokens(engine.store.tokens)));
+  if (options.token) app.use(API_BASE, authenticate(options.token, tokens));
   // Once the principal is known, before anything else reads the request.
   if (options.rateLimit) app.use(API_BASE, rateLimit(engine, options.rateLimit));
   const json = jsonBody({ limit: "1mb" });

@@ -1,19 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { RequestHandler } from "express";
-import { BenchwrightError, type Tokens } from "@benchwright/engine";
+import type { Request, RequestHandler } from "express";
+import { BOOTSTRAP_PRINCIPAL, BenchwrightError, type Tokens } from "@benchwright/engine";
 import { isDocsPath } from "../operations/docs.js";
 import type { Principal } from "./principal.js";
-
-/** With a token configured, every operation but the docs needs `Authorization: Bearer <token>`. */
-export function requireBearerToken(token: string): RequestHandler {
-  const expected = digest(token);
-  return (req, _res, next) => {
-    if (isDocsPath(req.path)) return next();
-    const match = /^Bearer\s+(.+)$/i.exec(req.get("authorization") ?? "");
-    if (match && timingSafeEqual(digest(match[1].trim()), expected)) return next();
-    next(new BenchwrightError("unauthorized", "Send Authorization: Bearer <token> with the server's API token"));
-  };
-}
 
 /**
  * Sets the request's principal (res.locals.principal, read by principalOf): the bootstrap admin
@@ -23,31 +12,57 @@ export function requireBearerToken(token: string): RequestHandler {
  * (never a cookie: a page of another site cannot send one).
  */
 export function authenticate(bootstrapToken: string, tokens: Tokens): RequestHandler {
-  const expected = digest(bootstrapToken);
+  const principalOfRequest = bearerPrincipal(bootstrapToken, tokens);
   return (req, res, next) => {
     if (isDocsPath(req.path)) return next();
     // Until a token admits it, a request is nobody's (principalOf's default, the bootstrap admin,
     // is for servers without tokens): the audit log records a refused one as anonymous.
     res.locals.principal = ANONYMOUS;
-    const match = /^Bearer\s+(.+)$/i.exec(req.get("authorization") ?? "");
-    if (!match) return next(new BenchwrightError("unauthorized", "Send Authorization: Bearer <token> with an API token"));
-    const token = match[1].trim();
-    if (timingSafeEqual(digest(token), expected)) {
-      res.locals.principal = { id: "bootstrap", role: "admin" } satisfies Principal;
-      return next();
-    }
-    tokens.principalOf(token).then((found) => {
-      if (typeof found === "string") {
-        const why = found === "unknown" ? "is not one of this server's" : `was ${found}`;
-        return next(new BenchwrightError("unauthorized", `The bearer token ${why}; send a valid API token`));
-      }
-      res.locals.principal = found satisfies Principal;
+    principalOfRequest(req).then((principal) => {
+      res.locals.principal = principal;
       next();
     }, next);
   };
 }
 
+/**
+ * `GET /metrics` (outside the API, so before `authenticate`): an admin's token, the bootstrap
+ * one or one made through the admin API, checked as `authenticate` checks it (401 for no,
+ * unknown, expired or revoked token); a valid token of a lower role is a 403.
+ */
+export function requireAdminToken(bootstrapToken: string, tokens: Tokens): RequestHandler {
+  const principalOfRequest = bearerPrincipal(bootstrapToken, tokens);
+  return (req, _res, next) => {
+    principalOfRequest(req).then((principal) => {
+      if (principal.role === "admin") return next();
+      next(new BenchwrightError("forbidden", `${req.path} needs the admin role; this token's is ${principal.role}`));
+    }, next);
+  };
+}
+
+/**
+ * The one reading of `Authorization: Bearer <token>`: the bootstrap admin when it is
+ * BENCHWRIGHT_API_TOKEN (compared by digest, in constant time), else the principal of a stored
+ * token; rejects with a 401 `unauthorized` otherwise.
+ */
+function bearerPrincipal(bootstrapToken: string, tokens: Tokens): (req: Request) => Promise<Principal> {
+  const expected = digest(bootstrapToken);
+  return async (req) => {
+    const match = /^Bearer\s+(.+)$/i.exec(req.get("authorization") ?? "");
+    if (!match) throw new BenchwrightError("unauthorized", "Send Authorization: Bearer <token> with an API token");
+    const token = match[1].trim();
+    if (timingSafeEqual(digest(token), expected)) return BOOTSTRAP;
+    const found = await tokens.principalOf(token);
+    if (typeof found === "string") {
+      const why = found === "unknown" ? "is not one of this server's" : `was ${found}`;
+      throw new BenchwrightError("unauthorized", `The bearer token ${why}; send a valid API token`);
+    }
+    return found satisfies Principal;
+  };
+}
+
 const ANONYMOUS: Principal = { id: "anonymous", role: "viewer" };
+const BOOTSTRAP: Principal = { id: BOOTSTRAP_PRINCIPAL, role: "admin" };
 
 function digest(s: string): Buffer {
   return createHash("sha256").update(s).digest();

@@ -83,8 +83,8 @@ export class Metrics {
   }
 
   /**
-   * `GET /metrics`, outside the API like /healthz; it needs the API token like every operation
-   * (the counts tell what the service does), unless the operator made it public.
+   * `GET /metrics`, outside the API like /healthz; it needs an admin's token (the counts tell
+   * what the service does: see requireAdminToken), unless the operator made it public.
    */
   router(guard: RequestHandler | undefined): Router {
     const r = Router();

@@ -284,6 +284,31 @@ describe("GET /metrics", () => {
     await fx.close();
   });
 
+  it("takes an admin's made token too, checked as the API checks it: a lower role is a 403, a revoked token a 401", async () => {
+    fx = await openFixture({ token: TOKEN });
+    const made = async (principal: string, role: string) =>
+      (await request(fx.app).post("/api/v1/admin/tokens/").set("Authorization", `Bearer ${TOKEN}`).send({ principal, role }).expect(201)).body as {
+        id: string;
+        token: string;
+      };
+    const scrape = (token: string) => request(fx.app).get("/metrics").set("Authorization", `Bearer ${token}`);
+    const admin = await made("ada", "admin");
+    const operator = await made("otto", "operator");
+    const ok = await scrape(admin.token).expect(200);
+    expect(Object.keys(await parseMetrics(ok.text))).toContain("benchwright_http_requests_total");
+    const lower = await scrape(operator.token).expect(403);
+    expect(lower.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(lower.body.code).toBe("forbidden");
+    expect((await scrape("bw_not-a-token-of-this-server").expect(401)).body.code).toBe("unauthorized");
+    await request(fx.app).delete(`/api/v1/admin/tokens/${admin.id}`).set("Authorization", `Bearer ${TOKEN}`).expect(204);
+    const revoked = await scrape(admin.token).expect(401);
+    expect(revoked.body.detail).toContain("revoked");
+    // No secret in the answer: neither the token sent nor the server's.
+    expect(revoked.text).not.toContain(admin.token);
+    expect(revoked.text).not.toContain(TOKEN);
+    await fx.close();
+  });
+
   it("is public with BENCHWRIGHT_METRICS_PUBLIC=true, and the API still needs the token", async () => {
     fx = await openFixture({ token: TOKEN, metricsPublic: true });
     const ok = await request(fx.app).get("/metrics").expect(200);

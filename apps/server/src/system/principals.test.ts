@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../http/app.js";
 import type { Role } from "../http/principal.js";
 import { hasRole, requiredRoles } from "../http/roles.js";
-import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";
 
 // Issue 28's acceptance 2: every operation of the contract, tried with a token of each role, an
@@ -368,5 +368,214 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect(olives.has(ids.own.session)).toBe(false);
     const admins = await sessionsSeen(BOOT, theirs);
     expect([mine, theirs].every((id) => admins.has(id))).toBe(true);
+  });
+});
+
+// Issue 28, what was still every viewer's: every run's figures become points of a series, so a
+// series, its points and its changes are read as their executions are (their own, or of a shared
+// session); a plan run's sessions are its starter's and shared, so every viewer reads the
+// results of the team's campaigns; a webhook's URL may hold the receiver's credential, so
+// webhooks are an admin's.
+describe("others' results: series, points, changes, plan runs' sessions and webhooks", () => {
+  let fx: Fixture;
+  let http: Listening;
+  const BOOT = "boot-token-for-results-test";
+  const token: Record<"otto" | "olga" | "vic" | "ada", string> = { otto: "", olga: "", vic: "", ada: "" };
+  /** The executions of tool `seen` (one series), by whose they are, and olga's one of tool `hers` (a series of hers alone). */
+  const runs = { otto: "", olga: "", shared: "", hers: "" };
+  const changes = { olga: "", shared: "" };
+  let seriesId = "";
+  let hersId = "";
+
+  const send = (as: string, method: string, path: string, body?: unknown) =>
+    http.send(method, `${BASE}${path}`, {
+      headers: { Authorization: `Bearer ${as}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const must = async <T = { id: string; token: string }>(as: string, method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await send(as, method, path, body);
+    if (res.status >= 300) throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
+    return res.json as T;
+  };
+  const idsOf = async (as: string, path: string) => (await must<Array<{ id: string }>>(as, "GET", path)).map((x) => x.id);
+  /** An execution of `tool` that ran once in the session. */
+  const ran = async (as: string, sessionId: string, tool: string) => {
+    const { id } = await must(as, "POST", `/sessions/${sessionId}/executions/`, { tool, workload: "one" });
+    await must(as, "POST", `/executions/${id}/prepare`);
+    await must(as, "POST", `/executions/${id}/run`);
+    expect((await must<{ state: string }>(as, "GET", `/executions/${id}`)).state).toBe("completed");
+    return id;
+  };
+  /** A change recorded at a point of the series, and its event, as the checker records one (its finding is series.test.ts's). */
+  const changeAt = async (series: string, executionId: string) => {
+    const [point] = await fx.engine.store.db.query<{ seq: number; at: Date }>("SELECT seq, at FROM series_points WHERE series_id = $1 AND execution_id = $2", [
+      series,
+      executionId,
+    ]);
+    const side = { mean: 5, n: 1 };
+    const change = { id: randomUUID(), series_id: series, point_seq: point.seq, at: point.at, execution_id: executionId, direction: "regression" as const };
+    const recorded = await fx.engine.store.series.recordChange(
+      { ...change, size: -0.2, size_ci_low: null, size_ci_high: null, p_value: 0.01, before: side, after: side, facts_changed: [] },
+      1,
+      (row) => ({
+        type: "change.detected",
+        session_id: null,
+        execution_id: row.execution_id,
+        data: { change_id: row.id, series_id: row.series_id, direction: row.direction, size: row.size },
+      }),
+    );
+    return recorded!.change.id;
+  };
+  /** The ids of the changes told on the principal's stream of events, read from its start until `until` shows or 3 s pass. */
+  const changesTold = async (as: string, until?: string): Promise<string[]> => {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 3_000);
+    const told: string[] = [];
+    try {
+      const res = await fetch(`http://127.0.0.1:${http.port}${BASE}/events?last_event_id=0&types=change.detected`, {
+        headers: { Authorization: `Bearer ${as}`, Accept: "text/event-stream" },
+        signal: stop.signal,
+      });
+      expect(res.status).toBe(200);
+      const decoder = new TextDecoder();
+      let text = "";
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        told.splice(0, told.length, ...[...text.matchAll(/"change_id":"([0-9a-f-]{36})"/g)].map((m) => m[1]));
+        if (until && told.includes(until)) break;
+      }
+    } catch (error) {
+      if (!stop.signal.aborted) throw error;
+    } finally {
+      clearTimeout(timer);
+      stop.abort();
+    }
+    return told;
+  };
+
+  beforeAll(async () => {
+    fx = await openFixture();
+    http = await listen(createApp({ engine: fx.engine, token: BOOT, validateResponses: true, providerRoles: { local: "operator", inline: "admin" } }));
+    for (const tool of ["seen", "hers"]) dropDefinition(fx.configDir, { id: tool, workload: "one", run: "echo 'BW_METRIC speed 5 ops/s'" });
+    await must(BOOT, "GET", "/benchmarks/seen");
+    for (const [who, role] of [
+      ["otto", "operator"],
+      ["olga", "operator"],
+      ["vic", "viewer"],
+      ["ada", "admin"],
+    ] as const)
+      token[who] = (await must(BOOT, "POST", "/admin/tokens/", { principal: who, role })).token;
+    const session = async (as: string) => (await must(as, "POST", "/sessions/", { provider: "local", service: "default" })).id;
+    const [ottos, olgas, shared] = [await session(token.otto), await session(token.olga), await session(token.olga)];
+    await must(token.olga, "PATCH", `/sessions/${shared}`, { shared: true });
+    runs.otto = await ran(token.otto, ottos, "seen");
+    runs.olga = await ran(token.olga, olgas, "seen");
+    runs.shared = await ran(token.olga, shared, "seen");
+    runs.hers = await ran(token.olga, olgas, "hers");
+    [seriesId] = await idsOf(BOOT, "/series/?tool=seen");
+    [hersId] = await idsOf(BOOT, "/series/?tool=hers");
+    changes.olga = await changeAt(seriesId, runs.olga);
+    changes.shared = await changeAt(seriesId, runs.shared);
+  }, 120_000);
+
+  afterAll(async () => {
+    await http?.close();
+    await fx?.close();
+  });
+
+  it("shows an operator the points and changes of its own and shared executions, never another's; a series of only another's is a 403", async () => {
+    const points = async (as: string) => (await must<Array<{ execution_id: string }>>(as, "GET", `/series/${seriesId}/points`)).map((p) => p.execution_id);
+    expect(await points(BOOT)).toEqual([runs.otto, runs.olga, runs.shared]);
+    expect(await points(token.ada)).toEqual([runs.otto, runs.olga, runs.shared]);
+    expect(await points(token.otto)).toEqual([runs.otto, runs.shared]);
+    expect(await points(token.olga)).toEqual([runs.olga, runs.shared]);
+    expect(await points(token.vic)).toEqual([runs.shared]);
+
+    // The series as otto sees it: two points, the latest the shared one, one open change.
+    const [series] = await must<Array<{ id: string; points: number; latest: { execution_id: string }; open_changes: number }>>(
+      token.otto,
+      "GET",
+      "/series/?tool=seen",
+    );
+    expect(series).toMatchObject({ id: seriesId, points: 2, latest: { execution_id: runs.shared }, open_changes: 1 });
+    expect(await must(token.otto, "GET", `/series/${seriesId}`)).toEqual(series);
+    expect((await must<{ points: number; open_changes: number }>(BOOT, "GET", `/series/${seriesId}`)).points).toBe(3);
+
+    expect(await idsOf(token.otto, `/series/${seriesId}/changes`)).toEqual([changes.shared]);
+    expect(await idsOf(token.otto, "/changes/")).toEqual([changes.shared]);
+    expect(await idsOf(token.olga, "/changes/?state=open")).toEqual([changes.olga, changes.shared]);
+    expect(await idsOf(token.ada, "/changes/")).toEqual([changes.olga, changes.shared]);
+    expect((await must(token.otto, "GET", `/changes/${changes.shared}`)).id).toBe(changes.shared);
+
+    // Olga's alone: not listed to otto, and a 403 as another's session is (not a 404: it exists).
+    expect(await idsOf(token.otto, "/series/")).toEqual([seriesId]);
+    expect(await idsOf(token.olga, "/series/")).toEqual([seriesId, hersId]);
+    for (const path of [`/series/${hersId}`, `/series/${hersId}/points`, `/series/${hersId}/changes`, `/changes/${changes.olga}`]) {
+      const res = await send(token.otto, "GET", path);
+      expect(res.status, `${path}: ${res.text}`).toBe(403);
+      expect(res.json).toMatchObject({ code: "forbidden" });
+      expect(res.text).not.toContain(runs.hers);
+    }
+    expect((await send(token.otto, "GET", `/series/${randomUUID()}`)).status).toBe(404);
+    // Paged one by one, otto's pages skip olga's point and change.
+    const paged: string[] = [];
+    let cursor = "";
+    do {
+      const res = await send(token.otto, "GET", `/series/${seriesId}/points?limit=1${cursor ? `&cursor=${cursor}` : ""}`);
+      paged.push(...(res.json as Array<{ execution_id: string }>).map((p) => p.execution_id));
+      cursor = String(res.headers["x-next-cursor"] ?? "");
+    } while (cursor);
+    expect(paged).toEqual([runs.otto, runs.shared]);
+  });
+
+  it("tells an operator's stream of events only the changes it may read", async () => {
+    // The admin's stream shows both, in order: the other streams have passed olga's change when they show the shared one.
+    expect(await changesTold(BOOT, changes.shared)).toEqual([changes.olga, changes.shared]);
+    expect(await changesTold(token.otto, changes.shared)).toEqual([changes.shared]);
+    expect(await changesTold(token.vic, changes.shared)).toEqual([changes.shared]);
+    expect(await changesTold(token.olga, changes.shared)).toEqual([changes.olga, changes.shared]);
+  });
+
+  it("makes a plan run's sessions its starter's and shared: every viewer reads them, their executions and their points", async () => {
+    const plan = await must(token.ada, "POST", "/plans/", {
+      targets: [{ label: "here", provider: "local", service: "default" }],
+      benchmarks: [{ tool: "seen", workload: "one" }],
+    });
+    const { id: runId } = await must(token.ada, "POST", `/plans/${plan.id}/runs/`);
+    let run: { state: string; sessions: Record<string, string>; cells: Array<{ execution_id: string }> };
+    const end = Date.now() + 60_000;
+    for (;;) {
+      run = await must(token.vic, "GET", `/plans/${plan.id}/runs/${runId}`);
+      if (["completed", "failed", "cancelled"].includes(run.state) || Date.now() > end) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(run.state).toBe("completed");
+    const sessionId = run.sessions.here;
+    const executionId = run.cells[0].execution_id;
+    expect(await fx.engine.store.owners.ofSession(sessionId)).toEqual({ owner: "ada", shared: true });
+    expect((await fx.engine.store.db.query("SELECT created_by FROM plans WHERE id = $1", [plan.id]))[0]).toEqual({ created_by: "ada" });
+    expect((await fx.engine.store.db.query("SELECT started_by FROM plan_runs WHERE id = $1", [runId]))[0]).toEqual({ started_by: "ada" });
+    for (const as of [token.vic, token.otto, token.olga]) {
+      expect((await send(as, "GET", `/sessions/${sessionId}`)).status).toBe(200);
+      expect((await send(as, "GET", `/executions/${executionId}`)).status).toBe(200);
+      const points = await must<Array<{ execution_id: string; plan_run_id: string | null }>>(as, "GET", `/series/${seriesId}/points`);
+      expect(points.at(-1)).toMatchObject({ execution_id: executionId, plan_run_id: runId });
+      expect(await idsOf(as, "/executions/")).toContain(executionId);
+    }
+    // Shared for reading: its owner's to change, not another operator's.
+    expect((await send(token.otto, "DELETE", `/sessions/${sessionId}`)).status).toBe(403);
+  }, 90_000);
+
+  it("keeps webhooks an admin's: a viewer's or an operator's read is a 403", async () => {
+    const hook = randomUUID();
+    for (const as of [token.vic, token.otto]) {
+      for (const path of ["/webhooks/", `/webhooks/${hook}`, `/webhooks/${hook}/deliveries`]) {
+        const res = await send(as, "GET", path);
+        expect(res.status, `${path}: ${res.text}`).toBe(403);
+        expect(res.json).toMatchObject({ code: "forbidden" });
+      }
+    }
+    expect((await send(token.ada, "GET", "/webhooks/")).status).toBe(200);
+    expect((await send(token.ada, "GET", `/webhooks/${hook}`)).status).toBe(404);
   });
 });

@@ -47,6 +47,8 @@ export interface PlanRunRow {
   trigger: PlanRunTrigger;
   /** The tick of the plan's schedule the run stands for (null for a client's run). */
   scheduled_for: Date | null;
+  /** The principal its sessions belong to: the admin who started it, or for a scheduled run the plan's maker (else `bootstrap`). */
+  started_by: string;
   /** The process driving the run, and until when its lease holds (null: nobody). */
   owner: string | null;
   lease_until: Date | null;
@@ -64,8 +66,8 @@ export interface PlanRunCellRow extends Omit<PlanRunCell, "execution_id"> {
 }
 
 /** A run as it is first recorded: a client's unless it says otherwise. */
-export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until" | "trigger" | "scheduled_for"> &
-  Partial<Pick<PlanRunRow, "trigger" | "scheduled_for">>;
+export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until" | "trigger" | "scheduled_for" | "started_by"> &
+  Partial<Pick<PlanRunRow, "trigger" | "scheduled_for" | "started_by">>;
 
 /** What a driver records of a cell as it goes: its state, the steps begun, why it ended. */
 export type CellChange = Partial<Pick<PlanRunCell, "state" | "attempts" | "error">>;

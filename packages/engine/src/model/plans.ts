@@ -34,7 +34,10 @@ export interface PlanRow {
   schedule: PlanSchedule | null;
   schedule_paused: boolean;
   next_run_at: Date | null;
+  /** The principal who made it (null for plans from before this was recorded): its scheduled runs are that principal's. */
+  created_by: string | null;
 }
 
 /** A plan as it is first stored: not paused; a schedule's first tick given with it. */
-export type NewPlan = Omit<PlanRow, "seq" | "schedule" | "schedule_paused" | "next_run_at"> & Partial<Pick<PlanRow, "schedule" | "next_run_at">>;
+export type NewPlan = Omit<PlanRow, "seq" | "schedule" | "schedule_paused" | "next_run_at" | "created_by"> &
+  Partial<Pick<PlanRow, "schedule" | "next_run_at" | "created_by">>;

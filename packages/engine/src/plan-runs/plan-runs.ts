@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { BenchwrightError } from "../errors.js";
 import { planRunCursor } from "../lists/cursor.js";
 import { pageOf, planRunPageOf, type Page, type PlanListQuery } from "../lists/list-query.js";
+import { BOOTSTRAP_PRINCIPAL } from "../model/principals.js";
 import type { NewPlanRun, PlanRunCellRow, PlanRunTrigger } from "../model/plan-runs.js";
 import type { PlanRow } from "../model/plans.js";
 import type { Db } from "../store/db.js";
@@ -13,8 +14,11 @@ import { planRunView, type PlanRunView } from "./run-view.js";
  * A plan's runs as the API sees them: started (recorded, for a driver to take up), listed,
  * read, cancelled. Driving them is the RunDriver's, in whichever process holds the run.
  */
-/** A new run of the plan, `pending`, and its cells: the ids of its sessions and its cells' executions given ahead. */
-function newRun(plan: PlanRow, trigger: PlanRunTrigger, scheduledFor: Date | null): { run: NewPlanRun; cells: PlanRunCellRow[] } {
+/**
+ * A new run of the plan, `pending`, and its cells: the ids of its sessions and its cells' executions
+ * given ahead, and the principal its sessions will belong to (`startedBy`).
+ */
+function newRun(plan: PlanRow, trigger: PlanRunTrigger, scheduledFor: Date | null, startedBy: string): { run: NewPlanRun; cells: PlanRunCellRow[] } {
   const id = randomUUID();
   const run = {
     id,
@@ -26,6 +30,7 @@ function newRun(plan: PlanRow, trigger: PlanRunTrigger, scheduledFor: Date | nul
     sessions: Object.fromEntries(plan.body.targets.map((t) => [t.label, randomUUID()])),
     trigger,
     scheduled_for: scheduledFor,
+    started_by: startedBy,
   };
   return { run, cells: runCells(id, plan.body) };
 }
@@ -37,11 +42,14 @@ export class PlanRuns {
     private readonly wake: () => void = () => {},
   ) {}
 
-  /** Records a run of the plan, `pending`, with its cells and the ids its sessions and executions will have. */
-  async start(planId: string): Promise<PlanRunView> {
+  /**
+   * Records a run of the plan, `pending`, with its cells and the ids its sessions and executions
+   * will have; its sessions will be `startedBy`'s (the principal who asked), shared with everyone.
+   */
+  async start(planId: string, { startedBy = BOOTSTRAP_PRINCIPAL }: { startedBy?: string } = {}): Promise<PlanRunView> {
     const plan = await this.store.getPlan(planId);
     if (!plan) throw new BenchwrightError("not_found", `No plan ${planId}`);
-    const { run, cells } = newRun(plan, "api", null);
+    const { run, cells } = newRun(plan, "api", null, startedBy);
     await this.store.planRuns.insert(run, cells);
     this.wake();
     return planRunView(run, cells);
@@ -50,10 +58,11 @@ export class PlanRuns {
   /**
    * Records the run a tick of the plan's schedule starts, as `start` records a client's, but
    * only if `fire` (the tick's conditional write, which calls `record` in its own transaction)
-   * wins the tick; null when another server fired it.
+   * wins the tick; null when another server fired it. Nobody asked for it: its sessions are the
+   * plan's maker's, as if it had started the run (the bootstrap admin's for a plan from before that was recorded).
    */
   async startScheduled(plan: PlanRow, scheduledFor: Date, fire: (record: (tx: Db) => Promise<void>) => Promise<boolean>): Promise<PlanRunView | null> {
-    const { run, cells } = newRun(plan, "schedule", scheduledFor);
+    const { run, cells } = newRun(plan, "schedule", scheduledFor, plan.created_by ?? BOOTSTRAP_PRINCIPAL);
     if (!(await fire((tx) => this.store.planRuns.insert(run, cells, tx)))) return null;
     this.wake();
     return planRunView(run, cells);

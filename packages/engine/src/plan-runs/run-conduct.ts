@@ -13,7 +13,8 @@ import { ENDED_CELL_STATES, planRunView, progressOf, type PlanRunView } from "./
 export interface RunCollaborators extends CellCollaborators {
   /** Opens inline targets' configurations, sealed in the plan's row. */
   secrets: SecretBox;
-  createSession: (body: SessionCreate, options: { id: string }) => Promise<unknown>;
+  /** Makes a run's session with the id, owner and sharing given, all in the session's insert. */
+  createSession: (body: SessionCreate, options: { id: string; owner: string }) => Promise<unknown>;
   deleteSession: (id: string) => Promise<void>;
   /** Told once a run has ended here (its report can be made ready); never awaited by the driver. */
   onEnded?: (run: Pick<PlanRunRow, "id" | "plan_id">) => void;
@@ -69,7 +70,11 @@ export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: 
   await finish(c, lease, plan, held);
 }
 
-/** Makes the sessions not yet made, with the ids the run gave them; the targets whose session could not be made, with why. */
+/**
+ * Makes the sessions not yet made, with the ids the run gave them, as its starter's and shared
+ * (a plan is a team's campaign: every principal who reads the run reads its sessions and
+ * results); the targets whose session could not be made, with why.
+ */
 async function openSessions(c: RunCollaborators, lease: RunLease, plan: PlanRow, run: PlanRunRow): Promise<Map<string, string>> {
   const failed = new Map<string, string>();
   const inline = plan.inline_sealed ? c.secrets.open<Record<string, unknown>>(plan.inline_sealed) : {};
@@ -77,8 +82,11 @@ async function openSessions(c: RunCollaborators, lease: RunLease, plan: PlanRow,
     if (lease.signal.aborted || lease.cancelling) break;
     const id = run.sessions[target.label];
     if (await c.store.getSession(id)) continue;
-    const body = (target.inline ? { config: inline[target.label] } : { provider: target.provider, service: target.service }) as SessionCreate;
-    await c.createSession(body, { id }).catch((e: Error) => failed.set(target.label, `its session could not be opened: ${e.message}`));
+    // Shared: a plan is the team's campaign, which every principal reads (its runs and report too).
+    const body = (
+      target.inline ? { config: inline[target.label], shared: true } : { provider: target.provider, service: target.service, shared: true }
+    ) as SessionCreate;
+    await c.createSession(body, { id, owner: run.started_by }).catch((e: Error) => failed.set(target.label, `its session could not be opened: ${e.message}`));
   }
   return failed;
 }

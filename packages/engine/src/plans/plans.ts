@@ -25,8 +25,11 @@ export interface PlansOptions extends TargetLimits {
 export class Plans {
   constructor(private readonly options: PlansOptions) {}
 
-  /** Checks and stores a plan; `dryRun` checks it and answers what would be stored, storing nothing. */
-  async create(body: PlanCreate, { dryRun = false } = {}): Promise<PlanView> {
+  /**
+   * Checks and stores a plan; `dryRun` checks it and answers what would be stored, storing nothing.
+   * `createdBy` is recorded: its scheduled runs' sessions are that principal's.
+   */
+  async create(body: PlanCreate, { dryRun = false, createdBy }: { dryRun?: boolean; createdBy?: string } = {}): Promise<PlanView> {
     const { store, catalogs, secrets } = this.options;
     const created = new Date();
     const { plan, inline, schedule, next } = checkPlan(body, catalogs.current(), this.options, created);
@@ -38,6 +41,7 @@ export class Plans {
       schedule,
       schedule_paused: false,
       next_run_at: next,
+      created_by: createdBy ?? null,
     };
     if (!dryRun) {
       await store.insertPlan(row);

@@ -143,6 +143,88 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(kept).toHaveLength(1);
     });
 
+    it("shows a principal who is not an admin the points, changes and series of the executions it may read, and pages them", async () => {
+      // One series, its runs by otto (private), olga (private) and in olga's shared session, in turn.
+      const [ottos, olgas, shared] = [await session("series-vis"), await session("series-vis"), await session("series-vis")];
+      // As a creation by each writes them (an execution then takes its session's owner).
+      const own = (id: string, owner: string, isShared: boolean) =>
+        db.query("UPDATE sessions SET owner = $2, shared = $3 WHERE id = $1", [id, owner, isShared]);
+      await own(ottos, "otto", false);
+      await own(olgas, "olga", false);
+      await own(shared, "olga", true);
+      const runs: Array<{ id: string; who: "otto" | "olga" | "shared"; mean: number }> = [];
+      for (const [i, who] of (["otto", "olga", "shared", "olga", "otto", "olga", "otto"] as const).entries()) {
+        const mean = 100 + i;
+        const { id } = await ranExecution(who === "otto" ? ottos : who === "olga" ? olgas : shared, [speed(mean)]);
+        runs.push({ id, who, mean });
+      }
+      const book = new SeriesBook(store);
+      const [whole] = (await book.list({ provider: "series-vis" })).items;
+      expect(whole.points).toBe(7);
+      // A change at each of olga's private point 4 and otto's point 5.
+      for (const seq of [4, 5]) {
+        await db.query(
+          `INSERT INTO series_changes (id, series_id, point_seq, at, execution_id, direction, size, p_value, before, after, facts_changed, detected)
+           VALUES ($1, $2, $3, now(), $4, 'regression', -0.1, 0.01, '{"mean": 1, "n": 1}', '{"mean": 1, "n": 1}', '[]', now())`,
+          [randomUUID(), whole.id, seq, runs[seq - 1].id],
+        );
+      }
+      await book.setBaseline(whole.id, { from: 1, to: 7 });
+
+      const readBy = (principal: string) => runs.filter((r) => r.who === "shared" || r.who === principal);
+      for (const principal of ["otto", "olga", "vic"]) {
+        const visibility = { visible_to: principal };
+        const mine = readBy(principal);
+        const [series] = (await book.list({ provider: "series-vis", ...visibility })).items;
+        expect(series.id).toBe(whole.id);
+        // Told from its readable points alone: their count, latest point and baseline.
+        expect(series.points, principal).toBe(mine.length);
+        expect(series.latest?.execution_id).toBe(mine[mine.length - 1].id);
+        expect(series.baseline).toMatchObject({ from: 1, to: 7, n: mine.length });
+        expect(series.baseline!.mean).toBeCloseTo(mine.reduce((a, r) => a + r.mean, 0) / mine.length, 9);
+        expect(await book.get(whole.id, visibility)).toEqual(series);
+        const points = (await book.points(whole.id, {}, visibility)).items;
+        expect(points.map((p) => p.execution_id)).toEqual(mine.map((r) => r.id));
+        // Page by page, one at a time: the cursor goes on past points of others.
+        const paged: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await book.points(whole.id, { limit: 1, cursor }, visibility);
+          paged.push(...page.items.map((p) => p.execution_id));
+          cursor = page.next;
+        } while (cursor);
+        expect(paged).toEqual(mine.map((r) => r.id));
+        const changes = (await book.seriesChanges(whole.id, {}, visibility)).items;
+        const changeIds = mine.map((r) => r.id).filter((id) => id === runs[3].id || id === runs[4].id);
+        expect(
+          changes.map((c) => c.execution_id),
+          principal,
+        ).toEqual(changeIds);
+        expect(series.open_changes).toBe(changeIds.length);
+        expect((await book.changes({ series_id: whole.id, limit: 1, ...visibility })).items.map((c) => c.execution_id)).toEqual(changeIds.slice(0, 1));
+      }
+      const [olgasChange, ottosChange] = (await book.seriesChanges(whole.id)).items;
+      expect((await book.change(ottosChange.id, { visible_to: "otto" })).id).toBe(ottosChange.id);
+      await expect(book.change(olgasChange.id, { visible_to: "otto" })).rejects.toMatchObject({ code: "forbidden" });
+      await expect(book.change(randomUUID(), { visible_to: "otto" })).rejects.toMatchObject({ code: "not_found" });
+
+      // A series of olga's private runs alone: not listed for otto, and forbidden, not absent.
+      const { id: alone } = await ranExecution(olgas, [speed(1, undefined, { only: "olga" })]);
+      const listed = (await book.list({ provider: "series-vis", visible_to: "otto" })).items;
+      expect(listed.map((s) => s.id)).toEqual([whole.id]);
+      const hers = (await book.list({ provider: "series-vis", visible_to: "olga" })).items.find((s) => s.id !== whole.id)!;
+      for (const read of [
+        () => book.get(hers.id, { visible_to: "otto" }),
+        () => book.points(hers.id, {}, { visible_to: "otto" }),
+        () => book.seriesChanges(hers.id, {}, { visible_to: "otto" }),
+      ])
+        await expect(read()).rejects.toMatchObject({ code: "forbidden" });
+      await expect(book.get(randomUUID(), { visible_to: "otto" })).rejects.toMatchObject({ code: "not_found" });
+      await expect(book.points(randomUUID(), {}, { visible_to: "otto" })).rejects.toMatchObject({ code: "not_found" });
+      // An admin (no visible_to) reads it all, as before.
+      expect((await book.points(hers.id)).items.map((p) => p.execution_id)).toEqual([alone]);
+    });
+
     /** A plan with one run whose one cell is execution `executionId`: the run's and the plan's ids. */
     async function planRunOf(executionId: string): Promise<{ planId: string; runId: string }> {
       const [planId, runId] = [randomUUID(), randomUUID()];

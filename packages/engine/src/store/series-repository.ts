@@ -19,6 +19,7 @@ import {
   type SeriesFilter,
   seriesPage,
   seriesBetter,
+  seriesVisible,
   setBaseline,
   windowMeans,
 } from "./sql/series-sql.js";
@@ -113,12 +114,23 @@ export class SeriesRepository {
     return run<SeriesWithFigures>(this.db, seriesPage(filter, latestCap));
   }
 
-  async get(id: string, latestCap: number): Promise<SeriesWithFigures | undefined> {
-    return (await run<SeriesWithFigures>(this.db, seriesPage({ id }, latestCap)))[0];
+  /** The series as `visibleTo` sees it (see seriesPage), or whole without; undefined when there is none to see. */
+  async get(id: string, latestCap: number, visibleTo?: string): Promise<SeriesWithFigures | undefined> {
+    return (await run<SeriesWithFigures>(this.db, seriesPage({ id, visibleTo }, latestCap)))[0];
   }
 
-  async points(seriesId: string, afterSeq: number | undefined, limit: number | undefined): Promise<SeriesPointRow[]> {
-    return run<SeriesPointRow>(this.db, pointsPage(seriesId, afterSeq, limit));
+  /** Whether the series exists. */
+  async exists(id: string): Promise<boolean> {
+    return (await run(this.db, seriesBetter(id))).length > 0;
+  }
+
+  /** Whether the series holds a point `visibleTo` may read. */
+  async visible(id: string, visibleTo: string): Promise<boolean> {
+    return (await run(this.db, seriesVisible(id, visibleTo))).length > 0;
+  }
+
+  async points(seriesId: string, afterSeq: number | undefined, limit: number | undefined, visibleTo?: string): Promise<SeriesPointRow[]> {
+    return run<SeriesPointRow>(this.db, pointsPage(seriesId, afterSeq, limit, visibleTo));
   }
 
   /** False when there is no such series. */

@@ -1,16 +1,28 @@
+import { BOOTSTRAP_PRINCIPAL } from "../../model/principals.js";
 import type { CellChange, NewPlanRun, PlanRunCellRow, PlanRunState } from "../../model/plan-runs.js";
 import { json, type Sql } from "./sql.js";
 
-const RUN_COLUMNS = "id, plan_id, seq::text AS seq, state, created, started, ended, sessions, trigger, scheduled_for, owner, lease_until";
+const RUN_COLUMNS = "id, plan_id, seq::text AS seq, state, created, started, ended, sessions, trigger, scheduled_for, started_by, owner, lease_until";
 const CELL_COLUMNS = "run_id, seq, target, benchmark, cell, tool, workload, params, state, execution_id, attempts, error";
 /** The states in which a run still wants a driver. */
 const ACTIVE_RUN_STATES: readonly PlanRunState[] = ["pending", "running", "cancelling"];
 
 export function insertPlanRun(run: NewPlanRun): Sql {
   return {
-    text: `INSERT INTO plan_runs (id, plan_id, state, created, started, ended, sessions, trigger, scheduled_for)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    values: [run.id, run.plan_id, run.state, run.created, run.started, run.ended, json(run.sessions), run.trigger ?? "api", run.scheduled_for ?? null],
+    text: `INSERT INTO plan_runs (id, plan_id, state, created, started, ended, sessions, trigger, scheduled_for, started_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    values: [
+      run.id,
+      run.plan_id,
+      run.state,
+      run.created,
+      run.started,
+      run.ended,
+      json(run.sessions),
+      run.trigger ?? "api",
+      run.scheduled_for ?? null,
+      run.started_by ?? BOOTSTRAP_PRINCIPAL,
+    ],
   };
 }
 

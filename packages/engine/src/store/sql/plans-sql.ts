@@ -1,12 +1,12 @@
 import type { NewPlan } from "../../model/plans.js";
 import { json, type Sql } from "./sql.js";
 
-const PLAN_COLUMNS = "id, seq::text AS seq, created, body, inline_sealed, schedule, schedule_paused, next_run_at";
+const PLAN_COLUMNS = "id, seq::text AS seq, created, body, inline_sealed, schedule, schedule_paused, next_run_at, created_by";
 
 export function insertPlan(row: NewPlan): Sql {
   return {
-    text: "INSERT INTO plans (id, created, body, inline_sealed, schedule, next_run_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    values: [row.id, row.created, json(row.body), row.inline_sealed, json(row.schedule ?? null), row.next_run_at ?? null],
+    text: "INSERT INTO plans (id, created, body, inline_sealed, schedule, next_run_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    values: [row.id, row.created, json(row.body), row.inline_sealed, json(row.schedule ?? null), row.next_run_at ?? null, row.created_by ?? null],
   };
 }
 

@@ -174,14 +174,30 @@ export interface SeriesFilter {
   metric?: string;
   provider?: string;
   service_type?: string;
+  /** Only what this principal may read (see visibleExecution); unset: everything, by the statements an admin's reads always ran. */
+  visibleTo?: string;
   afterSeq?: string;
   limit?: number;
+}
+
+/**
+ * ` AND` the execution `column` names is one `principal` (a `$n`) may read: its own, or one of a
+ * shared session, as the executions' lists decide (list-where.ts). Empty without a principal, so
+ * an admin's statements stay the ones the series bench measures.
+ */
+function visibleExecution(column: string, principal: string | undefined): string {
+  if (principal === undefined) return "";
+  return ` AND EXISTS (SELECT 1 FROM executions e JOIN sessions ss ON ss.id = e.session_id WHERE e.id = ${column} AND (e.owner = ${principal} OR ss.shared))`;
 }
 
 /**
  * A page of series with what their views show beside them: the latest point, the count of
  * open changes, and (for a series with a baseline) the means of its baseline's points and of
  * its latest level's (the points since its last change, at most `latestCap` of them).
+ * With `visibleTo`, the series that hold a point of an execution that principal may read, each
+ * told from those points alone (its count, first and last times, latest point, baseline and
+ * latest level) and its changes of such executions: another principal's results are neither
+ * listed nor summed in. The level still starts at the series' last change, whoever's it is.
  */
 export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: number): Sql {
   const values: unknown[] = [];
@@ -201,30 +217,74 @@ export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: nu
     values.push(filter.afterSeq);
     where.push(`s.seq > $${values.length}::bigint`);
   }
+  let principal: string | undefined;
+  if (filter.visibleTo !== undefined) {
+    values.push(filter.visibleTo);
+    principal = `$${values.length}`;
+  }
   values.push(filter.limit ?? null, latestCap);
   const limit = `$${values.length - 1}`;
   const cap = `$${values.length}`;
+  if (principal === undefined) {
+    return {
+      text: `${seriesSelect(SERIES_COLUMNS, cap, () => "")}
+      FROM series s ${whereOf(where)}
+      ORDER BY s.seq LIMIT ${limit}`,
+      values,
+    };
+  }
+  // A principal's series and their figures, from its points alone: found from the executions it may
+  // read (its own, by executions_owner; those of shared sessions), in one pass, rather than by
+  // looking for one in every series' points. A point is then one of those executions'.
+  // One series (getSeries): its points alone are counted. Its id is the first parameter.
+  const one = filter.id === undefined ? "" : " AND p.series_id = $1";
+  const visible = (column: string) => ` AND ${column} IN (SELECT id FROM ve)`;
   return {
-    text: `SELECT ${SERIES_COLUMNS},
-        (SELECT row_to_json(lp) FROM (SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = s.id ORDER BY p.seq DESC LIMIT 1) lp) AS latest,
-        (SELECT count(*)::int FROM series_changes c WHERE c.series_id = s.id AND c.state = 'open') AS open_changes,
-        CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(p.mean ORDER BY p.seq), '{}') FROM series_points p
-           WHERE p.series_id = s.id AND p.seq BETWEEN (s.baseline->>'from')::integer AND (s.baseline->>'to')::integer) END AS baseline_means,
-        CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(l.mean ORDER BY l.seq), '{}') FROM (
-           SELECT p.seq, p.mean FROM series_points p
-            WHERE p.series_id = s.id AND p.seq >= COALESCE((SELECT max(c.point_seq) FROM series_changes c WHERE c.series_id = s.id), 1)
-            ORDER BY p.seq DESC LIMIT ${cap}) l) END AS latest_means
-      FROM series s ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+    text: `WITH ve AS (SELECT e.id FROM executions e WHERE e.owner = ${principal}
+                   UNION SELECT e.id FROM sessions ss JOIN executions e ON e.session_id = ss.id WHERE ss.shared),
+        v AS (SELECT p.series_id, count(*)::int AS points, min(p.at) AS first_at, max(p.at) AS last_at
+                FROM series_points p WHERE p.execution_id IN (SELECT id FROM ve)${one} GROUP BY p.series_id)
+      ${seriesSelect(SERIES_COLUMNS.replace("s.points, s.first_at, s.last_at", "v.points, v.first_at, v.last_at"), cap, visible)}
+      FROM series s JOIN v ON v.series_id = s.id ${whereOf(where)}
       ORDER BY s.seq LIMIT ${limit}`,
     values,
   };
 }
 
-/** A page of a series' points, oldest first, after `afterSeq`. */
-export function pointsPage(seriesId: string, afterSeq: number | undefined, limit: number | undefined): Sql {
+function whereOf(where: string[]): string {
+  return where.length ? `WHERE ${where.join(" AND ")}` : "";
+}
+
+/**
+ * `SELECT` of a series page's columns and what its view shows beside them; `visible(column)`
+ * adds the condition that the execution `column` names is readable (empty: every point).
+ */
+function seriesSelect(columns: string, cap: string, visible: (column: string) => string): string {
+  return `SELECT ${columns},
+        (SELECT row_to_json(lp) FROM (SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = s.id${visible("p.execution_id")} ORDER BY p.seq DESC LIMIT 1) lp) AS latest,
+        (SELECT count(*)::int FROM series_changes c WHERE c.series_id = s.id AND c.state = 'open'${visible("c.execution_id")}) AS open_changes,
+        CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(p.mean ORDER BY p.seq), '{}') FROM series_points p
+           WHERE p.series_id = s.id AND p.seq BETWEEN (s.baseline->>'from')::integer AND (s.baseline->>'to')::integer${visible("p.execution_id")}) END AS baseline_means,
+        CASE WHEN s.baseline IS NOT NULL THEN (SELECT COALESCE(array_agg(l.mean ORDER BY l.seq), '{}') FROM (
+           SELECT p.seq, p.mean FROM series_points p
+            WHERE p.series_id = s.id AND p.seq >= COALESCE((SELECT max(c.point_seq) FROM series_changes c WHERE c.series_id = s.id), 1)${visible("p.execution_id")}
+            ORDER BY p.seq DESC LIMIT ${cap}) l) END AS latest_means`;
+}
+
+/** A page of a series' points, oldest first, after `afterSeq`; with `visibleTo`, those of executions that principal may read. */
+export function pointsPage(seriesId: string, afterSeq: number | undefined, limit: number | undefined, visibleTo?: string): Sql {
+  const visible = visibleExecution("p.execution_id", visibleTo === undefined ? undefined : "$4");
   return {
-    text: `SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = $1 AND ($2::integer IS NULL OR p.seq > $2::integer) ORDER BY p.seq LIMIT $3`,
-    values: [seriesId, afterSeq ?? null, limit ?? null],
+    text: `SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = $1 AND ($2::integer IS NULL OR p.seq > $2::integer)${visible} ORDER BY p.seq LIMIT $3`,
+    values: [seriesId, afterSeq ?? null, limit ?? null, ...(visibleTo === undefined ? [] : [visibleTo])],
+  };
+}
+
+/** Whether the series holds a point of an execution `visibleTo` may read. */
+export function seriesVisible(seriesId: string, visibleTo: string): Sql {
+  return {
+    text: `SELECT 1 FROM series_points p WHERE p.series_id = $1${visibleExecution("p.execution_id", "$2")} LIMIT 1`,
+    values: [seriesId, visibleTo],
   };
 }
 
@@ -238,6 +298,8 @@ export interface ChangeFilter {
   state?: string;
   series_id?: string;
   id?: string;
+  /** Only the changes whose execution (the first point of the new level) this principal may read. */
+  visibleTo?: string;
   afterSeq?: string;
   limit?: number;
 }
@@ -257,6 +319,10 @@ export function changesPage(filter: ChangeFilter): Sql {
   add("series_id", filter.series_id);
   add("seq", filter.afterSeq, "::bigint");
   if (filter.afterSeq !== undefined) where[where.length - 1] = where[where.length - 1].replace("c.seq =", "c.seq >");
+  if (filter.visibleTo !== undefined) {
+    values.push(filter.visibleTo);
+    where.push(visibleExecution("c.execution_id", `$${values.length}`).replace(/^ AND /, ""));
+  }
   values.push(filter.limit ?? null);
   return {
     text: `SELECT ${CHANGE_COLUMNS},
