@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { openTestStore, testPlanBody } from "../test-support/test-store.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeWithEvents } from "../events/store-with-events.js";
-import type { PlanBody } from "../model/plans.js";
 import type { Db } from "../store/db.js";
-import { migrate } from "../store/migrations.js";
-import { openDb } from "../store/open-db.js";
 import type { Store } from "../store/store.js";
 import { PlanRuns } from "./plan-runs.js";
 
@@ -14,23 +11,11 @@ describe("a plan run's starter", () => {
   let db: Db;
   let store: Store;
   beforeAll(async () => {
-    db = await openDb({ pgliteDir: "memory://" });
-    await migrate(db);
-    store = storeWithEvents(db);
+    ({ db, store } = await openTestStore());
   }, 60_000);
   afterAll(() => db.close());
 
-  const body = {
-    targets: [{ label: "here", provider: "local", service: "default", class: "local", inline: false }],
-    benchmarks: [{ tool: "idle", workload: "idle0", params: {}, zip: false, cells: 1 }],
-    concurrency: { per_target: 1, overall: 4 },
-    retries: 0,
-    on_failure: "continue",
-    keep_sessions: false,
-    baseline: "here",
-    cells: 1,
-    executions: 1,
-  } as PlanBody;
+  const body = testPlanBody();
 
   async function plan(createdBy?: string) {
     const id = randomUUID();

@@ -1,39 +1,20 @@
 import { randomUUID } from "node:crypto";
+import { openTestStore, testPlanBody } from "../test-support/test-store.js";
 import { createTestSchema } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeWithEvents } from "../events/store-with-events.js";
-import type { PlanBody, PlanSchedule } from "../model/plans.js";
+import type { PlanSchedule } from "../model/plans.js";
 import { PlanRuns } from "../plan-runs/plan-runs.js";
 import type { Db } from "../store/db.js";
-import { migrate } from "../store/migrations.js";
-import { openDb } from "../store/open-db.js";
 import type { Store } from "../store/store.js";
 import { Scheduler, type SchedulerOptions } from "./scheduler.js";
 
 // The scheduler fires each due tick of a plan once, timed by the database's clock, on either database.
 
-const body = {
-  targets: [{ label: "here", provider: "local", service: "default", class: "local", inline: false }],
-  benchmarks: [{ tool: "idle", workload: "idle0", params: {}, zip: false, cells: 1 }],
-  concurrency: { per_target: 1, overall: 4 },
-  retries: 0,
-  on_failure: "continue",
-  keep_sessions: false,
-  baseline: "here",
-  min_difference: 0,
-  cells: 1,
-  executions: 1,
-} as PlanBody;
+const body = testPlanBody();
 
 // Once a year: a tick set in the past is long missed, and the next is months away.
 const YEARLY: PlanSchedule = { cron: "0 0 1 1 *", timezone: "UTC", missed: "skip" };
 const LONG_AGO = new Date("2025-01-01T00:00:00Z");
-
-async function openStore(url?: string): Promise<{ db: Db; store: Store }> {
-  const db = await openDb(url ? { databaseUrl: url } : { pgliteDir: "memory://" });
-  await migrate(db);
-  return { db, store: storeWithEvents(db) };
-}
 
 function schedulerOn(store: Store, options: SchedulerOptions = {}): Scheduler {
   return new Scheduler({ store, planRuns: new PlanRuns(store), log: () => {} }, options);
@@ -57,7 +38,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     beforeAll(async () => {
       let url: string | undefined;
       if (kind === "postgres") ({ url, drop } = await createTestSchema());
-      ({ db, store } = await openStore(url));
+      ({ db, store } = await openTestStore(url));
     }, 60_000);
     afterAll(async () => {
       await db.close();
@@ -151,7 +132,7 @@ describe("two schedulers on one PostgreSQL", () => {
     let url: string;
     ({ url, drop } = await createTestSchema());
     for (let i = 0; i < 2; i++) {
-      const { db, store } = await openStore(url);
+      const { db, store } = await openTestStore(url);
       opened.push(db);
       stores.push(store);
     }

@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { openTestStore, testPlanBody } from "../test-support/test-store.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeWithEvents } from "../events/store-with-events.js";
-import type { PlanBody } from "../model/plans.js";
 import { runCells } from "../plan-runs/run-cells.js";
 import type { Db } from "./db.js";
-import { migrate } from "./migrations.js";
-import { openDb } from "./open-db.js";
 import type { Store } from "./store.js";
 
 // A run is driven by whoever holds its lease; every write of a driver that lost it changes nothing.
@@ -13,23 +10,15 @@ describe("the plan runs' leases", () => {
   let db: Db;
   let store: Store;
   beforeAll(async () => {
-    db = await openDb({ pgliteDir: "memory://" });
-    await migrate(db);
-    store = storeWithEvents(db);
+    ({ db, store } = await openTestStore());
   }, 60_000);
   afterAll(() => db.close());
 
-  const body = {
-    targets: [{ label: "here", provider: "local", service: "default", class: "local", inline: false }],
+  const body = testPlanBody({
     benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [1, 2] }, zip: false, cells: 2 }],
-    concurrency: { per_target: 1, overall: 4 },
-    retries: 0,
-    on_failure: "continue",
-    keep_sessions: false,
-    baseline: "here",
     cells: 2,
     executions: 2,
-  } as PlanBody;
+  });
 
   async function newRun() {
     const planId = randomUUID();

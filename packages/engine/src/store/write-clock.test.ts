@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestStore } from "../test-support/test-store.js";
 import type { Db } from "./db.js";
-import { openDb } from "./open-db.js";
-import { migrate } from "./migrations.js";
-import { storeWithEvents } from "../events/store-with-events.js";
 import type { Store } from "./store.js";
 import { tablesWritten, WriteClock } from "./write-clock.js";
 
@@ -63,9 +61,7 @@ describe("the embedded database's write clock", () => {
   let store: Store;
 
   beforeAll(async () => {
-    db = await openDb({ pgliteDir: "memory://" });
-    await migrate(db);
-    store = storeWithEvents(db);
+    ({ db, store } = await openTestStore());
   });
   afterAll(() => db.close());
 
