@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Engine } from "@benchwright/engine";
 import { runCli } from "./cli.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
@@ -53,6 +54,24 @@ describe("the benchwright CLI", () => {
     expect(lines.pop()).toContain("--role is required");
     expect(await runCli(["tokens", "revoke", "00000000-0000-4000-8000-000000000000"], say)).toBe(2);
     expect(lines.pop()).toContain("not_found");
+  });
+
+  it("says to use the API when a running server holds the embedded database, instead of failing with a stack", async () => {
+    const server = await Engine.open({ dataDir, configDir: process.env.BENCHWRIGHT_CONFIG_DIR!, work: false });
+    try {
+      for (const command of [
+        ["tokens", "list"],
+        ["sweep", "--dry-run"],
+      ]) {
+        const lines: string[] = [];
+        expect(await runCli(command, (l) => lines.push(l))).toBe(1);
+        expect(lines.join("\n")).toMatch(/is in use by process \d+.*use its API instead \(tokens: POST, GET and DELETE \/api\/v1\/admin\/tokens\/; sweep/);
+      }
+    } finally {
+      await server.close();
+    }
+    // Once it has stopped, the command works.
+    expect(await runCli(["tokens", "list"], () => {})).toBe(0);
   });
 
   it("refuses unknown commands and options with its usage", async () => {

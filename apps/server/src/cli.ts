@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { Engine, isBenchwrightError } from "@benchwright/engine";
+import { DirectoryLocked, Engine, isBenchwrightError } from "@benchwright/engine";
 import { outboundPolicyOf, readConfig } from "./process/config.js";
 import { createLogger, engineLogOf } from "./operations/logger.js";
 import { serve, stopOnSignals, work } from "./process/processes.js";
@@ -27,6 +27,17 @@ const HELP_FLAGS = new Set(["--help", "-h"]);
 
 /** The operator's commands; reads the same environment as the server. Returns the exit code. */
 export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+  try {
+    return await runCommand(argv, out);
+  } catch (e) {
+    if (!(e instanceof DirectoryLocked)) throw e;
+    // `tokens` or `sweep` beside a running `serve` on the embedded database (one process only).
+    out(`${e.message}. While a server runs on it, use its API instead (tokens: POST, GET and DELETE /api/v1/admin/tokens/; sweep: POST /api/v1/admin/sweep).`);
+    return 1;
+  }
+}
+
+async function runCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const [command, ...rest] = argv;
   // Asked anywhere on the line, help is all that happens: no server starts.
   if (argv.some((a) => HELP_FLAGS.has(a))) {

@@ -18,6 +18,7 @@ export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./erro
 export { storageFull, storageFullReason } from "./storage-full.js";
 export { openDb } from "./store/open-db.js";
 export { migrate } from "./store/migrations.js";
+export { DirectoryLocked } from "./store/dir-lock.js";
 export { storeWithEvents } from "./events/store-with-events.js";
 export { ChangeChecker } from "./series/change-checker.js";
 export { EventLog } from "./events/event-log.js";
