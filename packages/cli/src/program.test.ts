@@ -10,7 +10,7 @@ describe("the benchwright command", () => {
   it("prints its help and exit codes, and its version", async () => {
     const help = await runCli(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["run", "ls", "show", "compare", "export", "serve", "worker", "sweep"]) expect(help.stdout).toContain(command);
+    for (const command of ["run", "ls", "show", "compare", "export", "serve", "worker", "sweep", "tokens"]) expect(help.stdout).toContain(command);
     expect(help.stdout).toMatch(/Exit codes: 0 done; 1 a step failed; 2 usage error/);
     expect((await runCli(["--version"])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

@@ -1,10 +1,10 @@
 import { ExitCode } from "../exit-codes.js";
 
 /** The server's own commands, which `benchwright` hands over when the server is installed beside it. */
-export const SERVER_COMMANDS = ["serve", "worker", "sweep"] as const;
+export const SERVER_COMMANDS = ["serve", "worker", "sweep", "tokens"] as const;
 
 /**
- * `benchwright serve|worker|sweep`: the operator's commands live in @benchwright/server (an
+ * `benchwright serve|worker|sweep|tokens`: the operator's commands live in @benchwright/server (an
  * optional peer: a client needs none of the server's weight), imported only when asked for.
  */
 export async function serverCommand(argv: string[]): Promise<number> {
