@@ -166,7 +166,9 @@ export async function main(argv: string[]): Promise<number> {
   for (const name of SERVER_COMMANDS) {
     program
       .command(name)
-      .description(`the server's '${name}' (needs @benchwright/server installed beside this command: npm install -g @benchwright/server; benchwright ${name} --help)`)
+      .description(
+        `the server's '${name}' (needs @benchwright/server installed beside this command: npm install -g @benchwright/server; benchwright ${name} --help)`,
+      )
       .helpOption(false)
       .allowUnknownOption()
       .allowExcessArguments()
