@@ -19,6 +19,7 @@ export { storageFull, storageFullReason } from "./storage-full.js";
 export { openDb } from "./store/open-db.js";
 export { migrate } from "./store/migrations.js";
 export { DirectoryLocked } from "./store/dir-lock.js";
+export type { Ownership } from "./store/owners-repository.js";
 export { storeWithEvents } from "./events/store-with-events.js";
 export { ChangeChecker } from "./series/change-checker.js";
 export { EventLog } from "./events/event-log.js";

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { BenchwrightError, type Engine, type Visibility } from "@benchwright/engine";
+import { BenchwrightError, type Engine, type Ownership, type Visibility } from "@benchwright/engine";
 import { principalOf, type Principal, type Role } from "../http/principal.js";
 import { hasRole } from "../http/roles.js";
 
@@ -31,7 +31,7 @@ export function ownResourcesOnly(engine: Engine): RequestHandler {
       params.exec_id !== undefined ? owners.ofExecution(params.exec_id) : params.session_id !== undefined ? owners.ofSession(params.session_id) : undefined;
     if (!check) return next();
     check.then((found) => {
-      if (!found || found.owner === principal.id || (reading && found.shared)) return next();
+      if (!found || (reading ? mayRead(principal, found) : found.owner === principal.id)) return next();
       const what = params.exec_id !== undefined ? `execution ${params.exec_id}` : `session ${params.session_id}`;
       next(new BenchwrightError("forbidden", `The ${what} is another principal's${reading ? "" : " (or only shared for reading)"}`));
     }, next);
@@ -49,7 +49,7 @@ export async function checkReadable(engine: Engine, principal: Principal, execut
   if (principal.role === "admin") return;
   for (const id of executionIds) {
     const found = await engine.store.owners.ofExecution(id);
-    if (found && found.owner !== principal.id && !found.shared) throw new BenchwrightError("forbidden", `The execution ${id} is another principal's`);
+    if (found && !mayRead(principal, found)) throw new BenchwrightError("forbidden", `The execution ${id} is another principal's`);
   }
 }
 
@@ -74,7 +74,7 @@ export function executionsVisibleTo(engine: Engine, res: Response): ((executionI
   if (principal.role === "admin") return undefined;
   return async (executionId) => {
     const found = await engine.store.owners.ofExecution(executionId);
-    return found !== undefined && (found.owner === principal.id || found.shared);
+    return found !== undefined && mayRead(principal, found);
   };
 }
 
@@ -90,8 +90,13 @@ export function sessionsVisibleTo(engine: Engine, res: Response): ((sessionId: s
   return async (sessionId) => {
     if (seen.has(sessionId)) return true;
     const found = await engine.store.owners.ofSession(sessionId);
-    const visible = found !== undefined && (found.owner === principal.id || found.shared);
+    const visible = found !== undefined && mayRead(principal, found);
     if (visible) seen.add(sessionId);
     return visible;
   };
+}
+
+/** Whether a principal who is not an admin may read a session or execution: its own, or shared (the lists' `visible_to` says the same in SQL). */
+function mayRead(principal: Principal, found: Ownership): boolean {
+  return found.owner === principal.id || found.shared;
 }

@@ -13,7 +13,7 @@ import { ENDED_CELL_STATES, planRunView, progressOf, type PlanRunView } from "./
 export interface RunCollaborators extends CellCollaborators {
   /** Opens inline targets' configurations, sealed in the plan's row. */
   secrets: SecretBox;
-  /** Makes a run's session with the id, owner and sharing given, all in the session's insert. */
+  /** Makes a run's session with the id and owner given (and the body's sharing), all in the session's insert. */
   createSession: (body: SessionCreate, options: { id: string; owner: string }) => Promise<unknown>;
   deleteSession: (id: string) => Promise<void>;
   /** Told once a run has ended here (its report can be made ready); never awaited by the driver. */

@@ -68,6 +68,11 @@ export function sessionsSelect(where: SessionWhere, params: SqlParams, columns: 
   return `SELECT ${columns} FROM sessions WHERE ${conditions.join(" AND ")} ORDER BY created, id${limitClause(where.limit, params)}`;
 }
 
+/** The execution aliased `alias` is one the principal `$n` may read: its own, or one of a shared session. */
+export function readableExecution(alias: string, principal: string): string {
+  return `(${alias}.owner = ${principal} OR EXISTS (SELECT 1 FROM sessions s WHERE s.id = ${alias}.session_id AND s.shared))`;
+}
+
 /** The conditions on executions (aliased `e`) that `where` makes; none selects every execution. */
 function executionConditions(where: ExecutionWhere, params: SqlParams): string[] {
   const conditions: string[] = [];
@@ -81,10 +86,7 @@ function executionConditions(where: ExecutionWhere, params: SqlParams): string[]
     conditions.push(`EXISTS (SELECT 1 FROM sessions s WHERE s.id = e.session_id AND s.provider_name = ${params.add(where.provider)})`);
   }
   if (where.states) conditions.push(`e.state = ANY(${params.add(where.states)})`);
-  if (where.visibleTo !== undefined) {
-    const owner = params.add(where.visibleTo);
-    conditions.push(`(e.owner = ${owner} OR EXISTS (SELECT 1 FROM sessions s WHERE s.id = e.session_id AND s.shared))`);
-  }
+  if (where.visibleTo !== undefined) conditions.push(readableExecution("e", params.add(where.visibleTo)));
   if (where.createdSince) conditions.push(`e.created >= ${params.add(where.createdSince)}`);
   if (where.afterSeq !== undefined) conditions.push(`e.seq > ${params.add(where.afterSeq)}::bigint`);
   return conditions;

@@ -1,5 +1,6 @@
 import type { FactChange, RunFigure, SeriesChangeRow } from "../../model/series.js";
 import { POINT_FACTS } from "../../model/series.js";
+import { readableExecution } from "../list-where.js";
 import { json, type Sql } from "./sql.js";
 
 const SERIES_COLUMNS = `s.id, s.seq::text AS seq, s.tool, s.workload, s.params, s.metric, s.tags, s.provider, s.service_type, s.unit, s.better,
@@ -181,13 +182,13 @@ export interface SeriesFilter {
 }
 
 /**
- * ` AND` the execution `column` names is one `principal` (a `$n`) may read: its own, or one of a
- * shared session, as the executions' lists decide (list-where.ts). Empty without a principal, so
- * an admin's statements stay the ones the series bench measures.
+ * ` AND` the execution `column` names is one `principal` (a `$n`) may read, as the executions'
+ * lists decide (readableExecution). Empty without a principal, so an admin's statements stay the
+ * ones the series bench measures.
  */
 function visibleExecution(column: string, principal: string | undefined): string {
   if (principal === undefined) return "";
-  return ` AND EXISTS (SELECT 1 FROM executions e JOIN sessions ss ON ss.id = e.session_id WHERE e.id = ${column} AND (e.owner = ${principal} OR ss.shared))`;
+  return ` AND EXISTS (SELECT 1 FROM executions e WHERE e.id = ${column} AND ${readableExecution("e", principal)})`;
 }
 
 /**
