@@ -95,6 +95,34 @@ interface Caller {
   refusedAs?: 401;
 }
 
+/**
+ * The ids an event stream tells under `field` (distinct, in order), read from `url` with the
+ * principal's token until `until` shows or `ms` pass.
+ */
+async function idsTold(url: string, token: string, field: string, until: string | undefined, ms: number): Promise<string[]> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ms);
+  const pattern = new RegExp(`"${field}":"([0-9a-f-]{36})"`, "g");
+  let told: string[] = [];
+  try {
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" }, signal: stop.signal });
+    expect(res.status).toBe(200);
+    const decoder = new TextDecoder();
+    let text = "";
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      told = [...new Set([...text.matchAll(pattern)].map((m) => m[1]))];
+      if (until && told.includes(until)) break;
+    }
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
+  return told;
+}
+
 describe("roles, tokens and ownership, from the contract", () => {
   let fx: Fixture;
   let http: Listening;
@@ -336,31 +364,8 @@ describe("roles, tokens and ownership, from the contract", () => {
     // Olive's last, after oscar's: her stream has passed oscar's events when it shows this one.
     const last = (await must(olive, "POST", `${BASE}/sessions/`, { provider: "local", service: "default" })).id;
     // The whole log from its start, read until this stream's own last session shows or 5 s pass.
-    const sessionsSeen = async (token: string, until: string): Promise<Set<string>> => {
-      const stop = new AbortController();
-      const timer = setTimeout(() => stop.abort(), 5_000);
-      const seen = new Set<string>();
-      try {
-        const res = await fetch(`http://127.0.0.1:${http.port}${BASE}/events?last_event_id=0`, {
-          headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
-          signal: stop.signal,
-        });
-        expect(res.status).toBe(200);
-        const decoder = new TextDecoder();
-        let text = "";
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          text += decoder.decode(chunk, { stream: true });
-          for (const m of text.matchAll(/"session_id":"([0-9a-f-]{36})"/g)) seen.add(m[1]);
-          if (seen.has(until)) break;
-        }
-      } catch (error) {
-        if (!stop.signal.aborted) throw error;
-      } finally {
-        clearTimeout(timer);
-        stop.abort();
-      }
-      return seen;
-    };
+    const sessionsSeen = async (token: string, until: string): Promise<Set<string>> =>
+      new Set(await idsTold(`http://127.0.0.1:${http.port}${BASE}/events?last_event_id=0`, token, "session_id", until, 5_000));
     const olives = await sessionsSeen(olive, last);
     expect(olives.has(mine) && olives.has(last)).toBe(true);
     expect(olives.has(ids.shared.session)).toBe(true);
@@ -427,31 +432,8 @@ describe("others' results: series, points, changes, plan runs' sessions and webh
     return recorded!.change.id;
   };
   /** The ids of the changes told on the principal's stream of events, read from its start until `until` shows or 3 s pass. */
-  const changesTold = async (as: string, until?: string): Promise<string[]> => {
-    const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(), 3_000);
-    const told: string[] = [];
-    try {
-      const res = await fetch(`http://127.0.0.1:${http.port}${BASE}/events?last_event_id=0&types=change.detected`, {
-        headers: { Authorization: `Bearer ${as}`, Accept: "text/event-stream" },
-        signal: stop.signal,
-      });
-      expect(res.status).toBe(200);
-      const decoder = new TextDecoder();
-      let text = "";
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        told.splice(0, told.length, ...[...text.matchAll(/"change_id":"([0-9a-f-]{36})"/g)].map((m) => m[1]));
-        if (until && told.includes(until)) break;
-      }
-    } catch (error) {
-      if (!stop.signal.aborted) throw error;
-    } finally {
-      clearTimeout(timer);
-      stop.abort();
-    }
-    return told;
-  };
+  const changesTold = (as: string, until?: string): Promise<string[]> =>
+    idsTold(`http://127.0.0.1:${http.port}${BASE}/events?last_event_id=0&types=change.detected`, as, "change_id", until, 3_000);
 
   beforeAll(async () => {
     fx = await openFixture();
