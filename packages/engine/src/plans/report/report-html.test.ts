@@ -56,4 +56,15 @@ describe("the report's HTML page", () => {
     expect(failures).toContain("machine fast-1 did not answer on port 22");
     expect(failures).toContain("idle/idle5");
   });
+
+  it("counts and shows a cancelled cell apart from a failed one, and not in red", () => {
+    const stopped = syntheticRun();
+    const cells = stopped.cells.map((c) => (c.target === "fast" && c.benchmark === 2 ? { ...c, state: "cancelled" as const, execution_id: null, error: "the run was cancelled" } : c));
+    const page = reportHtml(buildPlanReport(stopped.plan, cells, stopped.executions, { runId: RUN_ID }));
+    const ranking = page.slice(page.indexOf('<table data-testid="ranking">'), page.indexOf("</table>", page.indexOf('data-testid="ranking"')));
+    expect(ranking).toContain("<th>Failed</th><th>Cancelled</th>");
+    expect(ranking).toMatch(/<th scope="row">fast<\/th><td>[^<]*<\/td><td>[^<]*<\/td><td>\d+<\/td><td>1<\/td><td>1<\/td>/);
+    expect(page).toContain('<td class="cancelled" title="the run was cancelled">cancelled</td>');
+    expect(page).toContain('<tr class="cancelled"><th scope="row">fast</th>');
+  });
 });
