@@ -61,7 +61,6 @@ function columnsText(cells: MatrixRun["cells"]): string[] {
   return lines;
 }
 
-
 /** `12/40 done (1 failed), 2 running, about 3 min left`. */
 export function progressText(run: MatrixRun): string {
   const { total, completed, failed, running, cancelled = 0, eta_seconds } = run.progress;

@@ -2,7 +2,8 @@ import type { Execution } from "@benchwright/sdk";
 import { h } from "../dom.js";
 import { shortId } from "../format.js";
 import { href } from "../router.js";
-import { stateBadge } from "./badges.js";
+import { executionStateLook } from "../state-look.js";
+import { lookBadge } from "./badges.js";
 import { listTable } from "./list-table.js";
 
 /**
@@ -45,7 +46,7 @@ export function executionsTable(): { element: HTMLElement; replace(executions: E
       h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
       h("td", {}, `${e.test.tool_id} / ${e.test.workload_id}`),
       h("td", {}, e.created),
-      h("td", {}, stateBadge(e.state)),
+      h("td", {}, lookBadge(e.state, executionStateLook(e))),
       h("td", {}, String(e.metrics.length)),
     );
   return {

@@ -16,7 +16,15 @@ describe("plan run's ranking and failures", () => {
   });
 
   it("names each failed or cancelled cell by its params, not only its workload", () => {
-    const cell = { target: "here", benchmark: 0, tool: "idle", workload: "idle", state: "cancelled" as const, execution_id: null, error: "the run was cancelled" };
+    const cell = {
+      target: "here",
+      benchmark: 0,
+      tool: "idle",
+      workload: "idle",
+      state: "cancelled" as const,
+      execution_id: null,
+      error: "the run was cancelled",
+    };
     const text = failuresText({
       failures: [
         { ...cell, cell: 0, params: { seconds: 0 } },

@@ -100,7 +100,9 @@ describe("a plan run's report", () => {
 
   it("counts a cancelled cell apart from the failed ones", () => {
     const run = syntheticRun();
-    const stopped = run.cells.map((c) => (c.target === "fast" && c.benchmark === 2 ? { ...c, state: "cancelled" as const, execution_id: null, error: "the run was cancelled" } : c));
+    const stopped = run.cells.map((c) =>
+      c.target === "fast" && c.benchmark === 2 ? { ...c, state: "cancelled" as const, execution_id: null, error: "the run was cancelled" } : c,
+    );
     const r = buildPlanReport(run.plan, stopped, run.executions, { runId: RUN_ID });
     expect(r.targets.find((t) => t.target === "fast")).toMatchObject({ failed: 1, cancelled: 1 });
     expect(r.targets.find((t) => t.target === "here")).toMatchObject({ failed: 0, cancelled: 0 });

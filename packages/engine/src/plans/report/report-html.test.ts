@@ -59,7 +59,9 @@ describe("the report's HTML page", () => {
 
   it("counts and shows a cancelled cell apart from a failed one, and not in red", () => {
     const stopped = syntheticRun();
-    const cells = stopped.cells.map((c) => (c.target === "fast" && c.benchmark === 2 ? { ...c, state: "cancelled" as const, execution_id: null, error: "the run was cancelled" } : c));
+    const cells = stopped.cells.map((c) =>
+      c.target === "fast" && c.benchmark === 2 ? { ...c, state: "cancelled" as const, execution_id: null, error: "the run was cancelled" } : c,
+    );
     const page = reportHtml(buildPlanReport(stopped.plan, cells, stopped.executions, { runId: RUN_ID }));
     const ranking = page.slice(page.indexOf('<table data-testid="ranking">'), page.indexOf("</table>", page.indexOf('data-testid="ranking"')));
     expect(ranking).toContain("<th>Failed</th><th>Cancelled</th>");
