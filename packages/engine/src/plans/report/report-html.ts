@@ -101,7 +101,8 @@ function matrixCell(cell: ReportCell, target: string, e: (t: unknown) => string)
   const ratio = performanceRatio(cell, target);
   const significant = f.verdict === "better" || f.verdict === "worse";
   const strength = ratio === null ? 0 : Math.min(1, Math.abs(Math.log2(ratio)));
-  const shade = f.verdict === "better" ? `hsl(130 55% ${92 - 30 * strength}%)` : `hsl(0 70% ${92 - 30 * strength}%)`;
+  // Never darker than 76% lightness: the ratio's dark text stays readable on the strongest red or green.
+  const shade = f.verdict === "better" ? `hsl(130 55% ${92 - 16 * strength}%)` : `hsl(0 70% ${92 - 16 * strength}%)`;
   const style = significant ? ` class="${f.verdict}" style="--shade: ${shade}"` : "";
   return `<td${style} data-verdict="${e(f.verdict)}">${ratio === null ? "–" : `${figure(ratio)}×`}<br><small>${e(f.verdict.replace("_", " "))}</small></td>`;
 }
