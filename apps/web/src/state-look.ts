@@ -12,7 +12,7 @@ export interface StateLook {
 const CANCELLED_HINT = "Cancelled, not failed: it was stopped before it ended";
 
 /** A step attempt cancelled (its code `step_cancelled`) rather than failed by the tool or the target. */
-export function stepCancelled(step: Pick<StepRecord, "state" | "error_code">): boolean {
+function stepCancelled(step: Pick<StepRecord, "state" | "error_code">): boolean {
   return step.state === "failed" && step.error_code === "step_cancelled";
 }
 

@@ -71,7 +71,7 @@ export function executionsTable(executions: Execution[]): string {
 }
 
 /** `run_failed (cancelled)` when the failed step was cancelled (its code `step_cancelled`), not failed by the tool or the target. */
-export function executionState(e: Pick<Execution, "state" | "steps">): string {
+function executionState(e: Pick<Execution, "state" | "steps">): string {
   const last = e.steps.at(-1);
   return e.state.endsWith("_failed") && last?.state === "failed" && last.error_code === "step_cancelled" ? `${e.state} (cancelled)` : e.state;
 }
