@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compareExecutions } from "./comparison.js";
 import { paramsDiffer } from "./params-differ.js";
 
 const row = (id: string, params: Record<string, unknown>, workload = "idle") => ({ id, tool_id: "idle", workload_id: workload, params });
@@ -14,5 +15,23 @@ describe("the sides whose params differ", () => {
   it("is empty when the params agree, whatever their order, and never sets two workloads against each other", () => {
     expect(paramsDiffer([row("a", { seconds: 1, x: 2 }), row("b", { x: 2, seconds: 1 })])).toEqual([]);
     expect(paramsDiffer([row("a", { seconds: 1 }, "idle"), row("b", {}, "idle5")])).toEqual([]);
+  });
+
+  it("is what a comparison answers as params_differ, beside tool_versions_differ", () => {
+    const side = (id: string, seconds: number) => ({
+      ...row(id, { seconds }),
+      session_id: "s",
+      provider: "local",
+      service_type: "default",
+      state: "completed",
+      exec_env: { vms: [] },
+      metrics: [],
+    });
+    const compared = compareExecutions([side("a", 0), side("b", 0.5)], "a", 0.95);
+    expect(compared.params_differ.map((s) => [s.execution_id, s.params])).toEqual([
+      ["a", { seconds: 0 }],
+      ["b", { seconds: 0.5 }],
+    ]);
+    expect(compared.executions.map((e) => e.params)).toEqual([{ seconds: 0 }, { seconds: 0.5 }]);
   });
 });
