@@ -78,6 +78,13 @@ describe("the benchwright CLI", () => {
     const lines: string[] = [];
     expect(await runCli(["sweep", "--everything"], (l) => lines.push(l))).toBe(2);
     expect(await runCli(["server"], (l) => lines.push(l))).toBe(2);
-    expect(lines.join("\n")).toContain("usage: benchwright serve | worker | sweep");
+    expect(lines.join("\n")).toContain("usage: benchwright-server serve | worker | sweep");
+  });
+
+  it("names itself benchwright-server in its help, as it is installed, not the client's benchwright", async () => {
+    const lines: string[] = [];
+    expect(await runCli(["--help"], (l) => lines.push(l))).toBe(0);
+    expect(lines.join("\n")).toMatch(/^usage: benchwright-server serve \| worker \| sweep/);
+    expect(lines.join("\n")).not.toMatch(/\bbenchwright (serve|worker|sweep|tokens)\b/);
   });
 });

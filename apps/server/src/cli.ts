@@ -6,7 +6,7 @@ import { createLogger, engineLogOf } from "./operations/logger.js";
 import { serve, stopOnSignals, work } from "./process/processes.js";
 import { runTokensCommand, TOKENS_USAGE } from "./tokens-command.js";
 
-const USAGE = `usage: benchwright serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run] | tokens ...
+const USAGE = `usage: benchwright-server serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run] | tokens ...
 
   serve    the REST interface; it runs steps too unless BENCHWRIGHT_WORKER=false
            (--insecure: listen beyond loopback without BENCHWRIGHT_API_TOKEN)

@@ -121,6 +121,50 @@ describe("the dashboard against the Prism mock", () => {
     expect(errors).toEqual([]);
   });
 
+  it("shows each execution's params in the lists and on the comparison, and flags different params as it flags tool versions", async () => {
+    await page.goto(`${base}#/executions`);
+    await view("executions");
+    const listed = (await (await fetch(`${prism.url}/api/v1/executions/`)).json()) as Array<{ id: string; params: Record<string, unknown> }>;
+    const shown = await page
+      .locator('[data-testid="execution-row"]')
+      .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-id"), tr.querySelector('[data-testid="row-params"]')?.textContent]));
+    expect(shown).toEqual(
+      listed.map((e) => [
+        e.id,
+        Object.entries(e.params)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(", "),
+      ]),
+    );
+    // Two sides of one workload, one slept 0 s, the other 0.5 s: the server's flag names both.
+    const example = (await (await fetch(`${prism.url}/api/v1/executions/compare?ids=${SYSBENCH_RUNS.join(",")}`)).json()) as Comparison;
+    const [a, b] = example.executions;
+    const differ: Comparison = {
+      ...example,
+      executions: [
+        { ...a!, params: { seconds: 0 } },
+        { ...b!, params: { seconds: 0.5 } },
+      ],
+      tool_versions_differ: [],
+      params_differ: [
+        { execution_id: a!.id, tool: a!.tool, workload: a!.workload, params: { seconds: 0 } },
+        { execution_id: b!.id, tool: b!.tool, workload: b!.workload, params: { seconds: 0.5 } },
+      ],
+    };
+    await page.route("**/api/v1/executions/compare?*", (route) => route.fulfill({ json: differ }));
+    await page.goto(`${base}#/compare?ids=${a!.id},${b!.id}`);
+    await view("compare");
+    expect(await page.locator('[data-testid="params-differ"] li').allInnerTexts()).toEqual([
+      `${a!.id.split("-")[0]} seconds=0`,
+      `${b!.id.split("-")[0]} seconds=0.5`,
+    ]);
+    expect(await page.locator('[data-testid="compared-params"]').allInnerTexts()).toEqual(["seconds=0", "seconds=0.5"]);
+    expect(await page.locator('[data-testid="compared-params"].version-differs').count()).toBe(2);
+    await screenshot(page, SUITE, "4b-params-differ");
+    await page.unroute("**/api/v1/executions/compare?*");
+    expect(errors).toEqual([]);
+  });
+
   it("keeps a comparison of fourteen metrics readable: an overview, charts grouped by unit and folded, axes from zero", async () => {
     // The contract's comparison, widened to fourteen metrics of four units as a tool like fio reports them.
     const example = (await (await fetch(`${prism.url}/api/v1/executions/compare?ids=${SYSBENCH_RUNS.join(",")}`)).json()) as Comparison;

@@ -1,6 +1,6 @@
 import type { components } from "@benchwright/sdk";
 import { describe, expect, it } from "vitest";
-import { changedValues, inputAttributes, readValue } from "./params-form.js";
+import { changedValues, inputAttributes, readValue, workloadAbout } from "./params-form.js";
 
 type ParamDeclaration = components["schemas"]["ParamDeclaration"];
 const seconds: ParamDeclaration = { name: "seconds", type: "number", default: 5, min: 0, max: 100, unit: "s" };
@@ -33,5 +33,14 @@ describe("the parameters' form", () => {
       ["mode", "randrw"],
     ]);
     expect(changedValues([seconds, threads, verbose, mode], values)).toEqual({ seconds: 1, mode: "randrw" });
+  });
+});
+
+describe("what the form says of a workload", () => {
+  it("says its description is of what it does with the default params, in plain words", () => {
+    expect(workloadAbout({ workload_description: "Sleeps 5 seconds.", params: [seconds] })).toBe(
+      "Sleeps 5 seconds. (this is what it does with the default params below)",
+    );
+    expect(workloadAbout({ workload_description: "Sleeps 5 seconds.", params: [] })).toBe("Sleeps 5 seconds.");
   });
 });

@@ -4,6 +4,14 @@ import { h } from "./dom.js";
 type ParamDeclaration = components["schemas"]["ParamDeclaration"];
 type ParamValue = components["schemas"]["ParamValue"];
 
+/**
+ * What the form says of a workload: its description, which tells what it does with its default
+ * params (`Sleeps 5 seconds.` with `seconds` at 5), and so says so when it has params.
+ */
+export function workloadAbout(w: { workload_description: string; params?: readonly unknown[] }): string {
+  return `${w.workload_description}${w.params?.length ? " (this is what it does with the default params below)" : ""}`;
+}
+
 /** The input a declaration asks for, with the constraints the browser then checks itself. */
 export function inputAttributes(d: ParamDeclaration): Record<string, string | number | boolean | undefined> {
   switch (d.type) {

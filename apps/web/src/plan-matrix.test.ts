@@ -126,7 +126,7 @@ describe("planMatrix", () => {
     expect(square("b", 0)).toMatchObject({ tone: "better", ratio: 1.5, text: "×1.5 better", shade: shadeOf("better", 1.5) });
     expect(square("b", 0).hint).toContain("p=0.001");
     // Latency twice the baseline's: half as good, the deepest red.
-    expect(square("b", 1)).toMatchObject({ tone: "worse", ratio: 0.5, text: "×0.5 worse", shade: "hsl(0 70% 62%)" });
+    expect(square("b", 1)).toMatchObject({ tone: "worse", ratio: 0.5, text: "×0.5 worse", shade: "hsl(0 70% 76%)" });
     expect(square("b", 1).hint).toContain("latency: 20 ms [18, 22], n=2");
   });
 
@@ -156,7 +156,7 @@ describe("planMatrix", () => {
 describe("the matrix's helpers", () => {
   it("deepens the shade with the distance of the ratio from 1, the same for a ratio and its inverse", () => {
     expect(shadeOf("better", 1)).toBe("hsl(130 55% 92%)");
-    expect(shadeOf("better", 2)).toBe("hsl(130 55% 62%)");
+    expect(shadeOf("better", 2)).toBe("hsl(130 55% 76%)");
     expect(shadeOf("worse", 0.5)).toBe(shadeOf("worse", 2));
     expect(shadeOf("better", 8)).toBe(shadeOf("better", 2));
     expect(shadeOf("better", null)).toBe("hsl(130 55% 92%)");

@@ -121,7 +121,8 @@ function square(target: string, runCell: PlanRun["cells"][number] | undefined, r
 /** The HTML report's colours: green or red, deeper as the ratio leaves 1 (a doubling or halving is the deepest). */
 export function shadeOf(tone: "better" | "worse", ratio: number | null): string {
   const strength = ratio === null || ratio <= 0 ? 0 : Math.min(1, Math.abs(Math.log2(ratio)));
-  const lightness = Math.round(92 - 30 * strength);
+  // As the HTML report's: never darker than 76%, where dark text still reads at 7:1 on red.
+  const lightness = Math.round(92 - 16 * strength);
   return tone === "better" ? `hsl(130 55% ${lightness}%)` : `hsl(0 70% ${lightness}%)`;
 }
 

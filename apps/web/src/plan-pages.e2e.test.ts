@@ -230,6 +230,13 @@ describe("the plan pages served by the real server", () => {
     await expect
       .poll(async () => (await squares()).filter((s) => s.tone === "cancelled").length, WAIT)
       .toBe(run.cells.filter((c) => c.state === "cancelled").length);
+    // The ranking counts the cancelled cells apart from the failed ones.
+    const report = await bw.getPlanRunReport(plan.id, cancelled);
+    const counts = await page
+      .locator('[data-testid="ranking"] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-target"), tr.children[4]?.textContent, tr.children[5]?.textContent]));
+    expect(counts).toEqual(report.targets.map((t) => [t.target, "0", String(t.cancelled)]));
+    expect(report.targets.reduce((n, t) => n + t.cancelled, 0)).toBe(run.progress.cancelled);
     await screenshot(page, SUITE, "5-run-cancelled");
 
     // The plan's page lists both runs, each with its state.
@@ -260,7 +267,7 @@ describe("the plan pages served by the real server", () => {
 
     await page.goto(`${server.url}/ui/#/plans/${priced.id}/runs/${run.id}`);
     await view("plan-run");
-    const costs = await page.locator('[data-testid="ranking"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.children[5]?.textContent));
+    const costs = await page.locator('[data-testid="ranking"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.children[6]?.textContent));
     expect(costs).toEqual(report.targets.map((t) => expect.stringMatching(new RegExp(` ${t.cost!.currency}$`))));
     const svg = page.locator('div[data-chart="cost"] svg');
     await svg.waitFor(WAIT);
@@ -296,7 +303,7 @@ describe("the plan pages served by the real server", () => {
     expect(await page.innerText('[data-testid="failed-cells"]')).toBe(`gone · idle/idle5 seconds=0.2: ${error}`);
     const row = page.locator('[data-testid="ranking"] tbody tr[data-target="gone"]');
     await row.waitFor(WAIT);
-    expect(await row.locator("td").allInnerTexts()).toEqual(["–", "gone", "–", "0", "1"]);
+    expect(await row.locator("td").allInnerTexts()).toEqual(["–", "gone", "–", "0", "1", "0"]);
     expect(await page.getAttribute('[data-testid="matrix-cell"][data-target="here"]', "data-tone")).toBe("baseline");
     await square.hover();
     await screenshot(page, SUITE, "8-failed-cell");

@@ -1,3 +1,5 @@
+import { paramsText } from "./params-text.js";
+
 /** What the matrix needs of a plan run (the SDK's `PlanRun` has it). */
 export interface MatrixRun {
   state: string;
@@ -52,19 +54,11 @@ function columnsText(cells: MatrixRun["cells"]): string[] {
     const own = cells.filter((c) => c.benchmark === benchmark);
     const first = own[0]!;
     const span = own.length === 1 ? `${column}` : `${column}-${column + own.length - 1}`;
-    const varying = own.length > 1 ? ` (${own.map((c) => paramsText(c.params)).join(" | ")})` : "";
+    const varying = own.length > 1 ? ` (${own.map((c) => paramsText(c.params) || "defaults").join(" | ")})` : "";
     lines.push(`  ${span}: ${first.tool}/${first.workload}${varying}`);
     column += own.length;
   }
   return lines;
-}
-
-function paramsText(params: Record<string, unknown>): string {
-  return (
-    Object.entries(params)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join(" ") || "defaults"
-  );
 }
 
 /** `12/40 done (1 failed), 2 running, about 3 min left`. */

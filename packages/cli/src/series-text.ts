@@ -1,5 +1,5 @@
 import type { Change, FactChange, Series, SeriesPoint } from "@benchwright/sdk";
-import { figure } from "./figures.js";
+import { figure, spread } from "./figures.js";
 import { table, tagsText } from "./tables.js";
 
 type Identity = Pick<Series, "benchmark" | "metric" | "target">;
@@ -15,9 +15,12 @@ function sizeText(size: number, low: number | null, high: number | null): string
   return low === null || high === null ? percent(size) : `${percent(size)} [${percent(low)}, ${percent(high)}]`;
 }
 
-/** `2160.4 [2148.9, 2171.9]`: a mean with its 95% interval (none with a single repetition). */
+/**
+ * `2160.4 ± 11.5`: a mean with the half-width of its 95% interval (none with a single
+ * repetition), to three digits as `compare` writes it: the bounds to six digits each were noise.
+ */
 function meanText(p: Pick<SeriesPoint, "mean" | "ci_low" | "ci_high">): string {
-  return p.ci_low === null || p.ci_high === null ? figure(p.mean) : `${figure(p.mean)} [${figure(p.ci_low)}, ${figure(p.ci_high)}]`;
+  return p.ci_low === null || p.ci_high === null ? figure(p.mean) : `${figure(p.mean)} ± ${spread((p.ci_high - p.ci_low) / 2)}`;
 }
 
 /** `sysbench/cpu_10000 (threads=2) events_per_second{threads=2} on local/default`: what a series follows. */
@@ -73,7 +76,7 @@ export function seriesRecord(s: Series): string {
       ["points", s.points === 0 ? "0" : `${s.points}, ${s.first_at} to ${s.last_at}`],
       ["latest", s.latest ? `#${s.latest.seq} ${meanText(s.latest)} (n=${s.latest.n}) at ${s.latest.at}` : "-"],
       ["baseline", baseline],
-      ["vs baseline", vs ? `${sizeText(vs.size, vs.size_ci_low, vs.size_ci_high)} ${vs.direction ?? "no telling difference"}` : "-"],
+      ["vs baseline", vs ? `${sizeText(vs.size, vs.size_ci_low, vs.size_ci_high)} ${vs.direction ?? "no clear difference"}` : "-"],
       ["open changes", s.open_changes],
     ],
   );
@@ -84,7 +87,7 @@ export function pointsTable(points: SeriesPoint[], changes: Change[]): string {
   if (points.length === 0) return "(no points yet)";
   const bySeq = new Map(changes.map((c) => [c.seq, c]));
   return table(
-    ["SEQ", "AT", "MEAN [95%]", "N", "CHANGE"],
+    ["SEQ", "AT", "MEAN ± 95%", "N", "CHANGE"],
     points.map((p) => {
       const c = bySeq.get(p.seq);
       return [p.seq, p.at, meanText(p), p.n, c ? `${c.direction} ${percent(c.size)}` : ""];

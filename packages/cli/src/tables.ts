@@ -1,6 +1,7 @@
 import Table from "cli-table3";
 import type { Execution, Metric, Session } from "@benchwright/sdk";
 import { figure, spread } from "./figures.js";
+import { paramsText } from "./params-text.js";
 
 type Cell = string | number;
 
@@ -61,11 +62,18 @@ export function metricsTable(metrics: Metric[]): string {
   );
 }
 
+/** The executions with their params (which often decide the figures) and, for one whose last step was cancelled, that it was. */
 export function executionsTable(executions: Execution[]): string {
   return table(
-    ["ID", "TOOL", "WORKLOAD", "STATE", "CREATED", "METRICS", "SESSION"],
-    executions.map((e) => [e.id, e.test.tool_id, e.test.workload_id, e.state, e.created, e.metrics.length, e.session_id]),
+    ["ID", "TOOL", "WORKLOAD", "STATE", "PARAMS", "CREATED", "METRICS", "SESSION"],
+    executions.map((e) => [e.id, e.test.tool_id, e.test.workload_id, executionState(e), paramsText(e.params), e.created, e.metrics.length, e.session_id]),
   );
+}
+
+/** `run_failed (cancelled)` when the failed step was cancelled (its code `step_cancelled`), not failed by the tool or the target. */
+function executionState(e: Pick<Execution, "state" | "steps">): string {
+  const last = e.steps.at(-1);
+  return e.state.endsWith("_failed") && last?.state === "failed" && last.error_code === "step_cancelled" ? `${e.state} (cancelled)` : e.state;
 }
 
 export function sessionsTable(sessions: Session[]): string {
@@ -79,6 +87,14 @@ export function stepsTable(execution: Execution): string {
   if (execution.steps.length === 0) return "(no steps yet)";
   return table(
     ["STEP", "ATTEMPT", "STATE", "STARTED", "DURATION", "EXIT", "ERROR"],
-    execution.steps.map((s) => [s.step, s.attempt, s.state, s.started ?? "", s.duration ?? "", s.exit_code ?? "", s.error ?? ""]),
+    execution.steps.map((s) => [
+      s.step,
+      s.attempt,
+      s.state === "failed" && s.error_code === "step_cancelled" ? "cancelled" : s.state,
+      s.started ?? "",
+      s.duration ?? "",
+      s.exit_code ?? "",
+      s.error ?? "",
+    ]),
   );
 }

@@ -50,6 +50,8 @@ export type ComparedMetric = Schemas["ComparedMetric"];
 export type MetricFigure = Schemas["MetricFigure"];
 /** A compared side whose tool version differs from another's (`Comparison.tool_versions_differ`). */
 export type ToolVersionSide = Schemas["ToolVersionSide"];
+/** A compared side whose params differ from another's of its workload (`Comparison.params_differ`). */
+export type ParamsSide = Schemas["ParamsSide"];
 export type EventType = Schemas["EventType"];
 /** A run of a plan: its state, progress, sessions and cells (`startPlanRun`). */
 export type PlanRun = Schemas["PlanRun"];

@@ -139,6 +139,10 @@ describe("cancelling a step, the session kept", () => {
     expect(ended).toBe(true);
     expect(cancelled.state).toBe("prepare_failed");
     expect(cancelled.steps.at(-1)?.error).toMatch(/^prepare 1 of slowfirst\/prepare was cancelled at \S+$/);
+    // Its code, which tells a cancelled attempt from a failed one, is shown with it, also in a list.
+    expect(cancelled.steps.at(-1)?.error_code).toBe("step_cancelled");
+    const listed = (await server.listExecutions(cancelled.session_id)).items.find((e) => e.id === id);
+    expect(listed?.steps.at(-1)?.error_code).toBe("step_cancelled");
     await expect(worker.waitForStep(attempt)).rejects.toMatchObject({ code: "step_cancelled", extras: { state: "prepare_failed" } });
     expect(alive(pgid)).toBe(false);
     // A run needs a prepared execution; a prepare again makes it one.

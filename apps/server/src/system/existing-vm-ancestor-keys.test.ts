@@ -128,7 +128,7 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     );
     expect(res.body).toMatchObject({
       code: "invalid_configuration",
-      errors: [expect.objectContaining({ path: "/config/my_vm1/key_path" })],
+      errors: [expect.objectContaining({ path: "/body/config/my_vm1/key_path" })],
     });
     expect(see(await api.get("/api/v1/sessions/").expect(200)).body.length).toBe(before);
   });

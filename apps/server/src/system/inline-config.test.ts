@@ -30,7 +30,7 @@ describe("an inline configuration cannot reach into the server", () => {
         vms: { host: "127.0.0.1", port: 22, vm_user: "root", key_path: serverKey },
       },
       field: "vms.key_path",
-      path: "/config/vms/key_path",
+      path: "/body/config/vms/key_path",
     },
     {
       name: "the server's key file as one host's key_path",
@@ -39,19 +39,19 @@ describe("an inline configuration cannot reach into the server", () => {
         vms: { vm_user: "root", ssh_private_key: KEY, hosts: [{ host: "10.0.0.1" }, { host: "127.0.0.1", key_path: serverKey }] },
       },
       field: "vms.hosts[1].key_path",
-      path: "/config/vms/hosts/1/key_path",
+      path: "/body/config/vms/hosts/1/key_path",
     },
     {
       name: "allow_install on the server itself (local)",
       config: { provider: { class: "local", name: "mine" }, bench: { allow_install: true } },
       field: "bench.allow_install",
-      path: "/config/bench/allow_install",
+      path: "/body/config/bench/allow_install",
     },
     {
       name: "allow_install on local next to a platform",
       config: { provider: { class: "local" }, root: { platform: "debian_12", allow_install: true } },
       field: "root.allow_install",
-      path: "/config/root/allow_install",
+      path: "/body/config/root/allow_install",
     },
   ];
 

@@ -18,7 +18,7 @@ describe("a session whose credentials are too short to mask", () => {
     {
       name: "a password of 3 characters",
       config: { provider: { class: "existing-vm", name: "lab" }, vms: { host: "127.0.0.1", vm_user: "bw", password: "p4s" } },
-      paths: ["/config/vms/password"],
+      paths: ["/body/config/vms/password"],
     },
     {
       name: "a host's password of 1 character, beside a good one",
@@ -32,7 +32,7 @@ describe("a session whose credentials are too short to mask", () => {
           ],
         },
       },
-      paths: ["/config/vms/hosts/1/password"],
+      paths: ["/body/config/vms/hosts/1/password"],
     },
   ])("refuses $name: 400 invalid_configuration naming the field, never the value, store unchanged", async ({ config, paths }) => {
     const before = await fx.engine.store.snapshot();

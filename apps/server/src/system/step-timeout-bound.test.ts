@@ -14,7 +14,7 @@ async function expectRefused(fx: Fixture, body: object, max: number) {
   expect(res.body).toMatchObject({
     code: "invalid_configuration",
     status: 400,
-    errors: [{ path: "/config/bench/step_timeout", message: expect.stringContaining(`at most ${max}`) }],
+    errors: [{ path: "/body/config/bench/step_timeout", message: expect.stringContaining(`at most ${max}`) }],
   });
   expect(res.body.detail).toContain("bench.step_timeout");
   expect(await fx.engine.store.snapshot()).toEqual(before);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { costPointText, costPoints, costScatterOption, type CostPoint } from "./cost-scatter-option.js";
 
 type Target = PlanReport["targets"][number];
-const base = { rank: 1, cells: 2, failed: 0, geomean_ci_low: null, geomean_ci_high: null };
+const base = { rank: 1, cells: 2, failed: 0, cancelled: 0, geomean_ci_low: null, geomean_ci_high: null };
 const report = (targets: Target[]): PlanReport => ({ plan_id: "p", run_id: "r", baseline: "a", confidence: 0.95, targets, cells: [], failures: [] });
 
 describe("costPoints", () => {

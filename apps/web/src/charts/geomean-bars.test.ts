@@ -8,6 +8,7 @@ const target = (name: string, rank: number | null, geomean: number | null, low: 
   rank,
   cells,
   failed: 0,
+  cancelled: 0,
   geomean,
   geomean_ci_low: low,
   geomean_ci_high: high,

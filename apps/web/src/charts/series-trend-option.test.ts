@@ -43,6 +43,12 @@ describe("seriesTrendOption", () => {
   const option = seriesTrendOption({ metric: identity.metric, baseline: { from: 1, to: 2, n: 2, mean: 100.5, ci_low: null, ci_high: null } }, points, [change]);
   const [low, height, mean] = option.series as [LineSeriesOption, LineSeriesOption, LineSeriesOption];
 
+  it("starts its point axis at the first point, not at 0", () => {
+    expect(option.xAxis).toMatchObject({ min: 1 });
+    const later = seriesTrendOption({ metric: identity.metric, baseline: null }, [point(31, 100), point(32, 90)], []);
+    expect(later.xAxis).toMatchObject({ min: 31 });
+  });
+
   it("draws the means as a line over the points' places", () => {
     expect(mean.type).toBe("line");
     expect(mean.data).toEqual([

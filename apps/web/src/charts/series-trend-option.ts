@@ -56,7 +56,16 @@ export function seriesTrendOption(series: Pick<Series, "metric" | "baseline">, p
     animation: false,
     textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
     grid: { left: 70, right: 30, top: 40 + 15 * labelLines, bottom: 40 },
-    xAxis: { type: "value", name: "point", nameLocation: "middle", nameGap: 25, minInterval: 1, axisLabel: { color: TEXT } },
+    // From the first point, not from 0: a series' points are numbered from 1, and a long one's first are gone.
+    xAxis: {
+      type: "value",
+      name: "point",
+      nameLocation: "middle",
+      nameGap: 25,
+      minInterval: 1,
+      ...(seqs.length ? { min: Math.min(...seqs, baseline?.from ?? Number.POSITIVE_INFINITY) } : {}),
+      axisLabel: { color: TEXT },
+    },
     yAxis: {
       type: "value",
       name: `${series.metric.name} (${unit}, ${series.metric.better} is better)`,

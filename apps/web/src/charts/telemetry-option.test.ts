@@ -47,4 +47,25 @@ describe("telemetryOption", () => {
     const series = telemetryOption({ cpus: 4, samples: [] }).series as LineSeriesOption[];
     expect(series.every((s) => Array.isArray(s.data) && s.data.length === 0)).toBe(true);
   });
+
+  it("draws a short repetition from its start: samples 30 ms apart on their own x, the first a second in", () => {
+    const option = telemetryOption({
+      cpus: 2,
+      samples: [
+        { ...sample("2026-11-21T10:15:04.000Z", 10, 1), from: "2026-11-21T10:15:03.000Z" },
+        { ...sample("2026-11-21T10:15:04.030Z", 30, 2), from: "2026-11-21T10:15:04.000Z" },
+      ],
+    });
+    const series = option.series as LineSeriesOption[];
+    expect(series[3].data).toEqual([
+      [1, 10],
+      [1.03, 30],
+    ]);
+    expect(option.xAxis).toMatchObject({ min: 0 });
+  });
+
+  it("writes the CPU count's label inside the plot, off the run queue axis' tick of the same number", () => {
+    const queue = (telemetryOption({ cpus: 2, samples: [sample("2026-11-21T10:15:03.000Z", 10, 1)] }).series as LineSeriesOption[])[4];
+    expect(queue.markLine?.label).toMatchObject({ formatter: "2 CPUs", position: "insideEndTop" });
+  });
 });

@@ -26,8 +26,13 @@ export const TELEMETRY_HEIGHT = 260;
  * seconds of the run. Pure: tested without a DOM.
  */
 export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">): TelemetryOption {
-  const start = track.samples.length ? Date.parse(track.samples[0].at) : 0;
-  const seconds = track.samples.map((s) => Math.round((Date.parse(s.at) - start) / 100) / 10);
+  // From the repetition's start (the first sample's `from`, the sampler's first reading), else
+  // from its first sample (samples stored before `from` was kept).
+  const first = track.samples[0];
+  const start = first ? Date.parse(first.from ?? first.at) : 0;
+  // To a hundredth: a short repetition's last two samples may be 30 ms apart, and a tenth drew them on one x.
+  const seconds = track.samples.map((s) => Math.round((Date.parse(s.at) - start) / 10) / 100);
+  const end = seconds.at(-1) ?? 0;
   // A short run has a sample or two: their points are drawn, a line needs two.
   const showSymbol = track.samples.length < 3;
   return {
@@ -36,7 +41,7 @@ export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">)
     grid: { left: 55, right: 55, top: 40, bottom: 40 },
     legend: { top: 0, textStyle: { color: TEXT } },
     tooltip: { trigger: "axis", confine: true, valueFormatter: (v) => (typeof v === "number" ? figure(v) : String(v)) },
-    xAxis: { type: "value", name: "s", nameLocation: "middle", nameGap: 25, axisLabel: { color: TEXT } },
+    xAxis: { type: "value", name: "s", nameLocation: "middle", nameGap: 25, min: 0, max: end > 0 ? undefined : 1, axisLabel: { color: TEXT } },
     yAxis: [
       { type: "value", name: "%", min: 0, max: 100, axisLabel: { color: TEXT }, splitLine: { lineStyle: { color: "#eceef2" } } },
       { type: "value", name: "run queue", min: 0, minInterval: 1, axisLabel: { color: TEXT }, splitLine: { show: false } },
@@ -63,7 +68,8 @@ export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">)
           silent: true,
           symbol: "none",
           lineStyle: { type: "dashed", color: RUN_QUEUE },
-          label: { formatter: `${track.cpus} CPUs`, color: TEXT },
+          // Inside the plot, above the line: at its end, outside, it sat on the run queue axis' own tick of the same number.
+          label: { formatter: `${track.cpus} CPUs`, color: TEXT, position: "insideEndTop" },
           data: [{ yAxis: track.cpus }],
         },
       },

@@ -33,6 +33,7 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
     h("h1", {}, "Comparison"),
     h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
     ...toolVersionsWarning(comparison),
+    ...paramsWarning(comparison),
     executionsTable(comparison, machinesDuring),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
@@ -170,6 +171,31 @@ function toolVersionsWarning(c: Comparison): HTMLElement[] {
   return [warning];
 }
 
+/** The server's flag, as the versions': sides of one workload run with different params, each with its params. */
+function paramsWarning(c: Comparison): HTMLElement[] {
+  const sides = c.params_differ ?? [];
+  if (!sides.length) return [];
+  const warning = h(
+    "div",
+    { class: "warning", role: "alert", "data-testid": "params-differ" },
+    h("strong", {}, "Params differ: "),
+    "these figures were measured with different params of the workload, which may account for a difference as much as the machines.",
+    h(
+      "ul",
+      {},
+      sides.map((s) =>
+        h(
+          "li",
+          { "data-id": s.execution_id },
+          h("a", { href: href(["executions", s.execution_id]), title: s.execution_id }, shortId(s.execution_id)),
+          ` ${tagsText(s.params) || "no params"}`,
+        ),
+      ),
+    ),
+  );
+  return [warning];
+}
+
 /** A side's tool version as its run recorded it: each machine's packages, else its machines' `tool_version` facts. */
 function toolVersion(e: ComparedExecution): string {
   const packages = e.provenance?.packages ?? [];
@@ -200,18 +226,20 @@ function executionsTable(c: Comparison, machinesDuring: ReadonlyMap<string, Stea
   const machine = (e: ComparedExecution) => e.machines.map((vm) => vm.facts);
   return listTable(
     "compared-executions",
-    ["Execution", "Provider", "Tool / workload", "Tool version", "CPU", "CPUs", "Memory", "Kernel", "OS", "During the run", ""],
+    ["Execution", "Provider", "Tool / workload", "Params", "Tool version", "CPU", "CPUs", "Memory", "Kernel", "OS", "During the run", ""],
     c.executions.map((e) => {
       const facts = machine(e);
       const join = (f: (x: NonNullable<(typeof facts)[number]>) => string | number | undefined) => facts.map((x) => (x ? String(f(x) ?? "") : "")).join(" / ");
       const isBaseline = e.id === c.baseline;
       const differs = c.tool_versions_differ.some((s) => s.execution_id === e.id);
+      const paramsDiffer = (c.params_differ ?? []).some((s) => s.execution_id === e.id);
       return h(
         "tr",
         { "data-id": e.id, class: isBaseline ? "baseline" : "" },
         h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
         h("td", {}, `${e.provider} (${e.service_type})`),
         h("td", {}, `${e.tool} / ${e.workload}`),
+        h("td", { class: paramsDiffer ? "version-differs" : "", "data-testid": "compared-params" }, tagsText(e.params)),
         h("td", { class: differs ? "version-differs" : "", "data-testid": "tool-version" }, toolVersion(e)),
         h(
           "td",

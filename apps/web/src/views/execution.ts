@@ -20,7 +20,8 @@ import { executionMetricGroups } from "../metric-bars.js";
 import { href } from "../router.js";
 import { runWords } from "../run-title.js";
 import { stealAndIowait, stealAndIowaitText, summaryFigure, trackTitle } from "../telemetry-figures.js";
-import { stateBadge } from "./badges.js";
+import { executionStateLook, stepStateLook } from "../state-look.js";
+import { lookBadge, stateBadge } from "./badges.js";
 import { executionActions } from "./execution-actions.js";
 import { listTable } from "./list-table.js";
 
@@ -173,7 +174,7 @@ function summary(e: Execution, workload: Workload | undefined, session: Session 
       "dl",
       { class: "facts" },
       h("dt", {}, "State"),
-      h("dd", {}, stateBadge(e.state, "execution-state")),
+      h("dd", {}, lookBadge(e.state, executionStateLook(e), "execution-state")),
       h("dt", {}, "Session"),
       h(
         "dd",
@@ -218,7 +219,7 @@ function steps(e: Execution): HTMLElement[] {
           {},
           h("td", {}, s.step),
           h("td", {}, s.attempt),
-          h("td", {}, stateBadge(s.state)),
+          h("td", {}, lookBadge(s.state, stepStateLook(s))),
           h("td", {}, s.started ?? ""),
           h("td", {}, s.duration ?? ""),
           h("td", {}, s.exit_code ?? ""),

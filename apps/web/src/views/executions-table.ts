@@ -1,8 +1,9 @@
 import type { Execution } from "@benchwright/sdk";
 import { h } from "../dom.js";
-import { shortId } from "../format.js";
+import { shortId, tagsText } from "../format.js";
 import { href } from "../router.js";
-import { stateBadge } from "./badges.js";
+import { executionStateLook } from "../state-look.js";
+import { lookBadge } from "./badges.js";
 import { listTable } from "./list-table.js";
 
 /**
@@ -21,7 +22,12 @@ export function executionsTable(): { element: HTMLElement; replace(executions: E
     const ids = [...body.querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map((c) => c.value);
     location.hash = href(["compare"], { ids: ids.join(",") });
   });
-  const element = h("section", {}, listTable("executions", ["", "Execution", "Tool / workload", "Created", "State", "Metrics"], body), h("p", {}, compare));
+  const element = h(
+    "section",
+    {},
+    listTable("executions", ["", "Execution", "Tool / workload", "Params", "Created", "State", "Metrics"], body),
+    h("p", {}, compare),
+  );
   const row = (e: Execution) =>
     h(
       "tr",
@@ -44,14 +50,16 @@ export function executionsTable(): { element: HTMLElement; replace(executions: E
       ),
       h("td", {}, h("a", { href: href(["executions", e.id]), title: e.id }, shortId(e.id))),
       h("td", {}, `${e.test.tool_id} / ${e.test.workload_id}`),
+      // The params often decide the figures: two runs of one workload are told apart by them.
+      h("td", { "data-testid": "row-params" }, tagsText(e.params)),
       h("td", {}, e.created),
-      h("td", {}, stateBadge(e.state)),
+      h("td", {}, lookBadge(e.state, executionStateLook(e))),
       h("td", {}, String(e.metrics.length)),
     );
   return {
     element,
     replace(executions) {
-      body.replaceChildren(...(executions.length ? executions.map(row) : [h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No execution yet"))]));
+      body.replaceChildren(...(executions.length ? executions.map(row) : [h("tr", {}, h("td", { colspan: 7, class: "empty" }, "No execution yet"))]));
       sync();
     },
   };

@@ -1,7 +1,7 @@
 import type { Benchmark, ExecutionCreate } from "@benchwright/sdk";
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { paramsForm, type ParamsForm } from "../params-form.js";
+import { paramsForm, type ParamsForm, workloadAbout } from "../params-form.js";
 import { fieldErrors, problemBox, problemOf } from "../problem.js";
 import { href } from "../router.js";
 import { prepareThenRun } from "../steps.js";
@@ -45,7 +45,7 @@ export function newExecutionForm(sessionId: string, catalogue: Benchmark[]): HTM
   const fillParams = () => {
     // `params` may be missing: the contract's own catalogue example (the Prism mock's answer) has none.
     const w = benchmark()?.workloads.find((x) => x.id === workload.value);
-    about.textContent = w ? `${w.workload_description}${w.params?.length ? " (so it reads with its defaults)" : ""}` : "";
+    about.textContent = w ? workloadAbout(w) : "";
     params = paramsForm(w?.params ?? []);
     paramsSlot.replaceChildren(params.element);
     status.replaceChildren();

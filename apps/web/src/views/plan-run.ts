@@ -217,7 +217,7 @@ function reportSections(report: PlanReport, run: PlanRun): HTMLElement[] {
     ),
     listTable(
       "ranking",
-      ["Rank", "Target", "Geometric mean", "Cells", "Failed", ...(hasCost ? ["Cost", "Performance per cost"] : [])],
+      ["Rank", "Target", "Geometric mean", "Cells", "Failed", "Cancelled", ...(hasCost ? ["Cost", "Performance per cost"] : [])],
       report.targets.map((t) =>
         h(
           "tr",
@@ -227,6 +227,7 @@ function reportSections(report: PlanReport, run: PlanRun): HTMLElement[] {
           h("td", {}, geomeanText(t)),
           h("td", {}, t.cells),
           h("td", {}, t.failed),
+          h("td", {}, t.cancelled),
           hasCost ? h("td", {}, t.cost ? `${amount(t.cost.amount)} ${t.cost.currency}` : "–") : null,
           hasCost ? h("td", {}, t.performance_per_cost != null ? figure(t.performance_per_cost) : "–") : null,
         ),

@@ -54,7 +54,7 @@ function summary(s: Series): HTMLElement {
         ? `#${s.baseline.from}–#${s.baseline.to}: ${figure(s.baseline.mean)} ${s.metric.unit}`
         : "none (benchwright series <id> --baseline <from>-<to>)",
     ],
-    ["Latest vs baseline", vs ? `${percent(vs.size)} ${vs.direction ?? "(no telling difference)"}` : "—"],
+    ["Latest vs baseline", vs ? `${percent(vs.size)} ${vs.direction ?? "(no clear difference)"}` : "—"],
     ["Open changes", String(s.open_changes)],
   ];
   return h(

@@ -70,4 +70,27 @@ describe("compare's table", () => {
     expect(text).toContain("!   A = sysbench 1.0.20+ds-5\n!   B = sysbench 1.0.19-test\n");
     expect(comparisonText({ ...comparison, tool_versions_differ: [] })).not.toContain("tool versions differ");
   });
+
+  it("shows each side's params and warns, as of tool versions, when the sides of a workload ran with different params", () => {
+    const comparison = {
+      baseline: A,
+      confidence: 0.95,
+      executions: [
+        { id: A, tool: "idle", workload: "idle", provider: "local", service_type: "default", state: "completed", params: { seconds: 0 } },
+        { id: B, tool: "idle", workload: "idle", provider: "local", service_type: "default", state: "completed", params: { seconds: 0.5 } },
+      ],
+      metrics: [],
+      tool_versions_differ: [],
+      params_differ: [
+        { execution_id: A, tool: "idle", workload: "idle", params: { seconds: 0 } },
+        { execution_id: B, tool: "idle", workload: "idle", params: { seconds: 0.5 } },
+      ],
+    } as unknown as Comparison;
+    const text = comparisonText(comparison);
+    expect(text).toContain(`A = ${A} (local/default, completed) baseline seconds=0\n`);
+    expect(text).toContain(`B = ${B} (local/default, completed) seconds=0.5\n`);
+    expect(text).toContain("! params differ");
+    expect(text).toContain("!   A = seconds=0\n!   B = seconds=0.5\n");
+    expect(comparisonText({ ...comparison, params_differ: [] })).not.toContain("params differ");
+  });
 });

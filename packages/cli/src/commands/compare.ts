@@ -3,6 +3,7 @@ import { print, printJson, type Context } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import { figure, spread, verdictText } from "../figures.js";
 import { resolveExecutionIds } from "../ids.js";
+import { paramsText } from "../params-text.js";
 import { table, tagsText } from "../tables.js";
 
 export interface CompareOptions {
@@ -39,7 +40,7 @@ export function comparisonText(comparison: Comparison): string {
     m.unit + (m.better ? ` (${m.better} better)` : ""),
     ...comparison.executions.map((e) => cell(m.figures.find((f) => f.execution_id === e.id))),
   ]);
-  return `${legend(comparison)}\n${versionWarning(comparison)}${rows.length ? table(head, rows) : "(no metrics to compare)"}`;
+  return `${legend(comparison)}\n${versionWarning(comparison)}${paramsWarning(comparison)}${rows.length ? table(head, rows) : "(no metrics to compare)"}`;
 }
 
 /**
@@ -54,8 +55,20 @@ function versionWarning(c: Comparison): string {
   return ["! tool versions differ: these figures come from different builds of the tool", ...lines, ""].join("\n");
 }
 
+/** The server's flag, as the versions': the sides of one workload run with different params, each by its letter with its params. */
+function paramsWarning(c: Comparison): string {
+  const sides = c.params_differ ?? [];
+  if (!sides.length) return "";
+  const letterOf = (id: string) => letter(c.executions.findIndex((e) => e.id === id));
+  const lines = sides.map((s) => `!   ${letterOf(s.execution_id)} = ${paramsText(s.params) || "(no params)"}`);
+  return ["! params differ: these figures come from different params of the workload, not only from different machines", ...lines, ""].join("\n");
+}
+
 function legend(c: Comparison): string {
-  const lines = c.executions.map((e, i) => `${letter(i)} = ${e.id} (${e.provider}/${e.service_type}, ${e.state})${e.id === c.baseline ? " baseline" : ""}`);
+  const lines = c.executions.map(
+    (e, i) =>
+      `${letter(i)} = ${e.id} (${e.provider}/${e.service_type}, ${e.state})${e.id === c.baseline ? " baseline" : ""}${paramsText(e.params) ? ` ${paramsText(e.params)}` : ""}`,
+  );
   return [...lines, `mean ± ${Math.round(c.confidence * 100)}% interval (n); ratio to the baseline and its verdict`].join("\n");
 }
 

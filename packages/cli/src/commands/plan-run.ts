@@ -6,6 +6,7 @@ import { figure, spread } from "../figures.js";
 import { type Interrupted, watchInterrupts } from "../interrupt.js";
 import { MATRIX_LEGEND, matrixText, progressText } from "../plan-matrix.js";
 import { createProgress } from "../progress.js";
+import { benchmarkText } from "../params-text.js";
 import { table } from "../tables.js";
 import { expansionText, readPlan } from "./plan.js";
 
@@ -81,11 +82,11 @@ function show(progress: ReturnType<typeof createProgress>, run: PlanRun, shown: 
   return text;
 }
 
-/** The targets best first, with their geometric mean over the cells and its interval. */
+/** The targets best first, with their geometric mean over the cells and its interval, and how many cells failed or were cancelled. */
 export function rankingText(report: Pick<PlanReport, "targets" | "baseline" | "confidence">): string {
   const level = `${Math.round(report.confidence * 100)}%`;
   return table(
-    ["RANK", "TARGET", "GEOMEAN vs BASELINE", `${level} INTERVAL`, "CELLS", "FAILED"],
+    ["RANK", "TARGET", "GEOMEAN vs BASELINE", `${level} INTERVAL`, "CELLS", "FAILED", "CANCELLED"],
     report.targets.map((t) => [
       t.rank === null ? "-" : String(t.rank),
       t.target + (t.target === report.baseline ? " (baseline)" : ""),
@@ -93,14 +94,17 @@ export function rankingText(report: Pick<PlanReport, "targets" | "baseline" | "c
       t.geomean_ci_low === null || t.geomean_ci_high === null ? "-" : `${spread(t.geomean_ci_low)} .. ${spread(t.geomean_ci_high)}`,
       String(t.cells),
       String(t.failed),
+      // A server from before the count had cancelled cells in FAILED.
+      t.cancelled === undefined ? "-" : String(t.cancelled),
     ]),
   );
 }
 
-function failuresText(report: Pick<PlanReport, "failures">): string {
+/** Each cell that did not end with figures: its state, its target and its benchmark with the params that tell it apart. */
+export function failuresText(report: Pick<PlanReport, "failures">): string {
   return table(
-    ["FAILED", "TARGET", "BENCHMARK", "WHY"],
-    report.failures.map((f) => [f.state, f.target, `${f.tool}/${f.workload}`, f.error ?? ""]),
+    ["STATE", "TARGET", "BENCHMARK", "WHY"],
+    report.failures.map((f) => [f.state, f.target, benchmarkText(f.tool, f.workload, f.params), f.error ?? ""]),
   );
 }
 

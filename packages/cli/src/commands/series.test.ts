@@ -22,16 +22,16 @@ describe("benchwright series", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ID\s+BENCHMARK\s+METRIC\s+TARGET\s+POINTS\s+LATEST/);
     expect(stdout).toContain(`${SERIES_ID}  sysbench/cpu_10000 (threads=2, events=10000)  events_per_second {threads=2}  local/default  40`);
-    expect(stdout).toContain("2160.4 [2148.9, 2171.9]");
+    expect(stdout).toContain("2160.4 ± 11.5");
   });
 
   it("shows a series: its latest point, baseline, points with their interval, and changes with the facts that changed", async () => {
     const { code, stdout } = await cli("series", SERIES_ID);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/latest\s+#40 2160.4 \[2148.9, 2171.9\] \(n=5\)/);
-    expect(stdout).toMatch(/baseline\s+points 1-5 \(5\): 2401.1 \[2395.2, 2407\]/);
+    expect(stdout).toMatch(/latest\s+#40 2160.4 ± 11.5 \(n=5\)/);
+    expect(stdout).toMatch(/baseline\s+points 1-5 \(5\): 2401.1 ± 5.9/);
     expect(stdout).toMatch(/vs baseline\s+-10.0% \[-10.5%, -9.6%\] regression/);
-    expect(stdout).toMatch(/34\s+2026-11-16 03:00:05\s+2157.2 \[2146, 2168.4\]\s+5\s+regression -10.0%/);
+    expect(stdout).toMatch(/34\s+2026-11-16 03:00:05\s+2157.2 ± 11.2\s+5\s+regression -10.0%/);
     expect(stdout).toContain("tool_version: sysbench 1.0.20+ds-5 → sysbench 1.0.20+ds-6");
   });
 

@@ -55,6 +55,8 @@ export interface StepKey {
 
 /** A step attempt as an execution's view shows it; a prepare's with its metrics (the boot times of the machines it made). */
 export type StepSummary = Pick<StepRow, "step" | "attempt" | "state" | "started" | "duration" | "exit_code" | "error"> & {
+  /** A failed attempt's problem code (absent from summaries read before it was aggregated). */
+  error_code?: string | null;
   metrics?: StoredMetric[] | null;
   /** A run's (see StepRow.provenance). */
   provenance?: Provenance | null;

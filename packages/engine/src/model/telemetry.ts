@@ -6,6 +6,8 @@
 export interface TelemetrySample {
   /** When it was taken (epoch ms, the host's clock). */
   t: number;
+  /** When the reading before it was taken: the start of the interval it covers (absent from samples stored before it was kept). */
+  from?: number;
   cpu_user: number;
   cpu_system: number;
   cpu_iowait: number;

@@ -170,4 +170,34 @@ describe("checkPlan", () => {
     expect(code).toBe("validation_failed");
     expect(errors.map((e) => e.path)).toEqual(["/body/targets/0/provider", "/body/benchmarks/0/tool", "/body/benchmarks/1/params/threads", "/body/baseline"]);
   });
+
+  it("says a label is duplicated, also when a '*' target's expansion makes it, and the baseline that names it is then no further problem", () => {
+    expect(
+      refusal(
+        plan({
+          targets: [
+            { label: "two/small", provider: "local", service: "default" },
+            { label: "two", provider: "two", service: "*" },
+          ],
+          baseline: "two/small",
+        }),
+      ).errors,
+    ).toEqual([{ path: "/body/targets/1/label", message: "makes 'two/small', the label of a target before it: labels are unique" }]);
+    expect(
+      refusal(
+        plan({
+          targets: [
+            { label: "a", provider: "nowhere" },
+            { label: "a", provider: "local", service: "default" },
+          ],
+          baseline: "a",
+        }),
+      ).errors.map((e) => e.message),
+    ).toEqual(["No provider configuration 'nowhere' on this server", "is 'a', the label of a target before it: labels are unique"]);
+    // No usable target at all: the baseline's problem says so, not "names no target ()".
+    expect(refusal(plan({ targets: [{ label: "a", provider: "nowhere" }], baseline: "b" })).errors.map((e) => e.message)).toEqual([
+      "No provider configuration 'nowhere' on this server",
+      "names no target that can be used",
+    ]);
+  });
 });

@@ -75,7 +75,9 @@ function baselineOf(given: string | undefined, expanded: Map<string, string[]>, 
       code: "validation_failed",
     });
   } else if (!standsFor) {
-    problems.push({ path: "/body/baseline", message: `names no target (${all.join(", ")})`, code: "validation_failed" });
+    // Without any usable target, their own problems say why: an empty list "()" would say nothing.
+    const targets = all.length ? `names no target (${all.join(", ")})` : "names no target that can be used";
+    problems.push({ path: "/body/baseline", message: targets, code: "validation_failed" });
   }
   return undefined;
 }

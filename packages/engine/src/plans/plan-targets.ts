@@ -48,6 +48,11 @@ export function checkTargets(given: readonly TargetCreate[], limits: TargetLimit
     if (bodies.length === 0)
       out.problems.push({ path: `${at}/service`, message: `is '*', and '${target.provider}' has no service type`, code: "unknown_service_type" });
     for (const [label, body] of bodies) {
+      // A `*` target's expansion (`lab/default`) may make the label of a target given before it.
+      if (label !== target.label && (out.expanded.has(label) || out.targets.some((t) => t.label === label))) {
+        out.problems.push({ path: `${at}/label`, message: `makes '${label}', the label of a target before it: labels are unique`, code: "validation_failed" });
+        continue;
+      }
       try {
         const { config } = sessionConfigOf(body, limits);
         const inline = "config" in body;

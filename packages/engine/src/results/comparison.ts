@@ -1,6 +1,7 @@
 import type { components } from "@benchwright/contract";
 import type { StoredMetric } from "../model/metrics.js";
 import { compareSamples, summarize } from "./statistics.js";
+import { paramsDiffer } from "./params-differ.js";
 import { toolVersionsDiffer } from "./tool-versions.js";
 
 export type Comparison = components["schemas"]["Comparison"];
@@ -34,7 +35,8 @@ export interface ComparedRow {
  * each figure showing its own tags. The verdict reads `better` from the metric's declaration: a ratio above 1 is
  * better for a `higher` metric and worse for a `lower` one, when Welch's test says the
  * difference is significant at the confidence asked for. Sides of one tool whose recorded
- * versions differ are listed in `tool_versions_differ`: a warning, the figures stand.
+ * versions differ are listed in `tool_versions_differ`, and sides of one workload whose params
+ * differ in `params_differ`: warnings, the figures stand.
  */
 export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number, minDifference = 0): Comparison {
   const baseline = rows.find((r) => r.id === baselineId)!;
@@ -97,6 +99,7 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
     })),
     metrics,
     tool_versions_differ: toolVersionsDiffer(rows),
+    params_differ: paramsDiffer(rows),
   };
 }
 

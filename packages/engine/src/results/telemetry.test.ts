@@ -14,6 +14,7 @@ describe("parseTelemetry", () => {
     expect(samples).toHaveLength(2);
     expect(samples[0]).toEqual({
       t: 1764140001000,
+      from: 1764140000000,
       cpu_user: 25,
       cpu_system: 10,
       cpu_iowait: 5,

@@ -1,4 +1,4 @@
-import type { TelemetryFigure, TelemetrySample } from "../model/telemetry.js";
+import type { SAMPLE_FIELDS, TelemetryFigure, TelemetrySample } from "../model/telemetry.js";
 
 /** One reading of the counters, as the sampler (runner/telemetry-sampler.ts) wrote it. */
 interface Snapshot {
@@ -109,6 +109,8 @@ function sampleBetween(a: Snapshot, b: Snapshot): TelemetrySample | undefined {
   const memAvailable = b.memAvailable ?? 0;
   return {
     t: Math.round(b.t),
+    // The first sample's `from` is the sampler's first reading, as the step began: where a chart's time starts.
+    from: Math.round(a.t),
     cpu_user: pct(user + nice),
     cpu_system: pct(system + irq + softirq),
     cpu_iowait: pct(iowait),
@@ -143,7 +145,7 @@ function round(n: number, digits: number): number {
 /** One machine's samples summarised: what its CPU lost to others and waited for, and how crowded it was. */
 export function telemetrySummary(samples: readonly TelemetrySample[]): TelemetryFigure[] {
   if (samples.length === 0) return [];
-  const of = (field: keyof TelemetrySample) => samples.map((s) => s[field]);
+  const of = (field: (typeof SAMPLE_FIELDS)[number]) => samples.map((s) => s[field]);
   const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / xs.length, 2);
   const max = (xs: number[]) => Math.max(...xs);
   const busy = samples.map((s) => round(100 - s.cpu_idle - s.cpu_iowait - s.cpu_steal, 2));

@@ -4,7 +4,7 @@ import { resolveInline, resolveStored, type ProviderConfigFile } from "../config
 import type { ProviderConfig } from "../config/provider-config-types.js";
 import { parseProviderConfig } from "../config/parse-provider-config.js";
 import type { ResolvedConfig } from "../model/resolved-config.js";
-import { BenchwrightError } from "../errors.js";
+import { BenchwrightError, isBenchwrightError } from "../errors.js";
 import { credentialsTooShort, MIN_SECRET_LENGTH } from "../secrets/scrub.js";
 
 /**
@@ -12,6 +12,28 @@ import { credentialsTooShort, MIN_SECRET_LENGTH } from "../secrets/scrub.js";
  * (what the session seals) and as parsed, refused if a session cannot use it.
  */
 export function sessionConfigOf(
+  body: SessionCreate,
+  limits: { providerConfigs: () => ProviderConfigFile[]; maxStepTimeoutS: number },
+): { resolved: ResolvedConfig; config: ProviderConfig } {
+  try {
+    return checkedConfigOf(body, limits);
+  } catch (e) {
+    throw "config" in body && body.config ? inBody(e) : e;
+  }
+}
+
+/**
+ * An inline configuration's problems at their place in the request, `/body/config/vms/port`, as
+ * every other validation problem is (docs/api.md); a stored configuration's stay at
+ * `/config/...`, a place in that configuration, which the request does not hold.
+ */
+function inBody(e: unknown): unknown {
+  if (!isBenchwrightError(e) || !e.extras.errors?.length) return e;
+  const errors = e.extras.errors.map((x) => (x.path === "/config" || x.path.startsWith("/config/") ? { ...x, path: `/body${x.path}` } : x));
+  return new BenchwrightError(e.code, e.detail, { ...e.extras, errors });
+}
+
+function checkedConfigOf(
   body: SessionCreate,
   limits: { providerConfigs: () => ProviderConfigFile[]; maxStepTimeoutS: number },
 ): { resolved: ResolvedConfig; config: ProviderConfig } {

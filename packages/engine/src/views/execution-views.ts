@@ -65,7 +65,8 @@ export function executionViews(rows: ExecutionWithSteps[], costs?: ReadonlyMap<s
 }
 
 function stepView(row: StepSummary): StepRecord {
-  return { ...attemptView(row), error: row.error };
+  // The code tells a cancelled attempt (`step_cancelled`) from a failed one, which the error's words do not reliably.
+  return { ...attemptView(row), error: row.error, ...(row.state === "failed" && row.error_code ? { error_code: row.error_code } : {}) };
 }
 
 /** What a step record and a step attempt both show of an attempt, in the wire's order. */

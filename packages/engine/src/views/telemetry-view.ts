@@ -3,9 +3,9 @@ import { SAMPLE_FIELDS, type TelemetrySample, type TelemetryTrack } from "../mod
 import { csvLine } from "../results/csv-record.js";
 import { telemetrySummary } from "../results/telemetry.js";
 
-/** A stored sample as the wire shows it: its time as ISO 8601 with milliseconds. */
-function sampleView({ t, ...figures }: TelemetrySample): SampleView {
-  return { at: new Date(t).toISOString(), ...figures };
+/** A stored sample as the wire shows it: its times as ISO 8601 with milliseconds. */
+function sampleView({ t, from, ...figures }: TelemetrySample): SampleView {
+  return { at: new Date(t).toISOString(), ...(from === undefined ? {} : { from: new Date(from).toISOString() }), ...figures };
 }
 
 /** One machine's part: its samples and their summary. */

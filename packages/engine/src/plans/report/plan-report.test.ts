@@ -98,6 +98,16 @@ describe("a plan run's report", () => {
     ]);
   });
 
+  it("counts a cancelled cell apart from the failed ones", () => {
+    const run = syntheticRun();
+    const stopped = run.cells.map((c) =>
+      c.target === "fast" && c.benchmark === 2 ? { ...c, state: "cancelled" as const, execution_id: null, error: "the run was cancelled" } : c,
+    );
+    const r = buildPlanReport(run.plan, stopped, run.executions, { runId: RUN_ID });
+    expect(r.targets.find((t) => t.target === "fast")).toMatchObject({ failed: 1, cancelled: 1 });
+    expect(r.targets.find((t) => t.target === "here")).toMatchObject({ failed: 0, cancelled: 0 });
+  });
+
   it("summarises and ranks the targets of a cell whose baseline failed, without a ratio or a verdict", () => {
     const run = syntheticRun();
     const broken = run.cells.map((c) => (c.target === "here" && c.benchmark === 0 && c.cell === 0 ? { ...c, state: "failed" as const, error: "no" } : c));

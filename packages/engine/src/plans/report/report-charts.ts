@@ -11,6 +11,18 @@ use([BarChart, CustomChart, ScatterChart, GridComponent, LegendComponent, MarkLi
 
 const WIDTH = 880;
 
+/** Distinct colours that hold dark text and white around them; a target takes one by its place in the plan. */
+const PALETTE = ["#3b6fd8", "#e08a1e", "#2f9e62", "#8a5cc8", "#1aa0b8", "#c2458a", "#7a8a1a", "#6b7384"];
+
+/**
+ * Each target's colour, by its place in the plan (the order of a cell's states), not by its
+ * rank: a target keeps its colour from one report to the next, whoever wins.
+ */
+export function targetColours(report: Pick<PlanReport, "cells" | "targets">): Map<string, string> {
+  const inPlan = [...new Set([...report.cells.flatMap((c) => c.states.map((s) => s.target)), ...report.targets.map((t) => t.target)])];
+  return new Map(inPlan.map((label, i) => [label, PALETTE[i % PALETTE.length]]));
+}
+
 /**
  * Draws a chart as SVG text with ECharts' server-side renderer: no DOM, no canvas, no script in
  * the result. ECharts escapes the texts it writes. The namespace attributes go: an `<svg>` inside
@@ -32,11 +44,13 @@ function svgChart(option: EChartsCoreOption, height: number): string {
  */
 export function rankingChart(report: PlanReport): string {
   const ranked = report.targets.filter((t) => t.geomean !== null).reverse();
+  const colours = targetColours(report);
   const bounds = ranked.flatMap((t) => [t.geomean!, t.geomean_ci_low ?? t.geomean!, t.geomean_ci_high ?? t.geomean!, 1]);
   return svgChart(
     {
       title: { text: "Geometric mean of the ratios to the baseline (above 1 is better)", textStyle: { fontSize: 14 } },
-      grid: { left: 180, right: 40, top: 40, bottom: 30 },
+      // Room above the plot for the baseline's label, off the axis' own labels below.
+      grid: { left: 180, right: 40, top: 60, bottom: 30 },
       xAxis: {
         type: "log",
         min: Math.min(...bounds) / 1.2,
@@ -50,13 +64,13 @@ export function rankingChart(report: PlanReport): string {
           type: "scatter",
           symbolSize: 12,
           z: 4,
-          data: ranked.map((t, i) => [t.geomean, i]),
+          data: ranked.map((t, i) => ({ value: [t.geomean, i], itemStyle: { color: colours.get(t.target) } })),
           label: { show: true, position: "top", formatter: ({ value }: { value: number[] }) => String(Number(value[0].toPrecision(4))) },
           markLine: {
             symbol: "none",
             silent: true,
             data: [{ xAxis: 1 }],
-            label: { formatter: "baseline", position: "start" },
+            label: { formatter: "baseline (1)", position: "end" },
             lineStyle: { color: "#444", type: "dashed" },
           },
         },
@@ -68,7 +82,9 @@ export function rankingChart(report: PlanReport): string {
 
 /** Each cell's performance ratio of every target (the main metric, above 1 better), grouped by cell, from 0 with a line at 1. */
 export function cellsChart(report: PlanReport): string {
-  const targets = report.targets.map((t) => t.target);
+  const colours = targetColours(report);
+  // The legend and the bars in the plan's order, as the colours.
+  const targets = [...colours.keys()];
   return svgChart(
     {
       title: { text: "Ratio to the baseline per cell, on its main metric (above 1 is better)", textStyle: { fontSize: 14 } },
@@ -79,6 +95,7 @@ export function cellsChart(report: PlanReport): string {
       series: targets.map((target, i) => ({
         type: "bar",
         name: target,
+        itemStyle: { color: colours.get(target) },
         data: report.cells.map((c) => performanceRatio(c, target)),
         ...(i === 0
           ? { markLine: { symbol: "none", silent: true, data: [{ yAxis: 1 }], label: { formatter: "1" }, lineStyle: { color: "#444", type: "dashed" } } }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildPlanReport } from "./plan-report.js";
+import { targetColours } from "./report-charts.js";
 import { reportHtml } from "./report-html.js";
 import { RUN_ID, syntheticRun } from "./test-support/synthetic-run.js";
 
@@ -56,4 +57,65 @@ describe("the report's HTML page", () => {
     expect(failures).toContain("machine fast-1 did not answer on port 22");
     expect(failures).toContain("idle/idle5");
   });
+
+  it("counts and shows a cancelled cell apart from a failed one, and not in red", () => {
+    const stopped = syntheticRun();
+    const cells = stopped.cells.map((c) =>
+      c.target === "fast" && c.benchmark === 2 ? { ...c, state: "cancelled" as const, execution_id: null, error: "the run was cancelled" } : c,
+    );
+    const page = reportHtml(buildPlanReport(stopped.plan, cells, stopped.executions, { runId: RUN_ID }));
+    const ranking = page.slice(page.indexOf('<table data-testid="ranking">'), page.indexOf("</table>", page.indexOf('data-testid="ranking"')));
+    expect(ranking).toContain("<th>Failed</th><th>Cancelled</th>");
+    expect(ranking).toMatch(/<th scope="row">fast<\/th><td>[^<]*<\/td><td>[^<]*<\/td><td>\d+<\/td><td>1<\/td><td>1<\/td>/);
+    expect(page).toContain('<td class="cancelled" title="the run was cancelled">cancelled</td>');
+    expect(page).toContain('<tr class="cancelled"><th scope="row">fast</th>');
+  });
+
+  it("keeps the matrix's red and green light enough for its dark text to read (contrast at least 7:1)", () => {
+    // `fast` as the baseline: `here` is then twice as slow, the strongest red.
+    const swapped = syntheticRun();
+    const page = reportHtml(buildPlanReport({ ...swapped.plan, baseline: "fast" }, swapped.cells, swapped.executions, { runId: RUN_ID }));
+    const shades = [...page.matchAll(/--shade: hsl\((\d+) (\d+)% ([\d.]+)%\)/g)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3])]);
+    expect(shades.length).toBeGreaterThan(1);
+    expect(shades.some(([hue]) => hue === 0)).toBe(true);
+    for (const [hue, saturation, lightness] of shades) expect(contrast(hslToRgb(hue, saturation, lightness), [0x1d, 0x22, 0x30])).toBeGreaterThanOrEqual(7);
+  });
+
+  it("gives each target its colour by its place in the plan, whatever its rank, and labels the baseline's line above the plot", () => {
+    const again = syntheticRun();
+    const plain = buildPlanReport(again.plan, again.cells, again.executions, { runId: RUN_ID });
+    // The same plan's next run, where the ranking turned: `here` first.
+    const other = { ...plain, targets: [...plain.targets].reverse().map((t, i) => ({ ...t, rank: i + 1 })) };
+    expect(plain.targets.map((t) => t.target)).toEqual(["fast", "here"]);
+    expect(targetColours(plain)).toEqual(targetColours(other));
+    expect([...targetColours(plain).keys()]).toEqual(["here", "fast"]);
+    const colourOfFast = targetColours(plain).get("fast")!;
+    for (const r of [plain, other]) expect(reportHtml(r)).toContain(`fill="${colourOfFast}"`);
+    const label = /<text [^>]*transform="translate\([\d.]+ ([\d.]+)\)"[^>]*>baseline \(1\)<\/text>/.exec(html);
+    expect(label).not.toBeNull();
+    // The plot starts 60 px down; the axis' tick labels lie below it.
+    expect(Number(label![1])).toBeLessThan(60);
+  });
 });
+
+function hslToRgb(h: number, s: number, l: number): [number, number, number] {
+  const a = (s / 100) * Math.min(l / 100, 1 - l / 100);
+  const f = (n: number) => {
+    const k = (n + h / 30) % 12;
+    return 255 * (l / 100 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1)));
+  };
+  return [f(0), f(8), f(4)];
+}
+
+/** WCAG 2's contrast ratio of two sRGB colours. */
+function contrast(a: readonly number[], b: readonly number[]): number {
+  const luminance = (rgb: readonly number[]) => {
+    const [r, g, bl] = rgb.map((c) => {
+      const x = c / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}

@@ -21,7 +21,7 @@ export function reportHtml(report: PlanReport): string {
     .map(
       (t) =>
         `<tr><td>${t.rank ?? "–"}</td><th scope="row">${e(t.target)}${t.target === report.baseline ? " <small>(baseline)</small>" : ""}</th>` +
-        `<td>${figure(t.geomean)}</td><td>${interval(t.geomean_ci_low, t.geomean_ci_high)}</td><td>${t.cells}</td><td>${t.failed}</td>${costCells(t)}</tr>`,
+        `<td>${figure(t.geomean)}</td><td>${interval(t.geomean_ci_low, t.geomean_ci_high)}</td><td>${t.cells}</td><td>${t.failed}</td><td>${t.cancelled}</td>${costCells(t)}</tr>`,
     )
     .join("\n");
   const matrixHead = report.cells.map((c) => `<th scope="col">${e(cellTitle(c))}<br><small>${e(c.main_metric ?? "no metric")}</small></th>`).join("");
@@ -44,7 +44,7 @@ export function reportHtml(report: PlanReport): string {
 <h2>Ranking</h2>
 <p>By the geometric mean of each target's ratios over the cells, on each cell's main metric, turned so that above 1 is better.</p>
 <table data-testid="ranking">
-<thead><tr><th>Rank</th><th>Target</th><th>Geometric mean</th><th>Interval</th><th>Cells</th><th>Failed</th>${hasCost ? "<th>Cost</th><th>Performance per cost</th>" : ""}</tr></thead>
+<thead><tr><th>Rank</th><th>Target</th><th>Geometric mean</th><th>Interval</th><th>Cells</th><th>Failed</th><th>Cancelled</th>${hasCost ? "<th>Cost</th><th>Performance per cost</th>" : ""}</tr></thead>
 <tbody>
 ${ranking}
 </tbody>
@@ -80,7 +80,8 @@ th[scope="row"], thead th { text-align: left; background: #f4f5f8; }
 .wide { overflow-x: auto; }
 td.better { background: var(--shade); }
 td.worse { background: var(--shade); }
-td.failed { color: #8a8f9c; font-style: italic; }
+td.failed, td.cancelled { color: #8a8f9c; font-style: italic; }
+tr.failed td.state { color: #8c1d12; }
 small { color: #5b6172; }
 figure.chart { margin: 1em 0; }
 `;
@@ -95,12 +96,13 @@ function matrixCell(cell: ReportCell, target: string, e: (t: unknown) => string)
   const f = cell.metrics[0]?.figures.find((x) => x.target === target);
   if (!f) {
     const why = state?.error ? ` title="${e(state.error)}"` : "";
-    return `<td class="failed"${why}>${e(state?.state ?? "not in the run")}</td>`;
+    return `<td class="${state?.state === "cancelled" ? "cancelled" : "failed"}"${why}>${e(state?.state ?? "not in the run")}</td>`;
   }
   const ratio = performanceRatio(cell, target);
   const significant = f.verdict === "better" || f.verdict === "worse";
   const strength = ratio === null ? 0 : Math.min(1, Math.abs(Math.log2(ratio)));
-  const shade = f.verdict === "better" ? `hsl(130 55% ${92 - 30 * strength}%)` : `hsl(0 70% ${92 - 30 * strength}%)`;
+  // Never darker than 76% lightness: the ratio's dark text stays readable on the strongest red or green.
+  const shade = f.verdict === "better" ? `hsl(130 55% ${92 - 16 * strength}%)` : `hsl(0 70% ${92 - 16 * strength}%)`;
   const style = significant ? ` class="${f.verdict}" style="--shade: ${shade}"` : "";
   return `<td${style} data-verdict="${e(f.verdict)}">${ratio === null ? "–" : `${figure(ratio)}×`}<br><small>${e(f.verdict.replace("_", " "))}</small></td>`;
 }
@@ -121,9 +123,14 @@ function cellSection(cell: ReportCell, e: (t: unknown) => string): string {
 }
 
 function failures(report: PlanReport, e: (t: unknown) => string): string {
-  if (!report.failures.length) return `<section id="failures"><h2>Failed cells</h2><p>None.</p></section>`;
+  const title = "<h2>Failed and cancelled cells</h2>";
+  if (!report.failures.length) return `<section id="failures">${title}<p>None.</p></section>`;
+  // A failed cell's state in red, a cancelled one's plain: cancelling is the user's doing, not the target's.
   const rows = report.failures
-    .map((f) => `<tr><th scope="row">${e(f.target)}</th><td>${e(cellTitle(f))}</td><td>${e(f.state)}</td><td class="error">${e(f.error ?? "")}</td></tr>`)
+    .map(
+      (f) =>
+        `<tr class="${e(f.state)}"><th scope="row">${e(f.target)}</th><td>${e(cellTitle(f))}</td><td class="state">${e(f.state)}</td><td class="error">${e(f.error ?? "")}</td></tr>`,
+    )
     .join("\n");
-  return `<section id="failures"><h2>Failed cells</h2><table data-testid="failures"><thead><tr><th>Target</th><th>Cell</th><th>State</th><th>Error</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
+  return `<section id="failures">${title}<table data-testid="failures"><thead><tr><th>Target</th><th>Cell</th><th>State</th><th>Error</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
 }

@@ -32,7 +32,9 @@ export function targetStandings(
       target,
       rank: null,
       cells: mean.n,
-      failed: own.filter((c) => c.state === "failed" || c.state === "cancelled").length,
+      // Apart: a cancelled cell says nothing about the target (the user stopped the run), a failed one does.
+      failed: own.filter((c) => c.state === "failed").length,
+      cancelled: own.filter((c) => c.state === "cancelled").length,
       geomean: mean.value,
       geomean_ci_low: mean.ci_low,
       geomean_ci_high: mean.ci_high,

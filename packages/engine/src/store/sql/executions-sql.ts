@@ -89,7 +89,7 @@ export function setExecEnv(id: string, env: { vms: VmRecord[] }): Sql {
 
 // A prepare's metrics are its machines' boot times (few); a run's, its execution's own `metrics` already.
 const STEP_SUMMARY_FIELDS = [
-  ...["step", "attempt", "state", "started", "duration", "exit_code", "error"].map((f) => `'${f}', s.${f}`),
+  ...["step", "attempt", "state", "started", "duration", "exit_code", "error", "error_code"].map((f) => `'${f}', s.${f}`),
   "'metrics', CASE WHEN s.step = 'prepare' THEN s.metrics END",
   "'provenance', s.provenance",
 ].join(", ");
