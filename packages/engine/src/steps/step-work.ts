@@ -12,6 +12,7 @@ import { runProvenance } from "./provenance.js";
 import { machinesNeeded, partLabel, roleEnv, stepParts, type StepPart } from "./role-parts.js";
 import { serve, stopServing } from "./role-serving.js";
 import type { Attempt, StepTools, StepWork } from "./step-attempt.js";
+import { lostWithItsDriver } from "./work-place.js";
 import { stepDir } from "./work-dirs.js";
 
 /** What a step's work reads of its workload's definition, once, when the step is taken. */
@@ -33,6 +34,9 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   const { execution, signal } = ctx;
   const kind = step.step;
   const machines = await ctx.machines(machinesNeeded(workload.roles));
+  // Taken over from a driver elsewhere: a part on its own host is beyond reach, launched or not.
+  const lost = lostWithItsDriver(kind, machines, step.place, tools.place);
+  if (lost) throw lost;
   const parts = stepParts(workload.roles, machines);
   const timeoutS = ctx.timeoutOverride ?? tools.catalog().timeouts(execution.tool_id, execution.workload_id)[kind];
   const attempt: Attempt = { ...at, timeoutS };
