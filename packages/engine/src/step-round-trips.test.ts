@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSshd, type SshdHarness } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,24 +93,37 @@ describe("the step protocol's round trips to an SSH host", () => {
     return { channels: after.channels - before.channels, execs: after.execs - before.execs, sftp: after.sftp - before.sftp };
   }
 
-  it("counts", async () => {
+  it("prepares in 2 commands: the machine's facts, then the prepare started and followed to its end", async () => {
     const { id } = await engine.createExecution(sessionId, { tool: "trips", workload: "noop" });
-    console.log("prepare", await counted(() => engine.prepare(id)));
-    console.log("run", await counted(() => engine.run(id)));
-    const pair = await engine.createExecution(sessionId, { tool: "pair", workload: "noop" });
-    await engine.prepare(pair.id);
-    console.log("roles run", await counted(() => engine.run(pair.id)));
-    const slow = await engine.createExecution(sessionId, { tool: "trips", workload: "sleep" });
-    await engine.prepare(slow.id);
-    const attempt = await engine.startStep("run", slow.id);
-    await new Promise((r) => setTimeout(r, 1000));
-    console.log(
-      "cancel",
-      await counted(async () => {
-        await engine.cancelExecution(slow.id);
-        await engine.waitForStep(attempt).catch(() => {});
-      }),
-    );
-    expect(1).toBe(1);
-  }, 60_000);
+    expect(await counted(() => engine.prepare(id))).toEqual({ channels: 2, execs: 2, sftp: 0 });
+  });
+
+  it("runs a no-op in 1 command: started, followed, and its telemetry sent with its end", async () => {
+    const { id } = await engine.createExecution(sessionId, { tool: "trips", workload: "noop" });
+    await engine.prepare(id);
+    expect(await counted(() => engine.run(id))).toEqual({ channels: 1, execs: 1, sftp: 0 });
+    // The samples came with the end: the sampler ran beside the step, and its file was not read on its own.
+    const telemetry = await engine.executionTelemetry(id);
+    expect(telemetry.format === "json" && telemetry.body.machines.length).toBe(1);
+  });
+
+  it("runs a server and its client in 3: the server started until ready, the client run, the server stopped by its known group", async () => {
+    const { id } = await engine.createExecution(sessionId, { tool: "pair", workload: "noop" });
+    await engine.prepare(id);
+    expect(await counted(() => engine.run(id))).toEqual({ channels: 3, execs: 3, sftp: 0 });
+  });
+
+  it("launches and cancels a running step in 2: the launch followed until the cancel, then its parts stopped on the host", async () => {
+    const { id } = await engine.createExecution(sessionId, { tool: "trips", workload: "sleep" });
+    await engine.prepare(id);
+    const pid = join(homedir(), ".benchwright", id, "run-1", "step.pid");
+    const trips = await counted(async () => {
+      const attempt = await engine.startStep("run", id);
+      for (let i = 0; i < 300 && !existsSync(pid); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(existsSync(pid)).toBe(true);
+      await engine.cancelExecution(id);
+      await expect(engine.waitForStep(attempt)).rejects.toMatchObject({ code: "step_cancelled" });
+    });
+    expect(trips).toEqual({ channels: 2, execs: 2, sftp: 0 });
+  });
 });
