@@ -18,7 +18,8 @@
 //    whatever the step protocol.
 //
 // Usage: node bench/step-overhead.mjs [--runs=20] [--reference-runs=50] [--fresh-ssh-runs=10] [--notice-runs=1]
-//        [--database=pglite|postgres]
+//        [--database=pglite|postgres] [--delay-ms=0]
+// `--delay-ms=50` puts a proxy in front of the sshd that adds 50 ms to each round trip (issue 36's measure).
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -26,17 +27,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalog } from "@benchwright/catalog";
 import { bashC } from "@benchwright/engine";
+import { startTcpProxy } from "@benchwright/testing";
 import { figure } from "./harness/figures.mjs";
 import { LOCAL_SESSION, bash, benchSshd, sshSessionBody, ssh2Connection } from "./harness/hosts.mjs";
 import { flags, main, tempDir } from "./harness/script.mjs";
 import { benchConfigDir, postgresSchema, startServer } from "./harness/server-process.mjs";
 import { median, timeEach } from "./harness/timing.mjs";
 
-const opts = flags({ runs: 20, referenceRuns: 50, freshSshRuns: 10, noticeRuns: 1, database: "pglite" });
+const opts = flags({ runs: 20, referenceRuns: 50, freshSshRuns: 10, noticeRuns: 1, database: "pglite", delayMs: 0 });
 if (!["pglite", "postgres"].includes(opts.database)) throw new Error(`--database is pglite or postgres, not ${opts.database}`);
 
 await main(async (defer) => {
-  const sshd = await benchSshd(defer);
+  const sshd = await delayed(await benchSshd(defer), opts.delayMs, defer);
   const dataDir = tempDir(defer, "data");
   const databaseUrl = opts.database === "postgres" ? await postgresSchema(defer) : undefined;
   const server = await startServer(defer, { dataDir, configDir: benchConfigDir(defer), ...(databaseUrl ? { databaseUrl } : {}) });
@@ -170,6 +172,18 @@ await main(async (defer) => {
     });
   }
 });
+
+/**
+ * The sshd as seen through a proxy that adds `delayMs` to every round trip (half each way),
+ * for the server and the reference clients alike: a host across a network. 0: the sshd itself.
+ */
+async function delayed(sshd, delayMs, defer) {
+  if (delayMs <= 0) return sshd;
+  const proxy = await startTcpProxy({ host: sshd.host, port: sshd.port }, { delayMs });
+  defer(() => proxy.close());
+  console.log(`SSH through a proxy adding ${delayMs} ms to each round trip`);
+  return { ...sshd, port: proxy.port, limitsNote: `${sshd.limitsNote} [+${delayMs} ms round trip]` };
+}
 
 /**
  * The store's writes for one step, p50 over `runs` (store-writes.mjs), in a process of its own:

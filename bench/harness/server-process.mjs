@@ -13,6 +13,8 @@ import { sleep } from "./timing.mjs";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 // The program an operator runs (`npm start` imports it), beside the server package's entry.
 const SERVER_MAIN = fileURLToPath(new URL("./main.js", import.meta.resolve("@benchwright/server")));
+// `benchwright-server worker`: steps only, no HTTP.
+const SERVER_CLI = fileURLToPath(new URL("./cli.js", import.meta.resolve("@benchwright/server")));
 const BARE_MAIN = fileURLToPath(new URL("../bare-express.mjs", import.meta.url));
 
 /** A port the kernel says is free now. */
@@ -37,7 +39,7 @@ export function benchConfigDir(defer, benchmarks = {}) {
 }
 
 /** The environment `main.js` reads (docs/configuration.md), nothing inherited that could change it. */
-export function serverEnv({ dataDir, configDir, databaseUrl, port = 0 }) {
+export function serverEnv({ dataDir, configDir, databaseUrl, port = 0, extra = {} }) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("BENCHWRIGHT_") && k !== "DATABASE_URL"));
   // The harness waits for the "listening" line, which an inherited LOG_LEVEL above info would hide.
   Object.assign(env, {
@@ -48,7 +50,8 @@ export function serverEnv({ dataDir, configDir, databaseUrl, port = 0 }) {
     LOG_LEVEL: "info",
   });
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  return env;
+  // Settings of the script's own (BENCHWRIGHT_SECRET_KEY shared by several processes, BENCHWRIGHT_WORKER).
+  return Object.assign(env, extra);
 }
 
 /**
@@ -59,6 +62,13 @@ export async function startServer(defer, options) {
   const child = spawnServer(defer, "server", serverEnv(options));
   const url = await child.listening;
   return { ...child, url, api: `${url}/api/v1`, call: apiClient(`${url}/api/v1`, child.stderrTail) };
+}
+
+/** Starts `benchwright-server worker` (`options` as startServer's) and waits for its "working" line. */
+export async function startWorker(defer, options) {
+  const child = spawnServer(defer, "worker", serverEnv(options));
+  await child.listening;
+  return child;
 }
 
 /** Starts bench/bare-express.mjs, which answers every GET with `body` (bytes) as `contentType`. */
@@ -75,13 +85,14 @@ export function bareEnv(defer, { body, contentType = "application/json; charset=
 }
 
 /**
- * Spawns the server (`which`: "server" or "bare"), which logs JSON lines on stderr, one of
+ * Spawns the server (`which`: "server", "worker" or "bare"), which logs JSON lines on stderr, one of
  * them `{"msg":"listening","url":...}` (pino's; bare-express writes the same shape): `listening` resolves with that url (without
- * /api/v1). The caller can `stop` it early; `defer` stops it in any case.
+ * /api/v1); a worker's `{"msg":"working"}` resolves it with "". The caller can `stop` it early; `defer` stops it in any case.
  */
 export function spawnServer(defer, which, env) {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [which === "bare" ? BARE_MAIN : SERVER_MAIN], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const args = which === "bare" ? [BARE_MAIN] : which === "worker" ? [SERVER_CLI, "worker"] : [SERVER_MAIN];
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let tail = "";
   let listeningSeen = false;
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
@@ -99,10 +110,10 @@ export function spawnServer(defer, which, env) {
     child.stderr.setEncoding("utf8").on("data", (text) => {
       tail = (tail + text).slice(-4000);
       if (listeningSeen) return;
-      const line = tail.split("\n").find((l) => l.includes('"listening"'));
+      const line = tail.split("\n").find((l) => l.includes(which === "worker" ? '"working"' : '"listening"'));
       if (!line) return;
       listeningSeen = true;
-      resolve(JSON.parse(line).url.replace(/\/api\/v1\/?$/, ""));
+      resolve(which === "worker" ? "" : JSON.parse(line).url.replace(/\/api\/v1\/?$/, ""));
     });
     exited.then((how) => reject(new Error(`${which} exited (${how}) before listening: ${startError(tail)}\n${tail}`)));
   });

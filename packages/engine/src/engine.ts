@@ -68,6 +68,7 @@ import { Scheduler } from "./schedules/scheduler.js";
 import { PlanReports, type RenderedReport, type ReportFormat } from "./plans/report/plan-reports.js";
 import { Sessions } from "./sessions/sessions.js";
 import { Sweep } from "./sweep/sweep.js";
+import type { RoundTrips } from "./transport/round-trips.js";
 import { ChangeChecker, type OnChange } from "./series/change-checker.js";
 import { type ChangeListQuery, SeriesBook, type SeriesListQuery } from "./series/series-book.js";
 
@@ -79,6 +80,8 @@ export interface EngineStats {
   queue: { kind: StepQueue["kind"]; depth: number | undefined };
   /** SSH connections of this process's pool alive now. */
   sshConnectionsOpen: number;
+  /** Channels opened, commands run and SFTP operations asked of SSH hosts since the process started. */
+  sshRoundTrips: RoundTrips;
   /** Cloud resources the ledger holds as not destroyed, over every process sharing the database. */
   liveResources: LiveResourceCount[] | undefined;
 }
@@ -282,6 +285,7 @@ export class Engine {
       stepsRunning: this.steps.running,
       queue: { kind: this.queue.kind, depth: queueDepth },
       sshConnectionsOpen: this.access.sshConnectionsOpen,
+      sshRoundTrips: this.access.sshRoundTrips,
       liveResources,
     };
   }

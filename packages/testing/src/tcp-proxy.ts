@@ -13,8 +13,10 @@ export interface TcpProxy {
 /**
  * A TCP forwarder on 127.0.0.1 in front of a real server, so that a test can take that
  * server away (a database outage, a network cut) and bring it back, without stopping it.
+ * With `delayMs`, every byte takes half of it each way: a round trip through the proxy takes
+ * `delayMs` more, as over a distant network (bench/step-overhead.mjs --delay-ms).
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(target: { host: string; port: number }, { delayMs = 0 }: { delayMs?: number } = {}): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let down = false;
   const server: Server = createServer((client) => {
@@ -33,8 +35,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     };
     client.on("error", drop).on("close", drop);
     upstream.on("error", drop).on("close", drop);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (delayMs > 0) {
+      forwardLate(client, upstream, delayMs / 2);
+      forwardLate(upstream, client, delayMs / 2);
+    } else {
+      client.pipe(upstream);
+      upstream.pipe(client);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -57,4 +64,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Forwards what `from` sends to `to` `ms` later, in order (timers of one duration fire in the order they were set), its end too. */
+function forwardLate(from: Socket, to: Socket, ms: number): void {
+  from.setNoDelay(true);
+  to.setNoDelay(true);
+  from.on("data", (chunk: Buffer) => setTimeout(() => to.destroyed || to.write(chunk), ms));
+  from.on("end", () => setTimeout(() => to.destroyed || to.end(), ms));
 }

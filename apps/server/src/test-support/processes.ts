@@ -22,10 +22,10 @@ export interface BenchwrightProcess {
 
 /**
  * Starts `benchwright serve` or `benchwright worker` (the built CLI) as a process of its own,
- * with the given environment on top of this one's, and waits until it says it is ready.
+ * with the given environment on top of this one's (and `nodeArgs` for node itself), and waits until it says it is ready.
  */
-export async function startProcess(command: "serve" | "worker", env: Record<string, string>): Promise<BenchwrightProcess> {
-  const child = spawn(process.execPath, [CLI, command], {
+export async function startProcess(command: "serve" | "worker", env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchwrightProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, command], {
     // It is ready when it logs "listening" (or "working"): an inherited LOG_LEVEL above info would hide that.
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "ignore", "pipe"],

@@ -1,4 +1,5 @@
 import { LocalShell } from "../transport/local-shell.js";
+import type { RoundTrips } from "../transport/round-trips.js";
 import { SshPool, type SshPoolOptions } from "../transport/ssh-pool.js";
 import type { HostKeyStore, Transport } from "../transport/transport.js";
 import type { Machine } from "../providers/provider.js";
@@ -28,6 +29,11 @@ export class MachineAccess {
   transport(sessionId: string, machine: Machine): Transport {
     if (!machine.ssh) return new LocalShell();
     return this.pool.get(machine.ssh, `${sessionId}/${machine.id}`);
+  }
+
+  /** Channels, commands and SFTP operations asked of SSH hosts so far (transport/round-trips.ts). */
+  get sshRoundTrips(): RoundTrips {
+    return this.pool.roundTrips;
   }
 
   /** SSH connections alive now (local machines need none). */

@@ -33,6 +33,19 @@ export interface StepRow {
   cancel_requested: string | null;
   /** What produced a run attempt's figures, recorded before it measures; null for a prepare, and for a run from before provenance. */
   provenance: Provenance | null;
+  /**
+   * Where its first driver ran (`<host>:<data dir>`, see steps/work-place.ts): parts on the
+   * engine's own host (the local provider) run below that data dir, which only a driver in the
+   * same place reaches. Null for rows from before it was recorded.
+   */
+  place: string | null;
+}
+
+/** The lease a step is begun or claimed with: its owner, how long it holds, and where the owner runs (recorded by the first). */
+export interface StepClaim {
+  owner: string;
+  leaseMs: number;
+  place?: string;
 }
 
 /** How a step attempt ended. */

@@ -29,6 +29,13 @@ export interface FollowParams {
   maxSeconds: number;
   /** How often to look for the end where nothing pushes it (re-attached, or no GNU tail). */
   pollMs: number;
+  /**
+   * Send the step's telemetry.log with its end (`rc` or `gone`), on stderr before the marker:
+   * `\nbw-telemetry:<bytes>\n` and the file (0 bytes when it has none), read by
+   * FollowerStderr. The sampler has stopped by then, so the file is whole, and reading it
+   * costs no command of its own.
+   */
+  telemetry?: boolean;
 }
 
 /** The step's files: inline (written by the start script itself) or uploaded beforehand under a suffix. */
@@ -176,6 +183,7 @@ function endFunctions(follow: FollowParams): string[] {
     "  fi",
     "}",
     "marker() {",
+    ...(follow.telemetry ? TELEMETRY_WITH_END : []),
     '  if [ "$fin" != rc ]; then echo "end:$fin:$size:$ticks" >&2; return; fi',
     "  local code= t0= t1= rest= now=${EPOCHREALTIME//[!0-9]/} age= ran=",
     "  read -r code t0 t1 rest < step.rc",
@@ -192,6 +200,16 @@ function endFunctions(follow: FollowParams): string[] {
     "}",
   ];
 }
+
+/** Lines of `marker` that send telemetry.log before the end marker (see FollowParams.telemetry). */
+const TELEMETRY_WITH_END = [
+  '  if [ "$fin" != wait ]; then',
+  "    local bw_tn=0",
+  "    [ -f telemetry.log ] && bw_tn=$(wc -c < telemetry.log)",
+  '    printf "\\nbw-telemetry:%s\\n" "$bw_tn" >&2',
+  '    [ "$bw_tn" -gt 0 ] && head -c "$bw_tn" telemetry.log >&2',
+  "  fi",
+];
 
 /**
  * A step that has ended (a quick one, or one that ended while nobody followed it) is

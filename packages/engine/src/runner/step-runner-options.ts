@@ -1,4 +1,6 @@
 // What a StepRunner is told: its retry and polling times, and how one step is followed.
+import type { StepHandle } from "./step.js";
+
 export interface StepRunnerOptions {
   /**
    * Waits between attempts to reach a host that went away: doubling from `reattachDelayMs`
@@ -32,4 +34,8 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** Epoch ms past which the step's process group is killed and the outcome says timedOut. */
   deadline: number;
+  /** Have the follower send the step's telemetry.log with its end (StepOutcome.telemetry). */
+  telemetry?: boolean;
+  /** Told the step's handle as soon as the host says it launched it (or found it launched). */
+  onLaunched?: (handle: StepHandle) => void;
 }

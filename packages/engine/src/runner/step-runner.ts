@@ -5,6 +5,7 @@ import { sleep } from "../transport/backoff.js";
 import type { Transport } from "../transport/transport.js";
 import { isRetryableTransportError, TransportError } from "../transport/transport-error.js";
 import { Attachment } from "./attachment.js";
+import { FollowerStderr } from "./follower-stderr.js";
 import { envFileContent } from "./env-file.js";
 import { checkPgid, ended, startFailed } from "./host-reports.js";
 import {
@@ -33,6 +34,11 @@ const MAX_FOLLOW_SECONDS = 600;
  * Linux): the step's files are uploaded first instead of travelling inside it.
  */
 const INLINE_LIMIT_BYTES = 64 * 1024;
+
+/** The outcome with the telemetry its follower sent, when it sent some. */
+function withTelemetry(outcome: StepOutcome, telemetry: string | undefined): StepOutcome {
+  return telemetry === undefined ? outcome : { ...outcome, telemetry };
+}
 
 /** Distinguishes the runner's own deadline from a caller's abort. */
 class DeadlineReached extends Error {}
@@ -82,12 +88,22 @@ export class StepRunner {
    * lost connection it asks `getTransport` for a fresh transport (releasing the old one)
    * and goes on; every transport it got is released when it returns.
    */
-  async run(getTransport: () => Transport, spec: StepSpec, onData: (chunk: Buffer) => void, signal?: AbortSignal): Promise<StepOutcome> {
+  async run(
+    getTransport: () => Transport,
+    spec: StepSpec,
+    onData: (chunk: Buffer) => void,
+    signal?: AbortSignal,
+    onLaunched?: (handle: StepHandle) => void,
+  ): Promise<StepOutcome> {
     const attachment = new Attachment(getTransport, true);
     try {
       // Until the launch, the time limit counts from the call: a host that cannot be reached
       // is tried again until then.
-      return await this.#follow(attachment, { spec }, { fromOffset: 0, onData, signal, deadline: Date.now() + spec.timeoutMs });
+      return await this.#follow(
+        attachment,
+        { spec },
+        { fromOffset: 0, onData, signal, deadline: Date.now() + spec.timeoutMs, telemetry: !!spec.telemetry, onLaunched },
+      );
     } finally {
       attachment.release();
     }
@@ -173,8 +189,13 @@ export class StepRunner {
       // A time limit past what a timer holds is armed again here, after each follow command (at most MAX_FOLLOW_SECONDS).
       let timer = setTimeout(() => deadline.abort(new DeadlineReached()), timerDelay(remaining));
       const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-      const follow = { offset, maxSeconds: Math.min(MAX_FOLLOW_SECONDS, Math.ceil(remaining / 1000) + 5), pollMs: this.#pollMs };
-      let stderr = "";
+      const follow = {
+        offset,
+        maxSeconds: Math.min(MAX_FOLLOW_SECONDS, Math.ceil(remaining / 1000) + 5),
+        pollMs: this.#pollMs,
+        telemetry: options.telemetry,
+      };
+      const stderr = new FollowerStderr();
       let progressed = false;
       let consumerError: unknown;
       let lost = false;
@@ -197,13 +218,14 @@ export class StepRunner {
           },
           // The pgid, the end marker and heartbeat dots come here: keep the tail.
           onStderr: (chunk) => {
-            stderr = (stderr + chunk.toString("latin1")).slice(-4096);
+            stderr.push(chunk);
             if (handle) return;
-            const pgid = parsePgid(stderr);
+            const pgid = parsePgid(stderr.text);
             // The script refuses 0 and 1 itself (`kill -- -1` would signal every process of the user).
             if (pgid === undefined || pgid <= 1) return;
             // Launched (or found launched): the time limit counts from now.
             handle = { dir: spec!.dir, pgid };
+            options.onLaunched?.(handle);
             deadlineAt = Date.now() + spec!.timeoutMs;
             clearTimeout(timer);
             timer = setTimeout(() => deadline.abort(new DeadlineReached()), timerDelay(spec!.timeoutMs));
@@ -227,16 +249,17 @@ export class StepRunner {
         // Not launched, or not known to be: a start that failed says why; a lost one is tried
         // again (the lock keeps it from launching twice).
         // A command killed by a signal (its session torn down) tells nothing either.
-        if (!lost && exit !== null) throw startFailed(spec!.dir, transport, stderr, exit);
+        if (!lost && exit !== null) throw startFailed(spec!.dir, transport, stderr.text, exit);
       } else {
-        const end = lost ? undefined : parseEnd(stderr);
+        const end = lost ? undefined : parseEnd(stderr.text);
         if (end?.kind === "rc" || end?.kind === "gone") {
           // Every byte written before the end has been sent; read again if some went missing.
           if (end.size !== undefined && offset < end.size && !rereadShort) {
             rereadShort = true;
             continue;
           }
-          return end.kind === "rc" ? ended(end, offset) : { exitCode: null, timedOut: false, logBytes: offset };
+          const outcome: StepOutcome = end.kind === "rc" ? ended(end, offset) : { exitCode: null, timedOut: false, logBytes: offset };
+          return withTelemetry(outcome, stderr.telemetry);
         }
         if (end?.kind === "nodir") throw new BenchwrightError("step_failed", `The step directory ${handle.dir} is gone from ${transport.description}`);
         if (end?.kind === "wait") {
@@ -266,21 +289,23 @@ export class StepRunner {
   async #timedOut(attachment: Attachment, handle: StepHandle, offset: number, options: FollowOptions): Promise<StepOutcome> {
     const until = Math.max(options.deadline, Date.now()) + this.#afterDeadlineMs;
     let end: End | undefined;
+    let telemetry: string | undefined;
     try {
       await this.#retrying(attachment, (t, signal) => this.kill(t, handle, signal), until, options.signal);
       await this.#retrying(
         attachment,
         async (t, signal) => {
-          let stderr = "";
-          await t.exec(followScript(handle.dir, handle.pgid, { offset, maxSeconds: 0, pollMs: this.#pollMs }), {
+          const stderr = new FollowerStderr();
+          await t.exec(followScript(handle.dir, handle.pgid, { offset, maxSeconds: 0, pollMs: this.#pollMs, telemetry: options.telemetry }), {
             signal,
             onStdout: (chunk) => {
               offset += chunk.length;
               options.onData(chunk);
             },
-            onStderr: (chunk) => (stderr = (stderr + chunk.toString("latin1")).slice(-4096)),
+            onStderr: (chunk) => stderr.push(chunk),
           });
-          end = parseEnd(stderr);
+          end = parseEnd(stderr.text);
+          telemetry = stderr.telemetry;
         },
         until,
         options.signal,
@@ -291,8 +316,8 @@ export class StepRunner {
     }
     // The step may have ended on its own (in the last instant, or while its host was out of reach): then its code stands.
     const finished = end as End | undefined;
-    if (finished?.kind === "rc") return ended(finished, offset);
-    return { exitCode: null, timedOut: true, logBytes: offset };
+    if (finished?.kind === "rc") return withTelemetry(ended(finished, offset), telemetry);
+    return withTelemetry({ exitCode: null, timedOut: true, logBytes: offset }, telemetry);
   }
 
   /**

@@ -38,4 +38,6 @@ export interface StepOutcome {
    * and may still run there. The log delivered is what was read before the host went away.
    */
   unreachable?: boolean;
+  /** The step's telemetry.log as its follower sent it with the end (FollowOptions.telemetry); unset when it did not. */
+  telemetry?: string;
 }

@@ -62,7 +62,7 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
         if (!handle) throw new BenchwrightError("step_failed", `${kind} on ${machine.id} was to be under way, but it never started there`);
         const t = transport();
         try {
-          return await tools.runner.follow(t, handle, { fromOffset, onData, signal: sig, deadline });
+          return await tools.runner.follow(t, handle, { fromOffset, onData, signal: sig, deadline, telemetry: sampling });
         } finally {
           t.release();
         }
@@ -94,7 +94,8 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
       }
       const outcome = await followIntoLog(log, logStart, follow, signal);
       // Read before the outcome is judged: a failed run's samples are kept too.
-      if (sampling && !outcome.unreachable) await partTelemetry(tools, { key, part, round, dir, sessionId: execution.session_id }, signal);
+      // The follower sent it with the end; read on its own only where it did not.
+      if (sampling && !outcome.unreachable) await partTelemetry(tools, { key, part, round, dir, sessionId: execution.session_id }, signal, outcome.telemetry);
       let found: StoredMetric[];
       try {
         found = judge(tools.catalog(), { kind, execution, machine, outcome, timeoutS, log, logStart, label });

@@ -17,17 +17,22 @@ export interface PartPlace {
 }
 
 /**
- * Reads what the part's sampler wrote (telemetry.log in its dir) and records its samples with
+ * Reads what the part's sampler wrote (telemetry.log in its dir: `sent` with the step's end by
+ * its follower, else read with a command of its own) and records its samples with
  * the attempt. Telemetry helps to read a result and is never one: it stays out of the run's
  * metrics (so exports, reports and series keep the tool's figures alone), and a host that
  * cannot give it leaves it out, with a warning, and the run goes on.
  */
-export async function partTelemetry(tools: StepTools, place: PartPlace, signal: AbortSignal): Promise<void> {
+export async function partTelemetry(tools: StepTools, place: PartPlace, signal: AbortSignal, sent?: string): Promise<void> {
   const { key, part, round, dir, sessionId } = place;
   let transport: Transport | undefined;
   try {
-    transport = tools.access.transport(sessionId, part.machine);
-    const { cpus, samples } = parseTelemetry(await tools.runner.telemetry(transport, dir, 0, signal));
+    let text = sent;
+    if (text === undefined) {
+      transport = tools.access.transport(sessionId, part.machine);
+      text = await tools.runner.telemetry(transport, dir, 0, signal);
+    }
+    const { cpus, samples } = parseTelemetry(text);
     if (samples.length === 0) return;
     await tools.store.telemetry.record(key, { machine_id: part.machine.id, role: partLabel(part) ?? null, repetition: round, cpus, samples });
   } catch (e) {

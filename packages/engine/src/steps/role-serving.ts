@@ -1,7 +1,7 @@
 import { stepFields } from "../engine-log.js";
 import { BenchwrightError } from "../errors.js";
 import type { LogWriter } from "../logs/index.js";
-import type { StepSpec } from "../runner/step.js";
+import type { StepHandle, StepSpec } from "../runner/step.js";
 import { SessionDeleted } from "./hand-back.js";
 import { launched, withOutputTails } from "./host-step.js";
 import { partLabel, readyLine, type StepPart } from "./role-parts.js";
@@ -20,6 +20,8 @@ export interface ServedPart {
   log: LogWriter | undefined;
   /** Seconds. */
   timeoutS: number;
+  /** Told the part's handle once the host launched it (or found it launched): what stops it, without asking the host. */
+  onLaunched?: (handle: StepHandle) => void;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function serve(tools: StepTools, ctx: StepContext, served: ServedPa
   // As for a measured part (see measure): no server starts once the session's DELETE began.
   if (!(await tools.store.sessionActive(execution.session_id))) throw new SessionDeleted();
   try {
-    const outcome = await tools.runner.run(transport, served.spec(), onData, AbortSignal.any([ctx.signal, isReady.signal]));
+    const outcome = await tools.runner.run(transport, served.spec(), onData, AbortSignal.any([ctx.signal, isReady.signal]), served.onLaunched);
     if (said) return said;
     const how = outcome.timedOut ? `passed the step's time limit of ${timeoutS} s` : `exited with code ${outcome.exitCode ?? "none (killed)"}`;
     const error = new BenchwrightError(
@@ -63,13 +65,16 @@ export async function serve(tools: StepTools, ctx: StepContext, served: ServedPa
   }
 }
 
-/** Stops the serving parts' processes (TERM, then KILL), however the step went: no server outlives its step. */
-export async function stopServing(tools: StepTools, at: Attempt, serving: StepPart[], dirs: string[]): Promise<void> {
+/**
+ * Stops the serving parts' processes (TERM, then KILL), however the step went: no server outlives its step.
+ * `handles`: those known from their launch (by dir); the host is asked for the others.
+ */
+export async function stopServing(tools: StepTools, at: Attempt, serving: StepPart[], dirs: string[], handles: ReadonlyMap<string, StepHandle>): Promise<void> {
   const { ctx, log } = at;
   for (const [i, part] of serving.entries()) {
     const transport = () => tools.access.transport(ctx.execution.session_id, part.machine);
     try {
-      const handle = await launched(transport, dirs[i], null);
+      const handle = handles.get(dirs[i]) ?? (await launched(transport, dirs[i], null));
       if (!handle) continue;
       const t = transport();
       try {

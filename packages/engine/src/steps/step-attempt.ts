@@ -41,6 +41,8 @@ export interface StepTools {
   runner: StepRunner;
   access: MachineAccess;
   log: EngineLog;
+  /** Where this process runs parts on its own host (work-place.ts). */
+  place: string;
 }
 
 /** One attempt under way: its row, its context, the log it writes and its time limit. */

@@ -9,7 +9,7 @@ import type { StepRunner } from "../runner/step-runner.js";
 import { Scrubber } from "../secrets/scrub.js";
 import type { Store } from "../store/store.js";
 import type { ExecutionRow } from "../model/executions.js";
-import type { StepEnd, StepKey, StepKind, StepRow } from "../model/steps.js";
+import type { StepClaim, StepEnd, StepKey, StepKind, StepRow } from "../model/steps.js";
 import { formatDuration } from "../time.js";
 import { cancelOf, isHandBack, LeaseLost, type StepCancelled } from "./hand-back.js";
 import type { StoredMetric } from "../model/metrics.js";
@@ -19,6 +19,7 @@ import type { StepContext, StepTools, StepWork } from "./step-attempt.js";
 import { work } from "./step-work.js";
 import { TRANSITIONS } from "./transitions.js";
 import { WorkDirs } from "./work-dirs.js";
+import { workPlace } from "./work-place.js";
 
 /** A step attempt this process followed to its end, as the metrics count it. */
 export interface StepEnded {
@@ -58,8 +59,13 @@ export class StepExecutor {
   constructor(options: StepExecutorOptions) {
     this.#options = options;
     const { store, catalog, runner, access, log = () => {} } = options;
-    this.#tools = { store, catalog, runner, access, log };
+    this.#tools = { store, catalog, runner, access, log, place: workPlace(options.dataDir) };
     this.workDirs = new WorkDirs({ access, runner });
+  }
+
+  /** Where this process runs parts on its own host: recorded by a step's first claim (work-place.ts). */
+  get place(): string {
+    return this.#tools.place;
   }
 
   /** Steps this process follows now. */
@@ -75,7 +81,7 @@ export class StepExecutor {
    * Moves the execution into the step and opens its next attempt, leased to `claim`'s owner
    * when given; 409 when its state does not allow the step.
    */
-  async begin(kind: StepKind, execution: ExecutionRow, claim?: { owner: string; leaseMs: number }): Promise<StepRow> {
+  async begin(kind: StepKind, execution: ExecutionRow, claim?: StepClaim): Promise<StepRow> {
     const { store } = this.#options;
     const t = TRANSITIONS[kind];
     const step = await store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);

@@ -3,7 +3,7 @@ import { BenchwrightError } from "../errors.js";
 import { readMachineFacts, type MachineFacts } from "../machines/facts.js";
 import { readToolVersion } from "../machines/tool-version.js";
 import type { Machine } from "../providers/provider.js";
-import type { StepSpec } from "../runner/step.js";
+import type { StepHandle, StepSpec } from "../runner/step.js";
 import type { ExecutionRow } from "../model/executions.js";
 import type { VmRecord } from "../model/machines.js";
 import { isHandBack } from "./hand-back.js";
@@ -12,6 +12,7 @@ import { runProvenance } from "./provenance.js";
 import { machinesNeeded, partLabel, roleEnv, stepParts, type StepPart } from "./role-parts.js";
 import { serve, stopServing } from "./role-serving.js";
 import type { Attempt, StepTools, StepWork } from "./step-attempt.js";
+import { lostWithItsDriver } from "./work-place.js";
 import { stepDir } from "./work-dirs.js";
 
 /** What a step's work reads of its workload's definition, once, when the step is taken. */
@@ -33,6 +34,9 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   const { execution, signal } = ctx;
   const kind = step.step;
   const machines = await ctx.machines(machinesNeeded(workload.roles));
+  // Taken over from a driver elsewhere: a part on its own host is beyond reach, launched or not.
+  const lost = lostWithItsDriver(kind, machines, step.place, tools.place);
+  if (lost) throw lost;
   const parts = stepParts(workload.roles, machines);
   const timeoutS = ctx.timeoutOverride ?? tools.catalog().timeouts(execution.tool_id, execution.workload_id)[kind];
   const attempt: Attempt = { ...at, timeoutS };
@@ -85,6 +89,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   };
 
   const ready = new Map<string, Record<string, string>>();
+  const launchedServers = new Map<string, StepHandle>();
   const servingDirs = serving.map((part) => stepDir(part.machine, execution.id, kind, step.attempt, 1, partLabel(part)));
   // Taken over once a measured part had begun (the row names it): every serving part was
   // ready, and its output is in the log; it is re-attached only to learn what it said. Taken
@@ -94,15 +99,16 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   try {
     for (const [i, part] of serving.entries()) {
       const spec = specOf(part, servingDirs[i], 1, ready);
-      ready.set(partLabel(part)!, await serve(tools, ctx, { part, dir: servingDirs[i], spec, log: servedBefore ? undefined : log, timeoutS }));
+      const onLaunched = (handle: StepHandle) => launchedServers.set(handle.dir, handle);
+      ready.set(partLabel(part)!, await serve(tools, ctx, { part, dir: servingDirs[i], spec, log: servedBefore ? undefined : log, timeoutS, onLaunched }));
     }
     const work = await measure(tools, attempt, { parts: measured, from, specOf: (part, dir, round) => specOf(part, dir, round, ready) });
-    await stopServing(tools, attempt, serving, servingDirs);
+    await stopServing(tools, attempt, serving, servingDirs, launchedServers);
     if (kind === "prepare") await recordToolVersions(tools, execution, machines, signal);
     return work;
   } catch (e) {
     // A hand-back leaves the step going on, servers included, for the next holder.
-    if (!isHandBack(e, signal)) await stopServing(tools, attempt, serving, servingDirs);
+    if (!isHandBack(e, signal)) await stopServing(tools, attempt, serving, servingDirs, launchedServers);
     throw e;
   }
 }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { stepFields, type EngineLog } from "../engine-log.js";
 import type { Store } from "../store/store.js";
-import type { StepKey, StepRow } from "../model/steps.js";
+import type { StepClaim, StepKey, StepRow } from "../model/steps.js";
 import { EngineShutdown, LeaseLost, SessionDeleted, StepCancelled } from "./hand-back.js";
 import type { BegunRows } from "./step-attempt.js";
 
@@ -17,6 +17,8 @@ export interface StepWorkerOptions {
   /** Steps followed at once by this process. Default 256. */
   capacity?: number;
   log?: EngineLog;
+  /** Where this process runs parts on its own host (work-place.ts), recorded by the first claim of a step. */
+  place?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export class StepWorker {
   readonly #sweepMs: number;
   readonly #capacity: number;
   readonly #log: EngineLog;
+  readonly #place: string | undefined;
   readonly #following = new Map<string, { key: StepKey; abort: AbortController; done: Promise<void> }>();
   readonly #ended = new EventEmitter();
   #sweeper: NodeJS.Timeout | undefined;
@@ -54,6 +57,7 @@ export class StepWorker {
     this.#sweepMs = options.sweepMs ?? 2_000;
     this.#capacity = options.capacity ?? 256;
     this.#log = options.log ?? (() => {});
+    this.#place = options.place;
     this.#ended.setMaxListeners(0);
   }
 
@@ -75,9 +79,9 @@ export class StepWorker {
     this.#sweeper = setTimeout(sweep, 0);
   }
 
-  /** How long a lease of this worker holds without renewal. */
-  get leaseMs(): number {
-    return this.#leaseMs;
+  /** The lease a step begun for this worker is begun with. */
+  get claim(): StepClaim {
+    return { owner: this.owner, leaseMs: this.#leaseMs, place: this.#place };
   }
 
   /** Whether this worker would take one more step now. */
@@ -88,7 +92,7 @@ export class StepWorker {
   /** Claims the step and follows it in the background; false when someone else holds it, it ended, or this worker is full. */
   async take(key: StepKey, begun?: BegunRows): Promise<boolean> {
     if (!this.hasRoom || this.#following.has(id(key))) return false;
-    const step = await this.#store.claimStep(key, this.owner, this.#leaseMs);
+    const step = await this.#store.claimStep(key, this.owner, this.#leaseMs, this.#place);
     if (!step || this.#stopped || this.#following.has(id(key))) return false;
     this.#follow(step, begun);
     return true;

@@ -71,6 +71,7 @@ export class Steps {
       this.#worker = new StepWorker(store, (step, owner, signal, begun) => driver.drive(step, owner, signal, begun), {
         log,
         ...options.worker,
+        place: this.#executor.place,
       });
     }
   }
@@ -102,7 +103,7 @@ export class Steps {
     // after), and driven with the rows just read (what a step uses of them never changes). The
     // queue is for the others (and the sweep finds the step if the send is lost).
     const worker = this.#worker?.hasRoom ? this.#worker : undefined;
-    const step = await this.#executor.begin(kind, execution, worker && { owner: worker.owner, leaseMs: worker.leaseMs });
+    const step = await this.#executor.begin(kind, execution, worker?.claim);
     const key = { execution_id: execId, step: kind, attempt: step.attempt };
     const begun = { execution, session };
     const taken = worker ? worker.adopt(step, begun) : await this.#worker?.take(key, begun).catch(() => false);

@@ -8,9 +8,9 @@ import { run } from "./sql/sql.js";
 export class LeasesRepository {
   constructor(private readonly db: Db) {}
 
-  /** Takes a running step whose lease is free or has run out; null when someone alive holds it or it ended. */
-  async claim(key: StepKey, owner: string, leaseMs: number): Promise<StepRow | null> {
-    return (await run<StepRow>(this.db, claimStep(key, owner, leaseMs)))[0] ?? null;
+  /** Takes a running step whose lease is free or has run out (its first claim records `place`); null when someone alive holds it or it ended. */
+  async claim(key: StepKey, owner: string, leaseMs: number, place?: string): Promise<StepRow | null> {
+    return (await run<StepRow>(this.db, claimStep(key, owner, leaseMs, place)))[0] ?? null;
   }
 
   /** Extends the lease; null when it was lost (taken over, or the step ended). Says whether the session is still active, and the cancel asked of the step. */

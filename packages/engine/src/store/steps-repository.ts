@@ -3,7 +3,7 @@ import type { DescribeStepEnd } from "../model/events.js";
 import type { ExecutionState } from "../model/executions.js";
 import type { StoredMetric } from "../model/metrics.js";
 import type { SessionState } from "../model/sessions.js";
-import { SESSION_DELETED, type StepEnd, type StepKey, type StepKind, type StepRow } from "../model/steps.js";
+import { SESSION_DELETED, type StepClaim, type StepEnd, type StepKey, type StepKind, type StepRow } from "../model/steps.js";
 import { formatTimestamp } from "../time.js";
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
@@ -39,7 +39,7 @@ export class StepsRepository {
     started: Date,
     logFileOf: (attempt: number) => string,
     /** The lease to begin it with: a worker of the process that begins it follows it at once, without claiming it after. */
-    claim?: { owner: string; leaseMs: number },
+    claim?: StepClaim,
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
       if (!(await sessionActive(tx, executionId))) return null;

@@ -215,8 +215,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
 
   // ---- step leases: one owner follows a running step, and proves it is alive by renewing (see LeasesRepository)
 
-  claimStep(key: StepKey, owner: string, leaseMs: number): Promise<StepRow | null> {
-    return this.leases.claim(key, owner, leaseMs);
+  claimStep(key: StepKey, owner: string, leaseMs: number, place?: string): Promise<StepRow | null> {
+    return this.leases.claim(key, owner, leaseMs, place);
   }
   renewLease(key: StepKey, owner: string, leaseMs: number): Promise<LeaseState | null> {
     return this.leases.renew(key, owner, leaseMs);

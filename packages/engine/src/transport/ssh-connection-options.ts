@@ -1,4 +1,5 @@
 import type { BackoffOptions } from "./backoff.js";
+import type { RoundTripCounter } from "./round-trips.js";
 import type { HostKeyStore } from "./transport.js";
 
 export interface SshConnectionOptions {
@@ -12,6 +13,8 @@ export interface SshConnectionOptions {
   backoff: BackoffOptions;
   /** A connection without a channel for this long is closed. */
   idleTimeoutMs: number;
+  /** Where the channels, commands and SFTP operations asked of the host are counted. */
+  roundTrips?: RoundTripCounter;
 }
 
 /** What a connection tells the set of connections it belongs to. */

@@ -235,6 +235,11 @@ export class SshConnection {
       signal?.addEventListener("abort", onAbort, { once: true });
       client.once("close", onClientClose);
       try {
+        const counted = this.options.roundTrips;
+        if (counted) {
+          counted.channels++;
+          counted.execs++;
+        }
         client.exec(command, (e, s) => {
           if (e) return finish(this.#openFailed(client, lease, e, "run a command"));
           s.once("close", lease.release);
@@ -288,15 +293,19 @@ export class SshConnection {
             : this.#dropped("while writing a file"),
         );
       client.once("close", onClientClose);
+      const counted = this.options.roundTrips;
       try {
+        if (counted) counted.channels++;
         client.sftp((e, s) => {
           if (e) return finish(this.#openFailed(client, lease, e, "start SFTP"));
           s.once("close", lease.release);
           sftp = s;
+          if (counted) counted.sftp++;
           s.writeFile(path, data, mode === undefined ? {} : { mode }, (we) => {
             if (we) return failed(we);
             // The open mode is masked by the umask and ignored for a file that existed.
             if (mode === undefined) return finish();
+            if (counted) counted.sftp++;
             s.chmod(path, mode, (ce) => (ce ? failed(ce) : finish()));
           });
         });

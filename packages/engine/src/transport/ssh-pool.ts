@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.js";
+import { RoundTripCounter, type RoundTrips } from "./round-trips.js";
 import { SshConnectionSet } from "./ssh-connection-set.js";
 import type { ExecOptions, ExecResult, HostKeyStore, SshTarget, Transport } from "./transport.js";
 import { TransportError } from "./transport-error.js";
@@ -38,6 +39,7 @@ export class SshPool {
   /** Keys the credential digests: a password is guessable from a plain hash of it, not from this. */
   readonly #digestKey = randomBytes(32);
   #connectionsOpened = 0;
+  readonly #roundTrips = new RoundTripCounter();
   #closed = false;
 
   constructor(options: SshPoolOptions) {
@@ -47,6 +49,11 @@ export class SshPool {
   /** TCP connections that reached the ready state since the pool was made, reconnections included. */
   get connectionsOpened(): number {
     return this.#connectionsOpened;
+  }
+
+  /** Channels, commands and SFTP operations asked of every host since the pool was made. */
+  get roundTrips(): RoundTrips {
+    return this.#roundTrips.snapshot();
   }
 
   /** Connections alive now, over every target and credential. */
@@ -76,6 +83,7 @@ export class SshPool {
         maxChannels: o.maxChannelsPerConnection ?? 8,
         maxConnections: o.maxConnectionsPerTarget ?? 8,
         idleTimeoutMs: o.idleTimeoutMs ?? 60_000,
+        roundTrips: this.#roundTrips,
         backoff: { ...DEFAULT_BACKOFF, ...o.reconnect },
         onConnected: () => this.#connectionsOpened++,
         // Forget the set (and the key it holds) once nothing uses it.

@@ -1,14 +1,14 @@
 import type { StepHandle, StepKey } from "../../model/steps.js";
 import { json, type Sql } from "./sql.js";
 
-/** Takes a running step whose lease is free, has run out, or is `owner`'s already. */
-export function claimStep(key: StepKey, owner: string, leaseMs: number): Sql {
+/** Takes a running step whose lease is free, has run out, or is `owner`'s already; the first claim of a step records its place. */
+export function claimStep(key: StepKey, owner: string, leaseMs: number, place?: string): Sql {
   return {
-    text: `UPDATE steps SET owner = $4, lease_until = now() + $5 * interval '1 millisecond'
+    text: `UPDATE steps SET owner = $4, lease_until = now() + $5 * interval '1 millisecond', place = COALESCE(place, $6)
        WHERE execution_id = $1 AND step = $2 AND attempt = $3 AND state = 'running'
          AND (owner IS NULL OR lease_until IS NULL OR lease_until < now() OR owner = $4)
        RETURNING *`,
-    values: [key.execution_id, key.step, key.attempt, owner, leaseMs],
+    values: [key.execution_id, key.step, key.attempt, owner, leaseMs, place ?? null],
   };
 }
 

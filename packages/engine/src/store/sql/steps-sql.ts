@@ -1,5 +1,5 @@
 import type { Provenance } from "@benchwright/contract";
-import type { StepEnd, StepKey, StepKind } from "../../model/steps.js";
+import type { StepClaim, StepEnd, StepKey, StepKind } from "../../model/steps.js";
 import { json, type Sql } from "./sql.js";
 
 export function nextAttempt(executionId: string, step: StepKind): Sql {
@@ -10,11 +10,11 @@ export function nextAttempt(executionId: string, step: StepKind): Sql {
 }
 
 /** A new attempt, running; leased to `claim.owner` when given. */
-export function insertStep(key: StepKey, started: Date, logFile: string, claim?: { owner: string; leaseMs: number }): Sql {
+export function insertStep(key: StepKey, started: Date, logFile: string, claim?: StepClaim): Sql {
   return {
-    text: `INSERT INTO steps (execution_id, step, attempt, state, started, log_file, owner, lease_until)
-         VALUES ($1, $2, $3, 'running', $4, $5, $6, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7 * interval '1 millisecond' END) RETURNING *`,
-    values: [key.execution_id, key.step, key.attempt, started, logFile, claim?.owner ?? null, claim?.leaseMs ?? null],
+    text: `INSERT INTO steps (execution_id, step, attempt, state, started, log_file, owner, lease_until, place)
+         VALUES ($1, $2, $3, 'running', $4, $5, $6, CASE WHEN $6::text IS NULL THEN NULL ELSE now() + $7 * interval '1 millisecond' END, $8) RETURNING *`,
+    values: [key.execution_id, key.step, key.attempt, started, logFile, claim?.owner ?? null, claim?.leaseMs ?? null, claim?.place ?? null],
   };
 }
 
