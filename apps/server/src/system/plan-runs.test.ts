@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PlanRun } from "@benchwright/contract";
-import { startSshd, type SshdHarness } from "@benchwright/testing";
+import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
@@ -196,6 +196,58 @@ describe("plan runs", () => {
     await api.get(`/api/v1/plans/${missing}/runs/`).expect(404);
     expect(await fx.engine.store.snapshot()).toEqual(before);
   });
+});
+
+// Issue 34, point 8: on PostgreSQL, steps began up to half a second after a cancel's 202 (the
+// driver saw the cancel only at its next lease renewal). A step's begin now reads the run's
+// state with the run's row held, in its own transaction.
+describe("a plan run cancelled on PostgreSQL", () => {
+  let fx: Fixture;
+  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  beforeAll(async () => {
+    schema = await createTestSchema();
+    fx = await openFixture({ engine: { databaseUrl: schema.url } });
+  }, 60_000);
+  afterAll(async () => {
+    await fx?.close();
+    await schema?.drop();
+  });
+
+  it("begins no step after the cancel's answer", async () => {
+    const api = request(fx.app);
+    const planId = (
+      await api
+        .post("/api/v1/plans/")
+        .send({
+          targets: [{ label: "here", provider: "local", service: "default" }],
+          benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: Array.from({ length: 40 }, () => 0) } }],
+          concurrency: { per_target: 8, overall: 8 },
+        })
+        .expect(201)
+    ).body.id as string;
+    const runId = (await api.post(`/api/v1/plans/${planId}/runs/`).expect(202)).body.id as string;
+    const runOf = async () => (await api.get(`/api/v1/plans/${planId}/runs/${runId}`).expect(200)).body as PlanRun;
+    // Cells are beginning steps one after the other: some have ended, more are going.
+    for (let run = await runOf(); run.progress.completed < 4; run = await runOf()) {
+      if (["completed", "failed", "cancelled"].includes(run.state)) throw new Error(`the run ended before it was cancelled: ${run.state}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await api.delete(`/api/v1/plans/${planId}/runs/${runId}`).expect(202);
+    const answered = Date.now();
+    let run = await runOf();
+    for (let i = 0; !["completed", "failed", "cancelled"].includes(run.state); i++) {
+      if (i > 240) throw new Error(`the run is still ${run.state}`);
+      await new Promise((r) => setTimeout(r, 250));
+      run = await runOf();
+    }
+    expect(run.state).toBe("cancelled");
+    const steps = await fx.engine.store.listSteps(run.cells.map((c) => c.execution_id).filter((id): id is string => id !== null));
+    expect(steps.length).toBeGreaterThan(0);
+    const late = steps.filter((s) => new Date(s.started).getTime() > answered);
+    expect(late.map((s) => `${s.step} of ${s.execution_id} began ${new Date(s.started).getTime() - answered} ms after the 202`)).toEqual([]);
+    // No cell failed for it: the ones refused a step ended as cancelled.
+    expect(run.cells.filter((c) => c.state === "failed")).toEqual([]);
+  }, 120_000);
 });
 
 // A run's state is in the database: a server killed mid-run, started again on its data dir, goes on where it was.

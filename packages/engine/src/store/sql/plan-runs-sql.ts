@@ -67,6 +67,18 @@ export function cancelPlanRun(planId: string, runId: string): Sql {
   };
 }
 
+/**
+ * The state of the plan run an execution is a cell of (no row: it is no run's), the run's row
+ * held (shared) until the transaction ends. Not filtered by state in SQL: a row whose cancel is
+ * being written is waited for and read as it is after, whereas a filter would skip it unseen.
+ */
+export function heldRunStateOfExecution(executionId: string): Sql {
+  return {
+    text: "SELECT r.state FROM plan_run_cells c JOIN plan_runs r ON r.id = c.run_id WHERE c.execution_id = $1 FOR SHARE OF r",
+    values: [executionId],
+  };
+}
+
 /** Runs that want a driver and that nobody holds (never taken, handed back, or whose driver stopped renewing). */
 export function unheldPlanRuns(limit: number): Sql {
   return {
