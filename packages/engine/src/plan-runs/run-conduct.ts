@@ -5,10 +5,11 @@ import type { NewEvent } from "../model/events.js";
 import type { PlanRunCellRow, PlanRunRow, PlanRunState } from "../model/plan-runs.js";
 import type { PlanRow } from "../model/plans.js";
 import type { SecretBox } from "../secrets/secret-box.js";
+import { setImmediate as yieldToEvents } from "node:timers/promises";
 import { sleep } from "../transport/backoff.js";
 import { type CellCollaborators, driveCell, type RecordCell } from "./cell-steps.js";
 import type { RunLease } from "./run-lease.js";
-import { ENDED_CELL_STATES, planRunView, progressOf, type PlanRunView } from "./run-view.js";
+import { ENDED_CELL_STATES, planRunView, progressOf, progressOfCounts, type PlanRunView } from "./run-view.js";
 
 export interface RunCollaborators extends CellCollaborators {
   /** Opens inline targets' configurations, sealed in the plan's row. */
@@ -24,7 +25,12 @@ export interface RunCollaborators extends CellCollaborators {
    */
   onScheduledRunFailed?: (run: PlanRunView, plan: PlanRow) => void | Promise<void>;
   log: EngineLog;
+  /** Pending cells cancelled per statement when a run stops (default 100); tests make it small. */
+  cancelBatch?: number;
 }
+
+/** Cancels a batch of the run's pending cells with `error`, their events with them; the cells cancelled (none: none left). */
+type CancelPending = (error: string) => Promise<PlanRunCellRow[]>;
 
 /**
  * Drives one run while `lease` holds it, from wherever the store says it is: opens its
@@ -65,7 +71,24 @@ export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: 
           })
         : undefined,
     );
-  await driveCells(c, lease, plan, held, cells, opened, record);
+  const cancelPending: CancelPending = (error) =>
+    store.planRuns.cancelPending(held.id, lease.owner, error, c.cancelBatch ?? 100, (batch, after) =>
+      // One event per cell, as each ends, its progress as it was then: the counts after the batch, less the cells after it.
+      batch.map((cell, i) => {
+        const later = batch.length - 1 - i;
+        const counts = new Map(after).set("cancelled", (after.get("cancelled") ?? 0) - later).set("pending", (after.get("pending") ?? 0) + later);
+        return runEvent("plan_run.progress", held, {
+          target: cell.target,
+          benchmark: cell.benchmark,
+          cell: cell.cell,
+          state: cell.state,
+          execution_id: null,
+          attempts: cell.attempts,
+          progress: progressOfCounts(counts, started),
+        });
+      }),
+    );
+  await driveCells(c, lease, plan, held, cells, opened, record, cancelPending);
   if (lease.signal.aborted) return;
   await finish(c, lease, plan, held);
 }
@@ -100,6 +123,7 @@ async function driveCells(
   cells: PlanRunCellRow[],
   unopened: Map<string, string>,
   record: RecordCell,
+  cancelPending: CancelPending,
 ): Promise<void> {
   const { concurrency, retries, repetitions, on_failure } = plan.body;
   const perTarget = concurrency.per_target ?? 1;
@@ -128,16 +152,22 @@ async function driveCells(
   let deleting: Promise<void> | undefined;
   for (;;) {
     if (lease.signal.aborted) break;
-    const all = [...latest.values()].sort((a, b) => a.seq - b.seq);
-    const stopping = lease.cancelling || (on_failure === "stop" && all.some((cell) => cell.state === "failed"));
+    const stopping = lease.cancelling || (on_failure === "stop" && [...latest.values()].some((cell) => cell.state === "failed"));
     // Deleting the sessions stops their steps, wherever they run; the cells then end as cancelled.
     if (lease.cancelling) deleting ??= deleteSessions(c, run);
-    for (const cell of all) {
-      if (active.has(cell.seq) || ENDED_CELL_STATES.includes(cell.state)) continue;
-      if (cell.state === "pending" && stopping) {
-        await tracked(cell, { state: "cancelled", error: lease.cancelling ? "the run was cancelled" : "a cell failed and the plan stops on failure" });
-        continue;
+    if (stopping) {
+      // The pending cells (thousands, maybe) in batches, set-based, each its own short
+      // transaction, yielding between them so that the server goes on answering.
+      const error = lease.cancelling ? "the run was cancelled" : "a cell failed and the plan stops on failure";
+      for (let batch = await cancelPending(error); batch.length > 0 && !lease.signal.aborted; batch = await cancelPending(error)) {
+        for (const cell of batch) latest.set(cell.seq, cell);
+        await yieldToEvents();
       }
+    }
+    for (const cell of latest.values()) {
+      if (active.has(cell.seq) || ENDED_CELL_STATES.includes(cell.state)) continue;
+      // Left pending by a batch (the lease was lost): the next driver cancels it.
+      if (cell.state === "pending" && stopping) continue;
       const resumed = cell.state !== "pending";
       if (resumed || (active.size < overall && (busy.get(cell.target) ?? 0) < perTarget)) begin(cell);
     }

@@ -139,3 +139,20 @@ export function updatePlanRunCell(runId: string, seq: number, owner: string, cha
     values: [runId, seq, owner, change.state ?? null, change.attempts ?? null, change.error !== undefined, change.error ?? null],
   };
 }
+
+/**
+ * Cancels up to `limit` of the run's pending cells (the first ones) in one statement, only while
+ * `owner` holds its lease; answers the cells after, in their order.
+ */
+export function cancelPendingCells(runId: string, owner: string, error: string, limit: number): Sql {
+  return {
+    text: `UPDATE plan_run_cells c SET state = 'cancelled', error = $3
+       FROM plan_runs r
+       WHERE c.run_id = $1 AND r.id = c.run_id AND r.owner = $2 AND r.lease_until >= now() AND c.state = 'pending'
+         AND c.seq IN (SELECT seq FROM plan_run_cells WHERE run_id = $1 AND state = 'pending' ORDER BY seq LIMIT $4)
+       RETURNING ${CELL_COLUMNS.split(", ")
+         .map((c) => `c.${c}`)
+         .join(", ")}`,
+    values: [runId, owner, error, limit],
+  };
+}
