@@ -169,7 +169,15 @@ export class Engine {
       costs: this.costs,
     });
     this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
-    this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS, onScheduled: () => this.scheduler.wake() });
+    this.plans = new Plans({
+      store,
+      catalogs,
+      secrets,
+      providerConfigs,
+      maxStepTimeoutS,
+      scheduleMinIntervalMs: options.scheduler?.minIntervalMs,
+      onScheduled: () => this.scheduler.wake(),
+    });
     this.planReports = new PlanReports({
       loadRun: async (planId, runId) => {
         const [plan, run] = await Promise.all([this.plans.get(planId), this.planRuns.get(planId, runId)]);

@@ -25,6 +25,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     work: config.work,
     queueSchema: config.queueSchema,
     maxStepTimeoutS: config.maxStepTimeoutS,
+    scheduler: config.scheduleMinIntervalS === undefined ? undefined : { minIntervalMs: config.scheduleMinIntervalS * 1000 },
     log: engineLogOf(log),
     outbound: outboundPolicyOf(config),
     webhooks: webhookOptionsOf(config),
