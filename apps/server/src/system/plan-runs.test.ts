@@ -7,6 +7,7 @@ import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/test
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { runPlan } from "../test-support/plan-run.js";
 import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
@@ -196,6 +197,50 @@ describe("plan runs", () => {
     await api.get(`/api/v1/plans/${missing}/runs/`).expect(404);
     expect(await fx.engine.store.snapshot()).toEqual(before);
   });
+});
+
+// Issue 34, point 7: with BENCHWRIGHT_QUOTA_SESSIONS=3 and _STEPS=2, a 5-target plan ran 5
+// sessions and 5 steps at once (the quotas were the HTTP layer's alone). A run's driver now asks
+// within its starter's quotas, and waits for room rather than failing cells.
+describe("a plan run under its starter's quotas", () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await openFixture({ engine: { quotas: { sessions: 3, steps: 2 } } });
+  }, 60_000);
+  afterAll(() => fx?.close());
+
+  it("has at most as many sessions and steps at once as the quotas allow, and completes every cell", async () => {
+    const api = request(fx.app);
+    const targets = Array.from({ length: 5 }, (_, i) => ({ label: `t${i}`, provider: "local", service: "default" }));
+    const planId = (
+      await api
+        .post("/api/v1/plans/")
+        .send({ targets, benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [0.5, 0.6] } }], concurrency: { per_target: 2, overall: 10 } })
+        .expect(201)
+    ).body.id as string;
+    const most = { sessions: 0, steps: 0 };
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const [{ sessions }] = await fx.engine.store.db.query<{ sessions: number }>(
+          "SELECT count(*)::int AS sessions FROM sessions WHERE state IN ('active', 'deleting')",
+        );
+        const [{ steps }] = await fx.engine.store.db.query<{ steps: number }>(
+          "SELECT count(*)::int AS steps FROM executions WHERE state IN ('preparing', 'running')",
+        );
+        most.sessions = Math.max(most.sessions, sessions);
+        most.steps = Math.max(most.steps, steps);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const run = await runPlan(api, planId).finally(() => (watching = false));
+    await watch;
+    expect(run.cells.map((c) => c.state)).toEqual(Array(10).fill("completed"));
+    expect(most.sessions).toBeLessThanOrEqual(3);
+    expect(most.steps).toBeLessThanOrEqual(2);
+    // Bounded, not serialized: the room was used.
+    expect(most.steps).toBe(2);
+  }, 180_000);
 });
 
 // Issue 34, point 8: on PostgreSQL, steps began up to half a second after a cancel's 202 (the

@@ -3,9 +3,6 @@ import type { Plan, PlanScheduleCreate as PlanScheduleCreateOfContract } from "@
 /** When a tick found late (a server was down) is not run alone: skipped, or all of them run once together. */
 export type MissedTicks = "skip" | "run_once";
 
-/** What a tick does while a run of the plan has not ended: skipped (counted), or a run beside it. */
-export type OverlappingTicks = "skip" | "allow";
-
 /** A plan's schedule as stored (`plans.schedule`), its defaults filled in. */
 export interface PlanSchedule {
   /** 5 fields, or 6 with seconds first. */
@@ -13,8 +10,8 @@ export interface PlanSchedule {
   /** IANA name the cron's fields are read in. */
   timezone: string;
   missed: MissedTicks;
-  /** Absent in schedules stored before it existed: `skip`. */
-  overlap?: OverlappingTicks;
+  /** What a tick does while a run of the plan has not ended: skipped (counted), or a run beside it. Absent in schedules stored before it existed: `skip`. */
+  overlap?: "skip" | "allow";
 }
 
 /** A schedule as a plan's creation may give it. */

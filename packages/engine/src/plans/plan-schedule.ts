@@ -7,7 +7,7 @@ const MISSED = ["skip", "run_once"];
 const OVERLAP = ["skip", "allow"];
 
 /** The least time between two ticks of a schedule unless the server says otherwise (BENCHWRIGHT_SCHEDULE_MIN_INTERVAL). */
-export const DEFAULT_SCHEDULE_MIN_INTERVAL_MS = 60_000;
+const DEFAULT_SCHEDULE_MIN_INTERVAL_MS = 60_000;
 
 /**
  * Ticks looked at for two too close: a cron's fields are lists, so the closest two of its
