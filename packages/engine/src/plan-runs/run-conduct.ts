@@ -178,10 +178,11 @@ async function driveCells(
   const closing = new Map<string, Promise<void>>();
   const closeDone = () => {
     if (plan.body.keep_sessions || lease.cancelling) return;
-    for (const label of new Set([...latest.values()].map((cell) => cell.target))) {
-      if (closing.has(label) || (busy.get(label) ?? 0) > 0) continue;
-      if ([...latest.values()].every((cell) => cell.target !== label || ENDED_CELL_STATES.includes(cell.state)))
-        closing.set(label, deleteSession(c, run, label));
+    // One pass over the cells (a run may have thousands): each target's cells not ended.
+    const notEnded = new Map<string, number>();
+    for (const cell of latest.values()) notEnded.set(cell.target, (notEnded.get(cell.target) ?? 0) + (ENDED_CELL_STATES.includes(cell.state) ? 0 : 1));
+    for (const [label, left] of notEnded) {
+      if (left === 0 && !closing.has(label) && (busy.get(label) ?? 0) === 0) closing.set(label, deleteSession(c, run, label));
     }
   };
   for (;;) {
