@@ -20,6 +20,7 @@ const SCRIPTS = [
   { name: "log-memory", node: ["--expose-gc"] },
   { name: "change-points" },
   { name: "telemetry-cost" },
+  { name: "cancel-large-run" },
 ];
 
 const chosen = process.argv.slice(2).map((a) => a.replace(/\.mjs$/, ""));

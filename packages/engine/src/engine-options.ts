@@ -35,6 +35,11 @@ export interface EngineOptions {
   worker?: StepWorkerOptions;
   /** The most seconds a session's `step_timeout` may give a step; default DEFAULT_MAX_STEP_TIMEOUT_S. */
   maxStepTimeoutS?: number;
+  /**
+   * A principal's quotas (the server's `BENCHWRIGHT_QUOTA_SESSIONS` and `_STEPS`), which its plan
+   * runs keep too: a run's driver waits for room instead of going over them. Unset: none.
+   */
+  quotas?: { sessions?: number; steps?: number };
   /** How often this process's scheduler looks for plans' due ticks, and how late a tick may run (tests shorten them). */
   scheduler?: SchedulerOptions;
   /**

@@ -172,7 +172,15 @@ export class Engine {
       costs: this.costs,
     });
     this.executions = new Executions({ store, catalogs, reads, costs: this.costs });
-    this.plans = new Plans({ store, catalogs, secrets, providerConfigs, maxStepTimeoutS, onScheduled: () => this.scheduler.wake() });
+    this.plans = new Plans({
+      store,
+      catalogs,
+      secrets,
+      providerConfigs,
+      maxStepTimeoutS,
+      scheduleMinIntervalMs: options.scheduler?.minIntervalMs,
+      onScheduled: () => this.scheduler.wake(),
+    });
     this.planReports = new PlanReports({
       loadRun: async (planId, runId) => {
         const [plan, run] = await Promise.all([this.plans.get(planId), this.planRuns.get(planId, runId)]);
@@ -195,10 +203,17 @@ export class Engine {
         store,
         secrets,
         log,
-        createSession: (body, o) => this.sessions.create(body, o),
+        // Within the run's starter's quotas, as its own requests would be: a run over them waits (see driveCell, openTarget).
+        createSession: (body, o) =>
+          options.quotas?.sessions === undefined ? this.sessions.create(body, o) : this.createSessionWithinQuota(o.owner, options.quotas.sessions, body, o.id),
         deleteSession: (id) => this.sessions.delete(id),
         createExecution: (sessionId, body, o) => this.executions.create(sessionId, body, o),
-        startStep: (kind, execId) => this.steps.start(kind, execId),
+        startStep: async (kind, execId) => {
+          const maxSteps = options.quotas?.steps;
+          if (maxSteps === undefined) return this.steps.start(kind, execId);
+          const owner = (await store.getExecutionWithSession(execId))?.session.owner;
+          return owner === undefined ? this.steps.start(kind, execId) : this.startStepWithinQuota(owner, maxSteps, kind, execId);
+        },
         waitForStep: (attempt) => this.steps.wait(attempt),
         // Its report is built once now, while nobody waits for it: a final one is then kept.
         onEnded: (run) =>
@@ -529,12 +544,12 @@ export class Engine {
    * `quota_exceeded`). Every server on the database checks and creates under one lock per
    * principal, so two at once cannot both take the last place.
    */
-  createSessionWithinQuota(principal: string, maxLive: number, body: SessionCreate): Promise<Session> {
+  createSessionWithinQuota(principal: string, maxLive: number, body: SessionCreate, id?: string): Promise<Session> {
     return this.store.db.exclusive(`quota:${principal}`, async () => {
       const live = await this.store.quotas.liveSessions(principal);
       if (live >= maxLive) throw quotaExceeded(`${principal} has ${live} live sessions, as many as it may; delete one first`, SESSION_QUOTA_RETRY_S);
       // Made within the lock, with its owner: the next creation's count includes it.
-      return this.sessions.create(body, { owner: principal });
+      return this.sessions.create(body, { owner: principal, id });
     });
   }
 

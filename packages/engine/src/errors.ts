@@ -47,3 +47,10 @@ export class BenchwrightError extends Error {
 export function isBenchwrightError(e: unknown): e is BenchwrightError {
   return e instanceof BenchwrightError;
 }
+
+/** A step refused because its execution is a cell of a plan run that was cancelled: its driver ends the cell as cancelled. */
+export class PlanRunCancelled extends BenchwrightError {
+  constructor(executionId: string) {
+    super("wrong_state", `Execution ${executionId} is a cell of a plan run that was cancelled: it begins no step`);
+  }
+}

@@ -54,6 +54,9 @@ describe("server configuration", () => {
 
   it("sets each principal's quotas of live sessions and steps under way from BENCHWRIGHT_QUOTA_SESSIONS and _STEPS, none unset", () => {
     expect(readConfig({}, []).quotas).toEqual({ sessions: undefined, steps: undefined });
+    expect(readConfig({}, []).scheduleMinIntervalS).toBe(60);
+    expect(readConfig({ BENCHWRIGHT_SCHEDULE_MIN_INTERVAL: "300" }, []).scheduleMinIntervalS).toBe(300);
+    expect(() => readConfig({ BENCHWRIGHT_SCHEDULE_MIN_INTERVAL: "0" }, [])).toThrow(/BENCHWRIGHT_SCHEDULE_MIN_INTERVAL/);
     expect(readConfig({ BENCHWRIGHT_QUOTA_SESSIONS: "3", BENCHWRIGHT_QUOTA_STEPS: "" }, []).quotas).toEqual({ sessions: 3, steps: undefined });
     expect(readConfig({ BENCHWRIGHT_QUOTA_STEPS: "2" }, []).quotas).toEqual({ sessions: undefined, steps: 2 });
     for (const bad of ["0", "-1", "2.5", "many"]) {

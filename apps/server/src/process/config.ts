@@ -68,6 +68,11 @@ export interface ServerConfig {
    * whoever may create a webhook could otherwise make the server POST into its own network.
    */
   allowPrivateWebhooks?: boolean;
+  /**
+   * `BENCHWRIGHT_SCHEDULE_MIN_INTERVAL`: the fewest seconds between two ticks of a plan's schedule,
+   * default 60; a plan whose cron fires more often is refused.
+   */
+  scheduleMinIntervalS?: number;
 }
 
 /** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
@@ -105,6 +110,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     maxStepTimeoutS: wholeNumberSetting(env, "BENCHWRIGHT_MAX_STEP_TIMEOUT", DEFAULT_MAX_STEP_TIMEOUT_S, "seconds"),
     allowPrivateEndpoints: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_ENDPOINTS),
     allowPrivateWebhooks: isOn(env.BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS),
+    scheduleMinIntervalS: wholeNumberSetting(env, "BENCHWRIGHT_SCHEDULE_MIN_INTERVAL", 60, "seconds"),
   };
 }
 

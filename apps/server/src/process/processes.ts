@@ -28,6 +28,8 @@ export async function work(config: ServerConfig, log: Logger): Promise<{ engine:
     databaseUrl: config.databaseUrl,
     queueSchema: config.queueSchema,
     work: true,
+    // A worker drives plan runs too: they keep the principals' quotas there as well.
+    quotas: config.quotas,
     log: engineLogOf(log),
     outbound: outboundPolicyOf(config),
     webhooks: webhookOptionsOf(config),

@@ -25,6 +25,9 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     work: config.work,
     queueSchema: config.queueSchema,
     maxStepTimeoutS: config.maxStepTimeoutS,
+    // Plan runs keep the quotas too: the run driver, in whichever process holds a run, waits for room.
+    quotas: config.quotas,
+    scheduler: config.scheduleMinIntervalS === undefined ? undefined : { minIntervalMs: config.scheduleMinIntervalS * 1000 },
     log: engineLogOf(log),
     outbound: outboundPolicyOf(config),
     webhooks: webhookOptionsOf(config),

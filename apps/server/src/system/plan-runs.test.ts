@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PlanRun } from "@benchwright/contract";
-import { startSshd, type SshdHarness } from "@benchwright/testing";
+import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { runPlan } from "../test-support/plan-run.js";
 import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
@@ -196,6 +197,102 @@ describe("plan runs", () => {
     await api.get(`/api/v1/plans/${missing}/runs/`).expect(404);
     expect(await fx.engine.store.snapshot()).toEqual(before);
   });
+});
+
+// Issue 34, point 7: with BENCHWRIGHT_QUOTA_SESSIONS=3 and _STEPS=2, a 5-target plan ran 5
+// sessions and 5 steps at once (the quotas were the HTTP layer's alone). A run's driver now asks
+// within its starter's quotas, and waits for room rather than failing cells.
+describe("a plan run under its starter's quotas", () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await openFixture({ engine: { quotas: { sessions: 3, steps: 2 } } });
+  }, 60_000);
+  afterAll(() => fx?.close());
+
+  it("has at most as many sessions and steps at once as the quotas allow, and completes every cell", async () => {
+    const api = request(fx.app);
+    const targets = Array.from({ length: 5 }, (_, i) => ({ label: `t${i}`, provider: "local", service: "default" }));
+    const planId = (
+      await api
+        .post("/api/v1/plans/")
+        .send({ targets, benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [0.5, 0.6] } }], concurrency: { per_target: 2, overall: 10 } })
+        .expect(201)
+    ).body.id as string;
+    const most = { sessions: 0, steps: 0 };
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const [{ sessions }] = await fx.engine.store.db.query<{ sessions: number }>(
+          "SELECT count(*)::int AS sessions FROM sessions WHERE state IN ('active', 'deleting')",
+        );
+        const [{ steps }] = await fx.engine.store.db.query<{ steps: number }>(
+          "SELECT count(*)::int AS steps FROM executions WHERE state IN ('preparing', 'running')",
+        );
+        most.sessions = Math.max(most.sessions, sessions);
+        most.steps = Math.max(most.steps, steps);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const run = await runPlan(api, planId).finally(() => (watching = false));
+    await watch;
+    expect(run.cells.map((c) => c.state)).toEqual(Array(10).fill("completed"));
+    expect(most.sessions).toBeLessThanOrEqual(3);
+    expect(most.steps).toBeLessThanOrEqual(2);
+    // Bounded, not serialized: the room was used.
+    expect(most.steps).toBe(2);
+  }, 180_000);
+});
+
+// Issue 34, point 8: on PostgreSQL, steps began up to half a second after a cancel's 202 (the
+// driver saw the cancel only at its next lease renewal). A step's begin now reads the run's
+// state with the run's row held, in its own transaction.
+describe("a plan run cancelled on PostgreSQL", () => {
+  let fx: Fixture;
+  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  beforeAll(async () => {
+    schema = await createTestSchema();
+    fx = await openFixture({ engine: { databaseUrl: schema.url } });
+  }, 60_000);
+  afterAll(async () => {
+    await fx?.close();
+    await schema?.drop();
+  });
+
+  it("begins no step after the cancel's answer", async () => {
+    const api = request(fx.app);
+    const planId = (
+      await api
+        .post("/api/v1/plans/")
+        .send({
+          targets: [{ label: "here", provider: "local", service: "default" }],
+          benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: Array.from({ length: 40 }, () => 0) } }],
+          concurrency: { per_target: 8, overall: 8 },
+        })
+        .expect(201)
+    ).body.id as string;
+    const runId = (await api.post(`/api/v1/plans/${planId}/runs/`).expect(202)).body.id as string;
+    const runOf = async () => (await api.get(`/api/v1/plans/${planId}/runs/${runId}`).expect(200)).body as PlanRun;
+    // Cells are beginning steps one after the other: some have ended, more are going.
+    for (let run = await runOf(); run.progress.completed < 4; run = await runOf()) {
+      if (["completed", "failed", "cancelled"].includes(run.state)) throw new Error(`the run ended before it was cancelled: ${run.state}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await api.delete(`/api/v1/plans/${planId}/runs/${runId}`).expect(202);
+    const answered = Date.now();
+    let run = await runOf();
+    for (let i = 0; !["completed", "failed", "cancelled"].includes(run.state); i++) {
+      if (i > 240) throw new Error(`the run is still ${run.state}`);
+      await new Promise((r) => setTimeout(r, 250));
+      run = await runOf();
+    }
+    expect(run.state).toBe("cancelled");
+    const steps = await fx.engine.store.listSteps(run.cells.map((c) => c.execution_id).filter((id): id is string => id !== null));
+    expect(steps.length).toBeGreaterThan(0);
+    const late = steps.filter((s) => new Date(s.started).getTime() > answered);
+    expect(late.map((s) => `${s.step} of ${s.execution_id} began ${new Date(s.started).getTime() - answered} ms after the 202`)).toEqual([]);
+    // No cell failed for it: the ones refused a step ended as cancelled.
+    expect(run.cells.filter((c) => c.state === "failed")).toEqual([]);
+  }, 120_000);
 });
 
 // A run's state is in the database: a server killed mid-run, started again on its data dir, goes on where it was.

@@ -73,6 +73,19 @@ describe("plans", () => {
       ["/body/targets/0/provider", "/body/benchmarks/0/tool", "/body/benchmarks/1/params/threads", "/body/baseline"],
     ],
     ["a label the contract refuses", { targets: [{ ...here, label: "a/b" }], benchmarks: [threads] }, "validation_failed", ["/body/targets/0/label"]],
+    // Issue 34, point 3: ticks closer than the server's least interval (60 s by default).
+    [
+      "a schedule ticking every second",
+      { targets: [here], benchmarks: [threads], schedule: { cron: "* * * * * *" } },
+      "validation_failed",
+      ["/body/schedule/cron"],
+    ],
+    [
+      "an unknown overlap",
+      { targets: [here], benchmarks: [threads], schedule: { cron: "@daily", overlap: "queue" } },
+      "validation_failed",
+      ["/body/schedule/overlap"],
+    ],
   ])("answers %s with one 400 listing it, and stores nothing", async (_name, body, code, paths) => {
     const before = await fx.engine.store.snapshot();
     const listed = (await api.get("/api/v1/plans/").expect(200)).body;
@@ -82,6 +95,24 @@ describe("plans", () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(paths);
     expect(await fx.engine.store.snapshot()).toBe(before);
     expect((await api.get("/api/v1/plans/").expect(200)).body).toEqual(listed);
+  });
+
+  it("shows a schedule's overlap (skip by default) and its skipped ticks", async () => {
+    const made = (
+      await api
+        .post("/api/v1/plans/")
+        .send({ targets: [here], benchmarks: [threads], schedule: { cron: "0 3 * * *" } })
+        .expect(201)
+    ).body;
+    expect(made.schedule).toMatchObject({ cron: "0 3 * * *", missed: "skip", overlap: "skip", skipped_ticks: 0, last_skipped_tick: null });
+    const allowing = (
+      await api
+        .post("/api/v1/plans/")
+        .send({ targets: [here], benchmarks: [threads], schedule: { cron: "0 3 * * *", overlap: "allow" } })
+        .expect(201)
+    ).body;
+    expect((await api.get(`/api/v1/plans/${allowing.id}`).expect(200)).body.schedule).toMatchObject({ overlap: "allow", skipped_ticks: 0 });
+    for (const id of [made.id, allowing.id]) await api.delete(`/api/v1/plans/${id}`).expect(204);
   });
 
   it("creates, lists, reads and deletes a plan, its '*' target expanded, its inline credentials never shown", async () => {

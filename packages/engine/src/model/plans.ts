@@ -10,6 +10,8 @@ export interface PlanSchedule {
   /** IANA name the cron's fields are read in. */
   timezone: string;
   missed: MissedTicks;
+  /** What a tick does while a run of the plan has not ended: skipped (counted), or a run beside it. Absent in schedules stored before it existed: `skip`. */
+  overlap?: "skip" | "allow";
 }
 
 /** A schedule as a plan's creation may give it. */
@@ -34,10 +36,13 @@ export interface PlanRow {
   schedule: PlanSchedule | null;
   schedule_paused: boolean;
   next_run_at: Date | null;
+  /** Ticks skipped because a run of the plan had not ended, and the latest of them. */
+  schedule_skipped: number;
+  schedule_last_skipped: Date | null;
   /** The principal who made it (null for plans from before this was recorded): its scheduled runs are that principal's. */
   created_by: string | null;
 }
 
 /** A plan as it is first stored: not paused; a schedule's first tick given with it. */
-export type NewPlan = Omit<PlanRow, "seq" | "schedule" | "schedule_paused" | "next_run_at" | "created_by"> &
+export type NewPlan = Omit<PlanRow, "seq" | "schedule" | "schedule_paused" | "next_run_at" | "created_by" | "schedule_skipped" | "schedule_last_skipped"> &
   Partial<Pick<PlanRow, "schedule" | "next_run_at" | "created_by">>;

@@ -1,5 +1,5 @@
 import type { ExecutionCreate } from "@benchwright/contract";
-import { isBenchwrightError } from "../errors.js";
+import { isBenchwrightError, PlanRunCancelled } from "../errors.js";
 import type { CellChange, PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
 import type { StepKind, StepRow } from "../model/steps.js";
 import type { Store } from "../store/store.js";
@@ -19,6 +19,8 @@ export interface CellPlan {
   repetitions: ExecutionCreate["repetitions"];
   /** More attempts a failed step gets. */
   retries: number;
+  /** How long it waits before it asks again when a step is over its starter's step quota; default 1 s. */
+  quotaWaitMs?: number;
 }
 
 /** A cell's change, recorded only while this driver holds the run; null when it does not any more. */
@@ -71,8 +73,12 @@ export async function driveCell(c: CellCollaborators, lease: RunLease, plan: Cel
       await unlessAborted(c.startStep(next.begin, execId), lease.signal);
     } catch (e) {
       if (lease.signal.aborted) return;
+      // The cancel was written before this step could begin (seen here before the driver's next renewal).
+      if (e instanceof PlanRunCancelled) lease.cancelling = true;
       // A server stopping, or the database out: the next look tells whether the step began.
       if (isBenchwrightError(e) && e.code === "unavailable") await sleep(1_000, lease.signal).catch(() => {});
+      // Over the starter's step quota (BENCHWRIGHT_QUOTA_STEPS): the cell waits for room, as its own requests could not.
+      else if (isBenchwrightError(e) && e.code === "quota_exceeded") await sleep(plan.quotaWaitMs ?? 1_000, lease.signal).catch(() => {});
       else return end(lease.cancelling ? "cancelled" : "failed", lease.cancelling ? CANCELLED : (e as Error).message);
     }
   }

@@ -5,10 +5,11 @@ import type { NewEvent } from "../model/events.js";
 import type { PlanRunCellRow, PlanRunRow, PlanRunState } from "../model/plan-runs.js";
 import type { PlanRow } from "../model/plans.js";
 import type { SecretBox } from "../secrets/secret-box.js";
+import { setImmediate as yieldToEvents } from "node:timers/promises";
 import { sleep } from "../transport/backoff.js";
 import { type CellCollaborators, driveCell, type RecordCell } from "./cell-steps.js";
 import type { RunLease } from "./run-lease.js";
-import { ENDED_CELL_STATES, planRunView, progressOf, type PlanRunView } from "./run-view.js";
+import { ENDED_CELL_STATES, planRunView, progressOf, progressOfCounts, type PlanRunView } from "./run-view.js";
 
 export interface RunCollaborators extends CellCollaborators {
   /** Opens inline targets' configurations, sealed in the plan's row. */
@@ -24,12 +25,19 @@ export interface RunCollaborators extends CellCollaborators {
    */
   onScheduledRunFailed?: (run: PlanRunView, plan: PlanRow) => void | Promise<void>;
   log: EngineLog;
+  /** How long a cell waits before it asks again for room under its starter's quotas (a session, a step); default 1 s. */
+  quotaWaitMs?: number;
+  /** Pending cells cancelled per statement when a run stops (default 100); tests make it small. */
+  cancelBatch?: number;
 }
 
+/** Cancels a batch of the run's pending cells with `error`, their events with them; the cells cancelled (none: none left). */
+type CancelPending = (error: string) => Promise<PlanRunCellRow[]>;
+
 /**
- * Drives one run while `lease` holds it, from wherever the store says it is: opens its
- * sessions, drives its cells as the plan's concurrency allows, and at the end deletes the
- * sessions (unless the plan keeps them) and records how it ended. Returns when the run has
+ * Drives one run while `lease` holds it, from wherever the store says it is: drives its cells
+ * as the plan's concurrency allows, each target's session opened as its first cell begins and
+ * (unless the plan keeps them) deleted once its cells have ended, and records how it ended. Returns when the run has
  * ended or the lease was let go (then another driver goes on from the store).
  */
 export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: PlanRunRow): Promise<void> {
@@ -38,8 +46,6 @@ export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: 
   // A plan is not deleted while a run of it is going (and its runs go with it).
   if (!plan) return;
   let run: PlanRunRow | null = claimed;
-  const opened = run.state === "pending" ? await openSessions(c, lease, plan, run) : new Map<string, string>();
-  if (lease.signal.aborted) return;
   if (run.state === "pending") {
     const event = runEvent("plan_run.started", run, { sessions: run.sessions, total: plan.body.cells * plan.body.targets.length });
     run = await store.planRuns.move(run.id, lease.owner, { from: ["pending"], to: "running", stamp: "started" }, event);
@@ -65,30 +71,64 @@ export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: 
           })
         : undefined,
     );
-  await driveCells(c, lease, plan, held, cells, opened, record);
+  const cancelPending: CancelPending = (error) =>
+    store.planRuns.cancelPending(held.id, lease.owner, error, c.cancelBatch ?? 100, (batch, after) =>
+      // One event per cell, as each ends, its progress as it was then: the counts after the batch, less the cells after it.
+      batch.map((cell, i) => {
+        const later = batch.length - 1 - i;
+        const counts = new Map(after).set("cancelled", (after.get("cancelled") ?? 0) - later).set("pending", (after.get("pending") ?? 0) + later);
+        return runEvent("plan_run.progress", held, {
+          target: cell.target,
+          benchmark: cell.benchmark,
+          cell: cell.cell,
+          state: cell.state,
+          execution_id: null,
+          attempts: cell.attempts,
+          progress: progressOfCounts(counts, started),
+        });
+      }),
+    );
+  await driveCells(c, lease, plan, held, cells, record, cancelPending);
   if (lease.signal.aborted) return;
   await finish(c, lease, plan, held);
 }
 
 /**
- * Makes the sessions not yet made, with the ids the run gave them, as its starter's and shared
- * (a plan is a team's campaign: every principal who reads the run reads its sessions and
- * results); the targets whose session could not be made, with why.
+ * Opens a target's session once, as the first of its cells begins, with the id the run gave it,
+ * as its starter's and shared (a plan is a team's campaign: every principal who reads the run
+ * reads its sessions and results). Rejects with why it could not be opened. Over the starter's
+ * session quota it waits for room (a session deleted as its target's cells end, this run's or
+ * another), unless the plan keeps its sessions: then this run's own would never make room.
  */
-async function openSessions(c: RunCollaborators, lease: RunLease, plan: PlanRow, run: PlanRunRow): Promise<Map<string, string>> {
-  const failed = new Map<string, string>();
-  const inline = plan.inline_sealed ? c.secrets.open<Record<string, unknown>>(plan.inline_sealed) : {};
-  for (const target of plan.body.targets) {
-    if (lease.signal.aborted || lease.cancelling) break;
-    const id = run.sessions[target.label];
-    if (await c.store.getSession(id)) continue;
-    // Shared: a plan is the team's campaign, which every principal reads (its runs and report too).
+function sessionOpener(c: RunCollaborators, lease: RunLease, plan: PlanRow, run: PlanRunRow): (label: string) => Promise<void> {
+  const opening = new Map<string, Promise<void>>();
+  let inline: Record<string, unknown> | undefined;
+  const open = async (label: string) => {
+    const id = run.sessions[label];
+    if (await c.store.getSession(id)) return;
+    const target = plan.body.targets.find((t) => t.label === label);
+    inline ??= plan.inline_sealed ? c.secrets.open<Record<string, unknown>>(plan.inline_sealed) : {};
     const body = (
-      target.inline ? { config: inline[target.label], shared: true } : { provider: target.provider, service: target.service, shared: true }
+      target?.inline ? { config: inline[label], shared: true } : { provider: target?.provider, service: target?.service, shared: true }
     ) as SessionCreate;
-    await c.createSession(body, { id, owner: run.started_by }).catch((e: Error) => failed.set(target.label, `its session could not be opened: ${e.message}`));
-  }
-  return failed;
+    for (;;) {
+      try {
+        await c.createSession(body, { id, owner: run.started_by });
+        return;
+      } catch (e) {
+        if (isBenchwrightError(e) && e.code === "quota_exceeded" && !plan.body.keep_sessions && !lease.cancelling) {
+          await sleep(c.quotaWaitMs ?? 1_000, lease.signal);
+          continue;
+        }
+        throw new Error(`its session could not be opened: ${(e as Error).message}`);
+      }
+    }
+  };
+  return (label) => {
+    let opened = opening.get(label);
+    if (!opened) opening.set(label, (opened = open(label)));
+    return opened;
+  };
 }
 
 /** Drives the cells not ended: those a driver before began first, then the pending ones in order, as many at once as the plan allows. */
@@ -98,8 +138,8 @@ async function driveCells(
   plan: PlanRow,
   run: PlanRunRow,
   cells: PlanRunCellRow[],
-  unopened: Map<string, string>,
   record: RecordCell,
+  cancelPending: CancelPending,
 ): Promise<void> {
   const { concurrency, retries, repetitions, on_failure } = plan.body;
   const perTarget = concurrency.per_target ?? 1;
@@ -112,11 +152,18 @@ async function driveCells(
     if (after) latest.set(after.seq, after);
     return after;
   };
+  const openSession = sessionOpener(c, lease, plan, run);
   const begin = (cell: PlanRunCellRow) => {
     busy.set(cell.target, (busy.get(cell.target) ?? 0) + 1);
-    const cellPlan = { sessionId: run.sessions[cell.target], repetitions, retries };
-    const why = unopened.get(cell.target);
-    const work = why ? tracked(cell, { state: "failed", error: why }).then(() => {}) : driveCell(c, lease, cellPlan, cell, tracked);
+    const cellPlan = { sessionId: run.sessions[cell.target], repetitions, retries, quotaWaitMs: c.quotaWaitMs };
+    const work = openSession(cell.target).then(
+      // Cancelled while its session was opened: a pending cell is left to the cancel's batches.
+      () => (lease.cancelling && cell.state === "pending" ? undefined : driveCell(c, lease, cellPlan, cell, tracked)),
+      async (e: Error) => {
+        if (lease.signal.aborted || (lease.cancelling && cell.state === "pending")) return;
+        await tracked(cell, { state: "failed", error: e.message });
+      },
+    );
     const done = work
       .catch((e: Error) => c.log(`plan run ${run.id}: cell ${cell.seq} stopped: ${e.message}`, { level: "warn" }))
       .finally(() => {
@@ -126,42 +173,63 @@ async function driveCells(
     active.set(cell.seq, done);
   };
   let deleting: Promise<void> | undefined;
+  // A target's session, once its cells have all ended, deleted at once (unless kept): it makes room
+  // under the starter's session quota for the next target's.
+  const closing = new Map<string, Promise<void>>();
+  const closeDone = () => {
+    if (plan.body.keep_sessions || lease.cancelling) return;
+    // One pass over the cells (a run may have thousands): each target's cells not ended.
+    const notEnded = new Map<string, number>();
+    for (const cell of latest.values()) notEnded.set(cell.target, (notEnded.get(cell.target) ?? 0) + (ENDED_CELL_STATES.includes(cell.state) ? 0 : 1));
+    for (const [label, left] of notEnded) {
+      if (left === 0 && !closing.has(label) && (busy.get(label) ?? 0) === 0) closing.set(label, deleteSession(c, run, label));
+    }
+  };
   for (;;) {
     if (lease.signal.aborted) break;
-    const all = [...latest.values()].sort((a, b) => a.seq - b.seq);
-    const stopping = lease.cancelling || (on_failure === "stop" && all.some((cell) => cell.state === "failed"));
+    const stopping = lease.cancelling || (on_failure === "stop" && [...latest.values()].some((cell) => cell.state === "failed"));
     // Deleting the sessions stops their steps, wherever they run; the cells then end as cancelled.
     if (lease.cancelling) deleting ??= deleteSessions(c, run);
-    for (const cell of all) {
-      if (active.has(cell.seq) || ENDED_CELL_STATES.includes(cell.state)) continue;
-      if (cell.state === "pending" && stopping) {
-        await tracked(cell, { state: "cancelled", error: lease.cancelling ? "the run was cancelled" : "a cell failed and the plan stops on failure" });
-        continue;
+    if (stopping) {
+      // The pending cells (thousands, maybe) in batches, set-based, each its own short
+      // transaction, yielding between them so that the server goes on answering.
+      const error = lease.cancelling ? "the run was cancelled" : "a cell failed and the plan stops on failure";
+      for (let batch = await cancelPending(error); batch.length > 0 && !lease.signal.aborted; batch = await cancelPending(error)) {
+        for (const cell of batch) latest.set(cell.seq, cell);
+        await yieldToEvents();
       }
+    }
+    for (const cell of latest.values()) {
+      if (active.has(cell.seq) || ENDED_CELL_STATES.includes(cell.state)) continue;
+      // Left pending by a batch (the lease was lost): the next driver cancels it.
+      if (cell.state === "pending" && stopping) continue;
       const resumed = cell.state !== "pending";
       if (resumed || (active.size < overall && (busy.get(cell.target) ?? 0) < perTarget)) begin(cell);
     }
+    closeDone();
     if (active.size === 0 && [...latest.values()].every((cell) => ENDED_CELL_STATES.includes(cell.state))) break;
     if (active.size === 0 && lease.signal.aborted) break;
     // A cell's end frees room; a cancellation is seen at the next look.
     await Promise.race([...active.values(), sleep(500, lease.signal).catch(() => {})]);
   }
-  await Promise.allSettled([...active.values(), deleting]);
+  await Promise.allSettled([...active.values(), deleting, ...closing.values()]);
 }
 
 /** Deletes the run's sessions (those made); a session already gone is no matter. */
 async function deleteSessions(c: RunCollaborators, run: PlanRunRow): Promise<void> {
-  await Promise.all(
-    Object.entries(run.sessions).map(([label, id]) =>
-      c.deleteSession(id).catch((e: unknown) => {
-        if (isBenchwrightError(e) && (e.code === "not_found" || e.code === "wrong_state")) return;
-        c.log(`plan run ${run.id}: the session of ${label} (${id}) could not be deleted: ${(e as Error).message}; DELETE it to retry`, {
-          session_id: id,
-          level: "warn",
-        });
-      }),
-    ),
-  );
+  await Promise.all(Object.keys(run.sessions).map((label) => deleteSession(c, run, label)));
+}
+
+/** Deletes the session of the run's target `label` (when made); one already gone is no matter. */
+async function deleteSession(c: RunCollaborators, run: PlanRunRow, label: string): Promise<void> {
+  const id = run.sessions[label];
+  await c.deleteSession(id).catch((e: unknown) => {
+    if (isBenchwrightError(e) && (e.code === "not_found" || e.code === "wrong_state")) return;
+    c.log(`plan run ${run.id}: the session of ${label} (${id}) could not be deleted: ${(e as Error).message}; DELETE it to retry`, {
+      session_id: id,
+      level: "warn",
+    });
+  });
 }
 
 /** Deletes the sessions unless kept, then records the run's end and its event. */

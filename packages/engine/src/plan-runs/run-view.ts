@@ -48,9 +48,16 @@ function cellView(c: PlanRunCellRow): PlanRunCell {
  * since it started over the cells that ended (ran to an end), times the cells left.
  */
 export function progressOf(cells: readonly Pick<PlanRunCellRow, "state">[], started: Date | null, now = new Date()): PlanRunProgress {
-  const count = (...states: PlanCellState[]) => cells.filter((c) => states.includes(c.state)).length;
+  const counts = new Map<PlanCellState, number>();
+  for (const c of cells) counts.set(c.state, (counts.get(c.state) ?? 0) + 1);
+  return progressOfCounts(counts, started, now);
+}
+
+/** progressOf from the cells counted by state (as the database counts a run's thousands). */
+export function progressOfCounts(counts: ReadonlyMap<PlanCellState, number>, started: Date | null, now = new Date()): PlanRunProgress {
+  const count = (...states: PlanCellState[]) => states.reduce((n, s) => n + (counts.get(s) ?? 0), 0);
   const progress = {
-    total: cells.length,
+    total: [...counts.values()].reduce((n, c) => n + c, 0),
     pending: count("pending"),
     running: count("preparing", "running"),
     completed: count("completed"),

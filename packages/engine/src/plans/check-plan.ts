@@ -17,13 +17,13 @@ export const MAX_PLAN_EXECUTIONS = 10_000;
 export function checkPlan(
   body: PlanCreate,
   catalog: Catalog,
-  limits: TargetLimits,
+  limits: TargetLimits & { scheduleMinIntervalMs?: number },
   now = new Date(),
 ): { plan: PlanBody; inline: Record<string, unknown>; schedule: PlanSchedule | null; next: Date | null } {
   const problems: PlanProblem[] = [];
   const { targets, expanded, inline, problems: targetProblems } = checkTargets(body.targets, limits);
   const { benchmarks, problems: benchmarkProblems } = checkBenchmarks(body.benchmarks, catalog);
-  const { schedule, next, problems: scheduleProblems } = checkSchedule(body.schedule, now);
+  const { schedule, next, problems: scheduleProblems } = checkSchedule(body.schedule, now, limits.scheduleMinIntervalMs);
   problems.push(...targetProblems, ...benchmarkProblems, ...scheduleProblems);
   try {
     repetitionPlanOf(body.repetitions);

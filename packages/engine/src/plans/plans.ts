@@ -17,6 +17,8 @@ export interface PlansOptions extends TargetLimits {
   catalogs: CatalogSource;
   /** Seals the inline targets' configurations: they hold credentials, as a session's do. */
   secrets: SecretBox;
+  /** The least time between two ticks of a schedule; a cron whose ticks come closer is refused. Default 60 s. */
+  scheduleMinIntervalMs?: number;
   /** Told when a schedule was made or resumed here, so this process's scheduler looks at once. */
   onScheduled?: () => void;
 }
@@ -93,11 +95,18 @@ export class Plans {
 }
 
 /** A plan as its resource shows it. */
-export function planView(row: Pick<PlanRow, "id" | "created" | "body" | "schedule" | "schedule_paused" | "next_run_at">): PlanView {
+export function planView(
+  row: Pick<PlanRow, "id" | "created" | "body" | "schedule" | "schedule_paused" | "next_run_at"> &
+    Partial<Pick<PlanRow, "schedule_skipped" | "schedule_last_skipped">>,
+): PlanView {
   const schedule = row.schedule && {
+    // Schedules from before `overlap` existed skip, as new ones do by default.
+    overlap: "skip" as const,
     ...row.schedule,
     paused: row.schedule_paused,
     next_run_at: row.next_run_at ? formatTimestamp(new Date(row.next_run_at)) : null,
+    skipped_ticks: row.schedule_skipped ?? 0,
+    last_skipped_tick: row.schedule_last_skipped ? formatTimestamp(new Date(row.schedule_last_skipped)) : null,
   };
   // Plans stored before min_difference existed counted every significant difference.
   return { id: row.id, created: formatTimestamp(new Date(row.created)), min_difference: 0, ...row.body, schedule };

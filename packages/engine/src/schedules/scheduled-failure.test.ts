@@ -56,7 +56,8 @@ describe("a scheduled run that fails", () => {
       configDir,
       inMemory: true,
       secrets: new SecretBox(randomBytes(32)),
-      scheduler: { wakeMs: 200 },
+      // Its plan ticks every second, which a server allows when told to (BENCHWRIGHT_SCHEDULE_MIN_INTERVAL=1).
+      scheduler: { wakeMs: 200, minIntervalMs: 1_000 },
       webhooks: { allowPrivate: true },
       onScheduledRunFailed: (run, plan) => {
         told.push({ run, plan });

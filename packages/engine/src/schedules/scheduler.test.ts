@@ -4,6 +4,7 @@ import { createTestSchema } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanSchedule } from "../model/plans.js";
 import { PlanRuns } from "../plan-runs/plan-runs.js";
+import { planView } from "../plans/plans.js";
 import type { Db } from "../store/db.js";
 import type { Store } from "../store/store.js";
 import { Scheduler, type SchedulerOptions } from "./scheduler.js";
@@ -114,6 +115,35 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await runsOf(store, id)).toHaveLength(1);
     });
 
+    // Issue 34, point 3: one plan with a 20 s cell, its schedule every second, had 12 runs at once.
+    it("skips a tick while the plan's previous run goes on, and counts it; with overlap allow, starts another run", async () => {
+      const skip = await newPlan(store, { ...YEARLY, missed: "run_once" }, LONG_AGO);
+      const allow = await newPlan(store, { ...YEARLY, missed: "run_once", overlap: "allow" }, LONG_AGO);
+      const scheduler = schedulerOn(store);
+      await scheduler.fireDue();
+      // The first ticks' runs are recorded and, no driver here, stay pending: not ended.
+      for (const id of [skip, allow]) expect((await runsOf(store, id)).map((r) => r.state)).toEqual(["pending"]);
+      // The next tick is due (set back, as a clock moved on would find it).
+      const later = new Date("2025-06-01T00:00:00Z");
+      await db.query("UPDATE plans SET next_run_at = $2 WHERE id = ANY($1)", [[skip, allow], later]);
+      await scheduler.fireDue();
+      expect(await runsOf(store, skip)).toHaveLength(1);
+      const skipped = (await store.getPlan(skip))!;
+      expect(skipped).toMatchObject({ schedule_skipped: 1 });
+      expect(new Date(skipped.schedule_last_skipped!).toISOString()).toBe(later.toISOString());
+      expect(new Date(skipped.next_run_at!).getTime()).toBeGreaterThan(Date.now());
+      expect(planView(skipped).schedule).toMatchObject({ overlap: "skip", skipped_ticks: 1, last_skipped_tick: "2025-06-01 00:00:00" });
+      expect((await runsOf(store, allow)).map((r) => new Date(r.scheduled_for!).toISOString()).sort()).toEqual([LONG_AGO.toISOString(), later.toISOString()]);
+      expect(await store.getPlan(allow)).toMatchObject({ schedule_skipped: 0, schedule_last_skipped: null });
+      // Once the run has ended, the next tick starts one again.
+      await db.query("UPDATE plan_runs SET state = 'completed' WHERE plan_id = $1", [skip]);
+      const third = new Date("2025-09-01T00:00:00Z");
+      await db.query("UPDATE plans SET next_run_at = $2 WHERE id = $1", [skip, third]);
+      await scheduler.fireDue();
+      expect((await runsOf(store, skip)).map((r) => new Date(r.scheduled_for!).toISOString()).sort()).toEqual([LONG_AGO.toISOString(), third.toISOString()]);
+      expect(await store.getPlan(skip)).toMatchObject({ schedule_skipped: 1 });
+    });
+
     it("wakes by itself for due ticks once started, and stops", async () => {
       const id = await newPlan(store, { ...YEARLY, missed: "run_once" }, LONG_AGO);
       const scheduler = schedulerOn(store, { wakeMs: 50 });
@@ -151,7 +181,8 @@ describe("two schedulers on one PostgreSQL", () => {
   });
 
   it("start one run for a due tick while both wake on their own", async () => {
-    const id = await newPlan(stores[0], { cron: "* * * * * *", timezone: "UTC", missed: "skip" }, null);
+    // Overlap allowed: nothing drives the runs here, so each stays pending, and this counts ticks fired.
+    const id = await newPlan(stores[0], { cron: "* * * * * *", timezone: "UTC", missed: "skip", overlap: "allow" }, null);
     const schedulers = stores.map((store) => schedulerOn(store, { wakeMs: 20 }));
     // Both are awake and looking before the tick is due.
     for (const s of schedulers) s.start();

@@ -10,6 +10,8 @@ export interface SchedulerOptions {
   wakeMs?: number;
   /** How late a tick may be found and still run as on time (later it was missed); default twice `wakeMs`, at least 30 s. */
   graceMs?: number;
+  /** The least time between two ticks of a plan's schedule: a plan whose cron fires more often is refused. Default 60 s. */
+  minIntervalMs?: number;
 }
 
 export interface SchedulerCollaborators {
@@ -123,6 +125,11 @@ export class Scheduler {
     // Deleted since it was read.
     if (!plan) return false;
     const runFor = decision.runFor;
+    // The plan's previous run goes on: the tick is skipped (and counted), unless the plan allows overlap.
+    if ((due.schedule.overlap ?? "skip") === "skip" && (await store.schedules.skipIfBusy(due.id, from, decision.next, runFor))) {
+      log(`plan ${due.id}: its tick of ${runFor.toISOString()} is skipped: its previous run has not ended; next at ${decision.next?.toISOString() ?? "never"}`);
+      return false;
+    }
     const run = await planRuns.startScheduled(plan, runFor, (record) => store.schedules.fire(due.id, from, decision.next, record));
     if (!run) return false;
     const late = decision.missed ? ` (ticks from ${from.toISOString()} were missed)` : "";

@@ -3,6 +3,7 @@ import type { CellChange, NewPlanRun, PlanRunCellRow, PlanRunRow, PlanRunState }
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
 import {
+  cancelPendingCells,
   cancelPlanRun,
   cellsOfRuns,
   cellStateCounts,
@@ -113,6 +114,27 @@ export class PlanRunsRepository {
       const event = cell && (await eventOf?.(cell, states));
       if (event) await this.events.appendAll([event], tx);
       return cell ?? null;
+    });
+  }
+
+  /**
+   * Cancels up to `limit` of the run's pending cells at once while `owner` holds the run, with
+   * the events `eventsOf` makes of them (given the cells, in order, and the run's cell counts by
+   * state after), in one transaction; the cells cancelled (none: none was pending, or the lease was lost).
+   */
+  async cancelPending(
+    runId: string,
+    owner: string,
+    error: string,
+    limit: number,
+    eventsOf: (cells: PlanRunCellRow[], counts: Map<PlanRunCellRow["state"], number>) => NewEvent[],
+  ): Promise<PlanRunCellRow[]> {
+    return this.db.transaction(async (tx) => {
+      const cells = (await run<PlanRunCellRow>(tx, cancelPendingCells(runId, owner, error, limit))).sort((a, b) => a.seq - b.seq);
+      if (cells.length === 0) return [];
+      const counts = new Map((await run<{ state: PlanRunCellRow["state"]; n: number }>(tx, cellStateCounts(runId))).map(({ state, n }) => [state, Number(n)]));
+      await this.events.appendAll(eventsOf(cells, counts), tx);
+      return cells;
     });
   }
 

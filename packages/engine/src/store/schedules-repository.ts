@@ -1,7 +1,7 @@
 import type { PlanSchedule } from "../model/plans.js";
 import type { Db } from "./db.js";
 import { planById } from "./sql/plans-sql.js";
-import { advanceTick, duePlans, pauseSchedule, resumeSchedule, scheduleForUpdate, untilEarliestTick } from "./sql/schedules-sql.js";
+import { advanceTick, duePlans, pauseSchedule, resumeSchedule, scheduleForUpdate, skipTickIfBusy, untilEarliestTick } from "./sql/schedules-sql.js";
 import { run } from "./sql/sql.js";
 
 /** A plan whose next tick is due, as a scheduler reads it. */
@@ -46,6 +46,14 @@ export class SchedulesRepository {
       if ((e as { code?: string }).code === "23505") return false;
       throw e;
     }
+  }
+
+  /**
+   * Skips the plan's tick `tick` (moving it from `from` to `to` and counting it) when a run of the
+   * plan has not ended; false when none is going (or another server moved the tick first): then nothing is written.
+   */
+  async skipIfBusy(planId: string, from: Date, to: Date | null, tick: Date): Promise<boolean> {
+    return (await run(this.db, skipTickIfBusy(planId, from, to, tick))).length > 0;
   }
 
   /** `missing`: no such plan; `unscheduled`: it has no schedule. */

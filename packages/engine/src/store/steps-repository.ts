@@ -5,9 +5,12 @@ import type { StoredMetric } from "../model/metrics.js";
 import type { SessionState } from "../model/sessions.js";
 import { SESSION_DELETED, type StepClaim, type StepEnd, type StepKey, type StepKind, type StepRow } from "../model/steps.js";
 import { formatTimestamp } from "../time.js";
+import { PlanRunCancelled } from "../errors.js";
+import type { PlanRunState } from "../model/plan-runs.js";
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
 import { endOnExecution, moveExecutionReturningBefore } from "./sql/executions-sql.js";
+import { heldRunStateOfExecution } from "./sql/plan-runs-sql.js";
 import { heldSessionStateOfExecution } from "./sql/sessions-sql.js";
 import { json, run } from "./sql/sql.js";
 import { endStep, insertStep, nextAttempt, requestCancel, runningSteps, setProvenance, stepByKey, stepsOf } from "./sql/steps-sql.js";
@@ -31,6 +34,8 @@ export class StepsRepository {
    * execution was not in one of `from` (another step holds it, or the state forbids it), or its
    * session is no longer active: the session's row is held (shared) until the step is in, so
    * that a DELETE's move to `deleting` comes either before (no step) or after (it sees the step).
+   * A cell of a plan run being cancelled begins none (PLAN_RUN_CANCELLED): the run's row is held
+   * likewise, so a cancel answered before this begins is seen here, whichever server wrote it.
    */
   async begin(
     executionId: string,
@@ -43,6 +48,8 @@ export class StepsRepository {
   ): Promise<StepRow | null> {
     return this.db.transaction(async (tx) => {
       if (!(await sessionActive(tx, executionId))) return null;
+      const [planRun] = await run<{ state: PlanRunState }>(tx, heldRunStateOfExecution(executionId));
+      if (planRun && (planRun.state === "cancelling" || planRun.state === "cancelled")) throw new PlanRunCancelled(executionId);
       const [before] = await run<{ state: ExecutionState; session_id: string }>(tx, moveExecutionReturningBefore(executionId, move.from, move.to));
       if (!before) return null;
       const [{ next }] = await run<{ next: number }>(tx, nextAttempt(executionId, step));

@@ -67,6 +67,18 @@ export function cancelPlanRun(planId: string, runId: string): Sql {
   };
 }
 
+/**
+ * The state of the plan run an execution is a cell of (no row: it is no run's), the run's row
+ * held (shared) until the transaction ends. Not filtered by state in SQL: a row whose cancel is
+ * being written is waited for and read as it is after, whereas a filter would skip it unseen.
+ */
+export function heldRunStateOfExecution(executionId: string): Sql {
+  return {
+    text: "SELECT r.state FROM plan_run_cells c JOIN plan_runs r ON r.id = c.run_id WHERE c.execution_id = $1 FOR SHARE OF r",
+    values: [executionId],
+  };
+}
+
 /** Runs that want a driver and that nobody holds (never taken, handed back, or whose driver stopped renewing). */
 export function unheldPlanRuns(limit: number): Sql {
   return {
@@ -125,5 +137,22 @@ export function updatePlanRunCell(runId: string, seq: number, owner: string, cha
          .map((c) => `c.${c}`)
          .join(", ")}`,
     values: [runId, seq, owner, change.state ?? null, change.attempts ?? null, change.error !== undefined, change.error ?? null],
+  };
+}
+
+/**
+ * Cancels up to `limit` of the run's pending cells (the first ones) in one statement, only while
+ * `owner` holds its lease; answers the cells after, in their order.
+ */
+export function cancelPendingCells(runId: string, owner: string, error: string, limit: number): Sql {
+  return {
+    text: `UPDATE plan_run_cells c SET state = 'cancelled', error = $3
+       FROM plan_runs r
+       WHERE c.run_id = $1 AND r.id = c.run_id AND r.owner = $2 AND r.lease_until >= now() AND c.state = 'pending'
+         AND c.seq IN (SELECT seq FROM plan_run_cells WHERE run_id = $1 AND state = 'pending' ORDER BY seq LIMIT $4)
+       RETURNING ${CELL_COLUMNS.split(", ")
+         .map((c) => `c.${c}`)
+         .join(", ")}`,
+    values: [runId, owner, error, limit],
   };
 }

@@ -1,7 +1,8 @@
 import type { NewPlan } from "../../model/plans.js";
 import { json, type Sql } from "./sql.js";
 
-const PLAN_COLUMNS = "id, seq::text AS seq, created, body, inline_sealed, schedule, schedule_paused, next_run_at, created_by";
+const PLAN_COLUMNS =
+  "id, seq::text AS seq, created, body, inline_sealed, schedule, schedule_paused, next_run_at, created_by, schedule_skipped, schedule_last_skipped";
 
 export function insertPlan(row: NewPlan): Sql {
   return {

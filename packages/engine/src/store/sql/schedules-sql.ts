@@ -28,6 +28,21 @@ export function advanceTick(planId: string, from: Date, to: Date | null): Sql {
   };
 }
 
+/**
+ * Moves a plan's next tick from `from` to `to` as advanceTick does, and counts `tick` as skipped,
+ * only while a run of the plan has not ended (in one statement: the tick is skipped or left as
+ * it was, never half). Answers the plan's id when it skipped it.
+ */
+export function skipTickIfBusy(planId: string, from: Date, to: Date | null, tick: Date): Sql {
+  return {
+    text: `UPDATE plans SET next_run_at = $3, schedule_skipped = schedule_skipped + 1, schedule_last_skipped = $4
+       WHERE id = $1 AND next_run_at = $2 AND schedule IS NOT NULL AND NOT schedule_paused
+         AND EXISTS (SELECT 1 FROM plan_runs r WHERE r.plan_id = $1 AND r.state IN ('pending', 'running', 'cancelling'))
+       RETURNING id`,
+    values: [planId, from, to, tick],
+  };
+}
+
 /** Pauses a plan's schedule: no tick until it is resumed. Answers the plan's id when it has a schedule. */
 export function pauseSchedule(planId: string): Sql {
   return {
