@@ -32,12 +32,39 @@ export interface NestedSummary {
   within_cv: number | null;
   within_cv_ci_low: number | null;
   within_cv_ci_high: number | null;
+  /** The standard error of `mean` and its degrees of freedom (what a ratio's interval and a claim read). */
+  se: number;
+  df: number;
   /** The variance components themselves, for planning (allocation.ts). */
   between_variance: number | null;
   within_variance: number | null;
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** What a mean's interval and a ratio rest on: the estimate, its standard error, their degrees of freedom, and how many independent units. */
+export interface MeanEstimate {
+  mean: number;
+  se: number;
+  df: number;
+  /** Machines, or runs where one machine measured it. */
+  units: number;
+}
+
+/**
+ * The mean of values grouped by machine with its standard error: from the machines' means with
+ * m − 1 degrees of freedom when several machines measured it, from the runs otherwise (df 0, se 0
+ * for a single value).
+ */
+export function meanEstimate(groups: readonly (readonly number[])[]): MeanEstimate {
+  const machines = groups.filter((g) => g.length > 0);
+  if (machines.length === 0) throw new RangeError("a summary needs at least one value");
+  const sample = machines.length > 1 ? machines.map(mean) : machines[0];
+  const n = sample.length;
+  const grand = mean(sample);
+  const variance = n > 1 ? sample.reduce((a, x) => a + (x - grand) ** 2, 0) / (n - 1) : 0;
+  return { mean: grand, se: Math.sqrt(variance / n), df: n - 1, units: n };
+}
 
 /**
  * The nested summary of values grouped by machine (each group one machine's runs). The variance
@@ -53,7 +80,8 @@ export function nestedSummary(groups: readonly (readonly number[])[], confidence
   const runs = machines.reduce((a, g) => a + g.length, 0);
   const alpha = 1 - confidence;
   const means = machines.map(mean);
-  const grand = mean(means);
+  const estimate = meanEstimate(machines);
+  const grand = estimate.mean;
 
   const dfWithin = runs - m;
   const within = dfWithin > 0 ? machines.reduce((a, g, i) => a + g.reduce((b, v) => b + (v - means[i]) ** 2, 0), 0) / dfWithin : null;
@@ -91,6 +119,8 @@ export function nestedSummary(groups: readonly (readonly number[])[], confidence
     within_cv_ci_high: cvOf(withinInterval?.high ?? null),
     between_variance: between?.value ?? null,
     within_variance: within,
+    se: estimate.se,
+    df: estimate.df,
   };
 }
 
