@@ -49,7 +49,7 @@ await main(async () => {
         if (m === groups.length && n === groups[0].length) {
           const step = nextStep({ between: s.between_variance, within: s.within_variance, mean: s.mean }, costs, m, n);
           if (step === "machine") machines.push(machine());
-          else groups.forEach((g, j) => g.push(...machines[j](1)));
+          else for (const [j, g] of groups.entries()) g.push(...machines[j](1));
         }
         while (machines.length < m) machines.push(machine());
         machines.forEach((run, j) => {

@@ -6,11 +6,11 @@ describe("adjusted p-values", () => {
   const p = [0.01, 0.04, 0.03, 0.005];
   it("adjusts by Holm's step-down as R does", () => {
     const h = holm(p);
-    [0.03, 0.06, 0.06, 0.02].forEach((v, i) => expect(h[i]).toBeCloseTo(v, 10));
+    for (const [i, v] of [0.03, 0.06, 0.06, 0.02].entries()) expect(h[i]).toBeCloseTo(v, 10);
   });
   it("adjusts by Benjamini–Hochberg as R does", () => {
     const q = benjaminiHochberg(p);
-    [0.02, 0.04, 0.04, 0.02].forEach((v, i) => expect(q[i]).toBeCloseTo(v, 10));
+    for (const [i, v] of [0.02, 0.04, 0.04, 0.02].entries()) expect(q[i]).toBeCloseTo(v, 10);
   });
   it("leaves an empty family empty", () => {
     expect(holm([])).toEqual([]);
