@@ -125,13 +125,13 @@ export class Executions {
    * Compares executions metric by metric with a baseline (the first by default): see
    * results/comparison.ts. Deleted sessions' executions compare too: results outlive sessions.
    */
-  async compare(query: { ids: string[]; baseline?: string; confidence?: number; minDifference?: number }): Promise<Comparison> {
-    const { ids, baseline = query.ids[0], confidence = 0.95, minDifference = 0 } = query;
+  async compare(query: { ids: string[]; baseline?: string; confidence?: number; minDifference?: number; margin?: number }): Promise<Comparison> {
+    const { ids, baseline = query.ids[0], confidence = 0.95, minDifference = 0, margin } = query;
     if (!ids.includes(baseline)) {
       const message = "must be one of the executions compared (ids)";
       throw new BenchwrightError("validation_failed", `baseline ${message}`, { errors: [{ path: "/query/baseline", message }] });
     }
-    return compareExecutions(await this.comparedRows(ids), baseline, confidence, minDifference);
+    return compareExecutions(await this.comparedRows(ids), baseline, confidence, minDifference, margin);
   }
 
   /** What a comparison reads of each execution, in the order of `ids`: its record, its session's provider, its last successful run's figures. */

@@ -51,6 +51,7 @@ export function checkPlan(
     keep_sessions: body.keep_sessions ?? false,
     baseline: baseline ?? "",
     min_difference: body.min_difference ?? 0,
+    ...(body.margin !== undefined ? { margin: body.margin } : {}),
     cells,
     executions,
   };
