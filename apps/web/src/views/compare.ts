@@ -2,6 +2,7 @@ import type { ComparedMetric, Comparison, MetricFigure } from "@benchwright/sdk"
 
 type ComparedExecution = Comparison["executions"][number];
 import { api } from "../api.js";
+import { claimLines } from "../claim-lines.js";
 import { chartElement } from "../charts/chart-element.js";
 import { type Bar, metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
 import { h } from "../dom.js";
@@ -28,12 +29,16 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
     return;
   }
   const baseline = route.query.get("baseline") ?? undefined;
-  const [comparison, machinesDuring] = await Promise.all([api().compareExecutions(ids, { baseline, signal }), runTelemetry(ids, signal)]);
+  // A margin in the address (`&margin=0.02`) asks for claims.
+  const marginText = route.query.get("margin");
+  const margin = marginText === null || marginText === "" || Number.isNaN(Number(marginText)) ? undefined : Number(marginText);
+  const [comparison, machinesDuring] = await Promise.all([api().compareExecutions(ids, { baseline, margin, signal }), runTelemetry(ids, signal)]);
   root.replaceChildren(
     h("h1", {}, "Comparison"),
     h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
     ...toolVersionsWarning(comparison),
     executionsTable(comparison, machinesDuring),
+    ...claimsList(comparison),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
       ? [...(comparison.metrics.length > 1 ? [overview(comparison)] : []), ...metricGroups(comparison)]
@@ -293,4 +298,21 @@ function note(f: MetricFigure): string {
   if (f.verdict === "baseline") return "baseline";
   const ratio = f.ratio === null ? "" : `×${figure(f.ratio)} `;
   return `${ratio}${f.verdict.replace("_", " ")}`;
+}
+
+/** The claims with their sentences, when the comparison was asked with a margin. */
+function claimsList(c: Comparison): HTMLElement[] {
+  const lines = claimLines(c);
+  if (!lines.length) return [];
+  return [
+    h("h2", {}, "Claims"),
+    h("p", { class: "muted" }, `With a margin of ${((c.margin ?? 0) * 100).toFixed(1)}%; p-values adjusted together (Holm).`),
+    h(
+      "ul",
+      { "data-testid": "claims" },
+      lines.map((l) =>
+        h("li", { "data-claim": l.verdict }, h("b", {}, l.verdictText), `: ${l.sentence} `, h("small", { class: "muted" }, `adjusted p ${l.pAdjusted}`)),
+      ),
+    ),
+  ];
 }
