@@ -28,7 +28,7 @@ export function chiSquareQuantile(p: number, df: number): number {
 }
 
 /** P(a, x) = γ(a, x) / Γ(a): its series below a + 1, Lentz's continued fraction for Q above (Numerical Recipes, gammp). */
-export function regularizedLowerGamma(a: number, x: number): number {
+function regularizedLowerGamma(a: number, x: number): number {
   if (x <= 0) return 0;
   const front = Math.exp(-x + a * Math.log(x) - logGamma(a));
   if (x < a + 1) {

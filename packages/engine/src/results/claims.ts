@@ -18,7 +18,7 @@ import { adjust, type Adjustment } from "./multiplicity.js";
 import type { MeanEstimate } from "./nested-summary.js";
 import { studentTCdf, studentTQuantile } from "./statistics.js";
 
-export type ClaimVerdict = "better" | "worse" | "equivalent" | "not_worse" | "not_better" | "inconclusive";
+type ClaimVerdict = "better" | "worse" | "equivalent" | "not_worse" | "not_better" | "inconclusive";
 
 /** A ratio to the baseline with the standard error of its estimate and that error's degrees of freedom. */
 export interface RatioEstimate {
@@ -140,7 +140,7 @@ function powerZ(alpha: number): number {
 }
 
 /** The ratio's two-sided interval at `confidence`, from its estimate. */
-export function ratioInterval(e: RatioEstimate, confidence = 0.95): { low: number; high: number } {
+function ratioInterval(e: RatioEstimate, confidence = 0.95): { low: number; high: number } {
   const half = e.se === 0 ? 0 : studentTQuantile(1 - (1 - confidence) / 2, e.df) * e.se;
   return { low: e.ratio - half, high: e.ratio + half };
 }
