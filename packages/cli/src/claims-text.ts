@@ -33,9 +33,19 @@ export function claimsText(figures: readonly ClaimedFigure[], margin: number | u
           ? `between machines ${pct(v!.between_cv)} [${pct(v!.between_cv_ci_low)}, ${pct(v!.between_cv_ci_high)}]`
           : "one machine: between machines unknown";
       lines.push(
-        `  ${who} ${metric}: ${between}; within a machine ${pct(v!.within_cv)} [${pct(v!.within_cv_ci_low)}, ${pct(v!.within_cv_ci_high)}] (${v!.machines} machines, ${v!.runs} runs)`,
+        `  ${who} ${metric}: ${between}; within a machine ${pct(v!.within_cv)} [${pct(v!.within_cv_ci_low)}, ${pct(v!.within_cv_ci_high)}] (${v!.machines} machines, ${v!.runs} runs)${robustNotes(v!)}`,
       );
     }
   }
   return lines.length ? `\n${lines.join("\n")}` : "";
+}
+
+/** What the robust checks found, as the summary says it: warm-up and outliers flagged, a skewed interval bootstrapped. */
+function robustNotes(v: FigureVariability): string {
+  const notes = [
+    v.warmup_runs ? `warm-up: ${v.warmup_runs} run${v.warmup_runs === 1 ? "" : "s"} flagged` : "",
+    v.outliers ? `${v.outliers} outlier${v.outliers === 1 ? "" : "s"} (${v.outlier_rule})` : "",
+    v.interval_method === "bootstrap" ? `interval by bootstrap (skewness ${v.skewness.toFixed(1)})` : "",
+  ].filter(Boolean);
+  return notes.length ? `; ${notes.join("; ")}` : "";
 }

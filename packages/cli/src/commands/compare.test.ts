@@ -87,6 +87,11 @@ describe("compare's claims", () => {
       within_cv: 0.005,
       within_cv_ci_low: 0.004,
       within_cv_ci_high: 0.008,
+      interval_method: "bootstrap",
+      warmup_runs: 2,
+      outliers: 1,
+      outlier_rule: "modified_z_above_3.5",
+      skewness: 1.4,
     } as const;
     const sentences = {
       better: "B is 3.1% better than A on eps.",
@@ -124,7 +129,9 @@ describe("compare's claims", () => {
       const text = comparisonText(comparison);
       expect(text).toContain("claims with a margin of 2.0% (p-values adjusted by Holm across them all):");
       expect(text).toContain(`${verdict.replace("_", " ").toUpperCase()}: ${sentence} (adjusted p 0.0040)`);
-      expect(text).toContain("B eps: between machines 4.2% [2.0%, 12.0%]; within a machine 0.5% [0.4%, 0.8%] (4 machines, 12 runs)");
+      expect(text).toContain(
+        "B eps: between machines 4.2% [2.0%, 12.0%]; within a machine 0.5% [0.4%, 0.8%] (4 machines, 12 runs); warm-up: 2 runs flagged; 1 outlier (modified_z_above_3.5); interval by bootstrap (skewness 1.4)",
+      );
     }
   });
 });

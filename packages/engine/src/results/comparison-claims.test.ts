@@ -56,6 +56,7 @@ describe("comparing executions with a margin", () => {
     // Machine means at ±0.5 and ±1.5 × 5%: their sd is 1.29 × 5% (less the runs' share, which is tiny).
     expect(unsure.between_cv!).toBeCloseTo(0.0645, 3);
     expect(unsure.within_cv!).toBeCloseTo(0.001, 3);
+    expect(unsure).toMatchObject({ interval_method: "t", warmup_runs: 0, outliers: 0, outlier_rule: "modified_z_above_3.5" });
     // No margin, no claims: the comparison is as it was.
     expect(c.margin).toBeUndefined();
     expect(c.metrics[0].figures[1].claim).toBeUndefined();
@@ -65,5 +66,19 @@ describe("comparing executions with a margin", () => {
     const c = compareExecutions(rows, "base", 0.95, 0.02);
     expect(c.margin).toBe(0.02);
     expect(c.metrics[0].figures[3].claim?.verdict).toBe("equivalent");
+  });
+
+  it("flags warm-up runs and outliers, and bootstraps the interval of a skewed sample", () => {
+    const runs = (values: number[]) => values.map((value, i) => ({ name: "eps", unit: "u", better: "higher", value, repetition: i + 1 }) as StoredMetric);
+    const base = { ...rows[0], metrics: runs([100, 100.2, 99.8, 100.1, 99.9, 100, 100.1, 99.9]) };
+    const warm = { ...rows[1], metrics: runs([140, 125, 112, 100, 100.2, 99.8, 100.1, 99.9, 100, 100.1]) };
+    const skewed = { ...rows[2], metrics: runs([1, 1.1, 0.9, 1.05, 0.95, 1, 1.02, 6]) };
+    const [, w, s] = compareExecutions([base, warm, skewed], "base", 0.95).metrics[0].figures;
+    // Its warm-up also skews it: flagged, not dropped, so its interval is bootstrapped.
+    expect(w.variability).toMatchObject({ warmup_runs: 3, interval_method: "bootstrap" });
+    expect(s.variability).toMatchObject({ outliers: 1, interval_method: "bootstrap" });
+    expect(s.variability!.skewness).toBeGreaterThan(1);
+    // The bootstrap's interval is longer on the side of the long tail.
+    expect(s.variability!.ci_high - s.variability!.mean).toBeGreaterThan(s.variability!.mean - s.variability!.ci_low);
   });
 });

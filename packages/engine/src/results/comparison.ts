@@ -88,8 +88,10 @@ export function compareWithClaimInputs(
       const sample = samples[i].get(key);
       if (!sample) return [];
       const summary = summarize(sample.values, confidence);
-      const nested = nestedSummary([...sample.machines.values()], confidence);
-      const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values, variability: variabilityOf(nested) };
+      const groups = [...sample.machines.values()];
+      const nested = nestedSummary(groups, confidence);
+      const variability = variabilityOf(nested, groups, confidence);
+      const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values, variability };
       if (row.id === baseline.id)
         return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
       if (!baseSummary || !base || !baseNested)

@@ -1,6 +1,7 @@
 import type { components } from "@benchwright/contract";
 import { type ClaimSide, claimSentence, decideClaims, type RatioEstimate } from "./claims.js";
 import type { NestedSummary } from "./nested-summary.js";
+import { bootstrapMeanInterval, OUTLIER_RULE, outliers, SKEWED, skewness, warmupRuns } from "./robust.js";
 
 type Claim = components["schemas"]["Claim"];
 type FigureVariability = components["schemas"]["FigureVariability"];
@@ -38,15 +39,30 @@ export function claimsOf(inputs: ReadonlyArray<ClaimInput | undefined>, margin: 
   return out;
 }
 
-/** A nested summary as the contract shows it. */
-export function variabilityOf(s: NestedSummary): FigureVariability {
+/** The fewest units (machines' means, or runs) from which a skewed sample's interval is bootstrapped rather than t. */
+const BOOTSTRAP_FROM = 8;
+
+/**
+ * A nested summary as the contract shows it, with what the robust checks found in its groups:
+ * warm-up and outliers flagged per machine, and the interval bootstrapped where its units are
+ * skewed.
+ */
+export function variabilityOf(s: NestedSummary, groups: readonly (readonly number[])[], confidence: number): FigureVariability {
+  const units = groups.length > 1 ? groups.map((g) => g.reduce((a, b) => a + b, 0) / g.length) : (groups[0] ?? []);
+  const skew = skewness(units);
+  const bootstrap = units.length >= BOOTSTRAP_FROM && Math.abs(skew) > SKEWED ? bootstrapMeanInterval(units, confidence) : null;
   return {
     machines: s.machines,
     runs: s.runs,
     mean: s.mean,
-    ci_low: s.ci_low,
-    ci_high: s.ci_high,
+    ci_low: bootstrap?.low ?? s.ci_low,
+    ci_high: bootstrap?.high ?? s.ci_high,
     interval_from: s.interval_from,
+    interval_method: bootstrap ? "bootstrap" : "t",
+    warmup_runs: Math.max(0, ...groups.map(warmupRuns)),
+    outliers: groups.reduce((a, g) => a + outliers(g).length, 0),
+    outlier_rule: OUTLIER_RULE,
+    skewness: skew,
     between_cv: s.between_cv,
     between_cv_ci_low: s.between_cv_ci_low,
     between_cv_ci_high: s.between_cv_ci_high,

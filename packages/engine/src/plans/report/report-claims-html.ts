@@ -43,7 +43,8 @@ function variabilitySection(report: PlanReport, e: (t: unknown) => string): stri
       return [
         `<tr><th scope="row">${e(f.target)}</th><td>${e(cellTitle(c))} <small>${e(c.main_metric ?? "")}</small></td><td>${v.machines}</td><td>${v.runs}</td>` +
           `<td>${v.machines > 1 ? `${pct(v.between_cv)}${range(v.between_cv_ci_low, v.between_cv_ci_high)}` : "one machine"}</td>` +
-          `<td>${pct(v.within_cv)}${range(v.within_cv_ci_low, v.within_cv_ci_high)}</td><td>${v.interval_from === "machines" ? "the machine type" : "one machine only"}</td></tr>`,
+          `<td>${pct(v.within_cv)}${range(v.within_cv_ci_low, v.within_cv_ci_high)}</td><td>${v.interval_from === "machines" ? "the machine type" : "one machine only"}</td>` +
+          `<td>${e(notesOf(v))}</td></tr>`,
       ];
     }),
   );
@@ -52,10 +53,20 @@ function variabilitySection(report: PlanReport, e: (t: unknown) => string): stri
 <h2>Variability</h2>
 <p>How much each target's main metric varies between its machines and from run to run on one machine (coefficients of variation, with their intervals). Where one machine measured a cell, its interval says nothing of other machines of its type.</p>
 <table data-testid="variability">
-<thead><tr><th>Target</th><th>Cell</th><th>Machines</th><th>Runs</th><th>Between machines</th><th>Within a machine</th><th>Interval of</th></tr></thead>
+<thead><tr><th>Target</th><th>Cell</th><th>Machines</th><th>Runs</th><th>Between machines</th><th>Within a machine</th><th>Interval of</th><th>Checks</th></tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody>
 </table>
 </section>`;
+}
+
+/** What the robust checks found: warm-up and outliers flagged (not dropped), a skewed interval bootstrapped. */
+function notesOf(v: NonNullable<Figure["variability"]>): string {
+  const notes = [
+    v.warmup_runs ? `warm-up: ${v.warmup_runs} run(s) flagged` : "",
+    v.outliers ? `${v.outliers} outlier(s) by ${v.outlier_rule}` : "",
+    v.interval_method === "bootstrap" ? `interval by bootstrap (skewness ${v.skewness.toFixed(1)})` : "",
+  ].filter(Boolean);
+  return notes.length ? notes.join("; ") : "none";
 }
