@@ -113,6 +113,7 @@ export async function main(argv: string[]): Promise<number> {
       "--margin <relative>",
       "the difference that matters (0.02: 2%): each figure then gets a claim (better, worse, equivalent, not worse, not better, inconclusive) in a sentence",
     )
+    .option("--warmup <runs|auto>", "leave out each machine's first runs as warm-up: a count, or auto (as many as MSER finds)")
     .action(act((ctx, command, ids: string[]) => compareCommand(ids, command.opts<CompareOptions>(), ctx)));
 
   filters(withGlobals(program.command("export")))

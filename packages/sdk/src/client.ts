@@ -103,6 +103,8 @@ export interface CompareOptions extends CallOptions {
   minDifference?: number;
   /** The relative difference that matters (0.02: 2%): each figure then has a `claim` (better, worse, equivalent, not_worse, not_better or inconclusive) with its sentence. */
   margin?: number;
+  /** Leave out each machine's first runs as warm-up: a count, or "auto" (as many as MSER finds). */
+  warmup?: number | "auto";
 }
 
 /** Options of prepare and run. */
@@ -588,7 +590,14 @@ export function createClient(options: ClientOptions): BenchwrightClient {
         raw.GET("/executions/compare", {
           params: {
             header: fieldsHeader(o),
-            query: { ids, baseline: o?.baseline, confidence: o?.confidence, min_difference: o?.minDifference, margin: o?.margin },
+            query: {
+              ids,
+              baseline: o?.baseline,
+              confidence: o?.confidence,
+              min_difference: o?.minDifference,
+              margin: o?.margin,
+              warmup: o?.warmup === undefined ? undefined : String(o.warmup),
+            },
           },
           querySerializer: LIST_QUERY_SERIALIZER,
           ...init(o),

@@ -77,6 +77,7 @@ export function apiOperations(
         confidence?: string | number;
         min_difference?: string | number;
         margin?: string | number;
+        warmup?: string;
       };
       const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
       await checkReadable(engine, principalOf(res), ids);
@@ -89,6 +90,7 @@ export function apiOperations(
           confidence: q.confidence === undefined ? undefined : Number(q.confidence),
           minDifference: q.min_difference === undefined ? undefined : Number(q.min_difference),
           margin: q.margin === undefined ? undefined : Number(q.margin),
+          warmup: q.warmup === undefined ? undefined : q.warmup === "auto" ? "auto" : Number(q.warmup),
         }),
       );
     },

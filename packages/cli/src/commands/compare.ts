@@ -10,6 +10,7 @@ export interface CompareOptions {
   baseline?: string;
   confidence?: string;
   margin?: string;
+  warmup?: string;
 }
 
 /**
@@ -24,8 +25,10 @@ export async function compareCommand(ids: string[], options: CompareOptions, ctx
   const whole = await resolveExecutionIds(ctx, [...ids, ...(options.baseline === undefined ? [] : [options.baseline])]);
   const margin = options.margin === undefined ? undefined : Number(options.margin);
   if (margin !== undefined && !(margin >= 0 && margin <= 1)) throw new UsageError("--margin takes a relative difference from 0 to 1 (0.02: 2%)");
+  if (options.warmup !== undefined && !/^(auto|[0-9]{1,3})$/.test(options.warmup)) throw new UsageError("--warmup takes a number of runs or 'auto'");
+  const warmup = options.warmup === undefined ? undefined : options.warmup === "auto" ? "auto" : Number(options.warmup);
   const baseline = options.baseline === undefined ? undefined : whole.pop();
-  const comparison = await ctx.bw.compareExecutions(whole, { baseline, confidence, margin });
+  const comparison = await ctx.bw.compareExecutions(whole, { baseline, confidence, margin, warmup });
   if (ctx.json) {
     printJson(comparison);
     return 0;

@@ -52,6 +52,7 @@ export function checkPlan(
     baseline: baseline ?? "",
     min_difference: body.min_difference ?? 0,
     ...(body.margin !== undefined ? { margin: body.margin } : {}),
+    ...(body.warmup !== undefined ? { warmup: body.warmup } : {}),
     cells,
     executions,
   };

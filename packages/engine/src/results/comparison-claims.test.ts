@@ -36,7 +36,7 @@ describe("comparing executions with a margin", () => {
   ];
 
   it("gives each of the five verdicts, and inconclusive, each with its sentence and adjusted p-value", () => {
-    const c = compareExecutions(rows, "base", 0.95, 0, 0.02);
+    const c = compareExecutions(rows, "base", 0.95, 0, { margin: 0.02 });
     expect(c).toMatchObject({ margin: 0.02, multiplicity: "holm" });
     const figures = c.metrics[0].figures;
     expect(figures[0].claim).toBeUndefined();
@@ -80,5 +80,23 @@ describe("comparing executions with a margin", () => {
     expect(s.variability!.skewness).toBeGreaterThan(1);
     // The bootstrap's interval is longer on the side of the long tail.
     expect(s.variability!.ci_high - s.variability!.mean).toBeGreaterThan(s.variability!.mean - s.variability!.ci_low);
+  });
+
+  it("leaves out each machine's warm-up runs when asked: a count, or as many as MSER finds", () => {
+    const runs = (values: number[]) =>
+      values.map((value, i) => ({ name: "eps", unit: "u", better: "higher", value, vm: "vm0", repetition: i + 1 }) as StoredMetric);
+    const base = { ...rows[0], metrics: runs([100, 100.2, 99.8, 100.1, 99.9, 100, 100.1, 99.9]) };
+    const warm = { ...rows[1], metrics: runs([140, 125, 112, 100, 100.2, 99.8, 100.1, 99.9, 100, 100.1]) };
+    const auto = compareExecutions([base, warm], "base", 0.95, 0, { warmup: "auto" });
+    expect(auto.warmup).toBe("auto");
+    const figure = auto.metrics[0].figures[1];
+    expect(figure.variability).toMatchObject({ warmup_discarded: 3, warmup_runs: 0, runs: 7 });
+    expect(figure.values).toEqual([100, 100.2, 99.8, 100.1, 99.9, 100, 100.1]);
+    expect(figure.mean).toBeCloseTo(100.01, 2);
+    const two = compareExecutions([base, warm], "base", 0.95, 0, { warmup: 2 }).metrics[0].figures[1];
+    expect(two.variability!.warmup_discarded).toBe(2);
+    expect(two.n).toBe(8);
+    // Not asked: nothing left out, the warm-up flagged.
+    expect(compareExecutions([base, warm], "base", 0.95).metrics[0].figures[1].variability).toMatchObject({ warmup_discarded: 0, warmup_runs: 3 });
   });
 });

@@ -3,6 +3,7 @@ import type { StoredMetric } from "../model/metrics.js";
 import { ratioEstimate } from "./claims.js";
 import { type ClaimInput, claimsOf, MULTIPLICITY, sideOf, variabilityOf } from "./figure-claims.js";
 import { meanEstimate, nestedSummary } from "./nested-summary.js";
+import { warmupRuns } from "./robust.js";
 import { compareSamples, summarize } from "./statistics.js";
 import { toolVersionsDiffer } from "./tool-versions.js";
 
@@ -39,8 +40,24 @@ export interface ComparedRow {
  * difference is significant at the confidence asked for. Sides of one tool whose recorded
  * versions differ are listed in `tool_versions_differ`: a warning, the figures stand.
  */
-export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number, minDifference = 0, margin?: number): Comparison {
-  const { comparison, claimInputs } = compareWithClaimInputs(rows, baselineId, confidence, minDifference);
+/**
+ * What a comparison may also be asked: a `margin` for claims (figure-claims.ts), and `warmup`,
+ * the leading runs of each machine to leave out (a count, or `auto`: as many as MSER finds).
+ */
+export interface CompareOptions {
+  margin?: number;
+  warmup?: Warmup;
+}
+export type Warmup = number | "auto";
+
+export function compareExecutions(
+  rows: ComparedRow[],
+  baselineId: string,
+  confidence: number,
+  minDifference = 0,
+  { margin, warmup }: CompareOptions = {},
+): Comparison {
+  const { comparison, claimInputs } = compareWithClaimInputs(rows, baselineId, confidence, minDifference, labelsOf(rows), warmup);
   const claimMargin = margin ?? (minDifference || undefined);
   if (claimMargin === undefined) return comparison;
   const figures = comparison.metrics.flatMap((m) => m.figures);
@@ -71,11 +88,12 @@ export function compareWithClaimInputs(
   confidence: number,
   minDifference = 0,
   labels: ReadonlyMap<string, string> = labelsOf(rows),
+  warmup?: Warmup,
 ): { comparison: Comparison; claimInputs: Map<MetricFigure, ClaimInput> } {
   const claimInputs = new Map<MetricFigure, ClaimInput>();
   const baseline = rows.find((r) => r.id === baselineId)!;
   const byName = namesUnderOneTagSet(rows);
-  const samples = rows.map((r) => samplesOf(r.metrics, byName));
+  const samples = rows.map((r) => withoutWarmup(samplesOf(r.metrics, byName), warmup));
   const keys = new Map<string, StoredMetric>();
   for (const byKey of samples) for (const [key, s] of byKey) if (!keys.has(key)) keys.set(key, s.first);
   const baseSamples = samples[rows.indexOf(baseline)];
@@ -90,7 +108,7 @@ export function compareWithClaimInputs(
       const summary = summarize(sample.values, confidence);
       const groups = [...sample.machines.values()];
       const nested = nestedSummary(groups, confidence);
-      const variability = variabilityOf(nested, groups, confidence);
+      const variability = { ...variabilityOf(nested, groups, confidence), warmup_discarded: sample.warmupDiscarded ?? 0 };
       const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values, variability };
       if (row.id === baseline.id)
         return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
@@ -130,6 +148,7 @@ export function compareWithClaimInputs(
   const comparison: Comparison = {
     baseline: baseline.id,
     confidence,
+    ...(warmup !== undefined ? { warmup: String(warmup) } : {}),
     ...(minDifference ? { min_difference: minDifference } : {}),
     executions: rows.map((r) => ({
       id: r.id,
@@ -184,9 +203,32 @@ function sharedTags(all: Array<Record<string, string>>): Record<string, string> 
   return Object.fromEntries(Object.entries(first).filter(([k, v]) => rest.every((t) => t[k] === v)));
 }
 
+type Sample = { first: StoredMetric; values: number[]; machines: Map<string, number[]>; warmupDiscarded?: number };
+
+/**
+ * The samples without each machine's first runs: `warmup` of them, or as many as MSER finds
+ * (`auto`); a machine keeps its last run whatever the count.
+ */
+function withoutWarmup(samples: Map<string, Sample>, warmup: Warmup | undefined): Map<string, Sample> {
+  if (warmup === undefined || warmup === 0) return samples;
+  return new Map(
+    [...samples].map(([key, s]) => {
+      let discarded = 0;
+      const machines = new Map(
+        [...s.machines].map(([vm, values]) => {
+          const d = Math.min(warmup === "auto" ? warmupRuns(values) : warmup, values.length - 1);
+          discarded += d;
+          return [vm, values.slice(d)];
+        }),
+      );
+      return [key, { ...s, machines, values: [...machines.values()].flat(), warmupDiscarded: discarded }];
+    }),
+  );
+}
+
 /** Each metric's values, in all and by the machine that measured them (the nested model's groups). */
-function samplesOf(metrics: StoredMetric[], byName: Set<string>): Map<string, { first: StoredMetric; values: number[]; machines: Map<string, number[]> }> {
-  const out = new Map<string, { first: StoredMetric; values: number[]; machines: Map<string, number[]> }>();
+function samplesOf(metrics: StoredMetric[], byName: Set<string>): Map<string, Sample> {
+  const out = new Map<string, Sample>();
   for (const m of metrics) {
     const key = byName.has(m.name) ? JSON.stringify([m.name]) : metricKey(m);
     const entry = out.get(key) ?? { first: m, values: [], machines: new Map<string, number[]>() };

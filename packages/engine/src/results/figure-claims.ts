@@ -47,7 +47,7 @@ const BOOTSTRAP_FROM = 8;
  * warm-up and outliers flagged per machine, and the interval bootstrapped where its units are
  * skewed.
  */
-export function variabilityOf(s: NestedSummary, groups: readonly (readonly number[])[], confidence: number): FigureVariability {
+export function variabilityOf(s: NestedSummary, groups: readonly (readonly number[])[], confidence: number): Omit<FigureVariability, "warmup_discarded"> {
   const units = groups.length > 1 ? groups.map((g) => g.reduce((a, b) => a + b, 0) / g.length) : (groups[0] ?? []);
   const skew = skewness(units);
   const bootstrap = units.length >= BOOTSTRAP_FROM && Math.abs(skew) > SKEWED ? bootstrapMeanInterval(units, confidence) : null;

@@ -10,7 +10,9 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 /**
  * How many leading runs are warm-up, by MSER (White 1997, the marginal standard error rule): the
  * truncation d that minimises Σ(x_i − mean)² / (n − d)² over what remains, at most half the runs.
- * Fewer than 4 runs tell nothing.
+ * On a short steady series MSER cuts a few runs by chance, so its cut stands only when the runs
+ * it cuts are clearly unlike the rest: their mean more than 3 standard deviations of the rest
+ * away from the rest's mean. Fewer than 4 runs tell nothing.
  */
 export function warmupRuns(values: readonly number[]): number {
   const n = values.length;
@@ -27,7 +29,11 @@ export function warmupRuns(values: readonly number[]): number {
       bestScore = score;
     }
   }
-  return best;
+  if (best === 0) return 0;
+  const rest = values.slice(best);
+  const m = mean(rest);
+  const sd = Math.sqrt(rest.reduce((a, v) => a + (v - m) ** 2, 0) / Math.max(1, rest.length - 1));
+  return Math.abs(mean(values.slice(0, best)) - m) > 3 * sd ? best : 0;
 }
 
 /** The rule outliers are flagged by: Iglewicz & Hoaglin's modified z-score, |0.6745·(x − median)/MAD| > 3.5. */

@@ -29,7 +29,8 @@ export function buildPlanReport(
 ): PlanReport {
   const minDifference = plan.min_difference ?? 0;
   const inputs = new Map<ReportFigure, ClaimInput>();
-  const reported = cellGroups(plan, cells).map((group) => reportCell(group, plan.baseline, executions, confidence, minDifference, inputs));
+  const warmup = plan.warmup === undefined ? undefined : plan.warmup === "auto" ? "auto" : Number(plan.warmup);
+  const reported = cellGroups(plan, cells).map((group) => reportCell(group, plan.baseline, executions, confidence, minDifference, inputs, warmup));
   const margin = plan.margin ?? (minDifference || undefined);
   if (margin !== undefined) {
     // One family for the whole report: a claim in any cell is as trustworthy as in a report of one cell.

@@ -1,6 +1,6 @@
 import type { PlanReport } from "@benchwright/contract";
 import type { PlanRunCell } from "../../model/plan-runs.js";
-import { type ComparedRow, compareWithClaimInputs } from "../../results/comparison.js";
+import { type ComparedRow, compareWithClaimInputs, type Warmup } from "../../results/comparison.js";
 import type { ClaimInput } from "../../results/figure-claims.js";
 import { ranksOf } from "./figure-ranks.js";
 
@@ -30,6 +30,7 @@ export function reportCell(
   confidence: number,
   minDifference = 0,
   claimInputs?: Map<ReportFigure, ClaimInput>,
+  warmup?: Warmup,
 ): ReportCell {
   const [first] = group.runCells;
   const measured = group.runCells.filter((c) => c.state === "completed" && c.execution_id && executions.get(c.execution_id)?.metrics.length);
@@ -39,7 +40,7 @@ export function reportCell(
   const targetOf = new Map(ordered.map((c) => [c.execution_id!, c.target]));
   // Claims name the targets; they are decided across the whole report (plan-report.ts), so only their inputs are kept here.
   const { comparison, claimInputs: inputs } = rows.length
-    ? compareWithClaimInputs(rows, rows[0].id, confidence, minDifference, targetOf)
+    ? compareWithClaimInputs(rows, rows[0].id, confidence, minDifference, targetOf, warmup)
     : { comparison: { metrics: [] }, claimInputs: new Map() };
   const compared = comparison.metrics;
   const metrics = compared.map((m): ReportMetric => {

@@ -38,4 +38,11 @@ describe("a report with a margin", () => {
   function eps() {
     return report.cells[0].metrics.find((m) => m.name === "events_per_second")!.figures.find((f) => f.target === "fast")!;
   }
+
+  it("leaves out warm-up runs when the plan asks", () => {
+    const warm = buildPlanReport({ ...plan, warmup: "1" }, cells, executions, { runId: RUN_ID });
+    const figure = warm.cells[0].metrics[0].figures[0];
+    expect(figure.variability!.warmup_discarded).toBe(1);
+    expect(figure.n).toBe(report.cells[0].metrics[0].figures[0].n - 1);
+  });
 });
