@@ -43,6 +43,7 @@ export function claimsText(figures: readonly ClaimedFigure[], margin: number | u
 /** What the robust checks found, as the summary says it: warm-up and outliers flagged, a skewed interval bootstrapped. */
 function robustNotes(v: FigureVariability): string {
   const notes = [
+    v.warmup_discarded ? `${v.warmup_discarded} warm-up run${v.warmup_discarded === 1 ? "" : "s"} left out` : "",
     v.warmup_runs ? `warm-up: ${v.warmup_runs} run${v.warmup_runs === 1 ? "" : "s"} flagged` : "",
     v.outliers ? `${v.outliers} outlier${v.outliers === 1 ? "" : "s"} (${v.outlier_rule})` : "",
     v.interval_method === "bootstrap" ? `interval by bootstrap (skewness ${v.skewness.toFixed(1)})` : "",

@@ -89,6 +89,7 @@ describe("compare's claims", () => {
       within_cv_ci_high: 0.008,
       interval_method: "bootstrap",
       warmup_runs: 2,
+      warmup_discarded: 0,
       outliers: 1,
       outlier_rule: "modified_z_above_3.5",
       skewness: 1.4,

@@ -64,6 +64,7 @@ ${rows.join("\n")}
 /** What the robust checks found: warm-up and outliers flagged (not dropped), a skewed interval bootstrapped. */
 function notesOf(v: NonNullable<Figure["variability"]>): string {
   const notes = [
+    v.warmup_discarded ? `${v.warmup_discarded} warm-up run(s) left out` : "",
     v.warmup_runs ? `warm-up: ${v.warmup_runs} run(s) flagged` : "",
     v.outliers ? `${v.outliers} outlier(s) by ${v.outlier_rule}` : "",
     v.interval_method === "bootstrap" ? `interval by bootstrap (skewness ${v.skewness.toFixed(1)})` : "",
