@@ -3,6 +3,7 @@ import type { ComparedMetric, Comparison, MetricFigure } from "@benchwright/sdk"
 type ComparedExecution = Comparison["executions"][number];
 import { api } from "../api.js";
 import { claimLines } from "../claim-lines.js";
+import { claimsList } from "./claims-list.js";
 import { chartElement } from "../charts/chart-element.js";
 import { type Bar, metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
 import { h } from "../dom.js";
@@ -38,7 +39,7 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
     h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
     ...toolVersionsWarning(comparison),
     executionsTable(comparison, machinesDuring),
-    ...claimsList(comparison),
+    ...claimsList(claimLines(comparison), comparison.margin),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
       ? [...(comparison.metrics.length > 1 ? [overview(comparison)] : []), ...metricGroups(comparison)]
@@ -298,21 +299,4 @@ function note(f: MetricFigure): string {
   if (f.verdict === "baseline") return "baseline";
   const ratio = f.ratio === null ? "" : `×${figure(f.ratio)} `;
   return `${ratio}${f.verdict.replace("_", " ")}`;
-}
-
-/** The claims with their sentences, when the comparison was asked with a margin. */
-function claimsList(c: Comparison): HTMLElement[] {
-  const lines = claimLines(c);
-  if (!lines.length) return [];
-  return [
-    h("h2", {}, "Claims"),
-    h("p", { class: "muted" }, `With a margin of ${((c.margin ?? 0) * 100).toFixed(1)}%; p-values adjusted together (Holm).`),
-    h(
-      "ul",
-      { "data-testid": "claims" },
-      lines.map((l) =>
-        h("li", { "data-claim": l.verdict }, h("b", {}, l.verdictText), `: ${l.sentence} `, h("small", { class: "muted" }, `adjusted p ${l.pAdjusted}`)),
-      ),
-    ),
-  ];
 }
