@@ -19,6 +19,7 @@ const SCRIPTS = [
   // --expose-gc lets it collect its own garbage before measuring the reference's growth.
   { name: "log-memory", node: ["--expose-gc"] },
   { name: "change-points" },
+  { name: "allocation" },
   { name: "telemetry-cost" },
   { name: "cancel-large-run" },
 ];

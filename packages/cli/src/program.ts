@@ -109,6 +109,11 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<execution-ids...>", "two or more")
     .option("--baseline <execution-id>", "the execution the others are compared with (default: the first)")
     .option("--confidence <level>", "confidence level of the intervals and the test (default: 0.95)")
+    .option(
+      "--margin <relative>",
+      "the difference that matters (0.02: 2%): each figure then gets a claim (better, worse, equivalent, not worse, not better, inconclusive) in a sentence",
+    )
+    .option("--warmup <runs|auto>", "leave out each machine's first runs as warm-up: a count, or auto (as many as MSER finds)")
     .action(act((ctx, command, ids: string[]) => compareCommand(ids, command.opts<CompareOptions>(), ctx)));
 
   filters(withGlobals(program.command("export")))

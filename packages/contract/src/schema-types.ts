@@ -48,6 +48,10 @@ export type MetricRow = Schemas["MetricRow"];
 export type Comparison = Schemas["Comparison"];
 export type ComparedMetric = Schemas["ComparedMetric"];
 export type MetricFigure = Schemas["MetricFigure"];
+/** What a figure may claim against the baseline with a margin (`compareExecutions` with `margin`, a plan's report). */
+export type Claim = Schemas["Claim"];
+/** A figure in the two-level model: machines, runs, and how much it varies between and within machines. */
+export type FigureVariability = Schemas["FigureVariability"];
 /** A compared side whose tool version differs from another's (`Comparison.tool_versions_differ`). */
 export type ToolVersionSide = Schemas["ToolVersionSide"];
 /** A compared side whose params differ from another's of its workload (`Comparison.params_differ`). */

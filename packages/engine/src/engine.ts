@@ -381,7 +381,14 @@ export class Engine {
   }
 
   /** Compares executions metric by metric with a baseline (the first by default): see results/comparison.ts. */
-  compareExecutions(query: { ids: string[]; baseline?: string; confidence?: number; minDifference?: number }): Promise<Comparison> {
+  compareExecutions(query: {
+    ids: string[];
+    baseline?: string;
+    confidence?: number;
+    minDifference?: number;
+    margin?: number;
+    warmup?: number | "auto";
+  }): Promise<Comparison> {
     return this.executions.compare(query);
   }
 

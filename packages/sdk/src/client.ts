@@ -101,6 +101,10 @@ export interface CompareOptions extends CallOptions {
   confidence?: number;
   /** The smallest relative difference that counts (0.02: a ratio within 2% of 1 reads no_difference); 0 by default. */
   minDifference?: number;
+  /** The relative difference that matters (0.02: 2%): each figure then has a `claim` (better, worse, equivalent, not_worse, not_better or inconclusive) with its sentence. */
+  margin?: number;
+  /** Leave out each machine's first runs as warm-up: a count, or "auto" (as many as MSER finds). */
+  warmup?: number | "auto";
 }
 
 /** Options of prepare and run. */
@@ -584,7 +588,17 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     compareExecutions: (ids, o) =>
       unwrap(
         raw.GET("/executions/compare", {
-          params: { header: fieldsHeader(o), query: { ids, baseline: o?.baseline, confidence: o?.confidence, min_difference: o?.minDifference } },
+          params: {
+            header: fieldsHeader(o),
+            query: {
+              ids,
+              baseline: o?.baseline,
+              confidence: o?.confidence,
+              min_difference: o?.minDifference,
+              margin: o?.margin,
+              warmup: o?.warmup === undefined ? undefined : String(o.warmup),
+            },
+          },
           querySerializer: LIST_QUERY_SERIALIZER,
           ...init(o),
         }),

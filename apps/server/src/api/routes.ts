@@ -71,7 +71,14 @@ export function apiOperations(
       await sendMetricsExport(res, engine.exportMetrics({ ...filters, ...visibilityOf(res) }), format);
     },
     compareExecutions: async (req, res) => {
-      const q = req.query as { ids: string | string[]; baseline?: string; confidence?: string | number; min_difference?: string | number };
+      const q = req.query as {
+        ids: string | string[];
+        baseline?: string;
+        confidence?: string | number;
+        min_difference?: string | number;
+        margin?: string | number;
+        warmup?: string;
+      };
       const ids = Array.isArray(q.ids) ? q.ids : q.ids.split(",");
       await checkReadable(engine, principalOf(res), ids);
       ok(
@@ -82,6 +89,8 @@ export function apiOperations(
           baseline: q.baseline,
           confidence: q.confidence === undefined ? undefined : Number(q.confidence),
           minDifference: q.min_difference === undefined ? undefined : Number(q.min_difference),
+          margin: q.margin === undefined ? undefined : Number(q.margin),
+          warmup: q.warmup === undefined ? undefined : q.warmup === "auto" ? "auto" : Number(q.warmup),
         }),
       );
     },

@@ -24,7 +24,8 @@ describe("a plan run's report over HTTP", () => {
     ];
     const plan = await api
       .post("/api/v1/plans/")
-      .send({ targets, benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: 0.1 } }], repetitions: { count: 3 } });
+      // A margin of 50%: two idle sleeps of 0.1 s on one machine are equivalent, or at least not worse (the report's claims).
+      .send({ targets, benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: 0.1 } }], repetitions: { count: 3 }, margin: 0.5 });
     expect(plan.status, plan.text).toBe(201);
     planId = plan.body.id;
     const run = await runPlan(api, planId);
@@ -73,6 +74,23 @@ describe("a plan run's report over HTTP", () => {
     expect(res.text).toContain('<th scope="row">there</th>');
     expect(res.text).not.toMatch(/https?:\/\//);
     expect(res.text.match(/<svg/g)).toHaveLength(2);
+  });
+
+  it("claims with the plan's margin, each figure with its variability; compare takes a margin too", async () => {
+    const { body } = await api.get(path()).expect(200);
+    expect(body).toMatchObject({ margin: 0.5, multiplicity: "holm" });
+    const [here, there] = body.cells[0].metrics[0].figures;
+    expect(here.claim).toBeUndefined();
+    expect(["equivalent", "not_worse", "not_better"]).toContain(there.claim.verdict);
+    expect(there.claim.sentence).toMatch(/^there is .* here on idle_seconds\b.*3 runs on one machine each\)\.$/);
+    expect(there.variability).toMatchObject({ machines: 1, runs: 3, interval_from: "runs", between_cv: null });
+    const csv = parse((await api.get(`${path()}?format=csv`).expect(200)).text, { columns: true }) as Array<Record<string, string>>;
+    expect(csv[1]).toMatchObject({ machines: "1", claim: there.claim.verdict });
+    const ids = [here.execution_id, there.execution_id].join(",");
+    const compared = (await api.get("/api/v1/executions/compare").query({ ids, margin: 0.5 }).expect(200)).body;
+    expect(compared.metrics[0].figures[1].claim.verdict).toBe(there.claim.verdict);
+    const bad = await api.get("/api/v1/executions/compare").query({ ids, margin: 2 }).expect(400);
+    expect(bad.body.errors[0].path).toBe("/query/margin");
   });
 
   it("is a 400 for an unknown format, and a 404 for an unknown plan or run", async () => {

@@ -2,6 +2,8 @@ import type { ComparedMetric, Comparison, MetricFigure } from "@benchwright/sdk"
 
 type ComparedExecution = Comparison["executions"][number];
 import { api } from "../api.js";
+import { claimLines } from "../claim-lines.js";
+import { claimsList } from "./claims-list.js";
 import { chartElement } from "../charts/chart-element.js";
 import { type Bar, metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
 import { h } from "../dom.js";
@@ -28,13 +30,17 @@ export async function compareView(root: HTMLElement, route: Route, signal: Abort
     return;
   }
   const baseline = route.query.get("baseline") ?? undefined;
-  const [comparison, machinesDuring] = await Promise.all([api().compareExecutions(ids, { baseline, signal }), runTelemetry(ids, signal)]);
+  // A margin in the address (`&margin=0.02`) asks for claims.
+  const marginText = route.query.get("margin");
+  const margin = marginText === null || marginText === "" || Number.isNaN(Number(marginText)) ? undefined : Number(marginText);
+  const [comparison, machinesDuring] = await Promise.all([api().compareExecutions(ids, { baseline, margin, signal }), runTelemetry(ids, signal)]);
   root.replaceChildren(
     h("h1", {}, "Comparison"),
     h("p", { class: "muted" }, `Bars are means; error bars the ${Math.round(comparison.confidence * 100)}% confidence interval of each mean.`),
     ...toolVersionsWarning(comparison),
     ...paramsWarning(comparison),
     executionsTable(comparison, machinesDuring),
+    ...claimsList(claimLines(comparison), comparison.margin),
     h("h2", {}, "Metrics"),
     ...(comparison.metrics.length
       ? [...(comparison.metrics.length > 1 ? [overview(comparison)] : []), ...metricGroups(comparison)]

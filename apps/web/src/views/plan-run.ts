@@ -1,4 +1,6 @@
 import type { Plan, PlanReport, PlanRun } from "@benchwright/sdk";
+import { reportClaimLines } from "../claim-lines.js";
+import { claimsList } from "./claims-list.js";
 import { api, apiBase, describeError } from "../api.js";
 import { chartElement } from "../charts/chart-element.js";
 import { costPoints, costScatterOption } from "../charts/cost-scatter-option.js";
@@ -258,5 +260,6 @@ function reportSections(report: PlanReport, run: PlanRun): HTMLElement[] {
           { class: "muted", "data-testid": "no-costs" },
           "No prices were set for these targets' service types (price_per_hour in their configurations): there is no cost to set the performance against.",
         ),
+    ...claimsList(reportClaimLines(report), report.margin),
   ];
 }

@@ -94,3 +94,68 @@ describe("compare's table", () => {
     expect(comparisonText({ ...comparison, params_differ: [] })).not.toContain("params differ");
   });
 });
+
+describe("compare's claims", () => {
+  it("prints each claim's sentence with its adjusted p-value, and the variability between and within machines", () => {
+    const variability = {
+      machines: 4,
+      runs: 12,
+      mean: 5,
+      ci_low: 4.9,
+      ci_high: 5.1,
+      interval_from: "machines",
+      between_cv: 0.042,
+      between_cv_ci_low: 0.02,
+      between_cv_ci_high: 0.12,
+      within_cv: 0.005,
+      within_cv_ci_low: 0.004,
+      within_cv_ci_high: 0.008,
+      interval_method: "bootstrap",
+      warmup_runs: 2,
+      warmup_discarded: 0,
+      outliers: 1,
+      outlier_rule: "modified_z_above_3.5",
+      skewness: 1.4,
+    } as const;
+    const sentences = {
+      better: "B is 3.1% better than A on eps.",
+      worse: "B is 3.1% worse than A on eps.",
+      equivalent: "B is equivalent to A on eps, within ±2.0%.",
+      not_worse: "B is not worse than A on eps by more than 2.0%.",
+      not_better: "B is not better than A on eps by more than 2.0%.",
+      inconclusive: "Whether B differs from A on eps by more than 2.0% cannot be told yet. About 9 machines each would likely settle it.",
+    };
+    for (const [verdict, sentence] of Object.entries(sentences)) {
+      const claim = {
+        verdict,
+        margin: 0.02,
+        p_value: 0.001,
+        p_adjusted: 0.004,
+        settle_n: verdict === "inconclusive" ? 9 : null,
+        sentence,
+      } as MetricFigure["claim"];
+      const comparison = {
+        baseline: A,
+        confidence: 0.95,
+        margin: 0.02,
+        multiplicity: "holm",
+        executions: [A, B].map((id) => ({ id, tool: "sysbench", workload: "cpu", provider: "aws", service_type: "m6i.large", state: "completed" })),
+        metrics: [
+          {
+            name: "eps",
+            unit: "e/s",
+            tags: {},
+            better: "higher",
+            figures: [figureOf(A, { variability }), figureOf(B, { ratio: 1.031, p_value: 0.001, verdict: "better", claim, variability })],
+          },
+        ],
+      } as unknown as Comparison;
+      const text = comparisonText(comparison);
+      expect(text).toContain("claims with a margin of 2.0% (p-values adjusted by Holm across them all):");
+      expect(text).toContain(`${verdict.replace("_", " ").toUpperCase()}: ${sentence} (adjusted p 0.0040)`);
+      expect(text).toContain(
+        "B eps: between machines 4.2% [2.0%, 12.0%]; within a machine 0.5% [0.4%, 0.8%] (4 machines, 12 runs); warm-up: 2 runs flagged; 1 outlier (modified_z_above_3.5); interval by bootstrap (skewness 1.4)",
+      );
+    }
+  });
+});

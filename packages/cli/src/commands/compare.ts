@@ -1,6 +1,7 @@
 import type { Comparison, MetricFigure } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
 import { UsageError } from "../exit-codes.js";
+import { claimsText } from "../claims-text.js";
 import { figure, spread, verdictText } from "../figures.js";
 import { resolveExecutionIds } from "../ids.js";
 import { paramsText } from "../params-text.js";
@@ -9,6 +10,8 @@ import { table, tagsText } from "../tables.js";
 export interface CompareOptions {
   baseline?: string;
   confidence?: string;
+  margin?: string;
+  warmup?: string;
 }
 
 /**
@@ -21,8 +24,12 @@ export async function compareCommand(ids: string[], options: CompareOptions, ctx
   const confidence = options.confidence === undefined ? undefined : Number(options.confidence);
   if (confidence !== undefined && !(confidence >= 0.5 && confidence <= 0.999)) throw new UsageError("--confidence takes a level from 0.5 to 0.999");
   const whole = await resolveExecutionIds(ctx, [...ids, ...(options.baseline === undefined ? [] : [options.baseline])]);
+  const margin = options.margin === undefined ? undefined : Number(options.margin);
+  if (margin !== undefined && !(margin >= 0 && margin <= 1)) throw new UsageError("--margin takes a relative difference from 0 to 1 (0.02: 2%)");
+  if (options.warmup !== undefined && !/^(auto|[0-9]{1,3})$/.test(options.warmup)) throw new UsageError("--warmup takes a number of runs or 'auto'");
+  const warmup = options.warmup === undefined ? undefined : options.warmup === "auto" ? "auto" : Number(options.warmup);
   const baseline = options.baseline === undefined ? undefined : whole.pop();
-  const comparison = await ctx.bw.compareExecutions(whole, { baseline, confidence });
+  const comparison = await ctx.bw.compareExecutions(whole, { baseline, confidence, margin, warmup });
   if (ctx.json) {
     printJson(comparison);
     return 0;
@@ -40,7 +47,11 @@ export function comparisonText(comparison: Comparison): string {
     m.unit + (m.better ? ` (${m.better} better)` : ""),
     ...comparison.executions.map((e) => cell(m.figures.find((f) => f.execution_id === e.id))),
   ]);
-  return `${legend(comparison)}\n${versionWarning(comparison)}${paramsWarning(comparison)}${rows.length ? table(head, rows) : "(no metrics to compare)"}`;
+  const letterOf = (id: string) => letter(comparison.executions.findIndex((e) => e.id === id));
+  const claimed = comparison.metrics.flatMap((m) =>
+    m.figures.map((f) => ({ who: letterOf(f.execution_id), metric: m.name, claim: f.claim, variability: f.variability })),
+  );
+  return `${legend(comparison)}\n${versionWarning(comparison)}${paramsWarning(comparison)}${rows.length ? table(head, rows) : "(no metrics to compare)"}${claimsText(claimed, comparison.margin)}`;
 }
 
 /**

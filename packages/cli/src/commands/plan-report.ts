@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { note, print, printJson, type Context } from "../context.js";
+import { claimsText } from "../claims-text.js";
 import { UsageError } from "../exit-codes.js";
 import { resolveRun } from "../plan-runs.js";
 import { rankingText } from "./plan-run.js";
@@ -23,7 +24,17 @@ export async function planReportCommand(runId: string, options: PlanReportOption
   const { planId, runId: id } = await resolveRun(ctx.bw, runId, options.plan);
   if (format === "text" || format === "json") {
     const report = await ctx.bw.getPlanRunReport(planId, id);
-    const text = format === "json" ? `${JSON.stringify(report, null, 2)}\n` : `${rankingText(report)}\n`;
+    const claimed = report.cells.flatMap((c) =>
+      c.metrics.flatMap((m) =>
+        m.figures.map((f) => ({
+          who: f.target,
+          metric: `${m.name} (${c.tool}/${c.workload} #${c.benchmark}.${c.cell})`,
+          claim: f.claim,
+          variability: f.variability,
+        })),
+      ),
+    );
+    const text = format === "json" ? `${JSON.stringify(report, null, 2)}\n` : `${rankingText(report)}${claimsText(claimed, report.margin)}\n`;
     if (!options.output) {
       if (format === "json" || ctx.json) printJson(report);
       else print(text.trimEnd());

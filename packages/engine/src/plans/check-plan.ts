@@ -51,6 +51,8 @@ export function checkPlan(
     keep_sessions: body.keep_sessions ?? false,
     baseline: baseline ?? "",
     min_difference: body.min_difference ?? 0,
+    ...(body.margin !== undefined ? { margin: body.margin } : {}),
+    ...(body.warmup !== undefined ? { warmup: body.warmup } : {}),
     cells,
     executions,
   };

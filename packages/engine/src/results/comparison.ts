@@ -1,5 +1,9 @@
 import type { components } from "@benchwright/contract";
 import type { StoredMetric } from "../model/metrics.js";
+import { ratioEstimate } from "./claims.js";
+import { type ClaimInput, claimsOf, MULTIPLICITY, sideOf, variabilityOf } from "./figure-claims.js";
+import { meanEstimate, nestedSummary } from "./nested-summary.js";
+import { warmupRuns } from "./robust.js";
 import { compareSamples, summarize } from "./statistics.js";
 import { paramsDiffer } from "./params-differ.js";
 import { toolVersionsDiffer } from "./tool-versions.js";
@@ -38,10 +42,60 @@ export interface ComparedRow {
  * versions differ are listed in `tool_versions_differ`, and sides of one workload whose params
  * differ in `params_differ`: warnings, the figures stand.
  */
-export function compareExecutions(rows: ComparedRow[], baselineId: string, confidence: number, minDifference = 0): Comparison {
+/**
+ * What a comparison may also be asked: a `margin` for claims (figure-claims.ts), and `warmup`,
+ * the leading runs of each machine to leave out (a count, or `auto`: as many as MSER finds).
+ */
+export interface CompareOptions {
+  margin?: number;
+  warmup?: Warmup;
+}
+export type Warmup = number | "auto";
+
+export function compareExecutions(
+  rows: ComparedRow[],
+  baselineId: string,
+  confidence: number,
+  minDifference = 0,
+  { margin, warmup }: CompareOptions = {},
+): Comparison {
+  const { comparison, claimInputs } = compareWithClaimInputs(rows, baselineId, confidence, minDifference, labelsOf(rows), warmup);
+  const claimMargin = margin ?? (minDifference || undefined);
+  if (claimMargin === undefined) return comparison;
+  const figures = comparison.metrics.flatMap((m) => m.figures);
+  const claims = claimsOf(
+    figures.map((f) => claimInputs.get(f)),
+    claimMargin,
+    confidence,
+  );
+  figures.forEach((f, i) => {
+    if (claims[i]) f.claim = claims[i];
+  });
+  return { ...comparison, margin: claimMargin, multiplicity: MULTIPLICITY };
+}
+
+/** How each execution is named in a claim's sentence: its provider and service type, with its id's start where two share them. */
+function labelsOf(rows: readonly ComparedRow[]): Map<string, string> {
+  const base = rows.map((r) => `${r.provider}/${r.service_type}`);
+  return new Map(rows.map((r, i) => [r.id, base.filter((b) => b === base[i]).length > 1 ? `${base[i]} (${r.id.slice(0, 8)})` : base[i]]));
+}
+
+/**
+ * The comparison without claims, and what each figure's claim needs: a report decides the claims
+ * of all its cells together (plan-report.ts), a comparison those of its figures.
+ */
+export function compareWithClaimInputs(
+  rows: ComparedRow[],
+  baselineId: string,
+  confidence: number,
+  minDifference = 0,
+  labels: ReadonlyMap<string, string> = labelsOf(rows),
+  warmup?: Warmup,
+): { comparison: Comparison; claimInputs: Map<MetricFigure, ClaimInput> } {
+  const claimInputs = new Map<MetricFigure, ClaimInput>();
   const baseline = rows.find((r) => r.id === baselineId)!;
   const byName = namesUnderOneTagSet(rows);
-  const samples = rows.map((r) => samplesOf(r.metrics, byName));
+  const samples = rows.map((r) => withoutWarmup(samplesOf(r.metrics, byName), warmup));
   const keys = new Map<string, StoredMetric>();
   for (const byKey of samples) for (const [key, s] of byKey) if (!keys.has(key)) keys.set(key, s.first);
   const baseSamples = samples[rows.indexOf(baseline)];
@@ -49,28 +103,40 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
   const metrics: ComparedMetric[] = [...keys].map(([key, first]) => {
     const base = baseSamples.get(key);
     const baseSummary = base ? summarize(base.values, confidence) : undefined;
+    const baseNested = base ? nestedSummary([...base.machines.values()], confidence) : undefined;
     const figures = rows.flatMap((row, i): MetricFigure[] => {
       const sample = samples[i].get(key);
       if (!sample) return [];
       const summary = summarize(sample.values, confidence);
-      const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values };
+      const groups = [...sample.machines.values()];
+      const nested = nestedSummary(groups, confidence);
+      const variability = { ...variabilityOf(nested, groups, confidence), warmup_discarded: sample.warmupDiscarded ?? 0 };
+      const figure = { execution_id: row.id, tags: sample.first.tags ?? {}, ...withoutCv(summary), values: sample.values, variability };
       if (row.id === baseline.id)
         return [{ ...figure, ratio: 1, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "baseline" }];
-      if (!baseSummary) return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
+      if (!baseSummary || !base || !baseNested)
+        return [{ ...figure, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, significant: false, verdict: "unknown" }];
       const test = compareSamples(baseSummary, summary, confidence);
       // A difference too small to matter (within minDifference of a ratio of 1) is none, however sure the test is of it.
       const significant = test.p_value !== null && test.p_value < 1 - confidence && Math.abs(test.ratio - 1) >= minDifference;
-      return [
-        {
-          ...figure,
-          ratio: Number.isFinite(test.ratio) ? test.ratio : null,
-          ratio_ci_low: test.ci_low,
-          ratio_ci_high: test.ci_high,
-          p_value: test.p_value,
-          significant,
-          verdict: verdictOf(test.p_value, significant, summary.mean - baseSummary.mean, first.better),
-        },
-      ];
+      const compared: MetricFigure = {
+        ...figure,
+        ratio: Number.isFinite(test.ratio) ? test.ratio : null,
+        ratio_ci_low: test.ci_low,
+        ratio_ci_high: test.ci_high,
+        p_value: test.p_value,
+        significant,
+        verdict: verdictOf(test.p_value, significant, summary.mean - baseSummary.mean, first.better),
+      };
+      claimInputs.set(compared, {
+        // The claim's ratio is of the machines' means, its error from their spread (the figure's own ratio pools the runs, as it always has).
+        estimate: ratioEstimate(meanEstimate([...base.machines.values()]), meanEstimate([...sample.machines.values()])),
+        better: first.better,
+        metric: first.name,
+        subject: sideOf(labels.get(row.id) ?? row.id, nested),
+        baseline: sideOf(labels.get(baseline.id) ?? baseline.id, baseNested),
+      });
+      return [compared];
     });
     return {
       name: first.name,
@@ -81,9 +147,10 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
     };
   });
 
-  return {
+  const comparison: Comparison = {
     baseline: baseline.id,
     confidence,
+    ...(warmup !== undefined ? { warmup: String(warmup) } : {}),
     ...(minDifference ? { min_difference: minDifference } : {}),
     executions: rows.map((r) => ({
       id: r.id,
@@ -101,6 +168,7 @@ export function compareExecutions(rows: ComparedRow[], baselineId: string, confi
     tool_versions_differ: toolVersionsDiffer(rows),
     params_differ: paramsDiffer(rows),
   };
+  return { comparison, claimInputs };
 }
 
 function verdictOf(pValue: number | null, significant: boolean, difference: number, better: StoredMetric["better"]): Verdict {
@@ -138,13 +206,39 @@ function sharedTags(all: Array<Record<string, string>>): Record<string, string> 
   return Object.fromEntries(Object.entries(first).filter(([k, v]) => rest.every((t) => t[k] === v)));
 }
 
-function samplesOf(metrics: StoredMetric[], byName: Set<string>): Map<string, { first: StoredMetric; values: number[] }> {
-  const out = new Map<string, { first: StoredMetric; values: number[] }>();
+type Sample = { first: StoredMetric; values: number[]; machines: Map<string, number[]>; warmupDiscarded?: number };
+
+/**
+ * The samples without each machine's first runs: `warmup` of them, or as many as MSER finds
+ * (`auto`); a machine keeps its last run whatever the count.
+ */
+function withoutWarmup(samples: Map<string, Sample>, warmup: Warmup | undefined): Map<string, Sample> {
+  if (warmup === undefined || warmup === 0) return samples;
+  return new Map(
+    [...samples].map(([key, s]) => {
+      let discarded = 0;
+      const machines = new Map(
+        [...s.machines].map(([vm, values]) => {
+          const d = Math.min(warmup === "auto" ? warmupRuns(values) : warmup, values.length - 1);
+          discarded += d;
+          return [vm, values.slice(d)];
+        }),
+      );
+      return [key, { ...s, machines, values: [...machines.values()].flat(), warmupDiscarded: discarded }];
+    }),
+  );
+}
+
+/** Each metric's values, in all and by the machine that measured them (the nested model's groups). */
+function samplesOf(metrics: StoredMetric[], byName: Set<string>): Map<string, Sample> {
+  const out = new Map<string, Sample>();
   for (const m of metrics) {
     const key = byName.has(m.name) ? JSON.stringify([m.name]) : metricKey(m);
-    const entry = out.get(key);
-    if (entry) entry.values.push(m.value);
-    else out.set(key, { first: m, values: [m.value] });
+    const entry = out.get(key) ?? { first: m, values: [], machines: new Map<string, number[]>() };
+    entry.values.push(m.value);
+    const machine = m.vm ?? "";
+    entry.machines.set(machine, [...(entry.machines.get(machine) ?? []), m.value]);
+    out.set(key, entry);
   }
   return out;
 }

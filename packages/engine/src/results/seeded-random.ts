@@ -33,3 +33,9 @@ export function shuffle<T extends { [i: number]: unknown; length: number }>(item
   }
   return items;
 }
+
+/** A draw from the standard normal distribution (Box-Muller), for simulated measurements. */
+export function gaussian(random: SeededRandom): number {
+  const u = 1 - random.float();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.float());
+}

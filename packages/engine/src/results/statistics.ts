@@ -133,7 +133,7 @@ function betaFraction(x: number, a: number, b: number): number {
 }
 
 /** ln Γ(x), Lanczos (g = 7, n = 9). */
-function logGamma(x: number): number {
+export function logGamma(x: number): number {
   const g = [
     0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
     9.9843695780195716e-6, 1.5056327351493116e-7,

@@ -53,6 +53,7 @@ describe("a plan run's report", () => {
         p_value: f.p_value,
         verdict: f.verdict,
         rank: 1,
+        variability: f.variability,
       });
     }
   });

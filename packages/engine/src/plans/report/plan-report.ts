@@ -1,8 +1,11 @@
 import type { Plan, PlanReport } from "@benchwright/contract";
 import type { PlanCellState, PlanRunCell } from "../../model/plan-runs.js";
 import type { ComparedRow } from "../../results/comparison.js";
+import { type ClaimInput, claimsOf, MULTIPLICITY } from "../../results/figure-claims.js";
 import { reportCell, type CellGroup } from "./report-cell.js";
 import { targetStandings, type ExecutionCost } from "./target-standings.js";
+
+type ReportFigure = PlanReport["cells"][number]["metrics"][number]["figures"][number];
 
 export interface PlanReportOptions {
   runId: string;
@@ -25,13 +28,25 @@ export function buildPlanReport(
   { runId, confidence = 0.95, costs }: PlanReportOptions,
 ): PlanReport {
   const minDifference = plan.min_difference ?? 0;
-  const reported = cellGroups(plan, cells).map((group) => reportCell(group, plan.baseline, executions, confidence, minDifference));
+  const inputs = new Map<ReportFigure, ClaimInput>();
+  const warmup = plan.warmup === undefined ? undefined : plan.warmup === "auto" ? "auto" : Number(plan.warmup);
+  const reported = cellGroups(plan, cells).map((group) => reportCell(group, plan.baseline, executions, confidence, minDifference, inputs, warmup));
+  const margin = plan.margin ?? (minDifference || undefined);
+  if (margin !== undefined) {
+    // One family for the whole report: a claim in any cell is as trustworthy as in a report of one cell.
+    const figures = [...inputs.keys()];
+    const claims = claimsOf([...inputs.values()], margin, confidence);
+    figures.forEach((f, i) => {
+      if (claims[i]) f.claim = claims[i];
+    });
+  }
   return {
     plan_id: plan.id,
     run_id: runId,
     baseline: plan.baseline,
     confidence,
     min_difference: minDifference,
+    ...(margin !== undefined ? { margin, multiplicity: MULTIPLICITY } : {}),
     targets: targetStandings(targetLabels(plan, cells), reported, cells, confidence, costs),
     cells: reported,
     failures: cells

@@ -1,10 +1,12 @@
 import type { PlanReport } from "@benchwright/contract";
 import type { PlanRunCell } from "../../model/plan-runs.js";
-import { compareExecutions, type ComparedRow } from "../../results/comparison.js";
+import { type ComparedRow, compareWithClaimInputs, type Warmup } from "../../results/comparison.js";
+import type { ClaimInput } from "../../results/figure-claims.js";
 import { ranksOf } from "./figure-ranks.js";
 
 export type ReportCell = PlanReport["cells"][number];
 type ReportMetric = ReportCell["metrics"][number];
+type ReportFigure = ReportMetric["figures"][number];
 
 /** One benchmark cell of a run: each target's run cell of it, in the plan's order of targets. */
 export interface CellGroup {
@@ -27,6 +29,8 @@ export function reportCell(
   executions: ReadonlyMap<string, ComparedRow>,
   confidence: number,
   minDifference = 0,
+  claimInputs?: Map<ReportFigure, ClaimInput>,
+  warmup?: Warmup,
 ): ReportCell {
   const [first] = group.runCells;
   const measured = group.runCells.filter((c) => c.state === "completed" && c.execution_id && executions.get(c.execution_id)?.metrics.length);
@@ -34,7 +38,11 @@ export function reportCell(
   const ordered = base ? [base, ...measured.filter((c) => c !== base)] : measured;
   const rows = ordered.map((c) => executions.get(c.execution_id!)!);
   const targetOf = new Map(ordered.map((c) => [c.execution_id!, c.target]));
-  const compared = rows.length ? compareExecutions(rows, rows[0].id, confidence, minDifference).metrics : [];
+  // Claims name the targets; they are decided across the whole report (plan-report.ts), so only their inputs are kept here.
+  const { comparison, claimInputs: inputs } = rows.length
+    ? compareWithClaimInputs(rows, rows[0].id, confidence, minDifference, targetOf, warmup)
+    : { comparison: { metrics: [] }, claimInputs: new Map() };
+  const compared = comparison.metrics;
   const metrics = compared.map((m): ReportMetric => {
     const ranks = ranksOf(
       m.figures.map((f) => f.mean),
@@ -45,18 +53,24 @@ export function reportCell(
       unit: m.unit,
       ...(m.better ? { better: m.better } : {}),
       tags: m.tags ?? {},
-      figures: m.figures.map((f, i) => ({
-        target: targetOf.get(f.execution_id)!,
-        execution_id: f.execution_id,
-        n: f.n,
-        mean: f.mean,
-        ci_low: f.ci_low,
-        ci_high: f.ci_high,
-        ...(base
-          ? { ratio: f.ratio, ratio_ci_low: f.ratio_ci_low, ratio_ci_high: f.ratio_ci_high, p_value: f.p_value, verdict: f.verdict }
-          : { ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, verdict: "unknown" as const }),
-        rank: ranks[i],
-      })),
+      figures: m.figures.map((f, i) => {
+        const figure: ReportFigure = {
+          target: targetOf.get(f.execution_id)!,
+          execution_id: f.execution_id,
+          n: f.n,
+          mean: f.mean,
+          ci_low: f.ci_low,
+          ci_high: f.ci_high,
+          ...(base
+            ? { ratio: f.ratio, ratio_ci_low: f.ratio_ci_low, ratio_ci_high: f.ratio_ci_high, p_value: f.p_value, verdict: f.verdict }
+            : { ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, verdict: "unknown" as const }),
+          rank: ranks[i],
+          ...(f.variability ? { variability: f.variability } : {}),
+        };
+        const input = base ? inputs.get(f) : undefined;
+        if (input) claimInputs?.set(figure, input);
+        return figure;
+      }),
     };
   });
   return {

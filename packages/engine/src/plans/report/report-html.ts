@@ -2,6 +2,7 @@ import type { PlanReport } from "@benchwright/contract";
 import escapeHtml from "escape-html";
 import { cellsChart, rankingChart } from "./report-charts.js";
 import { performanceRatio } from "./report-cell.js";
+import { claimsSections } from "./report-claims-html.js";
 import { cellTitle, figure } from "./report-labels.js";
 
 type ReportCell = PlanReport["cells"][number];
@@ -62,6 +63,7 @@ ${matrixRows}
 </table></div>
 <figure class="chart" data-chart="cells">${cellsChart(report)}</figure>
 </section>
+${claimsSections(report, e)}
 <section id="cells">
 <h2>Every metric</h2>
 ${report.cells.map((c) => cellSection(c, e)).join("\n")}

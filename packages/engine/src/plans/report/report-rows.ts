@@ -23,6 +23,11 @@ export const REPORT_COLUMNS: ReadonlyArray<keyof PlanReportRow> = [
   "rank",
   "state",
   "error",
+  "machines",
+  "between_cv",
+  "within_cv",
+  "claim",
+  "claim_p_adjusted",
 ];
 
 /**
@@ -40,11 +45,21 @@ export function reportRows(report: PlanReport): PlanReportRow[] {
         if (!f) return [];
         const { name, unit, tags } = metric;
         const { n, mean, ci_low, ci_high, ratio, ratio_ci_low, ratio_ci_high, p_value, verdict, rank } = f;
-        return [{ ...place, metric: name, unit, tags, n, mean, ci_low, ci_high, ratio, ratio_ci_low, ratio_ci_high, p_value, verdict, rank, ...end }];
+        const spread = {
+          machines: f.variability?.machines ?? null,
+          between_cv: f.variability?.between_cv ?? null,
+          within_cv: f.variability?.within_cv ?? null,
+          claim: f.claim?.verdict ?? null,
+          claim_p_adjusted: f.claim?.p_adjusted ?? null,
+        };
+        return [
+          { ...place, metric: name, unit, tags, n, mean, ci_low, ci_high, ratio, ratio_ci_low, ratio_ci_high, p_value, verdict, rank, ...end, ...spread },
+        ];
       });
       if (lines.length) return lines;
       const none = { metric: null, unit: null, tags: {}, n: null, mean: null, ci_low: null, ci_high: null };
-      return [{ ...place, ...none, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, verdict: null, rank: null, ...end }];
+      const noSpread = { machines: null, between_cv: null, within_cv: null, claim: null, claim_p_adjusted: null };
+      return [{ ...place, ...none, ratio: null, ratio_ci_low: null, ratio_ci_high: null, p_value: null, verdict: null, rank: null, ...end, ...noSpread }];
     }),
   );
 }
