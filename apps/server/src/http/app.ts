@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
-import { BenchwrightError, storageFull, storageFullReason, Tokens, type Engine } from "@benchwright/engine";
+import { BenchwrightError, RESERVED_PRINCIPAL_MESSAGE, storageFull, storageFullReason, Tokens, type Engine } from "@benchwright/engine";
 import { authenticate, requireAdminToken } from "./auth.js";
 import { ownResourcesOnly, requireRole } from "../api/access.js";
 import type { Role } from "./principal.js";
@@ -271,12 +271,18 @@ function toBenchwrightError(err: unknown, req: Request, log: Logger): Benchwrigh
   // A known path with a method it does not have is, for the client, an operation that does not exist.
   if (e.status === 405) return new BenchwrightError("not_found", `${req.method} is not an operation of ${req.path}`);
   if (e.status === 400 && Array.isArray(e.errors)) {
-    const errors = e.errors.map((x) => ({ path: String(x.path ?? ""), message: String(x.message ?? "") }));
+    const errors = e.errors.map((x) => {
+      const path = String(x.path ?? "");
+      return { path, message: (x.message === "must NOT be valid" && NOT_MESSAGES[path]) || String(x.message ?? "") };
+    });
     return new BenchwrightError("validation_failed", explainValidation(req, errors), { errors });
   }
   (req.log ?? log).error({ path: req.originalUrl, error: e.message ?? String(err) }, "unexpected error");
   return new BenchwrightError("internal", "An unexpected error occurred; it was logged");
 }
+
+/** What a contract's `not` refuses, said for the fields that have one (the validator says only "must NOT be valid"). */
+const NOT_MESSAGES: Record<string, string> = { "/body/principal": RESERVED_PRINCIPAL_MESSAGE };
 
 /** Session creation's two forms make oneOf errors cryptic: say which form was meant. */
 function explainValidation(req: Request, errors: Array<{ path: string; message: string }>): string {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
-import { BOOTSTRAP_PRINCIPAL, BenchwrightError, type Tokens } from "@benchwright/engine";
+import { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, BenchwrightError, type Tokens } from "@benchwright/engine";
 import { isDocsPath } from "../operations/docs.js";
 import type { Principal } from "./principal.js";
 
@@ -61,7 +61,7 @@ function bearerPrincipal(bootstrapToken: string, tokens: Tokens): (req: Request)
   };
 }
 
-const ANONYMOUS: Principal = { id: "anonymous", role: "viewer" };
+const ANONYMOUS: Principal = { id: ANONYMOUS_PRINCIPAL, role: "viewer" };
 const BOOTSTRAP: Principal = { id: BOOTSTRAP_PRINCIPAL, role: "admin" };
 
 function digest(s: string): Buffer {
