@@ -28,6 +28,7 @@ import { cacheValidatorRouteRegexps } from "../contract/route-regexp-cache.js";
 import { API_BASE, apiOperations, dispatch, type OpenApiRequest } from "../api/routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
 import { isWebUiPath, webUiRouter } from "../operations/web-ui.js";
+import { FailedAuthLimit, type FailedAuthRate } from "./failed-auth-limit.js";
 
 export interface AppOptions {
   engine: Engine;
@@ -60,6 +61,11 @@ export interface AppOptions {
    * (BENCHWRIGHT_RATE_LIMIT_RPS, BENCHWRIGHT_RATE_LIMIT_BURST); unlimited without.
    */
   rateLimit?: RateLimit;
+  /**
+   * With a token set, the requests a second each client address may send that no token admits,
+   * counted by this server alone; over it, `429 rate_limited` before any lookup. Default 1 a second, 60 at once.
+   */
+  failedAuthRate?: FailedAuthRate;
   /** Live sessions and steps under way per principal (BENCHWRIGHT_QUOTA_SESSIONS, BENCHWRIGHT_QUOTA_STEPS); none without. */
   quotas?: Quotas;
   /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
@@ -107,7 +113,8 @@ export function createApp(options: AppOptions): Express {
   outside.use(webUiRouter(options.webUiDir));
   outside.use(healthRouter(engine));
   const tokens = new Tokens(engine.store.tokens);
-  outside.use(metrics.router(options.token && !options.metricsPublic ? requireAdminToken(options.token, tokens) : undefined));
+  const failedAuth = new FailedAuthLimit(options.failedAuthRate);
+  outside.use(metrics.router(options.token && !options.metricsPublic ? requireAdminToken(options.token, tokens, failedAuth) : undefined));
   app.use(
     inSeries(
       metrics.requests(operationLabel),
@@ -126,7 +133,7 @@ export function createApp(options: AppOptions): Express {
       (req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()),
     ),
   );
-  if (options.token) app.use(API_BASE, authenticate(options.token, tokens));
+  if (options.token) app.use(API_BASE, authenticate(options.token, tokens, failedAuth));
   // Once the principal is known, before anything else reads the request.
   if (options.rateLimit) app.use(API_BASE, rateLimit(engine, options.rateLimit));
   const json = jsonBody({ limit: "1mb" });

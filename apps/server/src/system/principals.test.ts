@@ -150,7 +150,16 @@ describe("roles, tokens and ownership, from the contract", () => {
   beforeAll(async () => {
     fx = await openFixture();
     // Operators may use `local` here (the operator's setting; admin-only by default, checked below).
-    http = await listen(createApp({ engine: fx.engine, token: BOOT, validateResponses: true, providerRoles: { local: "operator", inline: "admin" } }));
+    // The expired and revoked tokens' hundred refusals are this test's point, not a flood (failed-auth-limit.test's).
+    http = await listen(
+      createApp({
+        engine: fx.engine,
+        token: BOOT,
+        validateResponses: true,
+        providerRoles: { local: "operator", inline: "admin" },
+        failedAuthRate: { rps: 1_000, burst: 1_000 },
+      }),
+    );
     const otto = await tokenFor("otto", "operator");
     const session = async (token: string) => (await must(token, "POST", `${BASE}/sessions/`, { provider: "local", service: "default" })).id;
     const execution = async (token: string, sid: string) =>
