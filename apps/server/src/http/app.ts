@@ -68,6 +68,8 @@ export interface AppOptions {
   failedAuthRate?: FailedAuthRate;
   /** Live sessions and steps under way per principal (BENCHWRIGHT_QUOTA_SESSIONS, BENCHWRIGHT_QUOTA_STEPS); none without. */
   quotas?: Quotas;
+  /** Other servers' origins the dashboard may call, opened with `?api=` (BENCHWRIGHT_UI_API_ORIGINS): its CSP's connect-src names them. */
+  uiApiOrigins?: readonly string[];
   /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
   webUiDir?: string;
 }
@@ -110,7 +112,7 @@ export function createApp(options: AppOptions): Express {
   // The pages and probes beside the API: an operation's request passes them with one look at its path.
   const outside = express.Router();
   outside.use(docsRouter(spec, loadSwagger()));
-  outside.use(webUiRouter(options.webUiDir));
+  outside.use(webUiRouter(options.webUiDir, options.uiApiOrigins));
   outside.use(healthRouter(engine));
   const tokens = new Tokens(engine.store.tokens);
   const failedAuth = new FailedAuthLimit(options.failedAuthRate);
@@ -167,7 +169,9 @@ export function createApp(options: AppOptions): Express {
       // After validation, which has matched the path's parameters: another principal's session or execution is refused.
       ownResourcesOnly(engine),
       withRequestId,
-      dispatch(apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles })),
+      dispatch(
+        apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles}),
+      ),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));
