@@ -3,6 +3,7 @@ export { Engine } from "./engine.js";
 export { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
 export type { MetricsExportQuery, Page, Visibility } from "./lists/list-query.js";
 export { Tokens, type TokenRole } from "./tokens/tokens.js";
+export { TokenWatch, type WatchedToken } from "./tokens/token-watch.js";
 export { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, RESERVED_PRINCIPAL_MESSAGE, RESERVED_PRINCIPALS } from "./model/principals.js";
 export type { MetricRow } from "./lists/metric-rows.js";
 export { csvLine } from "./results/csv-record.js";

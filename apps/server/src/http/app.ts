@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
-import { BenchwrightError, RESERVED_PRINCIPAL_MESSAGE, storageFull, storageFullReason, Tokens, type Engine } from "@benchwright/engine";
+import { BenchwrightError, RESERVED_PRINCIPAL_MESSAGE, storageFull, storageFullReason, Tokens, TokenWatch, type Engine } from "@benchwright/engine";
 import { authenticate, requireAdminToken } from "./auth.js";
 import { ownResourcesOnly, requireRole } from "../api/access.js";
 import type { Role } from "./principal.js";
@@ -170,7 +170,7 @@ export function createApp(options: AppOptions): Express {
       ownResourcesOnly(engine),
       withRequestId,
       dispatch(
-        apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles}),
+        apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles, tokenWatch: new TokenWatch(engine.store.db) }),
       ),
     ),
   );

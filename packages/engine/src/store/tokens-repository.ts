@@ -1,3 +1,4 @@
+import { TOKENS_CHANNEL } from "../tokens/token-watch.js";
 import type { Db } from "./db.js";
 
 /** A principal's API token as stored: its sha256 only, never the token. */
@@ -47,6 +48,11 @@ export class TokensRepository {
 
   /** Revokes the token (once: a second revocation keeps the first time); undefined when there is none. */
   async revoke(id: string): Promise<TokenRow | undefined> {
-    return (await this.db.query<TokenRow>(`UPDATE api_tokens SET revoked = coalesce(revoked, now()) WHERE id = $1 RETURNING ${COLUMNS}`, [id]))[0];
+    // Told to every server with the revocation (TokenWatch), so that they end the token's open streams.
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.query<TokenRow>(`UPDATE api_tokens SET revoked = coalesce(revoked, now()) WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
+      if (row) await tx.query("SELECT pg_notify($1, '')", [TOKENS_CHANNEL]);
+      return row;
+    });
   }
 }

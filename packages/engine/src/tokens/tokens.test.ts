@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BenchwrightError } from "../errors.js";
+import type { BenchwrightError } from "../errors.js";
 import type { Db } from "../store/db.js";
 import type { Store } from "../store/store.js";
 import { openTestStore } from "../test-support/test-store.js";

@@ -5,6 +5,7 @@ import { tokenCursor, tokenSeqOf } from "../lists/cursor.js";
 import { pageOf, seqPageOf, type Page, type SeqPageQuery } from "../lists/list-query.js";
 import type { TokenRow, TokensRepository } from "../store/tokens-repository.js";
 import { formatTimestamp } from "../time.js";
+import type { WatchedToken } from "./token-watch.js";
 
 export type TokenRole = "viewer" | "operator" | "admin";
 
@@ -78,12 +79,13 @@ export class Tokens {
   }
 
   /** The principal a request's bearer token names, or why it names none. */
-  async principalOf(token: string, now = new Date()): Promise<{ id: string; role: TokenRole } | TokenRefusal> {
+  /** The principal a request's bearer token names (and the token, whose open streams end with it), or why it names none. */
+  async principalOf(token: string, now = new Date()): Promise<{ id: string; role: TokenRole; token: WatchedToken } | TokenRefusal> {
     const row = await this.repository.byHash(tokenHash(token));
     if (!row) return "unknown";
     if (row.revoked) return "revoked";
     if (row.expires && row.expires.getTime() <= now.getTime()) return "expired";
-    return { id: row.principal, role: row.role as TokenRole };
+    return { id: row.principal, role: row.role as TokenRole, token: { id: row.id, expires: row.expires ? new Date(row.expires) : null } };
   }
 }
 
