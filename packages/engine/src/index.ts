@@ -4,7 +4,7 @@ export { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options
 export type { MetricsExportQuery, Page, Visibility } from "./lists/list-query.js";
 export { Tokens, type TokenRole } from "./tokens/tokens.js";
 export { TokenWatch, type WatchedToken } from "./tokens/token-watch.js";
-export { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, RESERVED_PRINCIPAL_MESSAGE, RESERVED_PRINCIPALS } from "./model/principals.js";
+export { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, RESERVED_PRINCIPAL_MESSAGE } from "./model/principals.js";
 export type { MetricRow } from "./lists/metric-rows.js";
 export { csvLine } from "./results/csv-record.js";
 export type { PlanRunCell } from "./model/plan-runs.js";

@@ -61,7 +61,7 @@ export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR, apiOrigins: readon
  * injected script nor a `?api=` link sends data anywhere else; no site frames it. Styles may be
  * inline: the charts set theirs on the elements they draw.
  */
-export function webUiHeaders(apiOrigins: readonly string[]): Record<string, string> {
+function webUiHeaders(apiOrigins: readonly string[]): Record<string, string> {
   const policy = [
     "default-src 'self'",
     "script-src 'self'",

@@ -1,4 +1,3 @@
-import { TOKENS_CHANNEL } from "../tokens/token-watch.js";
 import type { Db } from "./db.js";
 
 /** A principal's API token as stored: its sha256 only, never the token. */
@@ -12,6 +11,9 @@ export interface TokenRow {
   revoked: Date | null;
   seq: string;
 }
+
+/** The channel a revocation is told on, to every server sharing the database (TokenWatch listens). */
+export const TOKENS_CHANNEL = "benchwright_tokens";
 
 const COLUMNS = "id, principal, role, name, created, expires, revoked, seq::text AS seq";
 

@@ -1,7 +1,5 @@
 import type { Db } from "../store/db.js";
-
-/** The channel a revocation is told on, to every server sharing the database. */
-export const TOKENS_CHANNEL = "benchwright_tokens";
+import { TOKENS_CHANNEL } from "../store/tokens-repository.js";
 
 /** setTimeout's longest wait; a later expiry is waited for in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
