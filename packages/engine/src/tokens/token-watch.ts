@@ -52,7 +52,12 @@ export class TokenWatch {
   }
 
   #listen(): Promise<unknown> {
-    this.#listening ??= this.#db.listen?.(TOKENS_CHANNEL, () => void this.#check([...this.#watched.keys()]).catch(() => {})) ?? Promise.resolve();
+    // A listen that fails is tried again by the next stream; this one still ends at its expiry.
+    this.#listening ??= (this.#db.listen?.(TOKENS_CHANNEL, () => void this.#check([...this.#watched.keys()]).catch(() => {})) ?? Promise.resolve()).catch(
+      () => {
+        this.#listening = undefined;
+      },
+    );
     return this.#listening;
   }
 
