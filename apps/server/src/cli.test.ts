@@ -54,6 +54,13 @@ describe("the benchwright CLI", () => {
     expect(lines.pop()).toContain("--role is required");
     expect(await runCli(["tokens", "revoke", "00000000-0000-4000-8000-000000000000"], say)).toBe(2);
     expect(lines.pop()).toContain("not_found");
+    // The names the server gives principals itself, and an expiry already past: refused, nothing made.
+    expect(await runCli(["tokens", "create", "--principal", "anonymous", "--role", "admin"], say)).toBe(2);
+    expect(lines.pop()).toBe("validation_failed: /body/principal is a name the server gives principals itself (bootstrap, anonymous); name another");
+    expect(await runCli(["tokens", "create", "--principal", "ci", "--role", "viewer", "--expires", "2020-01-01T00:00:00Z"], say)).toBe(2);
+    expect(lines.pop()).toMatch(/^validation_failed: \/body\/expires is not in the future/);
+    expect(await runCli(["tokens", "list"], say)).toBe(0);
+    expect(JSON.parse(lines.pop()!)).toHaveLength(1);
   });
 
   it("says to use the API when a running server holds the embedded database, instead of failing with a stack", async () => {

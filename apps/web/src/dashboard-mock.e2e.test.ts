@@ -29,6 +29,8 @@ describe("the dashboard against the Prism mock", () => {
     [prism, site, browser] = await Promise.all([startPrism({ mode: "mock" }), serveStatic(DIST_DIR), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     errors = pageErrors(page);
+    // `?api=` names another origin than the page's: the page asks whether to use it, and the developer says yes.
+    page.on("dialog", (dialog) => void dialog.accept());
     // Another origin than the page's: the mock's CORS headers let the SDK call it.
     base = `${site.url}/ui/?api=${encodeURIComponent(prism.url)}`;
   });

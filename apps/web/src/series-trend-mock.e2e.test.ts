@@ -26,6 +26,8 @@ describe("the series pages against the Prism mock", () => {
     [prism, site, browser] = await Promise.all([startPrism({ mode: "mock" }), serveStatic(DIST_DIR), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     errors = pageErrors(page);
+    // `?api=` names another origin than the page's: the page asks whether to use it, and the developer says yes.
+    page.on("dialog", (dialog) => void dialog.accept());
     base = `${site.url}/ui/?api=${encodeURIComponent(prism.url)}`;
   });
   afterAll(async () => {

@@ -25,16 +25,16 @@ export interface RealServer {
 
 /**
  * Starts it with the repository's provider configurations (`local`), a data directory of its
- * own, the given API token and the responses validated against the contract; `close` stops it
+ * own, the given API token (and the other API origins its dashboard may call) and the responses validated against the contract; `close` stops it
  * and removes its directories.
  */
-export async function startRealServer(token: string): Promise<RealServer> {
+export async function startRealServer(token: string, options: { uiApiOrigins?: string[] } = {}): Promise<RealServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "bw-web-data-"));
   const configDir = mkdtempSync(join(tmpdir(), "bw-web-config-"));
   cpSync(REPO_CONFIG, configDir, { recursive: true });
   mkdirSync(join(configDir, "benchmarks"), { recursive: true });
   const engine = await Engine.open({ dataDir, configDir, inMemory: true });
-  const app = createApp({ engine, token, webUiDir: DIST_DIR, validateResponses: true });
+  const app = createApp({ engine, token, webUiDir: DIST_DIR, validateResponses: true, uiApiOrigins: options.uiApiOrigins });
   const server = await new Promise<Server>((r) => {
     const s = app.listen(0, "127.0.0.1", () => r(s));
   });

@@ -212,6 +212,10 @@ export function toSwagger2(spec) {
         case "$comment":
           out[`x-${key.replace("$", "")}`] = value;
           break;
+        case "not":
+          // 2.0 has no `not`: its readers accept what it refuses (reserved names), which the server still refuses.
+          out["x-not"] = value;
+          break;
         case "contentMediaType":
         case "contentEncoding":
           break;

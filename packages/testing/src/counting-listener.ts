@@ -8,18 +8,25 @@ import { createServer, type AddressInfo } from "node:net";
 export interface CountingListener {
   port: number;
   readonly connections: number;
+  /** What came on each connection before the answer (its request's head, with `answer` set): for a test that looks for a header. */
+  readonly received: readonly string[];
   reset(): void;
   stop(): Promise<void>;
 }
 
 export async function startCountingListener(options: { host?: string; answer?: string } = {}): Promise<CountingListener> {
   let connections = 0;
+  const received: string[] = [];
   const answer = options.answer;
   const server = createServer((socket) => {
     connections++;
     socket.on("error", () => undefined);
     if (answer === undefined) socket.destroy();
-    else socket.once("data", () => socket.end(answer));
+    else
+      socket.once("data", (data) => {
+        received.push(data.toString("latin1"));
+        socket.end(answer);
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, options.host ?? "127.0.0.1", resolve));
   return {
@@ -27,8 +34,10 @@ export async function startCountingListener(options: { host?: string; answer?: s
     get connections() {
       return connections;
     },
+    received,
     reset: () => {
       connections = 0;
+      received.length = 0;
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

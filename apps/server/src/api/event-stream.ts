@@ -12,6 +12,8 @@ export interface EventStreamOptions {
   canSeeSession?: (sessionId: string) => Promise<boolean>;
   /** Whether it may see the events of an execution told without its session (a change found at its point); unset: all. */
   canSeeExecution?: (executionId: string) => Promise<boolean>;
+  /** Ends the stream (its token was revoked or expired). */
+  ended?: AbortSignal;
 }
 
 /** What a refused subscriber is told to wait, in seconds: places free up as other clients go, at no known time. */
@@ -103,6 +105,8 @@ async function follow(log: EventLog, filter: EventFilter, after: number, res: Re
 
   const gone = new AbortController();
   res.on("close", () => gone.abort());
+  if (options.ended?.aborted) gone.abort();
+  options.ended?.addEventListener("abort", () => gone.abort(), { once: true });
   const keepalive = setInterval(() => res.write(": keepalive\n\n"), options.keepaliveMs ?? 15_000);
   try {
     for await (const event of log.subscribe(filter, after, gone.signal)) {

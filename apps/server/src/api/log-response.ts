@@ -8,14 +8,14 @@ import { parseByteRange } from "./byte-range.js";
  * step attempt ends (200, chunked). A Range that starts past the end is a 416 problem;
  * several ranges, or a header that is not a byte range, get the whole log.
  */
-export async function sendLog(req: Request, res: Response, log: StepLogView, follow: boolean): Promise<void> {
+export async function sendLog(req: Request, res: Response, log: StepLogView, follow: boolean, ended?: AbortSignal): Promise<void> {
   res.type("text/plain; charset=utf-8").set("Accept-Ranges", "bytes");
   if (follow) {
-    // Until the attempt ends or the client goes away; no length can be known.
+    // Until the attempt ends, the client goes away or its token ends (`ended`); no length can be known.
     const gone = new AbortController();
     res.on("close", () => gone.abort());
     res.status(200).flushHeaders();
-    await pipe(log.follow({ signal: gone.signal }), res);
+    await pipe(log.follow({ signal: ended ? AbortSignal.any([gone.signal, ended]) : gone.signal }), res);
     return;
   }
   const range = parseByteRange(req.get("range"), log.size);

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat } from "@benchwright/engine";
+import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat, type TokenWatch } from "@benchwright/engine";
 import { principalOf, type Role } from "../http/principal.js";
 import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
 import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
@@ -23,8 +23,16 @@ export type OperationHandler = (req: Request<Record<string, string>>, res: Respo
  */
 export function apiOperations(
   engine: Engine,
-  options: { eventStreams?: SubscriberCap; quotas?: Quotas; providerRoles?: Readonly<Record<string, Role>> } = {},
+  options: { eventStreams?: SubscriberCap; quotas?: Quotas; providerRoles?: Readonly<Record<string, Role>>; tokenWatch?: TokenWatch } = {},
 ): Record<keyof operations, OperationHandler> {
+  /** What a stream held open for this request ends with: its token's revocation or expiry (none for the bootstrap token). */
+  const tokenEnd = async (res: Response): Promise<{ signal?: AbortSignal; release: () => void }> => {
+    const token = principalOf(res).token;
+    if (!token || !options.tokenWatch) return { release: () => {} };
+    const watch = await options.tokenWatch.watch(token);
+    res.on("close", watch.release);
+    return watch;
+  };
   const tokens = new Tokens(engine.store.tokens);
   const providerRoles = options.providerRoles ?? DEFAULT_PROVIDER_ROLES;
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
@@ -113,7 +121,8 @@ export function apiOperations(
     getExecutionLog: async (req, res) => {
       const { step, attempt, follow } = req.query as { step?: "prepare" | "run"; attempt?: string; follow?: string | boolean };
       const log = await engine.openLog(req.params.exec_id, { step, attempt: attempt ? Number(attempt) : undefined });
-      await sendLog(req, res, log, String(follow) === "true");
+      const following = String(follow) === "true";
+      await sendLog(req, res, log, following, following ? (await tokenEnd(res)).signal : undefined);
     },
     createPlan: async (req, res) => {
       const dryRun = String(req.query.dry_run) === "true";
@@ -177,11 +186,12 @@ export function apiOperations(
       ),
     getChange: async (req, res) => ok(res, 200, await engine.getChange(req.params.change_id, visibilityOf(res))),
     acknowledgeChange: async (req, res) => ok(res, 200, await engine.acknowledgeChange(req.params.change_id)),
-    streamEvents: (req, res) =>
+    streamEvents: async (req, res) =>
       streamEvents(engine.store.events, req, res, {
         cap: options.eventStreams,
         canSeeSession: sessionsVisibleTo(engine, res),
         canSeeExecution: executionsVisibleTo(engine, res),
+        ended: (await tokenEnd(res)).signal,
       }),
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
     listAuditEntries: async (req, res) => sendPage(req, res, await engine.listAudit(listQueryOf(req))),

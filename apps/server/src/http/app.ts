@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
-import { BenchwrightError, storageFull, storageFullReason, Tokens, type Engine } from "@benchwright/engine";
+import { BenchwrightError, RESERVED_PRINCIPAL_MESSAGE, storageFull, storageFullReason, Tokens, TokenWatch, type Engine } from "@benchwright/engine";
 import { authenticate, requireAdminToken } from "./auth.js";
 import { ownResourcesOnly, requireRole } from "../api/access.js";
 import type { Role } from "./principal.js";
@@ -28,6 +28,7 @@ import { cacheValidatorRouteRegexps } from "../contract/route-regexp-cache.js";
 import { API_BASE, apiOperations, dispatch, type OpenApiRequest } from "../api/routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./trailing-slash.js";
 import { isWebUiPath, webUiRouter } from "../operations/web-ui.js";
+import { FailedAuthLimit, type FailedAuthRate } from "./failed-auth-limit.js";
 
 export interface AppOptions {
   engine: Engine;
@@ -60,8 +61,15 @@ export interface AppOptions {
    * (BENCHWRIGHT_RATE_LIMIT_RPS, BENCHWRIGHT_RATE_LIMIT_BURST); unlimited without.
    */
   rateLimit?: RateLimit;
+  /**
+   * With a token set, the requests a second each client address may send that no token admits,
+   * counted by this server alone; over it, `429 rate_limited` before any lookup. Default 1 a second, 60 at once.
+   */
+  failedAuthRate?: FailedAuthRate;
   /** Live sessions and steps under way per principal (BENCHWRIGHT_QUOTA_SESSIONS, BENCHWRIGHT_QUOTA_STEPS); none without. */
   quotas?: Quotas;
+  /** Other servers' origins the dashboard may call, opened with `?api=` (BENCHWRIGHT_UI_API_ORIGINS): its CSP's connect-src names them. */
+  uiApiOrigins?: readonly string[];
   /** apps/web's build, served at /ui/; default: the repository's apps/web/dist (a 404 that says so when it is not built). */
   webUiDir?: string;
 }
@@ -104,10 +112,11 @@ export function createApp(options: AppOptions): Express {
   // The pages and probes beside the API: an operation's request passes them with one look at its path.
   const outside = express.Router();
   outside.use(docsRouter(spec, loadSwagger()));
-  outside.use(webUiRouter(options.webUiDir));
+  outside.use(webUiRouter(options.webUiDir, options.uiApiOrigins));
   outside.use(healthRouter(engine));
   const tokens = new Tokens(engine.store.tokens);
-  outside.use(metrics.router(options.token && !options.metricsPublic ? requireAdminToken(options.token, tokens) : undefined));
+  const failedAuth = new FailedAuthLimit(options.failedAuthRate);
+  outside.use(metrics.router(options.token && !options.metricsPublic ? requireAdminToken(options.token, tokens, failedAuth) : undefined));
   app.use(
     inSeries(
       metrics.requests(operationLabel),
@@ -126,7 +135,7 @@ export function createApp(options: AppOptions): Express {
       (req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()),
     ),
   );
-  if (options.token) app.use(API_BASE, authenticate(options.token, tokens));
+  if (options.token) app.use(API_BASE, authenticate(options.token, tokens, failedAuth));
   // Once the principal is known, before anything else reads the request.
   if (options.rateLimit) app.use(API_BASE, rateLimit(engine, options.rateLimit));
   const json = jsonBody({ limit: "1mb" });
@@ -160,7 +169,9 @@ export function createApp(options: AppOptions): Express {
       // After validation, which has matched the path's parameters: another principal's session or execution is refused.
       ownResourcesOnly(engine),
       withRequestId,
-      dispatch(apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles })),
+      dispatch(
+        apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles, tokenWatch: new TokenWatch(engine.store.db) }),
+      ),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));
@@ -271,12 +282,18 @@ function toBenchwrightError(err: unknown, req: Request, log: Logger): Benchwrigh
   // A known path with a method it does not have is, for the client, an operation that does not exist.
   if (e.status === 405) return new BenchwrightError("not_found", `${req.method} is not an operation of ${req.path}`);
   if (e.status === 400 && Array.isArray(e.errors)) {
-    const errors = e.errors.map((x) => ({ path: String(x.path ?? ""), message: String(x.message ?? "") }));
+    const errors = e.errors.map((x) => {
+      const path = String(x.path ?? "");
+      return { path, message: (x.message === "must NOT be valid" && NOT_MESSAGES[path]) || String(x.message ?? "") };
+    });
     return new BenchwrightError("validation_failed", explainValidation(req, errors), { errors });
   }
   (req.log ?? log).error({ path: req.originalUrl, error: e.message ?? String(err) }, "unexpected error");
   return new BenchwrightError("internal", "An unexpected error occurred; it was logged");
 }
+
+/** What a contract's `not` refuses, said for the fields that have one (the validator says only "must NOT be valid"). */
+const NOT_MESSAGES: Record<string, string> = { "/body/principal": RESERVED_PRINCIPAL_MESSAGE };
 
 /** Session creation's two forms make oneOf errors cryptic: say which form was meant. */
 function explainValidation(req: Request, errors: Array<{ path: string; message: string }>): string {

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
-import { BOOTSTRAP_PRINCIPAL, BenchwrightError, type Tokens } from "@benchwright/engine";
+import { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, BenchwrightError, type Tokens } from "@benchwright/engine";
 import { isDocsPath } from "../operations/docs.js";
+import type { FailedAuthLimit } from "./failed-auth-limit.js";
 import type { Principal } from "./principal.js";
 
 /**
@@ -11,8 +12,8 @@ import type { Principal } from "./principal.js";
  * An unknown, expired or revoked token is a 401; the header is the only place a token is read
  * (never a cookie: a page of another site cannot send one).
  */
-export function authenticate(bootstrapToken: string, tokens: Tokens): RequestHandler {
-  const principalOfRequest = bearerPrincipal(bootstrapToken, tokens);
+export function authenticate(bootstrapToken: string, tokens: Tokens, limit: FailedAuthLimit): RequestHandler {
+  const principalOfRequest = bearerPrincipal(bootstrapToken, tokens, limit);
   return (req, res, next) => {
     if (isDocsPath(req.path)) return next();
     // Until a token admits it, a request is nobody's (principalOf's default, the bootstrap admin,
@@ -30,8 +31,8 @@ export function authenticate(bootstrapToken: string, tokens: Tokens): RequestHan
  * one or one made through the admin API, checked as `authenticate` checks it (401 for no,
  * unknown, expired or revoked token); a valid token of a lower role is a 403.
  */
-export function requireAdminToken(bootstrapToken: string, tokens: Tokens): RequestHandler {
-  const principalOfRequest = bearerPrincipal(bootstrapToken, tokens);
+export function requireAdminToken(bootstrapToken: string, tokens: Tokens, limit: FailedAuthLimit): RequestHandler {
+  const principalOfRequest = bearerPrincipal(bootstrapToken, tokens, limit);
   return (req, _res, next) => {
     principalOfRequest(req).then((principal) => {
       if (principal.role === "admin") return next();
@@ -43,25 +44,39 @@ export function requireAdminToken(bootstrapToken: string, tokens: Tokens): Reque
 /**
  * The one reading of `Authorization: Bearer <token>`: the bootstrap admin when it is
  * BENCHWRIGHT_API_TOKEN (compared by digest, in constant time), else the principal of a stored
- * token; rejects with a 401 `unauthorized` otherwise.
+ * token; rejects with a 401 `unauthorized` otherwise. Past the bootstrap token, a request takes a
+ * place in its address's limit on refusals before its token is looked up (a 429 `rate_limited`
+ * when none is left), and gives it back once admitted.
  */
-function bearerPrincipal(bootstrapToken: string, tokens: Tokens): (req: Request) => Promise<Principal> {
+function bearerPrincipal(bootstrapToken: string, tokens: Tokens, limit: FailedAuthLimit): (req: Request) => Promise<Principal> {
   const expected = digest(bootstrapToken);
   return async (req) => {
     const match = /^Bearer\s+(.+)$/i.exec(req.get("authorization") ?? "");
-    if (!match) throw new BenchwrightError("unauthorized", "Send Authorization: Bearer <token> with an API token");
-    const token = match[1].trim();
-    if (timingSafeEqual(digest(token), expected)) return BOOTSTRAP;
-    const found = await tokens.principalOf(token);
+    const token = match?.[1].trim();
+    const tokenDigest = token === undefined ? undefined : digest(token);
+    if (tokenDigest && timingSafeEqual(tokenDigest, expected)) return BOOTSTRAP;
+    const known = tokenDigest?.toString("hex");
+    const giveBack = limit.take(req.ip ?? req.socket.remoteAddress ?? "unknown", known);
+    if (token === undefined || known === undefined) throw new BenchwrightError("unauthorized", "Send Authorization: Bearer <token> with an API token");
+    let found: Awaited<ReturnType<Tokens["principalOf"]>>;
+    try {
+      found = await tokens.principalOf(token);
+    } catch (e) {
+      giveBack(); // the database's failure, not the client's
+      throw e;
+    }
     if (typeof found === "string") {
+      limit.refused(known);
       const why = found === "unknown" ? "is not one of this server's" : `was ${found}`;
       throw new BenchwrightError("unauthorized", `The bearer token ${why}; send a valid API token`);
     }
+    giveBack();
+    limit.admitted(known);
     return found satisfies Principal;
   };
 }
 
-const ANONYMOUS: Principal = { id: "anonymous", role: "viewer" };
+const ANONYMOUS: Principal = { id: ANONYMOUS_PRINCIPAL, role: "viewer" };
 const BOOTSTRAP: Principal = { id: BOOTSTRAP_PRINCIPAL, role: "admin" };
 
 function digest(s: string): Buffer {

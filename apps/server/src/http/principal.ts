@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { BOOTSTRAP_PRINCIPAL } from "@benchwright/engine";
+import { BOOTSTRAP_PRINCIPAL, type WatchedToken } from "@benchwright/engine";
 
 export type Role = "viewer" | "operator" | "admin";
 
@@ -7,6 +7,8 @@ export type Role = "viewer" | "operator" | "admin";
 export interface Principal {
   id: string;
   role: Role;
+  /** The stored token the request came with (none for the bootstrap token): its streams end with it. */
+  token?: WatchedToken;
 }
 
 /** The request's principal, set by the authentication middleware; the bootstrap admin where none is. */

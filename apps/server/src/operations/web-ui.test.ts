@@ -35,6 +35,23 @@ describe("the web dashboard at /ui/", () => {
     await app.get("/api/v1/sessions/").set("Authorization", `Bearer ${TOKEN}`).expect(200);
   });
 
+  it("sends the page and its assets with a CSP that keeps its calls on its origin and the API origins configured, and the usual security headers", async () => {
+    for (const [origins, connect] of [
+      [undefined, "connect-src 'self';"],
+      [["http://127.0.0.1:4010"], "connect-src 'self' http://127.0.0.1:4010;"],
+    ] as const) {
+      const app = request(createApp({ engine: fx.engine, token: TOKEN, webUiDir: built, uiApiOrigins: origins }));
+      for (const path of ["/ui/", "/ui/assets/index-abc.js", "/ui/missing.js"]) {
+        const answer = await app.get(path);
+        const csp = String(answer.headers["content-security-policy"]);
+        expect(csp, path).toContain(connect);
+        for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"])
+          expect(csp, path).toContain(directive);
+        expect(answer.headers).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "x-frame-options": "DENY" });
+      }
+    }
+  });
+
   it("sends /ui to /ui/ (its assets are relative), query kept", async () => {
     const app = request(createApp({ engine: fx.engine, webUiDir: built }));
     const answer = await app.get("/ui?api=http://127.0.0.1:4010").expect(301);

@@ -19,8 +19,9 @@ const DEFAULT_WEB_UI_DIR = existsSync(PACKAGED_WEB_UI_DIR) ? PACKAGED_WEB_UI_DIR
  * dashboard is not built still starts; /ui/ then answers a 404 that says how to build it,
  * until the build appears.
  */
-export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR): Router {
+export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR, apiOrigins: readonly string[] = []): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
+  const headers = webUiHeaders(apiOrigins);
   // Looked for until found: `npm start` builds the dashboard once the server listens.
   let built = false;
   const isBuilt = () => (built ||= existsSync(join(dir, "index.html")));
@@ -40,17 +41,44 @@ export function webUiRouter(dir: string = DEFAULT_WEB_UI_DIR): Router {
       res.setHeader("Cache-Control", /[\\/]assets[\\/]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
     },
   });
-  router.use("/ui/", (req, res, next) =>
-    isBuilt()
+  router.use("/ui/", (req, res, next) => {
+    res.set(headers);
+    return isBuilt()
       ? files(req, res, next)
       : next(
           new BenchwrightError(
             "not_found",
             "The web dashboard is not built (yet: npm start builds it once the server listens): npm run build -w @benchwright/web (or npm run build)",
           ),
-        ),
-  );
+        );
+  });
   return router;
+}
+
+/**
+ * The page's own policy: its scripts, styles and calls are its origin's (and the API origins the
+ * operator names, BENCHWRIGHT_UI_API_ORIGINS, for a dashboard opened with `?api=`), so neither an
+ * injected script nor a `?api=` link sends data anywhere else; no site frames it. Styles may be
+ * inline: the charts set theirs on the elements they draw.
+ */
+function webUiHeaders(apiOrigins: readonly string[]): Record<string, string> {
+  const policy = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    `connect-src ${["'self'", ...apiOrigins].join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return {
+    "Content-Security-Policy": policy,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+  };
 }
 
 export function isWebUiPath(path: string): boolean {

@@ -17,6 +17,16 @@ describe("server configuration", () => {
     expect(() => assertSafeToListen(readConfig({ HOST: "127.0.0.2" }, []))).not.toThrow();
   });
 
+  it("reads the dashboard's other API origins, and refuses what is not an origin", () => {
+    expect(readConfig({}, []).uiApiOrigins).toEqual([]);
+    expect(readConfig({ BENCHWRIGHT_UI_API_ORIGINS: "https://b.example.org/, http://127.0.0.1:4010" }, []).uiApiOrigins).toEqual([
+      "https://b.example.org",
+      "http://127.0.0.1:4010",
+    ]);
+    for (const bad of ["b.example.org", "https://b.example.org/api", "ftp://b.example.org", "'unsafe-inline'"])
+      expect(() => readConfig({ BENCHWRIGHT_UI_API_ORIGINS: bad }, []), bad).toThrow(/BENCHWRIGHT_UI_API_ORIGINS/);
+  });
+
   it("knows loopback addresses", () => {
     expect(["127.0.0.1", "127.1.2.3", "::1", "localhost"].every(isLoopback)).toBe(true);
     expect(["0.0.0.0", "10.0.0.1", "::", "example.org"].some(isLoopback)).toBe(false);

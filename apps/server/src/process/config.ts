@@ -17,6 +17,8 @@ export interface ServerConfig {
   token?: string;
   /** Origins whose pages may call the server (`BENCHWRIGHT_CORS_ORIGINS`, comma-separated); none by default. */
   corsOrigins?: string[];
+  /** Other servers' origins the dashboard at /ui/ may call when opened with `?api=` (`BENCHWRIGHT_UI_API_ORIGINS`); none by default. */
+  uiApiOrigins?: string[];
   /**
    * Hosts a request may name in `Host` when no token is set, beside the server's own names
    * (`BENCHWRIGHT_ALLOWED_HOSTS`, comma-separated `name` or `name:port`; `*` for any).
@@ -92,6 +94,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     databaseUrl: env.DATABASE_URL || undefined,
     token: env.BENCHWRIGHT_API_TOKEN || undefined,
     corsOrigins: parseCorsOrigins(env.BENCHWRIGHT_CORS_ORIGINS),
+    uiApiOrigins: parseUiApiOrigins(env.BENCHWRIGHT_UI_API_ORIGINS),
     allowedHosts: parseAllowedHosts(env.BENCHWRIGHT_ALLOWED_HOSTS),
     providerRoles: parseProviderRoles(env.BENCHWRIGHT_PROVIDER_ROLES),
     insecure: argv.includes("--insecure"),
@@ -196,4 +199,17 @@ function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: numb
     throw new Error(`${name} must be a whole number of ${unit}, at least 1, not '${env[name]}'`);
   }
   return value;
+}
+
+/** `BENCHWRIGHT_UI_API_ORIGINS`: comma-separated origins (scheme://host[:port]), written into the dashboard's connect-src. */
+function parseUiApiOrigins(value: string | undefined): string[] {
+  const origins = (value ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol) || new URL(origin).origin !== origin.replace(/\/$/, ""))
+      throw new Error(`BENCHWRIGHT_UI_API_ORIGINS: '${origin}' is not an origin (http(s)://host[:port])`);
+  }
+  return origins.map((o) => new URL(o).origin);
 }

@@ -36,6 +36,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     engine,
     token: config.token,
     corsOrigins: config.corsOrigins,
+    uiApiOrigins: config.uiApiOrigins,
     allowedHosts: [config.host, ...(config.allowedHosts ?? [])],
     providerRoles: config.providerRoles,
     log,

@@ -4,11 +4,12 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DbLogStore } from "@benchwright/engine";
+import { DbLogStore, Tokens } from "@benchwright/engine";
 import { createTestSchema } from "@benchwright/testing";
 import { createClient } from "@benchwright/sdk";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../http/app.js";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 
 /** The body as bytes, whatever its type: a text answer is compared byte for byte. */
@@ -190,6 +191,38 @@ describe("step logs, on the embedded default", () => {
     } finally {
       rmSync(join(gateDir, "open"), { force: true });
       server.close();
+    }
+  }, 60_000);
+
+  it("ends a followed log when the token that opened it is revoked, the step still running", async () => {
+    const id = await prepared("ticker", "gated");
+    await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
+    const boot = "boot-token-for-the-logs-test";
+    const server = createApp({ engine: fx.engine, token: boot }).listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const tokens = new Tokens(fx.engine.store.tokens);
+      const made = await tokens.create({ principal: "ops", role: "admin" });
+      const res = await fetch(`${url}/api/v1/executions/${id}/logs?step=run&follow=true`, { headers: { Authorization: `Bearer ${made.token}` } });
+      expect(res.status).toBe(200);
+      let seen = "";
+      const ended = (async () => {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) seen += Buffer.from(chunk).toString();
+        return true;
+      })().catch(() => true);
+      await expect.poll(() => seen.includes("tick 3\n"), { timeout: 30_000 }).toBe(true);
+      await tokens.revoke(made.id);
+      expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r(false), 10_000))])).toBe(true);
+      // Cut at the revocation: the step, waiting at its gate, had not told its second half.
+      expect(seen).not.toContain("tick 11");
+      expect((await api.get(`/api/v1/executions/${id}/steps/run/1`)).body.state).toBe("running");
+    } finally {
+      writeFileSync(join(gateDir, "open"), "");
+      server.closeAllConnections();
+      server.close();
+      await expect.poll(async () => (await api.get(`/api/v1/executions/${id}/steps/run/1`)).body.state, { timeout: 30_000 }).toBe("succeeded");
+      rmSync(join(gateDir, "open"), { force: true });
     }
   }, 60_000);
 

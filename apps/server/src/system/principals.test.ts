@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { loadSpec } from "@benchwright/contract";
+import { Tokens } from "@benchwright/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../http/app.js";
 import type { Role } from "../http/principal.js";
@@ -141,8 +142,7 @@ describe("roles, tokens and ownership, from the contract", () => {
     if (res.status >= 300) throw new Error(`setup: ${method} ${path} → ${res.status} ${res.text}`);
     return res.json as { id: string; token: string };
   };
-  const tokenFor = async (principal: string, role: Role, expires?: string) =>
-    (await must(BOOT, "POST", `${BASE}/admin/tokens/`, { principal, role, ...(expires ? { expires } : {}) })).token;
+  const tokenFor = async (principal: string, role: Role) => (await must(BOOT, "POST", `${BASE}/admin/tokens/`, { principal, role })).token;
 
   /** Every table but what records the request itself (the audit log, the rate limit's buckets): what a refusal must leave as it was. */
   const snapshot = () => fx.engine.store.snapshot();
@@ -150,7 +150,16 @@ describe("roles, tokens and ownership, from the contract", () => {
   beforeAll(async () => {
     fx = await openFixture();
     // Operators may use `local` here (the operator's setting; admin-only by default, checked below).
-    http = await listen(createApp({ engine: fx.engine, token: BOOT, validateResponses: true, providerRoles: { local: "operator", inline: "admin" } }));
+    // The expired and revoked tokens' hundred refusals are this test's point, not a flood (failed-auth-limit.test's).
+    http = await listen(
+      createApp({
+        engine: fx.engine,
+        token: BOOT,
+        validateResponses: true,
+        providerRoles: { local: "operator", inline: "admin" },
+        failedAuthRate: { rps: 1_000, burst: 1_000 },
+      }),
+    );
     const otto = await tokenFor("otto", "operator");
     const session = async (token: string) => (await must(token, "POST", `${BASE}/sessions/`, { provider: "local", service: "default" })).id;
     const execution = async (token: string, sid: string) =>
@@ -163,7 +172,11 @@ describe("roles, tokens and ownership, from the contract", () => {
     ids.shared.other = await execution(otto, ids.shared.session);
     ids.own.other = await execution(otto, ids.own.session);
     await must(otto, "PATCH", `${BASE}/sessions/${ids.shared.session}`, { shared: true });
-    const past = new Date(Date.now() - 60_000).toISOString();
+    // The API refuses an expiry already past: this token was made two minutes ago, for one.
+    const past = new Date(Date.now() - 60_000);
+    const expired = (
+      await new Tokens(fx.engine.store.tokens).create({ principal: "old", role: "admin", expires: past.toISOString() }, new Date(past.getTime() - 60_000))
+    ).token!;
     const revoked = await tokenFor("rex", "admin");
     const revokedId = ((await must(BOOT, "GET", `${BASE}/admin/tokens/`)) as unknown as Array<{ id: string; principal: string }>).find(
       (t) => t.principal === "rex",
@@ -176,7 +189,7 @@ describe("roles, tokens and ownership, from the contract", () => {
       { name: "admin", token: await tokenFor("ada", "admin"), role: "admin", target: "own" },
       { name: "viewer on another's", token: await tokenFor("val", "viewer"), role: "viewer", target: "foreign" },
       { name: "operator on another's", token: await tokenFor("olga", "operator"), role: "operator", target: "foreign" },
-      { name: "expired admin", token: await tokenFor("old", "admin", past), target: "own", refusedAs: 401 },
+      { name: "expired admin", token: expired, target: "own", refusedAs: 401 },
       { name: "revoked admin", token: revoked, target: "own", refusedAs: 401 },
     );
   });
@@ -342,6 +355,21 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect((await send(made.token, "GET", `${BASE}/sessions/`)).status).toBe(200);
     const bootstrap = await send(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "bootstrap", role: "admin" });
     expect(bootstrap.status).toBe(400);
+    // Nor the audit log's name for nobody, nor an expiry already past: a clear 400, and nothing made.
+    const tokensBefore = (await send(BOOT, "GET", `${BASE}/admin/tokens/`)).text;
+    const anonymous = await send(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "anonymous", role: "admin" });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.json).toMatchObject({
+      code: "validation_failed",
+      detail: "/body/principal is a name the server gives principals itself (bootstrap, anonymous); name another",
+    });
+    const past = await send(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "late", role: "viewer", expires: "2020-01-01T00:00:00Z" });
+    expect(past.status).toBe(400);
+    expect(past.json).toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "/body/expires", message: expect.stringMatching(/^is not in the future/) }],
+    });
+    expect((await send(BOOT, "GET", `${BASE}/admin/tokens/`)).text).toBe(tokensBefore);
     // A write no token admitted is audited as nobody's, not as the bootstrap admin's.
     const refused = await send("bw_not-a-token", "POST", `${BASE}/admin/sweep`);
     expect(refused.status).toBe(401);

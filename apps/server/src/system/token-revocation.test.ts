@@ -61,4 +61,24 @@ describe("a token revoked on one server", () => {
     const record = (await b.send("GET", `/api/v1/admin/tokens/${id}`, { headers: auth(BOOT) })).json as { revoked: string | null };
     expect(record.revoked).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
+
+  it("ends the token's open event streams on the other server at once", async () => {
+    const [a, b] = servers;
+    const made = await a.send("POST", "/api/v1/admin/tokens/", {
+      headers: { Authorization: `Bearer ${BOOT}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ principal: "dave", role: "viewer" }),
+    });
+    const { id, token } = made.json as { id: string; token: string };
+    const opened = await fetch(`http://127.0.0.1:${b.port}/api/v1/events`, { headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" } });
+    expect(opened.status).toBe(200);
+    const reader = opened.body!.getReader();
+    await reader.read(); // the stream's first lines: it is open
+    const ended = (async () => {
+      for (;;) if ((await reader.read()).done) return true;
+    })();
+    expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r(false), 300))])).toBe(false);
+    expect((await a.send("DELETE", `/api/v1/admin/tokens/${id}`, { headers: { Authorization: `Bearer ${BOOT}` } })).status).toBe(204);
+    // Told by NOTIFY, not found at a keepalive (every 15 s): well within the 10 s given here.
+    expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r(false), 10_000))])).toBe(true);
+  });
 });

@@ -12,6 +12,9 @@ export interface TokenRow {
   seq: string;
 }
 
+/** The channel a revocation is told on, to every server sharing the database (TokenWatch listens). */
+export const TOKENS_CHANNEL = "benchwright_tokens";
+
 const COLUMNS = "id, principal, role, name, created, expires, revoked, seq::text AS seq";
 
 /**
@@ -47,6 +50,11 @@ export class TokensRepository {
 
   /** Revokes the token (once: a second revocation keeps the first time); undefined when there is none. */
   async revoke(id: string): Promise<TokenRow | undefined> {
-    return (await this.db.query<TokenRow>(`UPDATE api_tokens SET revoked = coalesce(revoked, now()) WHERE id = $1 RETURNING ${COLUMNS}`, [id]))[0];
+    // Told to every server with the revocation (TokenWatch), so that they end the token's open streams.
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.query<TokenRow>(`UPDATE api_tokens SET revoked = coalesce(revoked, now()) WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
+      if (row) await tx.query("SELECT pg_notify($1, '')", [TOKENS_CHANNEL]);
+      return row;
+    });
   }
 }

@@ -1,10 +1,11 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { BenchwrightError } from "../errors.js";
-import { BOOTSTRAP_PRINCIPAL } from "../model/principals.js";
+import { RESERVED_PRINCIPAL_MESSAGE, RESERVED_PRINCIPALS } from "../model/principals.js";
 import { tokenCursor, tokenSeqOf } from "../lists/cursor.js";
 import { pageOf, seqPageOf, type Page, type SeqPageQuery } from "../lists/list-query.js";
 import type { TokenRow, TokensRepository } from "../store/tokens-repository.js";
 import { formatTimestamp } from "../time.js";
+import type { WatchedToken } from "./token-watch.js";
 
 export type TokenRole = "viewer" | "operator" | "admin";
 
@@ -38,16 +39,13 @@ export type TokenRefusal = "unknown" | "expired" | "revoked";
 export class Tokens {
   constructor(private readonly repository: TokensRepository) {}
 
-  async create(request: NewToken): Promise<TokenView> {
-    if (request.principal === BOOTSTRAP_PRINCIPAL) {
-      const message = "is BENCHWRIGHT_API_TOKEN's principal; name another";
-      throw new BenchwrightError("validation_failed", `/body/principal ${message}`, { errors: [{ path: "/body/principal", message }] });
-    }
+  /** Refuses (400 validation_failed) a reserved principal and an `expires` that is not after `now`. */
+  async create(request: NewToken, now = new Date()): Promise<TokenView> {
+    if (RESERVED_PRINCIPALS.includes(request.principal)) throw invalid("/body/principal", RESERVED_PRINCIPAL_MESSAGE);
     const expires = request.expires === undefined ? undefined : new Date(request.expires);
-    if (expires && Number.isNaN(expires.getTime())) {
-      const message = "is not a time";
-      throw new BenchwrightError("validation_failed", `/body/expires ${message}`, { errors: [{ path: "/body/expires", message }] });
-    }
+    if (expires && Number.isNaN(expires.getTime())) throw invalid("/body/expires", "is not a time");
+    // A token that is refused from its first use is a mistake (a date in the past, a wrong year), never a wish.
+    if (expires && expires.getTime() <= now.getTime()) throw invalid("/body/expires", `is not in the future (it is ${formatTimestamp(now)} UTC now)`);
     // 32 random bytes: a hash without salt is enough, nobody guesses such a token.
     const token = `bw_${randomBytes(32).toString("base64url")}`;
     const row = await this.repository.insert({
@@ -81,13 +79,18 @@ export class Tokens {
   }
 
   /** The principal a request's bearer token names, or why it names none. */
-  async principalOf(token: string, now = new Date()): Promise<{ id: string; role: TokenRole } | TokenRefusal> {
+  /** The principal a request's bearer token names (and the token, whose open streams end with it), or why it names none. */
+  async principalOf(token: string, now = new Date()): Promise<{ id: string; role: TokenRole; token: WatchedToken } | TokenRefusal> {
     const row = await this.repository.byHash(tokenHash(token));
     if (!row) return "unknown";
     if (row.revoked) return "revoked";
     if (row.expires && row.expires.getTime() <= now.getTime()) return "expired";
-    return { id: row.principal, role: row.role as TokenRole };
+    return { id: row.principal, role: row.role as TokenRole, token: { id: row.id, expires: row.expires ? new Date(row.expires) : null } };
   }
+}
+
+function invalid(path: string, message: string): BenchwrightError {
+  return new BenchwrightError("validation_failed", `${path} ${message}`, { errors: [{ path, message }] });
 }
 
 function tokenHash(token: string): Buffer {
