@@ -9,6 +9,7 @@ import type { Quotas } from "../http/rate-limit.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
 import { sendMetricsExport, type ExportFormat } from "./metrics-export.js";
+import { unlessGone } from "./session-gone.js";
 
 /** Where the contract's paths are served. */
 export const API_BASE = "/api/v1";
@@ -56,7 +57,7 @@ export function apiOperations(
       ok(res, 200, session);
     },
     listSessions: async (req, res) => sendPage(req, res, await engine.listSessions({ ...listQueryOf(req), ...visibilityOf(res) })),
-    getSession: async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)),
+    getSession: async (req, res) => ok(res, 200, unlessGone(await engine.getSession(req.params.session_id))),
     updateSession: async (req, res) => ok(res, 200, await engine.updateSession(req.params.session_id, req.body)),
     deleteSession: async (req, res) => {
       await engine.deleteSession(req.params.session_id);

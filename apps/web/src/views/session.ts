@@ -9,6 +9,7 @@ import { executionsTable } from "./executions-table.js";
 import { newExecutionForm } from "./new-execution.js";
 import { deleteSessionButton } from "./delete-session.js";
 import { sessionSharing } from "./share-session.js";
+import { deletedSessionFacts } from "./deleted-session.js";
 
 /**
  * One session and its executions, reloaded as they change; while it is open, the form that
@@ -23,10 +24,10 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
   root.replaceChildren(h("h1", {}, "Session ", h("code", {}, sessionId)), facts, h("h2", {}, "Executions"), table.element, actions);
 
   let formShown = false;
-  const render = ({ session, executions }: SessionSeen) => {
+  const render = ({ session, executions, deleted: deletedAt }: SessionSeen) => {
     const deleted = session?.state === "deleted" || !session;
     root.classList.toggle("deleted", deleted);
-    facts.replaceChildren(sessionFacts(sessionId, session, () => void load()));
+    facts.replaceChildren(session ? sessionFacts(session, () => void load()) : deletedSessionFacts(sessionId, deletedAt));
     table.replace(executions);
     if (session?.state === "active" && !formShown) {
       formShown = true;
@@ -51,21 +52,7 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
   onChanges({ sessionId, types: ["session.state", "execution.created", "execution.state"], lastEventId: 0 }, signal, () => void load());
 }
 
-function sessionFacts(id: string, session: Session | undefined, reload: () => void): HTMLElement {
-  if (!session) {
-    // An older server forgets a deleted session's record; its executions are still listed by its id.
-    return h(
-      "dl",
-      { class: "facts" },
-      h("dt", {}, "State"),
-      h(
-        "dd",
-        {},
-        stateBadge("deleted", "session-state"),
-        h("span", { class: "muted" }, ` (this server keeps no record of deleted session ${id}; its executions stay)`),
-      ),
-    );
-  }
+function sessionFacts(session: Session, reload: () => void): HTMLElement {
   const p = session.provider;
   return h(
     "dl",

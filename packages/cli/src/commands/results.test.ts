@@ -71,6 +71,8 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     expect(code).toBe(0);
     expect(stdout).toContain(ids[0]);
     expect(stdout).toMatch(/benchmark\s+idle\/idle0/);
+    // Its session was deleted by the run: the server answers it 410, and show says when.
+    expect(stdout).toMatch(/session\s+[0-9a-f-]{36} \(deleted \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}; its results stay\)/);
     expect(stdout).toMatch(/run\s+1\s+succeeded/);
     expect(stdout).toMatch(/idle_seconds/);
     // What produced them: idle installs nothing; the definition and the script it ran, by digest.
