@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat } from "@benchwright/engine";
+import { BOOTSTRAP_PRINCIPAL, Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat } from "@benchwright/engine";
 import { principalOf, type Role } from "../http/principal.js";
 import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
 import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
@@ -47,6 +47,10 @@ export function apiOperations(
     listBenchmarks: (_req, res) => ok(res, 200, engine.listBenchmarks()),
     getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
     listProviders: (_req, res) => ok(res, 200, engine.listProviders()),
+    getWhoami: (_req, res) => {
+      const { id, role } = principalOf(res);
+      ok(res, 200, { principal: id, role, bootstrap: id === BOOTSTRAP_PRINCIPAL });
+    },
     // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
     createSession: async (req, res) => {
       const principal = principalOf(res);

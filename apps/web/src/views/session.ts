@@ -10,6 +10,7 @@ import { newExecutionForm } from "./new-execution.js";
 import { deleteSessionButton } from "./delete-session.js";
 import { sessionSharing } from "./share-session.js";
 import { deletedSessionFacts } from "./deleted-session.js";
+import { caller, mayChange } from "../caller.js";
 
 /**
  * One session and its executions, reloaded as they change; while it is open, the form that
@@ -17,7 +18,7 @@ import { deletedSessionFacts } from "./deleted-session.js";
  * its executions still there to open.
  */
 export async function sessionView(root: HTMLElement, sessionId: string, signal: AbortSignal): Promise<void> {
-  const [seen, catalogue] = await Promise.all([findSession(sessionId, signal), api().listBenchmarks({ signal })]);
+  const [seen, catalogue, who] = await Promise.all([findSession(sessionId, signal), api().listBenchmarks({ signal }), caller()]);
   const table = executionsTable();
   const facts = h("div");
   const actions = h("div");
@@ -27,15 +28,17 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
   const render = ({ session, executions, deleted: deletedAt }: SessionSeen) => {
     const deleted = session?.state === "deleted" || !session;
     root.classList.toggle("deleted", deleted);
-    facts.replaceChildren(session ? sessionFacts(session, () => void load()) : deletedSessionFacts(sessionId, deletedAt));
+    // Only what the caller's role allows: creating in, sharing or deleting a session is its owner's (or an admin's).
+    const changeable = session !== undefined && mayChange(who, session);
+    facts.replaceChildren(session ? sessionFacts(session, () => void load(), changeable) : deletedSessionFacts(sessionId, deletedAt));
     table.replace(executions);
-    if (session?.state === "active" && !formShown) {
+    if (session?.state === "active" && changeable && !formShown) {
       formShown = true;
       actions.replaceChildren(
         newExecutionForm(sessionId, catalogue),
         deleteSessionButton(sessionId, () => void load()),
       );
-    } else if (session?.state !== "active") {
+    } else if (session?.state !== "active" || !changeable) {
       formShown = false;
       actions.replaceChildren();
     }
@@ -52,7 +55,7 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
   onChanges({ sessionId, types: ["session.state", "execution.created", "execution.state"], lastEventId: 0 }, signal, () => void load());
 }
 
-function sessionFacts(session: Session, reload: () => void): HTMLElement {
+function sessionFacts(session: Session, reload: () => void, changeable: boolean): HTMLElement {
   const p = session.provider;
   return h(
     "dl",
@@ -62,7 +65,7 @@ function sessionFacts(session: Session, reload: () => void): HTMLElement {
     h("dt", {}, "Created"),
     h("dd", {}, session.created),
     h("dt", {}, "Owner"),
-    h("dd", {}, sessionSharing(session, reload)),
+    h("dd", {}, sessionSharing(session, reload, changeable)),
     h("dt", {}, "State"),
     h(
       "dd",
