@@ -62,6 +62,10 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     // Every run deleted its session.
     const sessions = await runCli(["ls", "sessions", "--json"], env);
     expect(JSON.parse(sessions.stdout)).toEqual([]);
+    // None open: it says it lists open ones, and how to see the deleted.
+    const open = await runCli(["ls", "sessions"], env);
+    expect(open.stderr).toMatch(/no open sessions match \(without --state, ls lists open sessions; --state deleted/);
+    expect((await runCli(["ls", "sessions", "--state", "deleted"], env)).stdout).toMatch(/deleted/);
     expect((await runCli(["ls", "sessions", "--tool", "idle"], env)).code).toBe(2);
     expect((await runCli(["ls", "--state", "sleeping"], env)).code).toBe(2);
   });
