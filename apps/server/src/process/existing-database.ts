@@ -16,7 +16,7 @@ export interface DatabaseSeen {
  * connection fails) or the embedded one in BENCHWRIGHT_DATA_DIR (`db/`), which opening would
  * make if it is not there.
  */
-export function databaseOf(config: Pick<ServerConfig, "dataDir" | "databaseUrl">): DatabaseSeen {
+function databaseOf(config: Pick<ServerConfig, "dataDir" | "databaseUrl">): DatabaseSeen {
   if (config.databaseUrl) {
     const url = new URL(config.databaseUrl);
     return { where: `PostgreSQL ${url.host}${url.pathname} (DATABASE_URL)`, exists: true };

@@ -120,7 +120,7 @@ export function nearbyChange(seriesId: string, pointSeq: number, near: number): 
 }
 
 /** How far (as a fraction, 0.03 = 3 points of percentage) a refinement moves a change's size to be told again. */
-export const REVISED_SIZE = 0.03;
+const REVISED_SIZE = 0.03;
 
 /** Records a change; nothing when one is recorded at that point. */
 export function insertChange(c: NewChange): Sql {
