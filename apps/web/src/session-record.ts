@@ -19,7 +19,8 @@ export function isSessionGone(error: unknown): error is BenchwrightProblemError 
 
 /**
  * The session and its executions. A deleted session answers 410 (`session_gone`, with when it
- * was deleted): it is shown as deleted, with the executions listed by its id, which outlive it.
+ * was deleted): its record is looked up among the deleted sessions' (`?state=deleted`), which
+ * keep it, and its executions listed by its id, which outlive it.
  * An older server answered 404 for it: with executions, the session is shown as deleted; with
  * none, it is unknown (the 404 is thrown).
  */
@@ -30,9 +31,15 @@ export async function findSession(id: string, signal: AbortSignal): Promise<Sess
   } catch (error) {
     const gone = isSessionGone(error);
     if (!gone && !(error instanceof BenchwrightProblemError && error.status === 404)) throw error;
-    const executions = await api().listExecutions({ sessionId: id, signal });
-    if (gone) return { executions, deleted: error.problem.deleted };
+    const [executions, record] = await Promise.all([api().listExecutions({ sessionId: id, signal }), gone ? deletedRecord(id, signal) : undefined]);
+    if (gone) return { session: record, executions, deleted: error.problem.deleted };
     if (!executions.length) throw error;
     return { executions };
   }
+}
+
+/** A deleted session's record, from the list of deleted sessions; none when that list no longer holds it. */
+async function deletedRecord(id: string, signal: AbortSignal): Promise<Session | undefined> {
+  for await (const session of api().sessions({ state: ["deleted"], signal })) if (session.id === id) return session;
+  return undefined;
 }

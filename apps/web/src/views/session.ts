@@ -72,7 +72,11 @@ function sessionFacts(session: Session, reload: () => void, changeable: boolean)
       {},
       stateBadge(session.state, "session-state"),
       session.state === "deleted"
-        ? h("span", { class: "muted" }, ` ${session.deleted ?? ""}: its machines are gone; its executions, logs and metrics stay`)
+        ? h(
+            "span",
+            { class: "muted", "data-testid": "session-deleted" },
+            ` ${session.deleted ?? ""}: its machines are gone; its executions, logs and metrics stay`,
+          )
         : null,
     ),
   );
