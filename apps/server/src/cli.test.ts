@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,26 +25,46 @@ describe("the benchwright CLI", () => {
 
   it("sweeps every stored cloud configuration and prints the report", async () => {
     const lines: string[] = [];
-    expect(await runCli(["sweep", "--dry-run"], (l) => lines.push(l))).toBe(0);
+    // A data dir of its own, new: the sweep is asked to make its database.
+    expect(
+      await runCli(
+        ["sweep", "--dry-run", "--create-database"],
+        (l) => lines.push(l),
+        () => {},
+      ),
+    ).toBe(0);
     expect(JSON.parse(lines.join("\n"))).toEqual({ dry_run: true, resources: [] });
   });
 
   it("says which configurations exist when the one named is not a cloud one", async () => {
     const lines: string[] = [];
-    expect(await runCli(["sweep", "--provider", "local"], (l) => lines.push(l))).toBe(2);
+    expect(
+      await runCli(
+        ["sweep", "--provider", "local", "--create-database"],
+        (l) => lines.push(l),
+        () => {},
+      ),
+    ).toBe(2);
     expect(lines.join("\n")).toMatch(/unknown_provider: No stored cloud configuration 'local'/);
   });
 
   it("makes, lists and revokes tokens on the server's database, the token printed once", async () => {
     const lines: string[] = [];
     const say = (l: string) => lines.push(l);
-    // A persistent data dir: each command opens the same embedded database.
-    expect(await runCli(["tokens", "create", "--principal", "ci", "--role", "operator", "--name", "nightly"], say)).toBe(0);
+    // A persistent data dir: each command opens the same embedded database, the first one making it.
+    const notes: string[] = [];
+    const create = ["tokens", "create", "--principal", "ci", "--role", "operator", "--name", "nightly", "--create-database"];
+    expect(await runCli(create, say, (l) => notes.push(l))).toBe(0);
     const made = JSON.parse(lines.pop()!) as { id: string; token: string; role: string; revoked: null };
     expect(made).toMatchObject({ role: "operator", revoked: null });
     expect(made.token).toMatch(/^bw_/);
-    expect(await runCli(["tokens", "list"], say)).toBe(0);
+    expect(await runCli(["tokens", "list"], say, (l) => notes.push(l))).toBe(0);
     const listed = lines.pop()!;
+    // Each says which database it opened: the first made it, the next found it.
+    expect(notes).toEqual([
+      `database: the embedded database ${join(dataDir, "db")} (BENCHWRIGHT_DATA_DIR), made now`,
+      `database: the embedded database ${join(dataDir, "db")} (BENCHWRIGHT_DATA_DIR)`,
+    ]);
     expect(JSON.parse(listed)).toEqual([expect.objectContaining({ id: made.id, principal: "ci", name: "nightly" })]);
     expect(listed).not.toContain(made.token);
     expect(await runCli(["tokens", "revoke", made.id], say)).toBe(0);
@@ -61,6 +81,27 @@ describe("the benchwright CLI", () => {
     expect(lines.pop()).toMatch(/^validation_failed: \/body\/expires is not in the future/);
     expect(await runCli(["tokens", "list"], say)).toBe(0);
     expect(JSON.parse(lines.pop()!)).toHaveLength(1);
+  });
+
+  it("refuses tokens and sweep where there is no database, saying which it looked for, and makes none", async () => {
+    for (const command of [
+      ["tokens", "create", "--principal", "ci", "--role", "admin"],
+      ["tokens", "list"],
+      ["sweep", "--dry-run"],
+    ]) {
+      const lines: string[] = [];
+      expect(
+        await runCli(
+          command,
+          (l) => lines.push(l),
+          () => {},
+        ),
+        command.join(" "),
+      ).toBe(2);
+      expect(lines.join("\n")).toContain(`no database: the embedded database ${join(dataDir, "db")} (BENCHWRIGHT_DATA_DIR) does not exist`);
+      expect(lines.join("\n")).toContain("--create-database");
+      expect(readdirSync(dataDir), command.join(" ")).toEqual([]);
+    }
   });
 
   it("says to use the API when a running server holds the embedded database, instead of failing with a stack", async () => {

@@ -5,8 +5,9 @@ import { outboundPolicyOf, readConfig } from "./process/config.js";
 import { createLogger, engineLogOf } from "./operations/logger.js";
 import { serve, stopOnSignals, work } from "./process/processes.js";
 import { runTokensCommand, TOKENS_USAGE } from "./tokens-command.js";
+import { CREATE_DATABASE_FLAG, checkDatabase, NoDatabase } from "./process/existing-database.js";
 
-const USAGE = `usage: benchwright-server serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run] | tokens ...
+const USAGE = `usage: benchwright-server serve | worker | sweep [--provider NAME] [--service TYPE] [--dry-run] [--create-database] | tokens ...
 
   serve    the REST interface; it runs steps too unless BENCHWRIGHT_WORKER=false
            (--insecure: listen beyond loopback without BENCHWRIGHT_API_TOKEN)
@@ -15,6 +16,8 @@ const USAGE = `usage: benchwright-server serve | worker | sweep [--provider NAME
            unknown, for every stored cloud configuration (or the one named), and prints
            what it found
   tokens   makes, lists and revokes the principals' API tokens (see tokens --help)
+  sweep and tokens work on the server's existing database, and say which on stderr; where
+  there is none they refuse, unless --create-database
   -h, --help  this text
 
 Each reads the environment (see docs/configuration.md): HOST and PORT (default 127.0.0.1:5000),
@@ -25,11 +28,18 @@ steps back.`;
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
-/** The operator's commands; reads the same environment as the server. Returns the exit code. */
-export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+/**
+ * The operator's commands; reads the same environment as the server. Returns the exit code.
+ * `note` hears what is said beside the answer (which database a command opened).
+ */
+export async function runCli(argv: string[], out: (line: string) => void = console.log, note: (line: string) => void = console.error): Promise<number> {
   try {
-    return await runCommand(argv, out);
+    return await runCommand(argv, out, note);
   } catch (e) {
+    if (e instanceof NoDatabase) {
+      out(e.message);
+      return 2;
+    }
     if (!(e instanceof DirectoryLocked)) throw e;
     // `tokens` or `sweep` beside a running `serve` on the embedded database (one process only).
     out(`${e.message}. While a server runs on it, use its API instead (tokens: POST, GET and DELETE /api/v1/admin/tokens/; sweep: POST /api/v1/admin/sweep).`);
@@ -37,8 +47,12 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
   }
 }
 
-async function runCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const [command, ...rest] = argv;
+async function runCommand(argv: string[], out: (line: string) => void, note: (line: string) => void): Promise<number> {
+  const [command, ...given] = argv;
+  // tokens and sweep only make sense on the server's database: one made here by mistake would
+  // hold tokens the running server refuses.
+  const create = given.includes(CREATE_DATABASE_FLAG);
+  const rest = given.filter((a) => a !== CREATE_DATABASE_FLAG);
   // Asked anywhere on the line, help is all that happens: no server starts.
   if (argv.some((a) => HELP_FLAGS.has(a))) {
     out(command === "tokens" ? TOKENS_USAGE : USAGE);
@@ -49,6 +63,7 @@ async function runCommand(argv: string[], out: (line: string) => void): Promise<
       rest,
       () => {
         const config = readConfig();
+        checkDatabase(config, create, note);
         // Only the database is wanted: no steps, no webhook deliveries.
         return Engine.open({
           dataDir: config.dataDir,
@@ -91,6 +106,7 @@ async function runCommand(argv: string[], out: (line: string) => void): Promise<
     return 2;
   }
   const config = readConfig();
+  checkDatabase(config, create, note);
   const log = createLogger({ level: config.logLevel });
   const engine = await Engine.open({
     dataDir: config.dataDir,

@@ -4,10 +4,14 @@ import { BenchwrightError, type Engine, Tokens, type TokenRole } from "@benchwri
 export const TOKENS_USAGE = `usage: benchwright-server tokens create --principal NAME --role viewer|operator|admin [--name TEXT] [--expires TIME]
        benchwright-server tokens list
        benchwright-server tokens revoke TOKEN_ID
+       (each with --create-database to make the database where there is none)
 
   create   makes a token and prints it once (with its record); only its SHA-256 is kept
   list     prints every token's record (never a token), revoked and expired ones too
-  revoke   revokes the token at once on every server sharing the database`;
+  revoke   revokes the token at once on every server sharing the database
+
+They open the server's database (BENCHWRIGHT_DATA_DIR, default .benchwright in the current
+folder, or DATABASE_URL) and say which on stderr: run them where the server runs.`;
 
 /**
  * `benchwright-server tokens …`: the admin API's token operations, on the server's own database

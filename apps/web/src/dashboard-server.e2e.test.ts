@@ -279,6 +279,8 @@ describe("the dashboard served by the real server", () => {
     await page.click('[data-testid="confirm-delete-session"]');
     await page.waitForSelector('[data-testid="session-state"][data-state="deleted"]', WAIT);
     expect(await page.locator("main.deleted").count()).toBe(1);
+    // The server answers the deleted session 410; the page says when it was deleted, from that answer.
+    expect(await page.textContent('[data-testid="session-deleted"]')).toMatch(/^ \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}: its machines are gone/);
     expect(await page.locator('[data-testid="new-execution"]').count()).toBe(0);
     const rows = page.locator('[data-testid="execution-row"]');
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")))).toEqual([created, repeated]);

@@ -1,5 +1,6 @@
 import "./style.css";
 import { apiBase, describeError, isUnauthorized, setToken } from "./api.js";
+import { caller, signedInText } from "./caller.js";
 import { h } from "./dom.js";
 import { parseRoute } from "./router.js";
 import { compareView } from "./views/compare.js";
@@ -31,6 +32,7 @@ async function show(): Promise<void> {
   root.dataset.view = "loading";
   root.className = ""; // a view's marks (a deleted session's grey) are its own
   root.replaceChildren(h("p", { class: "muted" }, "Loading…"));
+  showCaller();
   try {
     if (page === "sessions" && id) await sessionView(root, id, signal);
     else if (page === "executions" && id) await executionView(root, id, signal);
@@ -49,6 +51,21 @@ async function show(): Promise<void> {
     root.dataset.view = "error";
     root.replaceChildren(isUnauthorized(error) ? tokenForm() : h("p", { class: "problem", role: "alert" }, describeError(error)));
   }
+}
+
+/** Who is signed in, with which role, in the header; nothing until the token is known. */
+function showCaller(): void {
+  const where = document.getElementById("signed-in")!;
+  caller().then(
+    (who) => {
+      where.textContent = who ? `Signed in: ${signedInText(who)} ·` : "";
+      where.dataset.role = who?.role ?? "";
+    },
+    () => {
+      where.textContent = "";
+      where.dataset.role = "";
+    },
+  );
 }
 
 /** The API wants a token (BENCHWRIGHT_API_TOKEN): ask for it, keep it for this tab, try again. */

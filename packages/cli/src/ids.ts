@@ -25,6 +25,7 @@ export async function resolveExecutionId(ctx: Context, typed: string): Promise<s
 
 /** Each of `typed` as {@link resolveExecutionId} reads it, the executions' ids read once for all. */
 export async function resolveExecutionIds(ctx: Context, typed: string[]): Promise<string[]> {
+  typed.forEach(checkLength);
   if (!typed.some(isPrefix)) return typed;
   const ids: string[] = [];
   // Only the ids travel: the server masks each record to its `id`.
@@ -34,8 +35,18 @@ export async function resolveExecutionIds(ctx: Context, typed: string[]): Promis
 
 const isPrefix = (typed: string) => !UUID.test(typed) && PREFIX.test(typed);
 
+/** Hex (and dashes) shorter than the 8 characters the dashboard shows: too little of an id to look up. */
+const TOO_SHORT = /^[0-9a-f-]{1,7}$/i;
+
+/** A usage error for a prefix under 8 characters, which the server would otherwise refuse as a malformed UUID. */
+function checkLength(typed: string): void {
+  if (TOO_SHORT.test(typed))
+    throw new UsageError(`'${typed}' is too short to name an id: give at least 8 of its characters (as the dashboard shows them), or the whole id`);
+}
+
 /** Any record's id as {@link resolveExecutionId} reads an execution's: `records` (masked to their ids) are read only for a prefix. */
 export async function resolveIdAmong(typed: string, records: () => Promise<Array<{ id: string }>>, what: string): Promise<string> {
+  checkLength(typed);
   if (!isPrefix(typed)) return typed;
   return matchPrefix(
     typed,

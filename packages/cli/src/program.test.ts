@@ -40,7 +40,8 @@ describe("the benchwright command", () => {
         DATABASE_URL: undefined,
         LOG_LEVEL: "silent",
       };
-      const { code, stdout, stderr } = await runCli(["sweep", "--dry-run"], env);
+      // A new data dir: the sweep is asked to make its database (it refuses to otherwise).
+      const { code, stdout, stderr } = await runCli(["sweep", "--dry-run", "--create-database"], env);
       expect(code, stderr).toBe(0);
       expect(JSON.parse(stdout)).toEqual({ dry_run: true, resources: [] });
       // The top-level help advertises `serve --help`: it prints the server's usage, and starts nothing.

@@ -172,7 +172,7 @@ export async function main(argv: string[]): Promise<number> {
     program
       .command(name)
       .description(
-        `the server's '${name}' (needs @benchwright/server installed beside this command: npm install -g @benchwright/server; benchwright ${name} --help)`,
+        `the server's '${name}' (needs @benchwright/server installed beside this command: npm install -g @benchwright/server, or until it is published its packed tarballs: see docs/deployment.md; benchwright ${name} --help)`,
       )
       .helpOption(false)
       .allowUnknownOption()

@@ -355,4 +355,36 @@ describe("the contract's examples", () => {
     }
     expect(problems).toEqual([]);
   });
+
+  // The mock answers a header with no example as the literal `string` (Link: string), and a
+  // media type with no example of its own with another's (an HTML report as the JSON one).
+  it("give every response header an example, so that the mock sends a value of the header's form", () => {
+    const missing = new Set<string>();
+    for (const { id, op } of operations()) {
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+        for (const [name, header] of Object.entries((deref(response).headers ?? {}) as Record<string, Json>)) {
+          const h = deref(header);
+          const schema = deref(h.schema ?? {});
+          if (h.example === undefined && h.examples === undefined && schema.example === undefined && !schema.enum) missing.add(`${id} ${status} ${name}`);
+        }
+      }
+    }
+    expect([...missing]).toEqual([]);
+  });
+
+  it("give every answer that is not JSON (CSV, NDJSON, HTML, text) an example of its own media type", () => {
+    const missing: string[] = [];
+    for (const { id, op } of operations()) {
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+        if (!status.startsWith("2")) continue;
+        for (const [media, content] of Object.entries((deref(response).content ?? {}) as Record<string, Json>)) {
+          if (media === "application/json" || media.endsWith("+json")) continue;
+          if (exampleValues(content).length === 0 && deref(content.schema ?? {}).example === undefined) missing.push(`${id} ${status} ${media}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    const report = (deref(spec.paths["/plans/{plan_id}/runs/{run_id}/report"].get.responses["200"]).content as Json)["text/html"];
+    expect(String(report.example)).toMatch(/^<!doctype html>/);
+  });
 });

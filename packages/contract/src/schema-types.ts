@@ -91,3 +91,4 @@ export type AuditEntry = Schemas["AuditEntry"];
 export type Token = Schemas["Token"];
 export type TokenCreate = Schemas["TokenCreate"];
 export type TokenRole = Schemas["TokenRole"];
+export type Whoami = Schemas["Whoami"];

@@ -21,6 +21,8 @@ export interface ProblemExtras {
   parameters?: ParamDeclarationView[];
   /** Seconds, for `unavailable`: sent as the Retry-After header too. */
   retry_after?: number;
+  /** When the session was deleted, for `session_gone`. */
+  deleted?: string;
 }
 
 /**

@@ -49,6 +49,7 @@ import type {
   Webhook,
   WebhookCreate,
   WebhookDelivery,
+  Whoami,
 } from "./types.js";
 
 const API_PREFIX = "/api/v1";
@@ -129,6 +130,8 @@ export interface BenchwrightClient {
   listBenchmarks(options?: CallOptions): Promise<Benchmark[]>;
   getBenchmark(benchmarkId: string, options?: CallOptions): Promise<Benchmark>;
   listProviders(options?: CallOptions): Promise<Provider[]>;
+  /** The caller's principal and role (`viewer`, `operator`, `admin`): what a client may offer it. */
+  whoami(options?: CallOptions): Promise<Whoami>;
   createSession(body: SessionCreate, options?: CallOptions): Promise<Session>;
   /** The sessions that match the filters (every one that is not deleted without a `state`), oldest first. */
   listSessions(options?: ListSessionsOptions): Promise<Session[]>;
@@ -502,6 +505,7 @@ export function createClient(options: ClientOptions): BenchwrightClient {
         }),
       ),
     listProviders: (o) => unwrap(raw.GET("/providers/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    whoami: (o) => unwrap(raw.GET("/whoami", { params: { header: fieldsHeader(o) }, ...init(o) })),
     createSession: (body, o) => unwrap(raw.POST("/sessions/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
     listSessions: async (o) => (await sessionsPage(o)).items,
     listSessionsPage: sessionsPage,

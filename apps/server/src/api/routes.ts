@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import { Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat, type TokenWatch } from "@benchwright/engine";
+import { BOOTSTRAP_PRINCIPAL, Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat, type TokenWatch } from "@benchwright/engine";
 import { principalOf, type Role } from "../http/principal.js";
 import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
 import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
@@ -9,6 +9,7 @@ import type { Quotas } from "../http/rate-limit.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
 import { sendMetricsExport, type ExportFormat } from "./metrics-export.js";
+import { unlessGone } from "./session-gone.js";
 
 /** Where the contract's paths are served. */
 export const API_BASE = "/api/v1";
@@ -54,6 +55,10 @@ export function apiOperations(
     listBenchmarks: (_req, res) => ok(res, 200, engine.listBenchmarks()),
     getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
     listProviders: (_req, res) => ok(res, 200, engine.listProviders()),
+    getWhoami: (_req, res) => {
+      const { id, role } = principalOf(res);
+      ok(res, 200, { principal: id, role, bootstrap: id === BOOTSTRAP_PRINCIPAL });
+    },
     // 200 on creation, as the Benchmarking Suite answered: its clients check for exactly 200.
     createSession: async (req, res) => {
       const principal = principalOf(res);
@@ -64,7 +69,7 @@ export function apiOperations(
       ok(res, 200, session);
     },
     listSessions: async (req, res) => sendPage(req, res, await engine.listSessions({ ...listQueryOf(req), ...visibilityOf(res) })),
-    getSession: async (req, res) => ok(res, 200, await engine.getSession(req.params.session_id)),
+    getSession: async (req, res) => ok(res, 200, unlessGone(await engine.getSession(req.params.session_id))),
     updateSession: async (req, res) => ok(res, 200, await engine.updateSession(req.params.session_id, req.body)),
     deleteSession: async (req, res) => {
       await engine.deleteSession(req.params.session_id);

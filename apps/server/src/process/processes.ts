@@ -2,6 +2,7 @@ import { Engine } from "@benchwright/engine";
 import { outboundPolicyOf, webhookOptionsOf, type ServerConfig } from "./config.js";
 import { engineLogOf, type Logger } from "../operations/logger.js";
 import { startServer, type RunningServer } from "./server.js";
+import { warnWithoutProviders } from "./no-providers.js";
 
 /** `benchwright serve`: the REST interface (and, unless BENCHWRIGHT_WORKER=false, a worker). */
 export async function serve(config: ServerConfig, log: Logger): Promise<RunningServer> {
@@ -16,6 +17,7 @@ export async function serve(config: ServerConfig, log: Logger): Promise<RunningS
     },
     "listening",
   );
+  warnWithoutProviders(running.engine.listProviders(), config.configDir, log);
   return running;
 }
 

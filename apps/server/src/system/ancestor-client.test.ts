@@ -112,7 +112,8 @@ describe("a client written for the Benchmarking Suite's REST server", () => {
     expect((await client.get(`/executions/${execId}`, "id")).id).toBe(execId);
 
     await client.delete(`/sessions/${id}`);
-    expect(await client.get(`/sessions/${id}`)).toMatchObject({ id, state: "deleted" });
+    // Gone, as the ancestor answered: an error with a message.
+    await expect(client.get(`/sessions/${id}`)).rejects.toMatchObject({ status: 410, message: expect.stringContaining(id) });
     await expect(client.delete(`/sessions/${id}`)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
   }, 900_000);
 

@@ -198,7 +198,7 @@ describe("the v1 REST interface on the local provider", () => {
     await api.delete(`/api/v1/sessions/${sessionId}`).expect(204);
     const list = await api.get("/api/v1/sessions/").expect(200);
     expect(list.body.map((s: { id: string }) => s.id)).not.toContain(sessionId);
-    expect((await api.get(`/api/v1/sessions/${sessionId}`).expect(200)).body).toMatchObject({ id: sessionId, state: "deleted" });
+    expect((await api.get(`/api/v1/sessions/${sessionId}`).expect(410)).body).toMatchObject({ code: "session_gone", deleted: expect.any(String) });
     await api.delete(`/api/v1/sessions/${sessionId}/`).expect(404);
     const exec = await api.get(`/api/v1/executions/${execId}`).expect(200);
     expect(exec.body.metrics.length).toBeGreaterThan(0);
@@ -403,7 +403,7 @@ describe("every operation of the seed, on both spellings, with a mask", () => {
         for (const item of items) expect(Object.keys(item), `${method} ${spell(path)}`).toEqual([mask]);
       }
       await api.delete(spell(`/api/v1/sessions/${doomed}`)).expect(204);
-      expect((await api.get(`/api/v1/sessions/${doomed}`).expect(200)).body.state).toBe("deleted");
+      expect((await api.get(`/api/v1/sessions/${doomed}`).expect(410)).body.code).toBe("session_gone");
     },
     60_000,
   );

@@ -231,21 +231,30 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
       expect(change, means).toMatchObject({ direction: "regression", state: "open", seq: points.findIndex((p) => p.mean < 90) + 1 });
       expect(change.facts_changed).toContainEqual({ fact: "tool_version", before: ["1.0"], after: ["2.0"] });
       const delivered = await until("the webhook", async () => (received.length > 0 ? received : undefined), 60_000);
-      // Past the checks of every point and a retry's first delay: still one change, one delivery.
+      // Past the checks of every point and a retry's first delay: still one change; one delivery
+      // per revision of it, as first found and again each time a refinement moved its point or size.
       await new Promise((r) => setTimeout(r, 8_000));
-      expect((await call(b, "GET", `/series/${series.id}/changes`)).body).toHaveLength(1);
+      const [settled, ...more] = (await call(b, "GET", `/series/${series.id}/changes`)).body;
+      expect(more).toEqual([]);
+      expect(settled).toMatchObject({ id: change.id, seq: points.findIndex((p) => p.mean < 90) + 1 });
       expect((await call(b, "GET", "/changes/")).body).toHaveLength(1);
-      expect(delivered).toHaveLength(1);
-      const [{ headers, body }] = delivered;
-      expect(headers["idempotency-key"]).toBe(`change:${change.id}`);
+      const keys = Array.from({ length: settled.revision }, (_, i) => (i === 0 ? `change:${change.id}` : `change:${change.id}:${i + 1}`));
+      expect(delivered.map((d) => d.headers["idempotency-key"])).toEqual(keys);
+      const { headers, body } = delivered.at(-1)!;
       expect(headers["benchwright-event"]).toBe("regression");
       const signature = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(headers["benchwright-signature"]));
       expect(signature).not.toBeNull();
       const expected = createHmac("sha256", secret).update(`${signature![1]}.${body}`).digest();
       expect(timingSafeEqual(expected, Buffer.from(signature![2], "hex"))).toBe(true);
-      expect(JSON.parse(body)).toMatchObject({ id: `change:${change.id}`, event: "regression", data: { change: { id: change.id } } });
-      const deliveries = (await call(b, "GET", `/webhooks/${hook.body.id}/deliveries`)).body;
-      expect(deliveries).toMatchObject([{ event: "regression", event_key: `change:${change.id}`, state: "delivered", attempts: 1, last_status: 204 }]);
+      // The last one tells the change where it settled.
+      expect(JSON.parse(body)).toMatchObject({
+        id: keys.at(-1),
+        event: "regression",
+        data: { change: { id: change.id, seq: settled.seq, revision: settled.revision } },
+      });
+      const deliveries = (await call(b, "GET", `/webhooks/${hook.body.id}/deliveries`)).body as Array<{ event_key: string }>;
+      expect(deliveries.map((d) => d.event_key).sort()).toEqual([...keys].sort());
+      expect(deliveries).toEqual(keys.map(() => expect.objectContaining({ event: "regression", state: "delivered", attempts: 1, last_status: 204 })));
 
       // Past the tick that would have come: still three runs, each tick fired once.
       const nextTick = firstTick.getTime() + 180_000;

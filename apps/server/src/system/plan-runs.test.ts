@@ -87,7 +87,7 @@ describe("plan runs", () => {
       expect(await stepsOf(cell.execution_id!)).toEqual(["prepare:succeeded", "run:succeeded"]);
     }
     expect(Object.keys(done.sessions).sort()).toEqual(["here", "lab"]);
-    for (const id of Object.values(done.sessions)) expect((await api.get(`/api/v1/sessions/${id}`).expect(200)).body.state).toBe("deleted");
+    for (const id of Object.values(done.sessions)) expect((await api.get(`/api/v1/sessions/${id}`).expect(410)).body.code).toBe("session_gone");
     // Each target's executions are in its own session, with the cell's params.
     const exec = (await api.get(`/api/v1/executions/${done.cells[3].execution_id}`).expect(200)).body;
     expect(exec).toMatchObject({ session_id: done.sessions.lab, params: { seconds: 1 } });
@@ -168,7 +168,7 @@ describe("plan runs", () => {
       ["cancelled", true],
     ]);
     expect(done.cells[1].attempts).toBe(0);
-    expect((await api.get(`/api/v1/sessions/${running.sessions.here}`).expect(200)).body.state).toBe("deleted");
+    expect((await api.get(`/api/v1/sessions/${running.sessions.here}`).expect(410)).body.code).toBe("session_gone");
     // The execution and its record are kept.
     expect(await stepsOf(done.cells[0].execution_id!)).toEqual(["prepare:succeeded", "run:failed"]);
     expect((await api.delete(`/api/v1/plans/${planId}/runs/${run.id}`).expect(409)).body.code).toBe("wrong_state");
@@ -338,7 +338,7 @@ describe("a plan run on the embedded database, its server killed", () => {
         expect((exec.steps as Array<{ step: string; state: string }>).map((s) => `${s.step}:${s.state}`)).toEqual(["prepare:succeeded", "run:succeeded"]);
       }
       // One session, made once, deleted at the end.
-      expect((await call("GET", `/sessions/${run.sessions.here}`)).state).toBe("deleted");
+      expect((await call("GET", `/sessions/${run.sessions.here}`)).code).toBe("session_gone");
       const sessions = (await (await fetch(`${server.api}/sessions/?state=active,deleting,deleted`)).json()) as unknown[];
       expect(sessions).toHaveLength(1);
     } finally {

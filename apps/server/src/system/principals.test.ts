@@ -266,6 +266,23 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect(tally.allowed2xx).toBeGreaterThan(OPERATIONS.length);
   }, 120_000);
 
+  it("tells each caller its own principal and role (GET /whoami), any role; an expired or revoked token is a 401", async () => {
+    const told = async (token: string) => {
+      const res = await send(token, "GET", `${BASE}/whoami`);
+      return { status: res.status, body: res.json };
+    };
+    for (const [name, principal, role] of [
+      ["viewer", "vic", "viewer"],
+      ["operator", "otto", "operator"],
+      ["admin", "ada", "admin"],
+    ] as const) {
+      const caller = callers.find((c) => c.name === name)!;
+      expect(await told(caller.token), name).toEqual({ status: 200, body: { principal, role, bootstrap: false } });
+    }
+    expect(await told(BOOT)).toEqual({ status: 200, body: { principal: "bootstrap", role: "admin", bootstrap: true } });
+    for (const caller of callers.filter((c) => c.refusedAs)) expect((await told(caller.token)).status, caller.name).toBe(401);
+  });
+
   it("lists to a non-admin only its own and the shared sessions and executions", async () => {
     const [viewer, operator, admin, , foreign] = callers;
     const sessionsOf = async (c: Caller) => ((await send(c.token, "GET", `${BASE}/sessions/`)).json as Array<{ id: string }>).map((s) => s.id);
@@ -566,7 +583,8 @@ describe("others' results: series, points, changes, plan runs' sessions and webh
     expect((await fx.engine.store.db.query("SELECT created_by FROM plans WHERE id = $1", [plan.id]))[0]).toEqual({ created_by: "ada" });
     expect((await fx.engine.store.db.query("SELECT started_by FROM plan_runs WHERE id = $1", [runId]))[0]).toEqual({ started_by: "ada" });
     for (const as of [token.vic, token.otto, token.olga]) {
-      expect((await send(as, "GET", `/sessions/${sessionId}`)).status).toBe(200);
+      // The run deleted its session: read, not refused, it answers 410 Gone (a 403 comes first for another's).
+      expect((await send(as, "GET", `/sessions/${sessionId}`)).status).toBe(410);
       expect((await send(as, "GET", `/executions/${executionId}`)).status).toBe(200);
       const points = await must<Array<{ execution_id: string; plan_run_id: string | null }>>(as, "GET", `/series/${seriesId}/points`);
       expect(points.at(-1)).toMatchObject({ execution_id: executionId, plan_run_id: runId });

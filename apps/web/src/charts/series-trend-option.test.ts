@@ -36,6 +36,7 @@ const change: Change = {
   facts_changed: [{ fact: "kernel", before: ["6.1.0-18"], after: ["6.1.0-<b>21</b>"] }],
   state: "open",
   detected_at: "2026-11-14 03:00:00",
+  revision: 1,
 };
 const points = [point(1, 100), point(2, 101, null), point(3, 90), point(4, 91)];
 

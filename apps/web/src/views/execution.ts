@@ -19,6 +19,7 @@ import { onChanges } from "../live.js";
 import { executionMetricGroups } from "../metric-bars.js";
 import { href } from "../router.js";
 import { runWords } from "../run-title.js";
+import { isSessionGone } from "../session-record.js";
 import { stealAndIowait, stealAndIowaitText, summaryFigure, trackTitle } from "../telemetry-figures.js";
 import { executionStateLook, stepStateLook } from "../state-look.js";
 import { lookBadge, stateBadge } from "./badges.js";
@@ -132,12 +133,12 @@ export async function executionView(root: HTMLElement, execId: string, signal: A
   onChanges({ executionId: execId, types: ["execution.state", "step.started", "step.finished"], lastEventId: 0 }, signal, () => void load().catch(() => {}));
 }
 
-/** The session's record; none for a deleted session on a server that forgets them (404). */
+/** The session's record; none for a deleted session (410, or 404 on a server that forgets them). */
 async function sessionOf(id: string, signal: AbortSignal): Promise<Session | undefined> {
   try {
     return await api().getSession(id, { signal });
   } catch (error) {
-    if (error instanceof BenchwrightProblemError && error.status === 404) return undefined;
+    if (isSessionGone(error) || (error instanceof BenchwrightProblemError && error.status === 404)) return undefined;
     throw error;
   }
 }

@@ -9,6 +9,8 @@ import { executionsTable } from "./executions-table.js";
 import { newExecutionForm } from "./new-execution.js";
 import { deleteSessionButton } from "./delete-session.js";
 import { sessionSharing } from "./share-session.js";
+import { deletedSessionFacts } from "./deleted-session.js";
+import { caller, mayChange } from "../caller.js";
 
 /**
  * One session and its executions, reloaded as they change; while it is open, the form that
@@ -16,25 +18,27 @@ import { sessionSharing } from "./share-session.js";
  * its executions still there to open.
  */
 export async function sessionView(root: HTMLElement, sessionId: string, signal: AbortSignal): Promise<void> {
-  const [seen, catalogue] = await Promise.all([findSession(sessionId, signal), api().listBenchmarks({ signal })]);
+  const [seen, catalogue, who] = await Promise.all([findSession(sessionId, signal), api().listBenchmarks({ signal }), caller()]);
   const table = executionsTable();
   const facts = h("div");
   const actions = h("div");
   root.replaceChildren(h("h1", {}, "Session ", h("code", {}, sessionId)), facts, h("h2", {}, "Executions"), table.element, actions);
 
   let formShown = false;
-  const render = ({ session, executions }: SessionSeen) => {
+  const render = ({ session, executions, deleted: deletedAt }: SessionSeen) => {
     const deleted = session?.state === "deleted" || !session;
     root.classList.toggle("deleted", deleted);
-    facts.replaceChildren(sessionFacts(sessionId, session, () => void load()));
+    // Only what the caller's role allows: creating in, sharing or deleting a session is its owner's (or an admin's).
+    const changeable = session !== undefined && mayChange(who, session);
+    facts.replaceChildren(session ? sessionFacts(session, () => void load(), changeable) : deletedSessionFacts(sessionId, deletedAt));
     table.replace(executions);
-    if (session?.state === "active" && !formShown) {
+    if (session?.state === "active" && changeable && !formShown) {
       formShown = true;
       actions.replaceChildren(
         newExecutionForm(sessionId, catalogue),
         deleteSessionButton(sessionId, () => void load()),
       );
-    } else if (session?.state !== "active") {
+    } else if (session?.state !== "active" || !changeable) {
       formShown = false;
       actions.replaceChildren();
     }
@@ -51,21 +55,7 @@ export async function sessionView(root: HTMLElement, sessionId: string, signal: 
   onChanges({ sessionId, types: ["session.state", "execution.created", "execution.state"], lastEventId: 0 }, signal, () => void load());
 }
 
-function sessionFacts(id: string, session: Session | undefined, reload: () => void): HTMLElement {
-  if (!session) {
-    // An older server forgets a deleted session's record; its executions are still listed by its id.
-    return h(
-      "dl",
-      { class: "facts" },
-      h("dt", {}, "State"),
-      h(
-        "dd",
-        {},
-        stateBadge("deleted", "session-state"),
-        h("span", { class: "muted" }, ` (this server keeps no record of deleted session ${id}; its executions stay)`),
-      ),
-    );
-  }
+function sessionFacts(session: Session, reload: () => void, changeable: boolean): HTMLElement {
   const p = session.provider;
   return h(
     "dl",
@@ -75,14 +65,18 @@ function sessionFacts(id: string, session: Session | undefined, reload: () => vo
     h("dt", {}, "Created"),
     h("dd", {}, session.created),
     h("dt", {}, "Owner"),
-    h("dd", {}, sessionSharing(session, reload)),
+    h("dd", {}, sessionSharing(session, reload, changeable)),
     h("dt", {}, "State"),
     h(
       "dd",
       {},
       stateBadge(session.state, "session-state"),
       session.state === "deleted"
-        ? h("span", { class: "muted" }, ` ${session.deleted ?? ""}: its machines are gone; its executions, logs and metrics stay`)
+        ? h(
+            "span",
+            { class: "muted", "data-testid": "session-deleted" },
+            ` ${session.deleted ?? ""}: its machines are gone; its executions, logs and metrics stay`,
+          )
         : null,
     ),
   );

@@ -9,6 +9,7 @@ import { listSessions, type SessionsShown } from "../sessions-list.js";
 import { stateBadge } from "./badges.js";
 import { listTable } from "./list-table.js";
 import { newSessionForm } from "./new-session.js";
+import { caller, mayCreate } from "../caller.js";
 
 const SHOWN: Array<[SessionsShown, string]> = [
   ["open", "Open sessions"],
@@ -43,18 +44,22 @@ export async function sessionsView(root: HTMLElement, route: Route, signal: Abor
       if (isUnauthorized(error)) throw error;
       return fallback(error);
     };
-  const [first, providers] = await Promise.all([
+  const [first, providers, who] = await Promise.all([
     listSessions(shown, signal).catch(unlessUnauthorized((error) => ({ error }))),
     // No stored configuration to offer: a pasted one still opens a session.
     api()
       .listProviders({ signal })
       .catch(unlessUnauthorized(() => [])),
+    caller().catch(unlessUnauthorized(() => undefined)),
   ]);
   root.replaceChildren(
     h("div", { class: "heading" }, h("h1", {}, "Sessions"), h("label", { class: "filter" }, "Show ", filter)),
     listTable("sessions", ["Session", "Provider", "Created", "State", "Executions"], table),
     status,
-    newSessionForm(providers),
+    // A viewer is offered no form it would be refused (403).
+    mayCreate(who)
+      ? newSessionForm(providers)
+      : h("p", { class: "muted", "data-testid": "read-only" }, "Your role (viewer) reads sessions; it does not open them."),
   );
   const show = (sessions: Session[]) => {
     status.replaceChildren();

@@ -21,6 +21,8 @@ interface Listing<T> {
   page(limit: number): Promise<{ items: T[]; nextCursor?: string }>;
   all(): AsyncIterable<T>;
   render(items: T[]): string;
+  /** What to say when nothing matches. */
+  none: string;
 }
 
 function sessionsListing(options: LsOptions, ctx: Context): Listing<Session> {
@@ -32,19 +34,28 @@ function sessionsListing(options: LsOptions, ctx: Context): Listing<Session> {
     createdSince: options.since,
     state: statesOf(options.state) as SessionFilters["state"],
   };
-  return { page: (limit) => ctx.bw.listSessionsPage({ ...filters, limit }), all: () => ctx.bw.sessions(filters), render: sessionsTable };
+  // Without --state the server lists the open sessions only: say so, or "none" reads as "no session at all".
+  const none = filters.state
+    ? "no sessions match"
+    : "no open sessions match (without --state, ls lists open sessions; --state deleted, or active,deleting,deleted, lists deleted ones)";
+  return { page: (limit) => ctx.bw.listSessionsPage({ ...filters, limit }), all: () => ctx.bw.sessions(filters), render: sessionsTable, none };
 }
 
 function executionsListing(options: LsOptions, ctx: Context): Listing<Execution> {
   const filters = executionFilters(options);
-  return { page: (limit) => ctx.bw.listExecutionsPage({ ...filters, limit }), all: () => ctx.bw.executions(filters), render: executionsTable };
+  return {
+    page: (limit) => ctx.bw.listExecutionsPage({ ...filters, limit }),
+    all: () => ctx.bw.executions(filters),
+    render: executionsTable,
+    none: "no executions match",
+  };
 }
 
 async function list<T>(ctx: Context, limit: number | undefined, what: string, listing: Listing<T>): Promise<number> {
   const { items, more } = await collect(limit, listing);
   if (ctx.json) printJson(items);
   else {
-    if (items.length === 0) note(`no ${what} match`);
+    if (items.length === 0) note(listing.none);
     else print(listing.render(items));
     if (more) note(`more ${what} match: raise --limit, or leave it out to list them all`);
   }

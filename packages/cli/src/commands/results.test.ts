@@ -62,6 +62,10 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     // Every run deleted its session.
     const sessions = await runCli(["ls", "sessions", "--json"], env);
     expect(JSON.parse(sessions.stdout)).toEqual([]);
+    // None open: it says it lists open ones, and how to see the deleted.
+    const open = await runCli(["ls", "sessions"], env);
+    expect(open.stderr).toMatch(/no open sessions match \(without --state, ls lists open sessions; --state deleted/);
+    expect((await runCli(["ls", "sessions", "--state", "deleted"], env)).stdout).toMatch(/deleted/);
     expect((await runCli(["ls", "sessions", "--tool", "idle"], env)).code).toBe(2);
     expect((await runCli(["ls", "--state", "sleeping"], env)).code).toBe(2);
   });
@@ -71,6 +75,8 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     expect(code).toBe(0);
     expect(stdout).toContain(ids[0]);
     expect(stdout).toMatch(/benchmark\s+idle\/idle0/);
+    // Its session was deleted by the run: the server answers it 410, and show says when.
+    expect(stdout).toMatch(/session\s+[0-9a-f-]{36} \(deleted \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}; its results stay\)/);
     expect(stdout).toMatch(/run\s+1\s+succeeded/);
     expect(stdout).toMatch(/idle_seconds/);
     // What produced them: idle installs nothing; the definition and the script it ran, by digest.

@@ -17,7 +17,7 @@ export async function serverCommand(argv: string[]): Promise<number> {
     process.stderr.write(
       [
         `benchwright ${argv[0]}: the server is not installed beside this command.`,
-        "Install it where this command is installed: npm install -g @benchwright/server",
+        "Install it where this command is installed: npm install -g @benchwright/server (until it is published, npm install -g the packed tarballs of the server, engine, catalog and contract: see docs/deployment.md)",
         `(then benchwright ${argv[0]}, or its own command benchwright-server ${argv[0]}), or run it from a clone of the repository: npm ci && npm start.`,
       ].join("\n") + "\n",
     );

@@ -1,4 +1,4 @@
-import type { Execution } from "@benchwright/sdk";
+import { BenchwrightProblemError, type Execution } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
 import { resolveExecutionId } from "../ids.js";
 import { metricsTable, stepsTable, table, tagsText } from "../tables.js";
@@ -13,6 +13,21 @@ function provenanceText(p: Execution["provenance"]): string {
     ...p.scripts.map((s) => `script on ${s.machine}${s.role ? ` (${s.role})` : ""}: ${s.digest}`),
     `benchwright: ${p.benchwright_version}`,
   ].join("\n");
+}
+
+/** The session's id and, unless it is open, its state: a deleted session answers 410 with when it was deleted. */
+async function sessionText(ctx: Context, id: string): Promise<string> {
+  try {
+    const { state } = await ctx.bw.getSession(id, { fields: "state" });
+    return state === "active" ? id : `${id} (${state})`;
+  } catch (error) {
+    if (!(error instanceof BenchwrightProblemError)) throw error;
+    const when = error.problem.deleted;
+    if (error.code === "session_gone") return `${id} (deleted${when ? ` ${when}` : ""}; its results stay)`;
+    // An older server forgets a deleted session (404); another principal's session is not ours to read (403).
+    if (error.status === 404 || error.status === 403) return id;
+    throw error;
+  }
 }
 
 /** `benchwright show <execution-id>`: the record, its steps and the metrics of its last successful run. */
@@ -45,7 +60,7 @@ export async function showCommand(execId: string, ctx: Context): Promise<number>
       ["FIELD", "VALUE"],
       [
         ["id", e.id],
-        ["session", e.session_id],
+        ["session", await sessionText(ctx, e.session_id)],
         ["benchmark", `${e.test.tool_id}/${e.test.workload_id} (${e.test.tool_name}: ${e.test.workload_name})`],
         ["params", tagsText(Object.fromEntries(Object.entries(e.params ?? {}).map(([k, v]) => [k, String(v)]))) || "(defaults)"],
         ["state", e.state],

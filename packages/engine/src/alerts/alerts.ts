@@ -51,9 +51,16 @@ export class Alerts implements AlertSink {
     return made;
   }
 
-  /** A change just recorded (by whoever recorded it): told as a regression or an improvement. Never throws: a failure is logged. */
+  /**
+   * A change just recorded, or revised (by whoever did it): told as a regression or an
+   * improvement. A revision (its point or size moved) is told again under the same change id,
+   * with its `revision`; its event key (`change:<id>:<revision>`) differs from the first
+   * telling's (`change:<id>`), so each is delivered once. Never throws: a failure is logged.
+   */
   async onChange(change: ChangeAlert, context: { plan_id: string | null }): Promise<void> {
-    await this.enqueue(change.direction, `change:${change.id}`, context.plan_id, { change }).catch((e: Error) =>
+    const revision = typeof change.revision === "number" ? change.revision : 1;
+    const key = revision > 1 ? `change:${change.id}:${revision}` : `change:${change.id}`;
+    await this.enqueue(change.direction, key, context.plan_id, { change }).catch((e: Error) =>
       this.options.log?.(`the alert of change ${change.id} could not be enqueued: ${e.message}`, { level: "error" }),
     );
   }

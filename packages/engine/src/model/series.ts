@@ -79,4 +79,6 @@ export interface SeriesChangeRow {
   facts_changed: FactChange[];
   state: "open" | "acknowledged";
   detected: Date;
+  /** 1 as first found; one more for each refinement told again (see refineChange). */
+  revision: number;
 }

@@ -26,7 +26,9 @@ export interface ChangeCheckerOptions {
  * recorded once however many checkers find it (see SeriesRepository.recordChange); only its
  * recorder appends its event and calls `onChange`. Found again as more points arrive (it may
  * then move by a point or two: with few points after a change E-divisive may place it early), it
- * is refined in place, its size and facts told with the points known then; it is not told again. A point claimed by a checker that dies before
+ * is refined in place, its size and facts told with the points known then; a refinement that
+ * moves its point or its size (a new `revision`) is told again, as the same change (same id),
+ * so that a receiver told of it early learns where it settled. A point claimed by a checker that dies before
  * checking it is not checked again: the next point's check reads the same window.
  */
 export class ChangeChecker {
@@ -129,10 +131,11 @@ export class ChangeChecker {
         minSegment,
         changeDetected,
       );
-      if (!recordedNow?.inserted) continue;
+      if (!recordedNow?.inserted && !recordedNow?.revised) continue;
       const view = changeView(recordedNow.change);
       recorded.push(view);
-      this.#log(`series ${seriesId}: ${view.direction} of ${(view.size * 100).toFixed(1)}% at point ${view.seq}`, { level: "warn" });
+      const revised = recordedNow.revised ? ` (revision ${view.revision}, refined)` : "";
+      this.#log(`series ${seriesId}: ${view.direction} of ${(view.size * 100).toFixed(1)}% at point ${view.seq}${revised}`, { level: "warn" });
       await this.#tell(view, first.plan_run_id);
     }
     return recorded;
@@ -153,6 +156,7 @@ function changeDetected(row: ChangeWithSeries): NewEvent {
     type: "change.detected",
     session_id: null,
     execution_id: row.execution_id,
-    data: { change_id: row.id, series_id: row.series_id, direction: row.direction, size: row.size },
+    // A refinement told again names its revision; the first telling stays as it was.
+    data: { change_id: row.id, series_id: row.series_id, direction: row.direction, size: row.size, ...(row.revision > 1 ? { revision: row.revision } : {}) },
   };
 }

@@ -24,5 +24,6 @@ export function changeView(row: ChangeWithSeries): Change {
     facts_changed: row.facts_changed,
     state: row.state,
     detected_at: formatTimestamp(new Date(row.detected)),
+    revision: row.revision,
   };
 }

@@ -305,8 +305,8 @@ for (const kind of ["pglite", "postgres"] as const) {
       // These numbers (100 ± 3, then 80 ± 3 from the 9th point) are first split at the 7th point.
       const early = [-2, 2, 1, 3, 3, 1, -1, -3, 3, 2, -3, 0, 1, -2, -2, -2].map((j, i) => (i < 8 ? 100 : 80) + j);
       const seriesId = await syntheticSeries([], facts);
-      const told: string[] = [];
-      const checker = new ChangeChecker({ store, log: quiet, onChange: (c) => void told.push(c.id) });
+      const told: Array<Pick<ChangeView, "id" | "seq" | "revision">> = [];
+      const checker = new ChangeChecker({ store, log: quiet, onChange: ({ id, seq, revision }) => void told.push({ id, seq, revision }) });
       const seen = new Set<number>();
       for (const [i, mean] of early.entries()) {
         await db.query(insertPoint, [seriesId, i + 1, randomUUID(), null, mean, JSON.stringify(facts(i))]);
@@ -317,7 +317,15 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(changes).toHaveLength(1);
       expect(changes[0]).toMatchObject({ seq: 9, facts_changed: [{ fact: "tool_version", before: ["1.0"], after: ["1.1"] }] });
       expect(changes[0].size).toBeCloseTo(-0.2, 1);
-      expect(told).toEqual([changes[0].id]);
+      // Told as first found (early), then again, as the same change, where it settled: a receiver
+      // told the first would otherwise never learn the correction.
+      expect(told).toEqual([
+        { id: changes[0].id, seq: 7, revision: 1 },
+        { id: changes[0].id, seq: 9, revision: 2 },
+      ]);
+      expect(changes[0].revision).toBe(2);
+      const events = await db.query<{ data: { change_id: string; revision?: number } }>("SELECT data FROM events WHERE type = 'change.detected' ORDER BY id");
+      expect(events.filter((e) => e.data.change_id === changes[0].id).map((e) => e.data.revision)).toEqual([undefined, 2]);
       // It was first found early, then moved: the case this guards.
       expect([...seen].sort()).toEqual([7, 9]);
     });

@@ -68,18 +68,19 @@ export class SeriesRepository {
   /**
    * Records a change, or refines the same change recorded before (one closer than `near`
    * points: see nearbyChange), in one transaction; the series' row is held meanwhile so that two
-   * checkers finding one change record it once. A new record gets the event `describe` makes of
-   * it. Answers the row, and whether this call inserted it (null when the series is gone).
+   * checkers finding one change record it once. A new record, and a refinement that is a new
+   * revision of it (see refineChange), gets the event `describe` makes of it. Answers the row,
+   * whether this call inserted it and whether it revised it (null when the series is gone).
    */
   async recordChange(
     change: NewChange,
     near: number,
     describe: (row: ChangeWithSeries) => NewEvent,
-  ): Promise<{ change: ChangeWithSeries; inserted: boolean } | null> {
+  ): Promise<{ change: ChangeWithSeries; inserted: boolean; revised: boolean } | null> {
     return this.db.transaction(async (tx) => {
       const [series] = await run<SeriesRow>(tx, lockSeries(change.series_id));
       if (!series) return null;
-      const [known] = await run<{ id: string }>(tx, nearbyChange(change.series_id, change.point_seq, near));
+      const [known] = await run<{ id: string; revision: number }>(tx, nearbyChange(change.series_id, change.point_seq, near));
       const [row] = await run<SeriesChangeRow>(tx, known ? refineChange(known.id, change) : insertChange(change));
       if (!row) return null;
       const full: ChangeWithSeries = {
@@ -96,8 +97,10 @@ export class SeriesRepository {
           better: series.better,
         },
       };
+      const revised = known !== undefined && row.revision > known.revision;
       if (!known) await this.events.appendAll([describe(full)], tx);
-      return { change: full, inserted: !known };
+      else if (revised) await this.events.appendAll([describe(full)], tx);
+      return { change: full, inserted: !known, revised };
     });
   }
 

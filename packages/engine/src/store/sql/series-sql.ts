@@ -9,7 +9,7 @@ const POINT_COLUMNS = "p.series_id, p.seq, p.execution_id, p.plan_run_id, p.at, 
 /** Points with their facts: `series_facts` is small and shared, the points come from their primary key alone. */
 const POINTS = "series_points p JOIN series_facts f ON f.id = p.facts_id";
 const CHANGE_COLUMNS = `c.id, c.seq::text AS seq, c.series_id, c.point_seq, c.at, c.execution_id, c.direction, c.size, c.size_ci_low, c.size_ci_high,
-  c.p_value, c.before, c.after, c.facts_changed, c.state, c.detected`;
+  c.p_value, c.before, c.after, c.facts_changed, c.state, c.detected, c.revision`;
 const FACT_LIST = POINT_FACTS.map((f) => `'${f}'`).join(", ");
 
 /** The facts of an execution's machines that a point keeps, each with the values its machines gave. */
@@ -105,7 +105,7 @@ export function lockSeries(seriesId: string): Sql {
   return { text: `SELECT ${SERIES_COLUMNS} FROM series s WHERE s.id = $1 FOR UPDATE`, values: [seriesId] };
 }
 
-export type NewChange = Omit<SeriesChangeRow, "seq" | "state" | "detected" | "facts_changed"> & { facts_changed: FactChange[] };
+export type NewChange = Omit<SeriesChangeRow, "seq" | "state" | "detected" | "facts_changed" | "revision"> & { facts_changed: FactChange[] };
 
 /**
  * The change recorded nearest to `pointSeq` in the series, if one is closer than `near` points:
@@ -114,10 +114,13 @@ export type NewChange = Omit<SeriesChangeRow, "seq" | "state" | "detected" | "fa
  */
 export function nearbyChange(seriesId: string, pointSeq: number, near: number): Sql {
   return {
-    text: `SELECT id FROM series_changes WHERE series_id = $1 AND abs(point_seq - $2::integer) < $3 ORDER BY abs(point_seq - $2::integer), point_seq LIMIT 1`,
+    text: `SELECT id, revision FROM series_changes WHERE series_id = $1 AND abs(point_seq - $2::integer) < $3 ORDER BY abs(point_seq - $2::integer), point_seq LIMIT 1`,
     values: [seriesId, pointSeq, near],
   };
 }
+
+/** How far (as a fraction, 0.03 = 3 points of percentage) a refinement moves a change's size to be told again. */
+const REVISED_SIZE = 0.03;
 
 /** Records a change; nothing when one is recorded at that point. */
 export function insertChange(c: NewChange): Sql {
@@ -136,8 +139,11 @@ export function insertChange(c: NewChange): Sql {
  */
 export function refineChange(id: string, c: NewChange): Sql {
   return {
+    // A refinement that moves the change's point, flips it or moves its size by REVISED_SIZE is a
+    // new revision, told again; smaller moves (each new point shifts the estimate) are not.
     text: `UPDATE series_changes AS c SET point_seq = $3, at = $4, execution_id = $5, direction = $6, size = $7, size_ci_low = $8, size_ci_high = $9,
-             p_value = $10, before = $11, after = $12, facts_changed = $13
+             p_value = $10, before = $11, after = $12, facts_changed = $13,
+             revision = CASE WHEN c.point_seq <> $3 OR c.direction <> $6 OR abs(c.size - $7) >= ${REVISED_SIZE} THEN c.revision + 1 ELSE c.revision END
             WHERE c.id = $1 AND c.series_id = $2
               AND NOT EXISTS (SELECT 1 FROM series_changes o WHERE o.series_id = $2 AND o.point_seq = $3 AND o.id <> $1)
            RETURNING ${CHANGE_COLUMNS}`,
