@@ -1,6 +1,14 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import { BOOTSTRAP_PRINCIPAL, Tokens, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat, type TokenWatch } from "@benchwright/engine";
+import {
+  BOOTSTRAP_PRINCIPAL,
+  Tokens,
+  type Engine,
+  type MetricsExportQuery,
+  type ReportFormat,
+  type TelemetryFormat,
+  type TokenWatch,
+} from "@benchwright/engine";
 import { principalOf, type Role } from "../http/principal.js";
 import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
 import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
