@@ -6,6 +6,7 @@ import { Engine, type EngineOptions } from "@benchwright/engine";
 import { createApp } from "../http/app.js";
 import { engineLogOf } from "../operations/logger.js";
 import { captureLog, type CapturedLog } from "./captured-log.js";
+import { testPgliteImage } from "./pglite-image.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
@@ -42,7 +43,14 @@ export async function openFixture(
     mkdirSync(join(configDir, "benchmarks"), { recursive: true });
   }
   const log = captureLog("debug");
-  const engine = await Engine.open({ dataDir, configDir, inMemory: !options.persistent, log: engineLogOf(log.log), ...options.engine });
+  const engine = await Engine.open({
+    dataDir,
+    configDir,
+    inMemory: !options.persistent,
+    pgliteImage: testPgliteImage(),
+    log: engineLogOf(log.log),
+    ...options.engine,
+  });
   const app = createApp({
     engine,
     token: options.token,
