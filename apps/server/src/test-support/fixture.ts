@@ -19,8 +19,20 @@ export interface Fixture {
   readonly logs: string[];
   /** The same lines, parsed. */
   log: CapturedLog;
+  /**
+   * Another app over this fixture's engine, with other HTTP settings (and the fixture's log and
+   * response validation): an HTTP behaviour (CORS, the token, public metrics) needs no engine of its own.
+   */
+  appWith(settings: AppSettings): ReturnType<typeof createApp>;
   reopen(): Promise<Fixture>;
   close(): Promise<void>;
+}
+
+/** What `openFixture` and `appWith` set of the app itself. */
+interface AppSettings {
+  token?: string;
+  corsOrigins?: string[];
+  metricsPublic?: boolean;
 }
 
 /** A real engine on a throwaway data dir, with the repository's stored configurations. */
@@ -51,14 +63,16 @@ export async function openFixture(
     log: engineLogOf(log.log),
     ...options.engine,
   });
-  const app = createApp({
-    engine,
-    token: options.token,
-    corsOrigins: options.corsOrigins,
-    metricsPublic: options.metricsPublic,
-    validateResponses: true,
-    log: log.log,
-  });
+  const appWith = (settings: AppSettings) =>
+    createApp({
+      engine,
+      token: settings.token,
+      corsOrigins: settings.corsOrigins,
+      metricsPublic: settings.metricsPublic,
+      validateResponses: true,
+      log: log.log,
+    });
+  const app = appWith(options);
   const fixture: Fixture = {
     engine,
     app,
@@ -69,6 +83,7 @@ export async function openFixture(
       return log.raw.flatMap((line) => [line, String((JSON.parse(line) as { msg?: unknown }).msg ?? "")]);
     },
     log,
+    appWith,
     async reopen() {
       await engine.close();
       return openFixture({ ...options, dataDir, configDir });
