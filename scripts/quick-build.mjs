@@ -7,6 +7,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildDir, replaceDist } from "./atomic-build.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER_CHAIN = ["packages/contract", "packages/catalog", "packages/engine", "apps/server"];
@@ -26,9 +27,11 @@ export async function quickBuild() {
   await import(join(ROOT, "packages/contract/scripts/bundle.mjs"));
   for (const pkg of SERVER_CHAIN) {
     const src = join(ROOT, pkg, "src");
+    // Written beside dist/ and swapped in whole: npm start stopped here leaves the old build.
+    const out = buildDir(join(ROOT, pkg));
     await build({
       entryPoints: sources(src),
-      outdir: join(ROOT, pkg, "dist"),
+      outdir: out,
       outbase: src,
       format: "esm",
       platform: "node",
@@ -37,6 +40,7 @@ export async function quickBuild() {
       logLevel: "error",
       tsconfig: join(ROOT, pkg, "tsconfig.build.json"),
     });
+    replaceDist(join(ROOT, pkg), out);
   }
 }
 

@@ -1,13 +1,34 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { unitTestFiles } from "../../vitest.tiers.js";
+
+// The two tests that measure: one compares a benchmark's figures with the same command run
+// directly (within 20%), the other two threads with one. A neighbouring file's load on a 2-core
+// machine would skew them, so they run alone, after the rest (`groupOrder`), in one fork; turbo
+// runs them after every package's other tests (the `test:measuring` task).
+const MEASURING = ["src/system/existing-vm.test.ts", "src/system/repetitions.test.ts"];
+const UNIT = unitTestFiles(import.meta.dirname);
+const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts"],
-    // Each file opens a real engine (PGlite starts in seconds) and some run real benchmarks.
+    // Each file opens a real engine (its database loaded from the run's migrated image) and some
+    // run real benchmarks.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // One file at a time: the SSH test compares a benchmark's figures with the same command
-    // run directly, which a neighbouring file's load on a 2-core machine would skew.
-    fileParallelism: false,
+    // Most of a file's time is waiting (for sshd, a step's sleep, a poll): more files than cores.
+    maxWorkers: 4,
+    minWorkers: 1,
+    projects: [
+      // `npm run test:fast`: files that start nothing.
+      { extends: true, test: { name: "unit", include: UNIT } },
+      {
+        extends: true,
+        test: { name: "server", include: ["src/**/*.test.ts"], exclude: [...configDefaults.exclude, ...UNIT, ...MEASURING], globalSetup: IMAGE },
+      },
+      {
+        extends: true,
+        test: { name: "measuring", include: MEASURING, globalSetup: IMAGE, sequence: { groupOrder: 1 }, poolOptions: { forks: { singleFork: true } } },
+      },
+    ],
   },
 });

@@ -1,11 +1,31 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { unitTestFiles } from "../../vitest.tiers.js";
+
+const UNIT = unitTestFiles(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts"],
     // Many engine tests open a database, an sshd or a shell: on a 2-core machine busy with the
     // rest of the suite, 5 s (vitest's default) is too short for a test that takes 1 s alone.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Most of a file's time is waiting (a shell, sshd, a poll): more files at once than vitest's
+    // default of one fewer than the cores (one, on two).
+    maxWorkers: 3,
+    minWorkers: 1,
+    projects: [
+      // `npm run test:fast`: files that start nothing.
+      { extends: true, test: { name: "unit", include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: "engine",
+          include: ["src/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...UNIT],
+          // One migrated PGlite per run, which the test stores start from (openTestStore).
+          globalSetup: ["src/test-support/pglite-image-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -18,6 +18,8 @@ export interface EngineOptions {
   databaseUrl?: string;
   /** Keep the embedded database in memory (tests). */
   inMemory?: boolean;
+  /** What a new embedded database starts from instead of an empty one: `migratedPgliteImage()` (tests). */
+  pgliteImage?: Blob;
   /** Lines for the operator, with what each concerns (session, execution, step); never given a credential. */
   log?: EngineLog;
   providers?: ProviderOptions;

@@ -31,6 +31,7 @@ export async function openEngineResources(options: EngineOptions): Promise<Engin
   const db = await openDb({
     databaseUrl: options.databaseUrl,
     pgliteDir: options.inMemory ? "memory://" : join(options.dataDir, "db"),
+    pgliteImage: options.pgliteImage,
   });
   await migrate(db);
   const store = storeWithEvents(db);

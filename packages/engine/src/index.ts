@@ -21,6 +21,7 @@ export { BenchwrightError, isBenchwrightError, type ProblemExtras } from "./erro
 export { storageFull, storageFullReason } from "./storage-full.js";
 export { openDb } from "./store/open-db.js";
 export { migrate } from "./store/migrations.js";
+export { migratedPgliteImage } from "./store/pglite-db.js";
 export { DirectoryLocked } from "./store/dir-lock.js";
 export type { Ownership } from "./store/owners-repository.js";
 export { storeWithEvents } from "./events/store-with-events.js";

@@ -26,9 +26,12 @@ function contractSchema() {
   return schema;
 }
 
-function tsc(project) {
+// Where scripts/atomic-build.mjs has the build write, to replace dist/ once it has succeeded.
+const out = process.env.BUILD_OUT ?? join(pkgDir, "dist");
+
+function tsc(project, outDir) {
   const bin = require.resolve("typescript/bin/tsc");
-  const result = spawnSync(process.execPath, [bin, "-p", project], { cwd: pkgDir, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [bin, "-p", project, "--outDir", outDir], { cwd: pkgDir, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -48,20 +51,20 @@ copyFileSync(problems, join(generated, "problems.ts"));
 const schemaTypes = join(dirname(schema), "..", "..", "src", "schema-types.ts");
 writeFileSync(join(generated, "schema-types.ts"), readFileSync(schemaTypes, "utf8").replace('"./generated/schema.js"', '"./schema.js"'));
 
-rmSync(join(pkgDir, "dist"), { recursive: true, force: true });
-tsc("tsconfig.esm.json");
-tsc("tsconfig.cjs.json");
+rmSync(out, { recursive: true, force: true });
+tsc("tsconfig.esm.json", join(out, "esm"));
+tsc("tsconfig.cjs.json", join(out, "cjs"));
 
 // tsc never copies .d.ts inputs to its output, yet the emitted declarations import it. The
 // schema (types only, two thirds of the package) ships once, in the CommonJS half: an ES
 // module's declarations may import a CommonJS one's types, not the reverse.
-const cjsGenerated = join(pkgDir, "dist", "cjs", "generated");
+const cjsGenerated = join(out, "cjs", "generated");
 mkdirSync(cjsGenerated, { recursive: true });
 copyFileSync(join(generated, "schema.d.ts"), join(cjsGenerated, "schema.d.ts"));
-const esmGenerated = join(pkgDir, "dist", "esm", "generated");
+const esmGenerated = join(out, "esm", "generated");
 mkdirSync(esmGenerated, { recursive: true });
 writeFileSync(join(esmGenerated, "schema.d.ts"), 'export type * from "../../cjs/generated/schema.js";\n');
 // The package is "type": "module"; this marks dist/cjs's .js and .d.ts files as CommonJS
 // for Node and for TypeScript, so no renaming or rewriting of specifiers is needed.
-writeFileSync(join(pkgDir, "dist", "cjs", "package.json"), JSON.stringify({ type: "commonjs" }, null, 2) + "\n");
+writeFileSync(join(out, "cjs", "package.json"), JSON.stringify({ type: "commonjs" }, null, 2) + "\n");
 console.log("built dist/esm and dist/cjs");

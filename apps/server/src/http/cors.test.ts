@@ -79,22 +79,17 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
   });
 
   it("gives no CORS header at all by default", async () => {
-    const plain = await openFixture();
-    try {
-      const pre = await request(plain.app).options("/api/v1/sessions/").set(preflight);
-      expect(pre.status).not.toBe(204);
-      expect(corsHeaders(pre.headers)).toEqual({});
-      const get = await request(plain.app).get("/api/v1/benchmarks/").set({ Origin: PAGE }).expect(200);
-      expect(corsHeaders(get.headers)).toEqual({});
-    } finally {
-      await plain.close();
-    }
+    const plain = fx.appWith({});
+    const pre = await request(plain).options("/api/v1/sessions/").set(preflight);
+    expect(pre.status).not.toBe(204);
+    expect(corsHeaders(pre.headers)).toEqual({});
+    const get = await request(plain).get("/api/v1/benchmarks/").set({ Origin: PAGE }).expect(200);
+    expect(corsHeaders(get.headers)).toEqual({});
   });
 
   it("answers `*` for any origin without credentials, and never the `null` origin unless it is listed", async () => {
-    const any = await openFixture({ corsOrigins: ["*"] });
-    try {
-      const api = request(any.app);
+    {
+      const api = request(fx.appWith({ corsOrigins: ["*"] }));
       const get = await api.get("/api/v1/benchmarks/").set({ Origin: "http://anyone.example" }).expect(200);
       expect(corsHeaders(get.headers)["access-control-allow-origin"]).toBe("*");
       expect(corsHeaders(get.headers)).not.toHaveProperty("access-control-allow-credentials");
@@ -110,13 +105,10 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
       const opaquePre = await api.options("/api/v1/sessions/").set({ ...preflight, Origin: "null" });
       expect(opaquePre.status).not.toBe(204);
       expect(corsHeaders(opaquePre.headers)).toEqual({});
-    } finally {
-      await any.close();
     }
     // Listed next to `*`, an origin keeps the mock's headers (echoed, with credentials); so does `null` listed.
-    const listed = await openFixture({ corsOrigins: parseCorsOrigins(`*, ${PAGE}, null`) });
-    try {
-      const api = request(listed.app);
+    {
+      const api = request(fx.appWith({ corsOrigins: parseCorsOrigins(`*, ${PAGE}, null`) }));
       for (const origin of [PAGE, "null"]) {
         const get = await api.get("/api/v1/benchmarks/").set({ Origin: origin }).expect(200);
         expect(corsHeaders(get.headers)).toMatchObject({
@@ -127,8 +119,6 @@ describe("CORS for the origins in BENCHWRIGHT_CORS_ORIGINS", () => {
       const other = await api.get("/api/v1/benchmarks/").set({ Origin: "http://anyone.example" }).expect(200);
       expect(corsHeaders(other.headers)["access-control-allow-origin"]).toBe("*");
       expect(corsHeaders(other.headers)).not.toHaveProperty("access-control-allow-credentials");
-    } finally {
-      await listed.close();
     }
   });
 

@@ -6,6 +6,7 @@ import { Engine, type EngineOptions } from "@benchwright/engine";
 import { createApp } from "../http/app.js";
 import { engineLogOf } from "../operations/logger.js";
 import { captureLog, type CapturedLog } from "./captured-log.js";
+import { testPgliteImage } from "./pglite-image.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
@@ -18,8 +19,20 @@ export interface Fixture {
   readonly logs: string[];
   /** The same lines, parsed. */
   log: CapturedLog;
+  /**
+   * Another app over this fixture's engine, with other HTTP settings (and the fixture's log and
+   * response validation): an HTTP behaviour (CORS, the token, public metrics) needs no engine of its own.
+   */
+  appWith(settings: AppSettings): ReturnType<typeof createApp>;
   reopen(): Promise<Fixture>;
   close(): Promise<void>;
+}
+
+/** What `openFixture` and `appWith` set of the app itself. */
+interface AppSettings {
+  token?: string;
+  corsOrigins?: string[];
+  metricsPublic?: boolean;
 }
 
 /** A real engine on a throwaway data dir, with the repository's stored configurations. */
@@ -42,15 +55,24 @@ export async function openFixture(
     mkdirSync(join(configDir, "benchmarks"), { recursive: true });
   }
   const log = captureLog("debug");
-  const engine = await Engine.open({ dataDir, configDir, inMemory: !options.persistent, log: engineLogOf(log.log), ...options.engine });
-  const app = createApp({
-    engine,
-    token: options.token,
-    corsOrigins: options.corsOrigins,
-    metricsPublic: options.metricsPublic,
-    validateResponses: true,
-    log: log.log,
+  const engine = await Engine.open({
+    dataDir,
+    configDir,
+    inMemory: !options.persistent,
+    pgliteImage: testPgliteImage(),
+    log: engineLogOf(log.log),
+    ...options.engine,
   });
+  const appWith = (settings: AppSettings) =>
+    createApp({
+      engine,
+      token: settings.token,
+      corsOrigins: settings.corsOrigins,
+      metricsPublic: settings.metricsPublic,
+      validateResponses: true,
+      log: log.log,
+    });
+  const app = appWith(options);
   const fixture: Fixture = {
     engine,
     app,
@@ -61,6 +83,7 @@ export async function openFixture(
       return log.raw.flatMap((line) => [line, String((JSON.parse(line) as { msg?: unknown }).msg ?? "")]);
     },
     log,
+    appWith,
     async reopen() {
       await engine.close();
       return openFixture({ ...options, dataDir, configDir });

@@ -31,4 +31,6 @@ export interface DbOptions {
   databaseUrl?: string;
   /** Directory of the embedded database; `memory://` keeps it in memory (tests). */
   pgliteDir?: string;
+  /** What a new embedded database starts from instead of an empty one: `migratedPgliteImage()` (tests). */
+  pgliteImage?: Blob;
 }

@@ -4,10 +4,11 @@ import type { Db } from "../store/db.js";
 import { migrate } from "../store/migrations.js";
 import { openDb } from "../store/open-db.js";
 import type { Store } from "../store/store.js";
+import { testPgliteImage } from "./pglite-image.js";
 
 /** A migrated store with its event log: on PostgreSQL at `url` (a test schema's), else on an in-memory PGlite. */
 export async function openTestStore(url?: string): Promise<{ db: Db; store: Store }> {
-  const db = await openDb(url ? { databaseUrl: url } : { pgliteDir: "memory://" });
+  const db = await openDb(url ? { databaseUrl: url } : { pgliteDir: "memory://", pgliteImage: testPgliteImage() });
   await migrate(db);
   return { db, store: storeWithEvents(db) };
 }

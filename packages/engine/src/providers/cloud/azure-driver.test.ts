@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startAzureDouble, type AzureDouble, startCountingListener, startSshd, type SshdHarness, TestSession } from "@benchwright/testing";
-import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
+import { cloudConfig, configProblems, failureOf } from "../../test-support/cloud-outcomes.js";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { AZURE_KINDS } from "./azure-kinds.js";
 import { publicKeyOf } from "./cloud-provider.js";

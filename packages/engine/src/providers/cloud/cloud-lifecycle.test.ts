@@ -16,7 +16,7 @@ import {
   leaks,
   TestSession,
 } from "@benchwright/testing";
-import { cloudConfig, failureOf } from "./test-outcomes.js";
+import { cloudConfig, failureOf } from "../../test-support/cloud-outcomes.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { SshPool } from "../../transport/ssh-pool.js";
 import type { CloudConfig } from "../../config/provider-config-types.js";

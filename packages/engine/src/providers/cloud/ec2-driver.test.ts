@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createEc2Double, type Ec2Double, startSshd, type SshdHarness, leaks, loginWorks, TestSession } from "@benchwright/testing";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { createCloudProvider, EC2_KINDS, type CloudProviderOptions } from "./index.js";
-import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
+import { cloudConfig, configProblems, failureOf } from "../../test-support/cloud-outcomes.js";
 
 const ACCESS_ID = "AKIAIOSFODNN7EXAMPLE";
 const SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";

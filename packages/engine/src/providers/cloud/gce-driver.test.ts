@@ -11,7 +11,7 @@ import {
   testContext,
   type MemoryLedger,
 } from "@benchwright/testing";
-import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
+import { cloudConfig, configProblems, failureOf } from "../../test-support/cloud-outcomes.js";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { publicKeyOf } from "./cloud-provider.js";
 import { GCE_KINDS } from "./gce-kinds.js";

@@ -15,7 +15,7 @@ import {
   testContext,
   type MemoryLedger,
 } from "@benchwright/testing";
-import { cloudConfig, configProblems, failureOf } from "./test-outcomes.js";
+import { cloudConfig, configProblems, failureOf } from "../../test-support/cloud-outcomes.js";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import type { Machine } from "../provider.js";
 import type { ExecOptions } from "../../transport/transport.js";

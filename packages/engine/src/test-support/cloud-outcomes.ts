@@ -1,7 +1,7 @@
-import { parseProviderConfig } from "../../config/parse-provider-config.js";
-import type { CloudConfig } from "../../config/provider-config-types.js";
-import { BenchwrightError } from "../../errors.js";
-import type { ResolvedConfig } from "../../model/resolved-config.js";
+import { parseProviderConfig } from "../config/parse-provider-config.js";
+import type { CloudConfig } from "../config/provider-config-types.js";
+import { BenchwrightError } from "../errors.js";
+import type { ResolvedConfig } from "../model/resolved-config.js";
 
 // The cloud driver tests' readings of the engine's own parser and error class. They stay in
 // the engine (not in @benchwright/testing): they must see the very classes the code under

@@ -1,0 +1,18 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/**
+ * What a test file starts when it names one of these: an engine or database, an sshd, a server
+ * or browser process. A file that names none runs in the fast tier (`npm run test:fast`).
+ */
+const STARTS_SOMETHING =
+  /openFixture|startSshd|Engine\.open|openTestStore|openDb\(|openPglite|PGlite|createTestSchema|serversOnPostgres|startServer|child_process|spawn|chromium|playwright|Prism|openLoopbackSession|startProcess|startProxiedServer/;
+
+/** The test files under `dir`/src (paths relative to `dir`) that start nothing: the package's unit tier. */
+export function unitTestFiles(dir: string): string[] {
+  const src = join(dir, "src");
+  return readdirSync(src, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts"))
+    .filter((file) => !STARTS_SOMETHING.test(readFileSync(join(src, file), "utf8")))
+    .map((file) => relative(dir, join(src, file)));
+}
