@@ -14,6 +14,7 @@ const WAIT = { timeout: 30_000 };
 const IDLE_RUN = "9b2e4d6a-1c3f-4e5a-8b7d-0a1b2c3d4e5f";
 const PLAN = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
 const PLAN_RUN = "5e8d2c1a-9b7f-4a3e-8d6c-2b1a0f9e8d7c";
+const CANCELLED_RUN = "2b7f4e9a-6c1d-4e3f-8a5b-9d0c1e2f3a4b";
 const SYSBENCH_RUNS = ["4d8f2a61-7b3e-4c9d-8a15-2e6f9b0c3d71", "1c5d8e2f-3a4b-4c6d-9e7f-8a9b0c1d2e3f", "6f1b8d04-3e5c-4a2f-8d79-4c8b2e3f5a91"];
 
 describe("the dashboard against the Prism mock", () => {
@@ -244,18 +245,20 @@ describe("the dashboard against the Prism mock", () => {
     await view("plans-one");
     expect(await page.locator('[data-testid="plan-targets"] tbody tr').count()).toBe(2);
     expect(await page.locator('[data-testid="plan-benchmarks"] tbody').innerText()).toContain("threads = 1, 4, 16; duration = 10, 20");
-    expect(await page.getAttribute(`[data-testid="plan-run-row"][data-id="${PLAN_RUN}"]`, "data-state")).toBe("cancelled");
+    // Its two runs: one cancelled before its cells began, then the report's, ended failed (a cell of the lab's failed).
+    expect(await page.getAttribute(`[data-testid="plan-run-row"][data-id="${CANCELLED_RUN}"]`, "data-state")).toBe("cancelled");
+    expect(await page.getAttribute(`[data-testid="plan-run-row"][data-id="${PLAN_RUN}"]`, "data-state")).toBe("failed");
     await screenshot(page, SUITE, "7-plan");
 
     await page.click(`[data-testid="plan-run-row"][data-id="${PLAN_RUN}"] a`);
     await view("plan-run");
-    // The examples' run is under way: one cell completed (the baseline's), the other pending.
-    expect(await page.getAttribute('[data-testid="plan-run-state"]', "data-state")).toBe("running");
-    expect(await page.locator('[data-testid="cancel-plan-run"]').isVisible()).toBe(true);
+    // The report's run has ended: its sysbench cell measured on both targets (the lab better), its idle cell on the baseline, the lab's failed.
+    expect(await page.getAttribute('[data-testid="plan-run-state"]', "data-state")).toBe("failed");
+    expect(await page.locator('[data-testid="cancel-plan-run"]').isVisible()).toBe(false);
     const tones = await page
       .locator('[data-testid="matrix-cell"]')
       .evaluateAll((tds) => tds.map((td) => `${td.getAttribute("data-target")} ${td.getAttribute("data-tone")}`));
-    expect(tones).toEqual(["here/default baseline", "lab pending"]);
+    expect(tones).toEqual(["here/default baseline", "here/default baseline", "lab better", "lab failed"]);
     expect(await page.locator('[data-testid="ranking"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-target")))).toEqual([
       "lab",
       "here/default",

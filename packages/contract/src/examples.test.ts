@@ -319,6 +319,45 @@ describe("the contract's examples", () => {
     expect(problems).toEqual([]);
   });
 
+  // Issue 34, point 20: the mock showed one run pending, running, cancelling and cancelled, its idle
+  // cell measured in events_per_second, and a target ranked by the report while its cell was pending.
+  it("tell one story of each plan run: one state per run, cells measured in their tool's metrics, none ranked while pending", () => {
+    const runs: Array<[string, Json]> = [];
+    const reports: Array<[string, Json]> = [];
+    for (const [where, o] of records()) {
+      if (typeof o.plan_id === "string" && typeof o.state === "string" && Array.isArray(o.cells) && o.progress) runs.push([where, o]);
+      if (typeof o.run_id === "string" && Array.isArray(o.cells) && Array.isArray(o.targets)) reports.push([where, o]);
+    }
+    expect(runs.length).toBeGreaterThan(2);
+    expect(reports.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    const states = new Map<string, Set<string>>();
+    for (const [, run] of runs) states.set(run.id, (states.get(run.id) ?? new Set()).add(run.state));
+    for (const [id, seen] of states) if (seen.size > 1) problems.push(`run ${id} is ${[...seen].join(", ")} in different examples`);
+    const measures = (tool: string, metric: string) => Boolean(catalog.tool(tool)?.metrics?.[metric]);
+    for (const [where, report] of reports) {
+      for (const cell of report.cells) {
+        for (const name of [cell.main_metric, ...cell.metrics.map((m: Json) => m.name)].filter((n) => typeof n === "string"))
+          if (!measures(cell.tool, name)) problems.push(`${where}: cell ${cell.benchmark}/${cell.cell} of ${cell.tool}/${cell.workload} has ${name}`);
+      }
+      const ranked = new Set(report.targets.filter((t: Json) => t.rank !== null).map((t: Json) => t.target as string));
+      for (const [runWhere, run] of runs) {
+        if (run.plan_id !== report.plan_id) continue;
+        for (const cell of run.cells) {
+          // The report's cell at the same place of the plan: the same benchmark, so measured as the run's cell is.
+          const same = report.cells.find((c: Json) => c.benchmark === cell.benchmark && c.cell === cell.cell);
+          if (same && (same.tool !== cell.tool || same.workload !== cell.workload))
+            problems.push(`${runWhere}: cell ${cell.benchmark}/${cell.cell} is ${cell.tool}/${cell.workload}, the report's ${same.tool}/${same.workload}`);
+          if (same?.main_metric && !measures(cell.tool, same.main_metric))
+            problems.push(`${runWhere}: cell ${cell.benchmark}/${cell.cell} of ${cell.tool}/${cell.workload} is reported in ${same.main_metric}`);
+          if (run.id === report.run_id && ranked.has(cell.target) && ["pending", "preparing", "running"].includes(cell.state))
+            problems.push(`${runWhere}: ${cell.target} is ${cell.state} in run ${run.id}, yet ranked in its report (${where})`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it("give each operation 400 examples of its own, about its own input", () => {
     const problems: string[] = [];
     const messages = new Map<string, string>();

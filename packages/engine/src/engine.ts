@@ -207,6 +207,7 @@ export class Engine {
         createSession: (body, o) =>
           options.quotas?.sessions === undefined ? this.sessions.create(body, o) : this.createSessionWithinQuota(o.owner, options.quotas.sessions, body, o.id),
         deleteSession: (id) => this.sessions.delete(id),
+        cancelSteps: (ids, reason) => this.steps.cancelExecutions(ids, reason),
         createExecution: (sessionId, body, o) => this.executions.create(sessionId, body, o),
         startStep: async (kind, execId) => {
           const maxSteps = options.quotas?.steps;

@@ -123,7 +123,7 @@ describe("operations against prism mock", () => {
   it("starts, lists, gets and cancels a plan's runs", async () => {
     const planId = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
     const started = await bw.startPlanRun(planId);
-    expect(started).toMatchObject({ plan_id: planId, state: "pending", progress: { total: 2, eta_seconds: null } });
+    expect(started).toMatchObject({ plan_id: planId, state: "pending", progress: { total: 4, eta_seconds: null } });
     expect(lastRequest().method).toBe("POST");
     expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/runs/`);
 
@@ -132,7 +132,7 @@ describe("operations against prism mock", () => {
     await bw.listPlanRunsPage(planId, { limit: 1 });
     expect(new URL(lastRequest().url).search).toBe("?limit=1");
     const run = await bw.getPlanRun(planId, started.id);
-    expect(run.progress.completed).toBe(1);
+    expect(run.progress.completed).toBe(3);
     expect(lastRequest().url).toBe(`${prismUrl}/api/v1/plans/${planId}/runs/${started.id}`);
     expect((await bw.cancelPlanRun(planId, started.id)).state).toBe("cancelling");
     expect(lastRequest().method).toBe("DELETE");

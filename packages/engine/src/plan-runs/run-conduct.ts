@@ -17,6 +17,11 @@ export interface RunCollaborators extends CellCollaborators {
   /** Makes a run's session with the id and owner given (and the body's sharing), all in the session's insert. */
   createSession: (body: SessionCreate, options: { id: string; owner: string }) => Promise<unknown>;
   deleteSession: (id: string) => Promise<void>;
+  /**
+   * Asks the running steps of these executions to cancel with `reason`, without waiting: a
+   * cancelled run's steps then end `step_cancelled`, not failed by their session's DELETE.
+   */
+  cancelSteps?: (executionIds: string[], reason: string) => Promise<void>;
   /** Told once a run has ended here (its report can be made ready); never awaited by the driver. */
   onEnded?: (run: Pick<PlanRunRow, "id" | "plan_id">) => void;
   /**
@@ -189,7 +194,8 @@ async function driveCells(
     if (lease.signal.aborted) break;
     const stopping = lease.cancelling || (on_failure === "stop" && [...latest.values()].some((cell) => cell.state === "failed"));
     // Deleting the sessions stops their steps, wherever they run; the cells then end as cancelled.
-    if (lease.cancelling) deleting ??= deleteSessions(c, run);
+    // The steps are asked to cancel first, so that they end cancelled too (not failed by the DELETE).
+    if (lease.cancelling) deleting ??= cancelSteps(c, run, [...latest.values()]).then(() => deleteSessions(c, run));
     if (stopping) {
       // The pending cells (thousands, maybe) in batches, set-based, each its own short
       // transaction, yielding between them so that the server goes on answering.
@@ -213,6 +219,16 @@ async function driveCells(
     await Promise.race([...active.values(), sleep(500, lease.signal).catch(() => {})]);
   }
   await Promise.allSettled([...active.values(), deleting, ...closing.values()]);
+}
+
+/** Asks the steps of the run's cells not ended to cancel; one that cannot be asked is stopped by its session's DELETE all the same. */
+async function cancelSteps(c: RunCollaborators, run: PlanRunRow, cells: PlanRunCellRow[]): Promise<void> {
+  const ids = cells.filter((cell) => !ENDED_CELL_STATES.includes(cell.state) && cell.attempts > 0).map((cell) => cell.execution_id);
+  await c
+    .cancelSteps?.(ids, `cancelled at ${new Date().toISOString()}: its plan run ${run.id} was cancelled`)
+    .catch((e: Error) =>
+      c.log(`plan run ${run.id}: its steps could not be asked to cancel: ${e.message}; their sessions' DELETE stops them`, { level: "warn" }),
+    );
 }
 
 /** Deletes the run's sessions (those made); a session already gone is no matter. */

@@ -86,10 +86,11 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
           machine_log_start: logStart,
           metrics,
         });
-        // Nothing starts on a host once the session's DELETE began: it may have cleaned the host already.
-        if (recorded ? !recorded.sessionActive : !(await tools.store.sessionActive(execution.session_id))) throw new SessionDeleted();
-        // Nor once a cancel was asked of the step (its follower may not have seen it yet).
+        // Nothing starts on a host once a cancel was asked of the step (its follower may not have seen it yet);
+        // checked first: a plan run's cancel asks it before it deletes the session.
         if (recorded?.cancelRequested) throw new StepCancelled(recorded.cancelRequested);
+        // Nor once the session's DELETE began: it may have cleaned the host already.
+        if (recorded ? !recorded.sessionActive : !(await tools.store.sessionActive(execution.session_id))) throw new SessionDeleted();
         fresh = true;
       }
       const outcome = await followIntoLog(log, logStart, follow, signal);

@@ -255,11 +255,15 @@ export class StepExecutor {
     for (const step of await store.runningSteps(executionIds)) {
       const t = TRANSITIONS[step.step];
       const duration = Math.max(0, (Date.now() - new Date(step.started).getTime()) / 1000);
+      // One asked to cancel first (a plan run's cancel, before it deletes the run's sessions) ends cancelled.
+      const end = step.cancel_requested
+        ? { error: `${step.step} ${step.attempt} was ${step.cancel_requested}`, error_code: "step_cancelled" as const }
+        : { error: reason, error_code: "step_failed" as const };
       await store.endStep(
         step.execution_id,
         step.step,
         step.attempt,
-        { state: "failed", duration, exit_code: null, error: reason, metrics: null, error_code: "step_failed" },
+        { state: "failed", duration, exit_code: null, metrics: null, ...end },
         { from: t.during, to: t.failed },
       );
     }

@@ -183,8 +183,9 @@ export class StepWorker {
     try {
       const lease = await this.#store.renewLease(key, this.owner, this.#leaseMs);
       if (!lease) abort.abort(new LeaseLost());
-      else if (!lease.sessionActive) abort.abort(new SessionDeleted());
+      // A cancel asked before the session's DELETE (a plan run's cancel does both) is why the step stops.
       else if (lease.cancelRequested) abort.abort(new StepCancelled(lease.cancelRequested));
+      else if (!lease.sessionActive) abort.abort(new SessionDeleted());
     } catch (e) {
       // The database is out: keep following; the lease holds a while, and the end is recorded once it is back.
       this.#log(`cannot renew the lease of step ${id(key)}: ${(e as Error).message}`, { ...stepFields(key), level: "warn" });

@@ -190,6 +190,22 @@ export class Steps {
     return this.#endsWithin(key, waitMs);
   }
 
+  /**
+   * Asks the running steps of these executions to cancel, with `reason` (`cancelled at ...`),
+   * as `cancel` does, without waiting for them to end: a plan run's cancel, before it deletes
+   * their sessions, so that they end `step_cancelled` rather than as failed by the DELETE.
+   */
+  async cancelExecutions(executionIds: string[], reason: string): Promise<void> {
+    if (executionIds.length === 0) return;
+    for (const running of await this.#store.runningSteps(executionIds)) {
+      const key: StepKey = { execution_id: running.execution_id, step: running.step, attempt: running.attempt };
+      const asked = await this.#store.requestStepCancel(key, reason);
+      if (!asked) continue;
+      const words = asked.cancel_requested ?? reason;
+      if (this.#worker && !this.#worker.cancel(key, words)) await this.#worker.take(key).catch(() => false);
+    }
+  }
+
   /** Whether the attempt is (or comes to be) no longer running within `maxMs`. */
   async #endsWithin(key: StepKey, maxMs: number): Promise<boolean> {
     const until = Date.now() + maxMs;
