@@ -2,7 +2,7 @@
 // `code spans` and relative links. A path is found relative to the repository, to the doc, or to
 // a package (`packages/*`, `apps/*`, and their `src/`), as the docs write them inside one. Paths
 // with a wildcard or a placeholder (`*`, `<id>`, `{...}`) are not checked; neither are paths a
-// run makes (`.benchwright/`, `dist/`, `node_modules/`), absolute ones (a URL's path, the host's)
+// run or a build makes (`.benchwright/`, `dist/`, `node_modules/`, `src/generated/`), absolute ones (a URL's path, the host's)
 // or a user's example files.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,7 +21,7 @@ const BASES = ["", ...PACKAGES, ...PACKAGES.map((p) => `${p}/src`)];
 // A file name with a known extension, with at least one directory, or a directory ending in /.
 const FILE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.(?:ts|tsx|mjs|cjs|js|json|jsonc|ya?ml|md|sh|sql|html|css|toml)$/;
 const DIR = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/$/;
-const MADE = /(^|\/)(\.benchwright|dist|node_modules|ui|\.turbo|coverage|test-results)(\/|$)/;
+const MADE = /(^|\/)(\.benchwright|dist|node_modules|ui|\.turbo|coverage|test-results|generated)(\/|$)/;
 // Files a user makes, named as examples.
 const EXAMPLES = new Set(["config/providers/aws.yaml"]);
 
