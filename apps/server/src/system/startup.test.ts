@@ -89,7 +89,7 @@ describe("starting the server", () => {
       const { code, output, killed } = await runToEnd([command, flag], env, 15_000);
       expect(killed, `${command} ${flag} did not end: ${output}`).toBe(false);
       expect(code, output).toBe(0);
-      expect(output).toContain("usage: benchwright serve | worker | sweep");
+      expect(output).toContain("usage: benchwright-server serve | worker | sweep");
       expect(output).not.toMatch(/"msg"/);
     }
   });
