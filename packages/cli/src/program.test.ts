@@ -47,10 +47,10 @@ describe("the benchwright command", () => {
       // The top-level help advertises `serve --help`: it prints the server's usage, and starts nothing.
       const help = await runCli(["serve", "--help"], env);
       expect(help.code, help.stderr).toBe(0);
-      expect(help.stdout).toContain("usage: benchwright serve | worker | sweep");
+      expect(help.stdout).toContain("usage: benchwright-server serve | worker | sweep");
       const wrong = await runCli(["sweep", "--everything"], env);
       expect(wrong.code).toBe(2);
-      expect(wrong.stdout).toContain("usage: benchwright serve | worker | sweep");
+      expect(wrong.stdout).toContain("usage: benchwright-server serve | worker | sweep");
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
