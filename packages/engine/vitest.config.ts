@@ -2,6 +2,11 @@ import { configDefaults, defineConfig } from "vitest/config";
 import { unitTestFiles } from "../../vitest.tiers.js";
 
 const UNIT = unitTestFiles(import.meta.dirname);
+// A test that reads the host's own load (the telemetry of an idle run beside a CPU hog's): the
+// neighbouring files' load on a 2-core machine would be in its figures, so it runs alone, after
+// every package's other tests (turbo's `test:measuring`), as the server's measuring tests do.
+const MEASURING = ["src/telemetry.test.ts"];
+const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 
 export default defineConfig({
   test: {
@@ -21,10 +26,14 @@ export default defineConfig({
         test: {
           name: "engine",
           include: ["src/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...UNIT],
+          exclude: [...configDefaults.exclude, ...UNIT, ...MEASURING],
           // One migrated PGlite per run, which the test stores start from (openTestStore).
-          globalSetup: ["src/test-support/pglite-image-setup.ts"],
+          globalSetup: IMAGE,
         },
+      },
+      {
+        extends: true,
+        test: { name: "measuring", include: MEASURING, globalSetup: IMAGE, poolOptions: { forks: { singleFork: true } } },
       },
     ],
   },
