@@ -47,8 +47,10 @@ describe("benchwright run, against a real server", () => {
     expect(shared.session).toMatchObject({ shared: true });
     const own = JSON.parse((await runCli(["--json", "run", "idle/idle0", "--provider", "local"], env)).stdout);
     expect(own.session).toMatchObject({ shared: false });
-    // The deleted session's record keeps it: its results stay readable by the team.
-    expect(await createClient({ baseUrl: server.url }).getSession(shared.session.id)).toMatchObject({ state: "deleted", shared: true });
+    // The deleted session's record keeps it: its results stay readable by the team (a deleted
+    // session is 410 Gone on its own; its record is in the list of deleted ones).
+    const deleted = await createClient({ baseUrl: server.url }).listSessions({ state: ["deleted"] });
+    expect(deleted.find((s) => s.id === shared.session.id)).toMatchObject({ state: "deleted", shared: true });
   });
 
   it("follows the run's log with --follow", async () => {
