@@ -64,8 +64,8 @@ describe("the plan pages served by the real server", () => {
       outside.push(url);
       return route.abort();
     });
-    // The token, as the page's form keeps it (api.ts): every call, downloads included, must send it.
-    await context.addInitScript((token) => sessionStorage.setItem("benchwright.token", token), TOKEN);
+    // The token, as the page's form keeps it (api.ts, under the origin it was entered for): every call, downloads included, must send it.
+    await context.addInitScript((token) => sessionStorage.setItem(`benchwright.token@${location.origin}`, token), TOKEN);
     page = await context.newPage();
     errors = pageErrors(page);
   });

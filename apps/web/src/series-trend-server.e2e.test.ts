@@ -57,7 +57,7 @@ describe("a series' trend on the real server", () => {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     errors = pageErrors(page);
-    await page.addInitScript((token) => sessionStorage.setItem("benchwright.token", token), TOKEN);
+    await page.addInitScript((token) => sessionStorage.setItem(`benchwright.token@${location.origin}`, token), TOKEN);
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
