@@ -99,7 +99,9 @@ describe("a local step taken over by a worker in another place", () => {
     );
     // The first launch ends on its own, where it began; nothing ran in the taker's data dir.
     const until = Date.now() + 20_000;
-    while (!existsSync(join(runDir, "step.rc")) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    // step.rc is created, then written (`echo > step.rc`): wait for its content, not its name.
+    const rcWritten = () => existsSync(join(runDir, "step.rc")) && readFileSync(join(runDir, "step.rc"), "utf8").endsWith("\n");
+    while (!rcWritten() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(readFileSync(join(runDir, "step.rc"), "utf8")).toMatch(/^0 /);
     expect(existsSync(join(root, "b", "work"))).toBe(false);
     expect(launches(id)).toBe(1);
