@@ -33,6 +33,19 @@ const ENGINE_TIERS = [
   /* 7 */ ["engine.ts", "engine-options.ts", "engine-resources.ts", "index.ts"],
 ];
 
+// ─── The server's folders (apps/server/src), the same way ─────────────────────────────────
+// Small helpers at the bottom, the composition root (app.ts) above all it composes, and the
+// processes and entry points that start it above that.
+const SERVER_TIERS = [
+  /* 0 */ ["principals/"],
+  /* 1 */ ["operations/"],
+  /* 2 */ ["api/"],
+  /* 3 */ ["contract/", "http/"],
+  /* 4 */ ["app.ts"],
+  /* 5 */ ["process/", "tokens-command.ts"],
+  /* 6 */ ["cli.ts", "main.ts", "index.ts"],
+];
+
 // Tests: *.test.ts, test-support/ folders, a package's test/ folder and vitest config.
 const TESTS = String.raw`(\.test\.ts$|/test-support/|^(packages|apps)/[^/]+/(test/|vitest\.config\.ts$))`;
 const testsIn = (dir) => String.raw`^${esc(dir)}/(.*\.test\.ts$|.*test-support/|test/|vitest\.config\.ts$)`;
@@ -78,15 +91,28 @@ const entryPoints = Object.values(PACKAGES).flatMap(({ dir }) => {
   return targets.map((t) => `^${esc(`${dir}/${t.replace(/^\.\//, "")}`)}$`);
 });
 
-const engineSrc = "packages/engine/src/";
-const tierPattern = (entries) => any(entries.map((e) => `^${esc(engineSrc + e)}${e.endsWith("/") ? "" : "$"}`));
-const tierRules = ENGINE_TIERS.slice(0, -1).map((entries, tier) => ({
-  name: `engine-tier-${tier}`,
-  comment: `engine tier ${tier} (${entries.join(" ")}) imports from a higher tier (ENGINE_TIERS)`,
-  severity: "error",
-  from: { path: tierPattern(entries), pathNot: TESTS },
-  to: { path: tierPattern(ENGINE_TIERS.slice(tier + 1).flat()) },
-}));
+// Tiered folders: a file imports from its own tier or a lower one, and every file has a tier.
+const TIERED = [
+  { name: "engine", src: "packages/engine/src/", tiers: ENGINE_TIERS, table: "ENGINE_TIERS" },
+  { name: "server", src: "apps/server/src/", tiers: SERVER_TIERS, table: "SERVER_TIERS" },
+];
+const tierPattern = (src, entries) => any(entries.map((e) => `^${esc(src + e)}${e.endsWith("/") ? "" : "$"}`));
+const tierRules = TIERED.flatMap(({ name, src, tiers, table }) => [
+  ...tiers.slice(0, -1).map((entries, tier) => ({
+    name: `${name}-tier-${tier}`,
+    comment: `${name} tier ${tier} (${entries.join(" ")}) imports from a higher tier (${table})`,
+    severity: "error",
+    from: { path: tierPattern(src, entries), pathNot: TESTS },
+    to: { path: tierPattern(src, tiers.slice(tier + 1).flat()) },
+  })),
+  {
+    name: `${name}-file-without-tier`,
+    comment: `every ${name} file belongs to a tier: add its folder to ${table}`,
+    severity: "error",
+    from: { path: `^${esc(src)}`, pathNot: [TESTS, tierPattern(src, tiers.flat())] },
+    to: {},
+  },
+]);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -114,13 +140,6 @@ module.exports = {
       to: { path: "^(packages|apps)/", pathNot: entryPoints },
     },
     ...tierRules,
-    {
-      name: "engine-file-without-tier",
-      comment: "every engine file belongs to a tier: add its folder to ENGINE_TIERS",
-      severity: "error",
-      from: { path: `^${esc(engineSrc)}`, pathNot: [TESTS, tierPattern(ENGINE_TIERS.flat())] },
-      to: {},
-    },
   ],
   options: {
     // Type-only imports are dependencies too: a cycle through them is still a cycle.

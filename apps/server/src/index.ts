@@ -1,4 +1,4 @@
-export { createApp, type AppOptions } from "./http/app.js";
+export { createApp, type AppOptions } from "./app.js";
 export { startServer, type RunningServer } from "./process/server.js";
 export { readConfig, assertSafeToListen, isLoopback, type ServerConfig } from "./process/config.js";
 export { parseFieldsMask, applyFieldsMask } from "./api/fields-mask.js";

@@ -35,7 +35,7 @@ export type { OutboundPolicy } from "./net/outbound-guard.js";
 export { SshPool } from "./transport/ssh-pool.js";
 export { InMemoryHostKeyStore } from "./transport/host-key.js";
 export { StepRunner } from "./runner/step-runner.js";
-export { bashC } from "./runner/remote-scripts.js";
+export { bashC } from "./runner/shell-quote.js";
 // A receiver's check of a delivery's Benchwright-Signature; the server's webhook setting.
 export { verifyWebhookSignature } from "./alerts/webhook-signature.js";
 export type { WebhookOptions } from "./alerts/webhook-deliverer.js";

@@ -1,4 +1,5 @@
-import type { BenchwrightClient, CallOptions } from "./client.js";
+import type { BenchwrightClient } from "./client.js";
+import type { CallOptions } from "./client-context.js";
 import type { Execution, ExecutionState, StepAttempt, StepResult } from "./types.js";
 
 export interface PrepareAndRunResult {

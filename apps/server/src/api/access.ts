@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import { BenchwrightError, type Engine, type Ownership, type Visibility } from "@benchwright/engine";
-import { principalOf, type Principal, type Role } from "../http/principal.js";
-import { hasRole } from "../http/roles.js";
+import { principalOf, type Principal, type Role } from "../principals/principal.js";
+import { hasRole } from "../principals/roles.js";
 
 /** The role an operation needs, by operationId (see requiredRoles): a lower one is a 403 before the request is read further. */
 export function requireRole(roles: ReadonlyMap<string, Role>, operationIdOf: (req: Request) => string | undefined): RequestHandler {

@@ -19,6 +19,9 @@ export interface EventStreamOptions {
 /** What a refused subscriber is told to wait, in seconds: places free up as other clients go, at no known time. */
 const REFUSED_RETRY_AFTER = 5;
 
+/** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
+export const DEFAULT_MAX_EVENT_SUBSCRIBERS = 1000;
+
 /**
  * How many event streams a server holds open at once. Each costs a connection, its buffers
  * and a subscription's share of the event fan-out: past `max`, a subscriber is refused

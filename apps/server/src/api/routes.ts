@@ -9,11 +9,11 @@ import {
   type TelemetryFormat,
   type TokenWatch,
 } from "@benchwright/engine";
-import { principalOf, type Role } from "../http/principal.js";
-import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
+import { principalOf, type Role } from "../principals/principal.js";
+import { DEFAULT_PROVIDER_ROLES } from "../principals/roles.js";
 import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
 import { streamEvents, type SubscriberCap } from "./event-stream.js";
-import type { Quotas } from "../http/rate-limit.js";
+import type { Quotas } from "../principals/rate-limit.js";
 import { listQueryOf, sendPage } from "./list-response.js";
 import { sendLog } from "./log-response.js";
 import { sendMetricsExport, type ExportFormat } from "./metrics-export.js";

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { loadSpec } from "@benchwright/contract";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { headerParametersByOperation, REMEMBERED_PATHS, rememberedValidation } from "./remembered-validation.js";
 import { responseValidationOf } from "./response-validation.js";
 import type { OpenApiRequest } from "../api/routes.js";

@@ -1,6 +1,6 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./response-validation.js";
 import { captureLog } from "../test-support/captured-log.js";
 import { openFixture } from "../test-support/fixture.js";

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { Engine } from "@benchwright/engine";
 import type { Logger } from "../operations/logger.js";
-import { principalOf } from "./principal.js";
+import { principalOf } from "../principals/principal.js";
 import { pathOf } from "./trailing-slash.js";
 
 /** The methods that may change state: every request with one is recorded, whatever its answer. */

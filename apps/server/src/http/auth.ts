@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from "express";
 import { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, BenchwrightError, type Tokens } from "@benchwright/engine";
 import { isDocsPath } from "../operations/docs.js";
 import type { FailedAuthLimit } from "./failed-auth-limit.js";
-import type { Principal } from "./principal.js";
+import type { Principal } from "../principals/principal.js";
 
 /**
  * Sets the request's principal (res.locals.principal, read by principalOf): the bootstrap admin

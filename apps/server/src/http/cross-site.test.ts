@@ -7,7 +7,7 @@ import { startServer } from "../process/server.js";
 import { silentLogger } from "../operations/logger.js";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";
-import { createApp } from "./app.js";
+import { createApp } from "../app.js";
 import { parseHostEntry } from "./cross-site.js";
 
 const TOKEN = "s3cret-token-for-cross-site";

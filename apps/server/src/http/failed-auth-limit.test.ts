@@ -3,7 +3,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Tokens } from "@benchwright/engine";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
-import { createApp } from "./app.js";
+import { createApp } from "../app.js";
 import { FailedAuthLimit } from "./failed-auth-limit.js";
 
 const hex = (token: string) => createHash("sha256").update(token).digest("hex");

@@ -3,8 +3,8 @@ import type { AuditEntry } from "@benchwright/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening } from "../test-support/raw-http.js";
-import { createApp } from "./app.js";
-import type { Principal, Role } from "./principal.js";
+import { createApp } from "../app.js";
+import type { Principal, Role } from "../principals/principal.js";
 
 // The rate limit, the quotas and the audit log count per principal, as the authentication
 // middleware sets it (here a stand-in in front of the app, reading a test header: the tokens are

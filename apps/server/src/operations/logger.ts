@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import express, { type Request, type RequestHandler } from "express";
 import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
 import { CREDENTIAL_KEYS, MASK, type EngineLog } from "@benchwright/engine";
-import { requestIdOf } from "../http/request-id.js";
+import { requestIdOf } from "./request-id.js";
 
 /** The server's logger, and the request's own child of it once made (see definedRequestLog). */
 const BASE_LOG = Symbol("baseLog");

@@ -1,7 +1,6 @@
 import { Router, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Engine } from "@benchwright/engine";
-import type { SubscriberCap } from "../api/event-stream.js";
 
 /** Requests no operation of the contract matched share this label: a scanner cannot make a series per path it tries. */
 export const UNMATCHED = "unmatched";
@@ -25,6 +24,11 @@ const HELP = {
 } as const;
 type MetricName = keyof typeof HELP;
 
+/** What the metrics read of the event streams (api/event-stream.ts's SubscriberCap): how many are open. */
+interface OpenStreams {
+  readonly open: number;
+}
+
 /**
  * The server's Prometheus metrics, in a registry of its own (several apps in one process,
  * as in the tests, do not share counters). Counters are this process's; the gauges are read
@@ -41,10 +45,10 @@ export class Metrics {
   readonly #ssh = gauge(this.registry, "benchwright_ssh_connections_open");
   readonly #resources = gauge(this.registry, "benchwright_cloud_resources_live", ["provider", "driver", "kind"]);
   readonly #eventStreams = gauge(this.registry, "benchwright_event_streams_open");
-  readonly #streams: SubscriberCap | undefined;
+  readonly #streams: OpenStreams | undefined;
   constructor(
     private readonly engine: Engine,
-    options: { processMetrics?: boolean; eventStreams?: SubscriberCap } = {},
+    options: { processMetrics?: boolean; eventStreams?: OpenStreams } = {},
   ) {
     this.#streams = options.eventStreams;
     engine.onStepEnded(({ step, outcome, duration }) => {

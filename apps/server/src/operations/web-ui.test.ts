@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 
 const TOKEN = "s3cret-token-for-the-ui";

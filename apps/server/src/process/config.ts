@@ -1,11 +1,12 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy, type WebhookOptions } from "@benchwright/engine";
+import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "../api/event-stream.js";
 import { parseCorsOrigins } from "../http/cors.js";
 import { parseHostEntry } from "../http/cross-site.js";
-import type { Quotas, RateLimit } from "../http/rate-limit.js";
-import type { Role } from "../http/principal.js";
-import { DEFAULT_PROVIDER_ROLES } from "../http/roles.js";
+import type { Quotas, RateLimit } from "../principals/rate-limit.js";
+import type { Role } from "../principals/principal.js";
+import { DEFAULT_PROVIDER_ROLES } from "../principals/roles.js";
 import { logFormatOf, logLevelOf, type LogFormat, type LogLevelName } from "../operations/logger.js";
 
 export interface ServerConfig {
@@ -76,9 +77,6 @@ export interface ServerConfig {
    */
   scheduleMinIntervalS?: number;
 }
-
-/** Event streams a process holds open at once by default: bench/event-subscribers.mjs measures what they cost. */
-export const DEFAULT_MAX_EVENT_SUBSCRIBERS = 1000;
 
 /** Reads the environment (see docs/configuration.md); `--insecure` is the only flag. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): ServerConfig {

@@ -2,7 +2,7 @@ import { maxHeaderSize, STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { BenchwrightError, Engine } from "@benchwright/engine";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { assertSafeToListen, outboundPolicyOf, webhookOptionsOf, type ServerConfig } from "./config.js";
 import { engineLogOf, type Logger } from "../operations/logger.js";
 import { problemOf } from "../http/problem.js";

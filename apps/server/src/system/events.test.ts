@@ -5,7 +5,7 @@ import { startTcpProxy } from "@benchwright/testing";
 import { createClient, type BenchwrightEvent } from "@benchwright/sdk";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { streamEvents } from "../api/event-stream.js";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening } from "../test-support/raw-http.js";

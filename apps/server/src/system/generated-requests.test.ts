@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { loadSpec, type AuditEntry } from "@benchwright/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { responseValidationOf } from "../contract/response-validation.js";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";

@@ -9,7 +9,7 @@ import { createTestSchema } from "@benchwright/testing";
 import { createClient } from "@benchwright/sdk";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 
 /** The body as bytes, whatever its type: a text answer is compared byte for byte. */

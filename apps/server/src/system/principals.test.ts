@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { loadSpec } from "@benchwright/contract";
 import { Tokens } from "@benchwright/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
-import type { Role } from "../http/principal.js";
-import { hasRole, requiredRoles } from "../http/roles.js";
+import { createApp } from "../app.js";
+import type { Role } from "../principals/principal.js";
+import { hasRole, requiredRoles } from "../principals/roles.js";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Engine } from "@benchwright/engine";
 import { createTestSchema } from "@benchwright/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { listen, type Listening } from "../test-support/raw-http.js";
 
 // Two servers on one real PostgreSQL: a token made on one works on the other, and once revoked

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Engine, type EngineOptions } from "@benchwright/engine";
-import { createApp } from "../http/app.js";
+import { createApp } from "../app.js";
 import { engineLogOf } from "../operations/logger.js";
 import { captureLog, type CapturedLog } from "./captured-log.js";
 import { testPgliteImage } from "./pglite-image.js";

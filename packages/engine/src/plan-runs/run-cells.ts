@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PlanRunCellRow } from "../model/plan-runs.js";
 import type { PlanBody } from "../model/plans.js";
-import { expandCells, type PlanParams } from "../plans/param-matrix.js";
+import { expandCells, type PlanParams } from "../model/param-matrix.js";
 
 /**
  * A run's cells, in the order they are started: target by target, each benchmark's matrix in

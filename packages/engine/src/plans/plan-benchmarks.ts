@@ -1,7 +1,7 @@
 import type { Catalog } from "@benchwright/catalog";
 import type { components } from "@benchwright/contract";
 import { catalogWorkload, jsonPointerToken } from "../executions/catalog-workload.js";
-import { matrixSize, type PlanParams } from "./param-matrix.js";
+import { matrixSize, type PlanParams } from "../model/param-matrix.js";
 import { problemsOf, type PlanProblem } from "./plan-problems.js";
 
 type BenchmarkCreate = components["schemas"]["PlanBenchmarkCreate"];

@@ -3,7 +3,8 @@
 import { BenchwrightError } from "../errors.js";
 import { SESSION_DELETED } from "../model/steps.js";
 import type { Transport } from "../transport/transport.js";
-import { parseStartFailure, type End } from "./remote-scripts.js";
+import type { End } from "./follow-script.js";
+import { parseStartFailure } from "./remote-scripts.js";
 import type { StepOutcome } from "./step.js";
 
 /** The outcome of a step that wrote its rc, with when that was by the host's clock, on ours. */

@@ -1,4 +1,5 @@
-import { shellPath, shellQuote } from "./shell-quote.js";
+import { endedAlready, streaming, type FollowParams } from "./follow-script.js";
+import { bashC, shellPath, shellQuote } from "./shell-quote.js";
 import { STOP_SAMPLER, startSamplerLines, TELEMETRY_FILE } from "./telemetry-sampler.js";
 
 /**
@@ -10,33 +11,8 @@ import { STOP_SAMPLER, startSamplerLines, TELEMETRY_FILE } from "./telemetry-sam
  * `step.err` (its stdout and its stderr alone, through the FIFOs `step.out.fifo` and
  * `step.err.fifo`), `telemetry.log` (the sampler's, when the step has one) and `step.rc`
  * (`<code> <start> <end>`, the times in µs by the host's clock; a bare `<code>` from older
- * launchers). The end marker a follower prints last on stderr:
- * `end:rc:<code>:<age>:<ran>:<size>:<ticks>`, `end:gone:<size>:<ticks>`,
- * `end:wait:<size>:<ticks>` or `end:nodir`, where `size` (empty when the follower copied
- * the log itself after the end) is the log's size when the end was seen, and `ticks` how
- * many times the follower woke up without having been told anything.
+ * launchers). The programs that follow a step and report its end are in follow-script.ts.
  */
-
-export function bashC(script: string): string {
-  return `bash -c ${shellQuote(script)}`;
-}
-
-/** What the follow part of a script needs. */
-export interface FollowParams {
-  /** Bytes of step.log already delivered. */
-  offset: number;
-  /** Past this many seconds the follower gives up with `end:wait` (0: report at once). */
-  maxSeconds: number;
-  /** How often to look for the end where nothing pushes it (re-attached, or no GNU tail). */
-  pollMs: number;
-  /**
-   * Send the step's telemetry.log with its end (`rc` or `gone`), on stderr before the marker:
-   * `\nbw-telemetry:<bytes>\n` and the file (0 bytes when it has none), read by
-   * FollowerStderr. The sampler has stopped by then, so the file is whole, and reading it
-   * costs no command of its own.
-   */
-  telemetry?: boolean;
-}
 
 /** The step's files: inline (written by the start script itself) or uploaded beforehand under a suffix. */
 export type StepFiles = { inline: { script: string; env: string } } | { stagedAs: string };
@@ -164,130 +140,6 @@ export function startScript(dir: string, files: StepFiles, follow?: FollowParams
 }
 
 /**
- * Streams step.log from byte `offset` to stdout until the step ends (step.rc written, or its
- * process group gone), or `maxSeconds` pass, then prints the end marker on stderr.
- */
-export function followScript(dir: string, pgid: number, follow: FollowParams): string {
-  return bashC([`cd ${shellPath(dir)} || { echo end:nodir >&2; exit 0; }`, `pgid=${pgid}; bw_end=`, ...endedAlready(follow), ...streaming(follow)].join("\n"));
-}
-
-/** Shell functions of a follower: `check` looks for the end, `marker` reports it. */
-function endFunctions(follow: FollowParams): string[] {
-  return [
-    `off=${Math.max(0, Math.floor(follow.offset))}; fin=; ticks=0; size=`,
-    'digits() { case "$1" in ""|*[!0-9]*) return 1;; esac; }',
-    "check() {",
-    "  if [ -s step.rc ]; then fin=rc",
-    // An empty step.rc is one being written, unless the group is gone (then a full disk).
-    '  elif ! kill -0 -- "-$pgid" 2>/dev/null; then if [ -e step.rc ]; then fin=rc; else fin=gone; fi',
-    "  fi",
-    "}",
-    "marker() {",
-    ...(follow.telemetry ? TELEMETRY_WITH_END : []),
-    '  if [ "$fin" != rc ]; then echo "end:$fin:$size:$ticks" >&2; return; fi',
-    "  local code= t0= t1= rest= now=${EPOCHREALTIME//[!0-9]/} age= ran=",
-    "  read -r code t0 t1 rest < step.rc",
-    "  t0=${t0//[!0-9]/}; t1=${t1//[!0-9]/}",
-    '  if digits "$now" && digits "$t1"; then',
-    '    age=$(( (now - t1) / 1000 )); digits "$t0" && ran=$(( (t1 - t0) / 1000 ))',
-    "  else",
-    // Written by an older launcher (or a bash without $EPOCHREALTIME): the files' times.
-    "    now=$(date +%s%N 2>/dev/null); t1=$(date -r step.rc +%s%N 2>/dev/null); t0=$(date -r step.pid +%s%N 2>/dev/null)",
-    '    if digits "$now" && digits "$t1"; then age=$(( (now - t1) / 1000000 )); fi',
-    '    if digits "$t1" && digits "$t0"; then ran=$(( (t1 - t0) / 1000000 )); fi',
-    "  fi",
-    '  echo "end:rc:$code:$age:$ran:$size:$ticks" >&2',
-    "}",
-  ];
-}
-
-/** Lines of `marker` that send telemetry.log before the end marker (see FollowParams.telemetry). */
-const TELEMETRY_WITH_END = [
-  '  if [ "$fin" != wait ]; then',
-  "    local bw_tn=0",
-  "    [ -f telemetry.log ] && bw_tn=$(wc -c < telemetry.log)",
-  '    printf "\\nbw-telemetry:%s\\n" "$bw_tn" >&2',
-  '    [ "$bw_tn" -gt 0 ] && head -c "$bw_tn" telemetry.log >&2',
-  "  fi",
-];
-
-/**
- * A step that has ended (a quick one, or one that ended while nobody followed it) is
- * answered at once: the rest of its log copied, then the marker. Needs `pgid` and the step
- * dir as working dir.
- */
-function endedAlready(follow: FollowParams): string[] {
-  return [
-    ...endFunctions(follow),
-    "check",
-    'if [ -n "$fin" ]; then',
-    "  if [ -s step.log ]; then tail -c +$((off + 1)) step.log || exit 1; fi",
-    "  marker; exit 0",
-    "fi",
-  ];
-}
-
-/**
- * Follows a step still running, with `pgid` and `bw_end` (the end pipe's fd, or empty) set
- * and the step dir as working dir: GNU `tail -F --pid` streams the log as it grows (inotify)
- * while the shell waits for the end, on the end pipe when it launched the step, else by
- * polling step.rc every `pollMs`. tail follows as long as a holder process lives; at the end
- * the holder is stopped and the log touched, so that tail reads the rest and exits at once,
- * and the marker comes after every byte. Without GNU tail (busybox), the shell copies the
- * log by offset itself at each wake-up, cut at the size seen after looking for the end.
- *
- * SIGPIPE is ignored here: a dead channel fails a write (a dot every 5 s when nothing else
- * is written), and the follower then stops tail and its holder and exits.
- */
-function streaming(follow: FollowParams): string[] {
-  const poll = (Math.max(1, Math.round(follow.pollMs)) / 1000).toFixed(3);
-  return [
-    ...endFunctions(follow),
-    `bw_max=${Math.max(0, Math.floor(follow.maxSeconds))}; bw_poll=${poll}; streamer=; hold_w=`,
-    "quit() {",
-    '  [ -n "$hold_w" ] && exec {hold_w}>&-',
-    '  [ -n "$streamer" ] && kill "$streamer" 2>/dev/null',
-    '  exit "$1"',
-    "}",
-    "trap '' PIPE",
-    "trap 'quit 1' HUP INT TERM",
-    "coproc BW_HOLD { read -r line; }",
-    "hold_w=${BW_HOLD[1]}; hold_r=${BW_HOLD[0]}; hold_pid=$BW_HOLD_PID; nap=$hold_r; wait_s=$bw_poll",
-    "if tail -c 0 --pid=$$ /dev/null > /dev/null 2>&1; then",
-    "  [ -e step.log ] || : >> step.log",
-    '  tail -F -c +$((off + 1)) -s 0.05 --pid="$hold_pid" step.log 2> /dev/null & streamer=$!',
-    "  echo via:tail >&2",
-    "else",
-    "  echo via:poll >&2",
-    "fi",
-    // Told of the end: with tail streaming, wake up only for the heartbeat.
-    'if [ -n "$bw_end" ]; then nap=$bw_end; [ -n "$streamer" ] && wait_s=5; fi',
-    "dot=$((SECONDS + 5))",
-    "while :; do",
-    "  check",
-    '  if [ -z "$streamer" ]; then',
-    "    size=$(stat -c %s step.log 2>/dev/null || echo 0)",
-    '    if [ "$size" -gt "$off" ]; then tail -c +$((off + 1)) step.log | head -c $((size - off)) || quit 1; off=$size; fi',
-    "  fi",
-    '  [ -n "$fin" ] && break',
-    '  if [ "$SECONDS" -ge "$bw_max" ]; then fin=wait; break; fi',
-    '  if [ "$SECONDS" -ge "$dot" ]; then printf . >&2 || quit 1; dot=$((SECONDS + 5)); fi',
-    '  read -r -t "$wait_s" -u "$nap" line; s=$?',
-    '  if [ "$s" -gt 128 ]; then ticks=$((ticks + 1))',
-    // EOF: the step's shell has exited (its code is written), or was killed: poll from now on.
-    '  elif [ "$s" -ne 0 ]; then nap=$hold_r; wait_s=$bw_poll',
-    "  fi",
-    "done",
-    'if [ -n "$streamer" ]; then',
-    "  size=$(stat -c %s step.log 2>/dev/null)",
-    '  exec {hold_w}>&-; hold_w=; wait "$hold_pid" 2>/dev/null',
-    '  touch -c step.log 2>/dev/null; wait "$streamer"; streamer=',
-    "fi",
-    "marker",
-  ];
-}
-
-/**
  * Kills the step's process group: TERM, then KILL after `graceSeconds` if any member is
  * still alive. Zombies waiting for a slow init to reap them count as gone. Then undoes what
  * it left in the host's firewall (a serving part's guard, lib.sh's bw_guard_port), which a
@@ -339,23 +191,6 @@ export function retireLines(executionDir: string): string[] {
 
 export function removeScript(dir: string): string {
   return bashC(`rm -rf -- ${shellPath(dir)}`);
-}
-
-/** What a follower reported last on stderr (see the file's comment). */
-export type End =
-  | { kind: "rc"; code: number | null; ageMs?: number; ranMs?: number; size?: number; ticks: number }
-  | { kind: "gone" | "wait"; size?: number; ticks: number }
-  | { kind: "nodir" };
-
-export function parseEnd(stderr: string): End | undefined {
-  const m = /end:(?:rc:(-?\d*):(\d*):(\d*):(\d*):(\d*)|(gone|wait):(\d*):(\d*)|(nodir))\s*$/.exec(stderr);
-  if (!m) return undefined;
-  const number = (text: string | undefined) => (text ? Number(text) : undefined);
-  if (m[9]) return { kind: "nodir" };
-  if (m[6]) return { kind: m[6] as "gone" | "wait", size: number(m[7]), ticks: number(m[8]) ?? 0 };
-  // An empty step.rc (a full disk when it was written): the step ended, its code is unknown.
-  const code = m[1] === "" || m[1] === "-" ? null : Number(m[1]);
-  return { kind: "rc", code, ageMs: number(m[2]), ranMs: number(m[3]), size: number(m[4]), ticks: number(m[5]) ?? 0 };
 }
 
 /** The process group id a start script printed, if it got that far. */

@@ -24,3 +24,8 @@ export function shellPath(path: string): string {
   if (path.startsWith("~/")) return `"$HOME"/${shellQuote(path.slice(2))}`;
   return shellQuote(path);
 }
+
+/** A script run by `bash -c`, whatever the login shell of the user it runs as. */
+export function bashC(script: string): string {
+  return `bash -c ${shellQuote(script)}`;
+}

@@ -1,7 +1,7 @@
 import { BenchwrightError } from "../errors.js";
 import type { Transport } from "../transport/transport.js";
-import { bashC, readPid, retireLines, UNDO_FIREWALL } from "./remote-scripts.js";
-import { shellPath } from "./shell-quote.js";
+import { readPid, retireLines, UNDO_FIREWALL } from "./remote-scripts.js";
+import { bashC, shellPath } from "./shell-quote.js";
 import type { StepHandle } from "./step.js";
 
 /**

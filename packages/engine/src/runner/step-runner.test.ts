@@ -9,7 +9,7 @@ import { InMemoryHostKeyStore } from "../transport/host-key.js";
 import { LocalShell } from "../transport/local-shell.js";
 import { SshPool } from "../transport/ssh-pool.js";
 import type { ExecOptions, Transport } from "../transport/transport.js";
-import { parseEnd } from "./remote-scripts.js";
+import { parseEnd } from "./follow-script.js";
 import { shellPath } from "./shell-quote.js";
 import { StepRunner } from "./step-runner.js";
 

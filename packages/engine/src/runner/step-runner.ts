@@ -8,20 +8,8 @@ import { Attachment } from "./attachment.js";
 import { FollowerStderr } from "./follower-stderr.js";
 import { envFileContent } from "./env-file.js";
 import { checkPgid, ended, startFailed } from "./host-reports.js";
-import {
-  followScript,
-  killScript,
-  mkdirScript,
-  outputTailsScript,
-  parseEnd,
-  parseOutputTail,
-  parsePgid,
-  removeScript,
-  startScript,
-  telemetryReadScript,
-  type End,
-  type FollowParams,
-} from "./remote-scripts.js";
+import { followScript, parseEnd, type End, type FollowParams } from "./follow-script.js";
+import { killScript, mkdirScript, outputTailsScript, parseOutputTail, parsePgid, removeScript, startScript, telemetryReadScript } from "./remote-scripts.js";
 import { removable } from "./remove-guard.js";
 import type { StepHandle, StepOutcome, StepSpec } from "./step.js";
 import type { FollowOptions, StepRunnerOptions } from "./step-runner-options.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bashC } from "../runner/remote-scripts.js";
+import { bashC } from "../runner/shell-quote.js";
 import { LocalShell, unwrapBashC } from "./local-shell.js";
 
 describe("unwrapBashC", () => {
