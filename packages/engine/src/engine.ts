@@ -179,6 +179,7 @@ export class Engine {
       providerConfigs,
       maxStepTimeoutS,
       scheduleMinIntervalMs: options.scheduler?.minIntervalMs,
+      scheduleClock: options.scheduler?.clock,
       onScheduled: () => this.scheduler.wake(),
     });
     this.planReports = new PlanReports({

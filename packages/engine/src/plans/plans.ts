@@ -19,6 +19,8 @@ export interface PlansOptions extends TargetLimits {
   secrets: SecretBox;
   /** The least time between two ticks of a schedule; a cron whose ticks come closer is refused. Default 60 s. */
   scheduleMinIntervalMs?: number;
+  /** The schedules' clock (see SchedulerOptions.clock): a new or resumed schedule's first tick is the next after its now. Default: the process's clock for a new plan, the database's for a resumed one. */
+  scheduleClock?: () => Date;
   /** Told when a schedule was made or resumed here, so this process's scheduler looks at once. */
   onScheduled?: () => void;
 }
@@ -34,7 +36,7 @@ export class Plans {
   async create(body: PlanCreate, { dryRun = false, createdBy }: { dryRun?: boolean; createdBy?: string } = {}): Promise<PlanView> {
     const { store, catalogs, secrets } = this.options;
     const created = new Date();
-    const { plan, inline, schedule, next } = checkPlan(body, catalogs.current(), this.options, created);
+    const { plan, inline, schedule, next } = checkPlan(body, catalogs.current(), this.options, this.options.scheduleClock?.() ?? created);
     const row = {
       id: randomUUID(),
       created,
@@ -79,7 +81,7 @@ export class Plans {
    * is refused (wrong_state).
    */
   async resume(id: string): Promise<PlanView> {
-    const resumed = await this.options.store.schedules.resume(id, (schedule, now) => nextTick(schedule, now));
+    const resumed = await this.options.store.schedules.resume(id, (schedule, now) => nextTick(schedule, now), this.options.scheduleClock?.());
     if (resumed === "missing") throw new BenchwrightError("not_found", `No plan ${id}`);
     if (resumed === "unscheduled") throw new BenchwrightError("wrong_state", `Plan ${id} has no schedule to resume`);
     if (resumed === "resumed") this.options.onScheduled?.();

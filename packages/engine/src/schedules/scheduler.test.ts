@@ -144,6 +144,28 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await store.getPlan(skip)).toMatchObject({ schedule_skipped: 1 });
     });
 
+    it("fires by an injected clock rather than the database's: a tick an hour ahead is due once the clock reaches it, and resumes from that clock", async () => {
+      const ahead = new Date(Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000);
+      const minutely: PlanSchedule = { cron: "* * * * *", timezone: "UTC", missed: "skip" };
+      const id = await newPlan(store, minutely, ahead);
+      let now = new Date(ahead.getTime() - 1_000);
+      const scheduler = schedulerOn(store, { clock: () => now });
+      // Not yet by the injected clock, and not by the database's either.
+      await scheduler.fireDue();
+      expect(await runsOf(store, id)).toEqual([]);
+      now = ahead;
+      await scheduler.fireDue();
+      const runs = await runsOf(store, id);
+      expect(runs.map((r) => new Date(r.scheduled_for!).getTime())).toEqual([ahead.getTime()]);
+      expect(new Date((await store.getPlan(id))!.next_run_at!).getTime()).toBe(ahead.getTime() + 60_000);
+      // Paused, then resumed by the clock: its next tick is the one after the clock's now, not the database's.
+      await store.schedules.pause(id);
+      now = new Date(ahead.getTime() + 90_000);
+      expect(await store.schedules.resume(id, (_, at) => new Date(Math.ceil((at.getTime() + 1) / 60_000) * 60_000), now)).toBe("resumed");
+      expect(new Date((await store.getPlan(id))!.next_run_at!).getTime()).toBe(ahead.getTime() + 120_000);
+      await store.schedules.pause(id);
+    });
+
     it("wakes by itself for due ticks once started, and stops", async () => {
       const id = await newPlan(store, { ...YEARLY, missed: "run_once" }, LONG_AGO);
       const scheduler = schedulerOn(store, { wakeMs: 50 });

@@ -12,6 +12,12 @@ export interface SchedulerOptions {
   graceMs?: number;
   /** The least time between two ticks of a plan's schedule: a plan whose cron fires more often is refused. Default 60 s. */
   minIntervalMs?: number;
+  /**
+   * The schedules' clock: when a tick is due, and from when a new or resumed schedule counts.
+   * Unset (production), it is the database's `now()`, one clock for every server sharing it; a
+   * test injects one (the same for each of its servers) to drive ticks without waiting for them.
+   */
+  clock?: () => Date;
 }
 
 export interface SchedulerCollaborators {
@@ -36,12 +42,14 @@ const MIN_WAIT_MS = 100;
  * (plan_id, scheduled_for) is a second guard. Nothing here is pg-boss's: its cron (`schedule`)
  * needs PostgreSQL and fires on its own clock, while this must also run on the embedded PGlite,
  * decide missed ticks (`skip` / `run_once`) from the plan, and record the run with the tick in
- * one transaction. Timing by the database's `now()` gives every server the same clock.
+ * one transaction. Timing by the database's `now()` gives every server the same clock (a test may
+ * inject another: `SchedulerOptions.clock`).
  */
 export class Scheduler {
   readonly #c: SchedulerCollaborators;
   readonly #wakeMs: number;
   readonly #graceMs: number;
+  readonly #clock: (() => Date) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #looking: Promise<void> = Promise.resolve();
   #stopped = false;
@@ -50,6 +58,7 @@ export class Scheduler {
     this.#c = collaborators;
     this.#wakeMs = options.wakeMs ?? 5_000;
     this.#graceMs = options.graceMs ?? Math.max(2 * this.#wakeMs, 30_000);
+    this.#clock = options.clock;
   }
 
   /** Starts looking for due ticks, now and after each look. */
@@ -67,7 +76,7 @@ export class Scheduler {
       let waitMs = this.#wakeMs;
       try {
         const { failed } = await this.fireDue();
-        const untilEarliest = await this.#c.store.schedules.untilEarliest();
+        const untilEarliest = await this.#c.store.schedules.untilEarliest(this.#clock?.());
         // A tick that could not be fired is tried again at the next wake, not at once.
         if (untilEarliest !== null && failed === 0) waitMs = Math.min(this.#wakeMs, Math.max(MIN_WAIT_MS, untilEarliest));
       } catch (e) {
@@ -96,7 +105,7 @@ export class Scheduler {
   async fireDue(): Promise<{ started: number; failed: number }> {
     let started = 0;
     let failed = 0;
-    for (const plan of await this.#c.store.schedules.due(BATCH)) {
+    for (const plan of await this.#c.store.schedules.due(BATCH, this.#clock?.())) {
       if (this.#stopped) break;
       try {
         if (await this.#fire(plan)) started++;

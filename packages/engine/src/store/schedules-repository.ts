@@ -20,13 +20,14 @@ export interface DuePlan {
 export class SchedulesRepository {
   constructor(private readonly db: Db) {}
 
-  async due(limit: number): Promise<DuePlan[]> {
-    return run<DuePlan>(this.db, duePlans(limit));
+  /** The plans due by the database's clock, or by `now` (a scheduler's injected clock). */
+  async due(limit: number, now?: Date): Promise<DuePlan[]> {
+    return run<DuePlan>(this.db, duePlans(limit, now));
   }
 
   /** Milliseconds until the earliest tick of any schedule not paused (negative: due already); null when there is none. */
-  async untilEarliest(): Promise<number | null> {
-    const ms = (await run<{ ms: number | null }>(this.db, untilEarliestTick()))[0]?.ms;
+  async untilEarliest(now?: Date): Promise<number | null> {
+    const ms = (await run<{ ms: number | null }>(this.db, untilEarliestTick(now)))[0]?.ms;
     return ms === null || ms === undefined ? null : Number(ms);
   }
 
@@ -63,12 +64,16 @@ export class SchedulesRepository {
   }
 
   /**
-   * Resumes a paused schedule from the database's now (ticks while paused are not caught up):
-   * `nextAfter` gives its next tick. A schedule not paused is left as it is.
+   * Resumes a paused schedule from the database's now, or `now` (ticks while paused are not caught
+   * up): `nextAfter` gives its next tick. A schedule not paused is left as it is.
    */
-  async resume(planId: string, nextAfter: (schedule: PlanSchedule, now: Date) => Date | null): Promise<"resumed" | "running" | "missing" | "unscheduled"> {
+  async resume(
+    planId: string,
+    nextAfter: (schedule: PlanSchedule, now: Date) => Date | null,
+    now?: Date,
+  ): Promise<"resumed" | "running" | "missing" | "unscheduled"> {
     return this.db.transaction(async (tx) => {
-      const [row] = await run<{ schedule: PlanSchedule | null; schedule_paused: boolean; now: Date }>(tx, scheduleForUpdate(planId));
+      const [row] = await run<{ schedule: PlanSchedule | null; schedule_paused: boolean; now: Date }>(tx, scheduleForUpdate(planId, now));
       if (!row) return "missing";
       if (!row.schedule) return "unscheduled";
       if (!row.schedule_paused) return "running";

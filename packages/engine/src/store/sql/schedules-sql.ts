@@ -1,19 +1,26 @@
 import type { Sql } from "./sql.js";
 
-/** The plans whose schedule says a tick is due by the database's clock (one clock for every server), earliest first, with that clock's now. */
-export function duePlans(limit: number): Sql {
+/**
+ * The schedules' now, as SQL: the database's `now()` (one clock for every server), unless a
+ * scheduler's clock gave one (`$n`, a test's injected time; NULL falls back to the database's).
+ */
+const nowOr = (param: string) => `coalesce(${param}::timestamptz, now())`;
+
+/** The plans whose schedule says a tick is due by the schedules' clock (the database's, or `now`), earliest first, with that clock's now. */
+export function duePlans(limit: number, now?: Date): Sql {
   return {
-    text: `SELECT id, schedule, next_run_at, now() AS now FROM plans
-       WHERE schedule IS NOT NULL AND NOT schedule_paused AND next_run_at <= now() ORDER BY next_run_at LIMIT $1`,
-    values: [limit],
+    text: `SELECT id, schedule, next_run_at, ${nowOr("$2")} AS now FROM plans
+       WHERE schedule IS NOT NULL AND NOT schedule_paused AND next_run_at <= ${nowOr("$2")} ORDER BY next_run_at LIMIT $1`,
+    values: [limit, now ?? null],
   };
 }
 
-/** Milliseconds until the earliest tick of any schedule not paused (negative: due already; null: none). */
-export function untilEarliestTick(): Sql {
+/** Milliseconds until the earliest tick of any schedule not paused (negative: due already; null: none), by the database's clock or `now`. */
+export function untilEarliestTick(now?: Date): Sql {
   return {
-    text: `SELECT (EXTRACT(EPOCH FROM (min(next_run_at) - now())) * 1000)::float8 AS ms FROM plans
+    text: `SELECT (EXTRACT(EPOCH FROM (min(next_run_at) - ${nowOr("$1")})) * 1000)::float8 AS ms FROM plans
        WHERE schedule IS NOT NULL AND NOT schedule_paused`,
+    values: [now ?? null],
   };
 }
 
@@ -51,9 +58,9 @@ export function pauseSchedule(planId: string): Sql {
   };
 }
 
-/** A plan's schedule and pause, held until the transaction ends, with the database's now. */
-export function scheduleForUpdate(planId: string): Sql {
-  return { text: "SELECT schedule, schedule_paused, now() AS now FROM plans WHERE id = $1 FOR UPDATE", values: [planId] };
+/** A plan's schedule and pause, held until the transaction ends, with the database's now (or `now`). */
+export function scheduleForUpdate(planId: string, now?: Date): Sql {
+  return { text: `SELECT schedule, schedule_paused, ${nowOr("$2")} AS now FROM plans WHERE id = $1 FOR UPDATE`, values: [planId, now ?? null] };
 }
 
 export function resumeSchedule(planId: string, next: Date | null): Sql {
