@@ -26,10 +26,12 @@ describe("FormSearch", () => {
     expect(found(["abcd"], "abc")).toEqual([]);
   });
 
-  // Short forms are looked for at every position, long ones (12 bytes or more) every 8 bytes.
+  // 4-byte forms are looked for at every position, longer ones every (shortest - 3) positions, at most 16.
   for (const forms of [
     ["abab", "babab", "aabba", "bbbbbb", "abbbbbbbbba"],
+    ["abababa", "bababbabababa", "aabbaabba", "bbbbbbbbbbbb"],
     ["abababababab", "bababbabababa", "aabbaabbaabbaab", "bbbbbbbbbbbb", "abbbbbbbbbbbbbbbbbba"],
+    ["abababababababababab", "bbabbabbbabbbbabababbbba", "aabbaabbaabbaabbaabbaabbaabb"],
   ]) {
     it(`agrees with a naive search on random text (forms of ${forms[0].length} bytes or more)`, () => {
       let seed = 7;

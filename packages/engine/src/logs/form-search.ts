@@ -4,12 +4,8 @@ export const MIN_FORM_BYTES = 4;
 /** 2^20 bits of hashed 4-byte strings: with thousands of them, one lookup in hundreds passes by chance. */
 const HASH_BITS = 20;
 
-/**
- * When every form is at least `STRIDE + 4` bytes long (a private key's lines and their
- * encodings are), only every STRIDE-th position of the output is looked up: any form lying
- * there has, at one of its first STRIDE offsets, 4 bytes at such a position.
- */
-const STRIDE = 8;
+/** The most positions skipped between two looked up: more would only fill the bitmap. */
+const MAX_STRIDE = 16;
 
 /** A form, and an offset in it whose 4 bytes are looked up. */
 interface Sample {
@@ -20,27 +16,30 @@ interface Sample {
 /**
  * Many byte strings (the forms of a step's secrets: a private key's lines with their
  * escapings and encodings make hundreds) looked for at once, in one pass over the bytes
- * whatever their number. Each position looked at costs one lookup of its 4 bytes in a bitmap
- * of the forms' hashed 4-byte strings; only a position that passes is compared with the forms
- * that hold those 4 bytes there. With long forms only, only every STRIDE-th position is looked
- * at. This keeps up with the transport (hundreds of MiB/s in JavaScript), where an automaton
- * stepped a byte at a time through a Map did not.
+ * whatever their number. When the shortest form is `stride + 3` bytes long, only every
+ * `stride`-th position of the bytes is looked at: a form lying anywhere has, at one of its
+ * first `stride` offsets, 4 bytes at such a position. Each costs one lookup of its 4 bytes
+ * in a bitmap of the forms' hashed 4-byte strings at those offsets; only one that passes is
+ * compared with the forms. A private key's forms are looked for every 13 bytes, a 4-character
+ * password's at every byte. This keeps up with the transport (hundreds of MiB/s in
+ * JavaScript), where an automaton stepped a byte at a time through a Map did not.
  */
 export class FormSearch {
-  /** The forms' first 4 bytes, hashed. */
+  readonly #stride: number;
+  /** The forms' 4 bytes at offsets 0 to stride - 1, hashed. */
+  readonly #samples = new Int32Array(1 << (HASH_BITS - 5));
+  readonly #bySample = new Map<number, Sample[]>();
+  /** The forms' first 4 bytes, hashed, and the forms by them (big-endian), longest first. */
   readonly #starts = new Int32Array(1 << (HASH_BITS - 5));
-  /** The forms by their first 4 bytes (big-endian), longest first. */
   readonly #byStart = new Map<number, Uint8Array[]>();
   /** The forms' starts of 1 to 3 bytes, as `length * 2^24 + bytes`. */
   readonly #shortStarts = new Set<number>();
-  /** Set when every form is long enough to be looked for every STRIDE bytes: their 4 bytes at offsets 0 to STRIDE - 1, hashed. */
-  readonly #samples: Int32Array | undefined;
-  readonly #bySample = new Map<number, Sample[]>();
   /** The longest form's length. */
   readonly longest: number = 0;
 
   constructor(forms: Iterable<Uint8Array>) {
     const all = [...forms];
+    let shortest = Number.POSITIVE_INFINITY;
     for (const form of all) {
       if (form.length < MIN_FORM_BYTES) throw new RangeError(`A form must be at least ${MIN_FORM_BYTES} bytes long`);
       const start = read4(form, 0);
@@ -50,18 +49,17 @@ export class FormSearch {
       else this.#byStart.set(start, [form]);
       for (let n = 1; n < MIN_FORM_BYTES; n++) this.#shortStarts.add(shortKey(form, 0, n));
       this.longest = Math.max(this.longest, form.length);
+      shortest = Math.min(shortest, form.length);
     }
     for (const same of this.#byStart.values()) same.sort((a, b) => b.length - a.length);
-    if (all.length && all.every((form) => form.length >= STRIDE + MIN_FORM_BYTES)) {
-      this.#samples = new Int32Array(1 << (HASH_BITS - 5));
-      for (const form of all) {
-        for (let at = 0; at < STRIDE; at++) {
-          const key = read4(form, at);
-          setBit(this.#samples, hash(key));
-          const same = this.#bySample.get(key);
-          if (same) same.push({ form, at });
-          else this.#bySample.set(key, [{ form, at }]);
-        }
+    this.#stride = Math.min(MAX_STRIDE, shortest - MIN_FORM_BYTES + 1);
+    for (const form of all) {
+      for (let at = 0; at < this.#stride; at++) {
+        const key = read4(form, at);
+        setBit(this.#samples, hash(key));
+        const same = this.#bySample.get(key);
+        if (same) same.push({ form, at });
+        else this.#bySample.set(key, [{ form, at }]);
       }
     }
   }
@@ -76,34 +74,12 @@ export class FormSearch {
    * longest form there (shorter ones there lie inside it), in increasing `start`.
    */
   find(data: Uint8Array, found: (start: number, end: number) => void): void {
-    if (data.length < MIN_FORM_BYTES || this.empty) return;
-    if (this.#samples) this.#findSampled(data, this.#samples, found);
-    else this.#findEverywhere(data, found);
-  }
-
-  #findEverywhere(data: Uint8Array, found: (start: number, end: number) => void): void {
     const n = data.length;
-    const bitmap = this.#starts;
-    let key = ((data[0] << 16) | (data[1] << 8) | data[2]) & 0xffffff;
-    for (let i = 0; i + MIN_FORM_BYTES <= n; i++) {
-      key = (key << 8) | data[i + 3] | 0;
-      const h = Math.imul(key, 0x9e3779b1) >>> (32 - HASH_BITS);
-      if (((bitmap[h >>> 5] >>> (h & 31)) & 1) === 0) continue;
-      const forms = this.#byStart.get(key >>> 0);
-      if (!forms) continue;
-      for (const form of forms) {
-        if (i + form.length <= n && startsWith(data, i, form, form.length)) {
-          found(i, i + form.length);
-          break;
-        }
-      }
-    }
-  }
-
-  #findSampled(data: Uint8Array, bitmap: Int32Array, found: (start: number, end: number) => void): void {
-    const n = data.length;
+    if (this.empty) return;
+    const stride = this.#stride;
+    const bitmap = this.#samples;
     let hits: number[] | undefined;
-    for (let q = 0; q + MIN_FORM_BYTES <= n; q += STRIDE) {
+    for (let q = 0; q + MIN_FORM_BYTES <= n; q += stride) {
       const key = (data[q] << 24) | (data[q + 1] << 16) | (data[q + 2] << 8) | data[q + 3];
       const h = Math.imul(key, 0x9e3779b1) >>> (32 - HASH_BITS);
       if (((bitmap[h >>> 5] >>> (h & 31)) & 1) === 0) continue;
@@ -128,39 +104,34 @@ export class FormSearch {
   pending(data: Uint8Array): number {
     const n = data.length;
     const from = Math.max(0, n - this.longest + 1);
-    // A long end holds a sampled position: with long forms only, only those are looked up.
-    const longEnds = this.#samples ? this.#pendingSampled(data, this.#samples, from) : 0;
-    if (longEnds) return longEnds;
-    const bitmap = this.#starts;
-    const start = this.#samples ? Math.max(from, n - STRIDE - MIN_FORM_BYTES + 1) : from;
-    let key = start + 3 <= n ? ((data[start] << 16) | (data[start + 1] << 8) | data[start + 2]) & 0xffffff : 0;
-    for (let i = start; i + MIN_FORM_BYTES <= n; i++) {
-      key = (key << 8) | data[i + 3] | 0;
-      const h = Math.imul(key, 0x9e3779b1) >>> (32 - HASH_BITS);
-      if (((bitmap[h >>> 5] >>> (h & 31)) & 1) === 0) continue;
-      const left = n - i;
-      const forms = this.#byStart.get(key >>> 0);
-      if (forms?.some((form) => form.length > left && startsWith(data, i, form, left))) return left;
-    }
-    for (let i = Math.max(from, n - MIN_FORM_BYTES + 1); i < n; i++) if (this.#shortStarts.has(shortKey(data, i, n - i))) return n - i;
-    return 0;
-  }
-
-  /** The longest end of `data`, from `from` on and at least STRIDE + 4 bytes long, that begins a form; 0 for none. */
-  #pendingSampled(data: Uint8Array, bitmap: Int32Array, from: number): number {
-    const n = data.length;
+    // An end of stride + 3 bytes or more holds a looked-up position: only those are looked at.
+    const stride = this.#stride;
+    const bitmap = this.#samples;
     let longest = 0;
-    for (let q = from - (from % STRIDE); q + MIN_FORM_BYTES <= n; q += STRIDE) {
+    for (let q = from - (from % stride); q + MIN_FORM_BYTES <= n; q += stride) {
       const key = (data[q] << 24) | (data[q + 1] << 16) | (data[q + 2] << 8) | data[q + 3];
       const h = Math.imul(key, 0x9e3779b1) >>> (32 - HASH_BITS);
       if (((bitmap[h >>> 5] >>> (h & 31)) & 1) === 0) continue;
       for (const { form, at } of this.#bySample.get(key >>> 0) ?? []) {
         const p = q - at;
         const left = n - p;
-        if (p >= from && left > longest && left >= STRIDE + MIN_FORM_BYTES && form.length > left && startsWith(data, p, form, left)) longest = left;
+        if (p >= from && left > longest && left >= stride + MIN_FORM_BYTES - 1 && form.length > left && startsWith(data, p, form, left)) longest = left;
       }
     }
-    return longest;
+    if (longest) return longest;
+    // Shorter ends, at every position.
+    for (let i = Math.max(from, n - stride - MIN_FORM_BYTES + 2); i < n; i++) {
+      const left = n - i;
+      if (left < MIN_FORM_BYTES) {
+        if (this.#shortStarts.has(shortKey(data, i, left))) return left;
+        continue;
+      }
+      const key = read4(data, i);
+      const h = hash(key);
+      if (((this.#starts[h >>> 5] >>> (h & 31)) & 1) === 0) continue;
+      if (this.#byStart.get(key)?.some((form) => form.length > left && startsWith(data, i, form, left))) return left;
+    }
+    return 0;
   }
 }
 
