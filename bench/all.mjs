@@ -18,6 +18,7 @@ const SCRIPTS = [
   { name: "event-subscribers" },
   // --expose-gc lets it collect its own garbage before measuring the reference's growth.
   { name: "log-memory", node: ["--expose-gc"] },
+  { name: "output-stages" },
   { name: "change-points" },
   { name: "allocation" },
   { name: "telemetry-cost" },

@@ -29,7 +29,7 @@ import { loadCatalog } from "@benchwright/catalog";
 import { bashC } from "@benchwright/engine";
 import { startTcpProxy } from "@benchwright/testing";
 import { figure } from "./harness/figures.mjs";
-import { LOCAL_SESSION, bash, benchSshd, sshSessionBody, ssh2Connection } from "./harness/hosts.mjs";
+import { LOCAL_SESSION, bash, benchSshd, opensshArgs, sshSessionBody, ssh2Connection } from "./harness/hosts.mjs";
 import { flags, main, tempDir } from "./harness/script.mjs";
 import { benchConfigDir, postgresSchema, startServer } from "./harness/server-process.mjs";
 import { median, timeEach } from "./harness/timing.mjs";
@@ -207,24 +207,7 @@ function storeWritesPerStep(databaseUrl, runs) {
 /** A fresh OpenSSH client connection running `true`, as an operator would type it. */
 function opensshTrue(sshd) {
   return new Promise((resolve, reject) => {
-    const args = [
-      "-F",
-      "/dev/null",
-      "-i",
-      sshd.privateKeyPath,
-      "-p",
-      String(sshd.port),
-      "-o",
-      "BatchMode=yes",
-      "-o",
-      "StrictHostKeyChecking=no",
-      "-o",
-      "UserKnownHostsFile=/dev/null",
-      "-o",
-      "LogLevel=ERROR",
-      `${sshd.username}@${sshd.host}`,
-      "true",
-    ];
+    const args = opensshArgs(sshd, "true");
     const child = spawn("ssh", args, { stdio: "ignore" });
     child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`ssh exited ${code}`))));

@@ -71,6 +71,28 @@ export async function ssh2Connection(sshd, { ssh2Defaults = false } = {}) {
   };
 }
 
+/** The arguments of a fresh OpenSSH client running `command` on the harness sshd, as an operator would type it (the harness key, BatchMode). */
+export function opensshArgs(sshd, command) {
+  return [
+    "-F",
+    "/dev/null",
+    "-i",
+    sshd.privateKeyPath,
+    "-p",
+    String(sshd.port),
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    `${sshd.username}@${sshd.host}`,
+    command,
+  ];
+}
+
 /** Runs `bash -c <script>` locally, output dropped; resolves with the exit code. */
 export function bash(script) {
   return new Promise((resolve, reject) => {

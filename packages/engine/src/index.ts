@@ -30,6 +30,10 @@ export { EventLog } from "./events/event-log.js";
 export type { BwEvent, EventFilter, EventType } from "./model/events.js";
 export { CREDENTIAL_KEYS, MASK, secretForms } from "./secrets/scrub.js";
 export { DbLogStore, type StepLogView } from "./logs/index.js";
+// A step output's stages on their own, for their cost per GiB (bench/output-stages.mjs).
+export { FileLogStore } from "./logs/file-log-store.js";
+export { maskingSecrets } from "./logs/secret-masking-writer.js";
+export { Scrubber } from "./secrets/scrub.js";
 export type { OutboundPolicy } from "./net/outbound-guard.js";
 // The transport and the runner on their own, for measuring them apart from the engine (bench/ssh-latency.mjs, bench/step-overhead.mjs).
 export { SshPool } from "./transport/ssh-pool.js";

@@ -1,5 +1,5 @@
 import type { Scrubber } from "../secrets/scrub.js";
-import { BytePatterns } from "./byte-patterns.js";
+import { FormSearch } from "./form-search.js";
 import type { LogWriter } from "./log-store.js";
 
 /**
@@ -10,6 +10,7 @@ import type { LogWriter } from "./log-store.js";
 const MASKED_PREFIX = 8;
 
 const STAR = "*".charCodeAt(0);
+const EMPTY = Buffer.alloc(0);
 
 /**
  * A step's log that never stores what `scrubber` masks (the session's credentials, and
@@ -26,31 +27,32 @@ const STAR = "*".charCodeAt(0);
  */
 export function maskingSecrets(inner: LogWriter, scrubber: Scrubber | undefined): LogWriter {
   if (!scrubber?.forms.length) return inner;
-  return new SecretMaskingWriter(inner, patternsOf(scrubber));
+  return new SecretMaskingWriter(inner, searchOf(scrubber));
 }
 
 /**
  * The search for a scrubber's forms, made once per scrubber (the engine keeps one per
- * session): a 4096-bit private key makes hundreds of forms, whose search takes some 100 ms to build.
+ * session): a 4096-bit private key makes hundreds of forms.
  */
-const searches = new WeakMap<Scrubber, BytePatterns>();
-function patternsOf(scrubber: Scrubber): BytePatterns {
-  let patterns = searches.get(scrubber);
-  if (!patterns) searches.set(scrubber, (patterns = new BytePatterns(scrubber.forms.map((f) => Buffer.from(f, "utf8")))));
-  return patterns;
+const searches = new WeakMap<Scrubber, FormSearch>();
+function searchOf(scrubber: Scrubber): FormSearch {
+  let search = searches.get(scrubber);
+  if (!search) searches.set(scrubber, (search = new FormSearch(scrubber.forms.map((f) => Buffer.from(f, "utf8")))));
+  return search;
 }
 
 class SecretMaskingWriter implements LogWriter {
-  /** The last bytes seen, not written yet: they may begin a form. */
-  private held = Buffer.alloc(0);
-  /** Which of the held bytes are part of a form seen whole already (1), to be written as stars. */
-  private heldMask = new Uint8Array(0);
-  /** Where the search stands after the held bytes. */
-  private state = 0;
+  /**
+   * The last bytes seen, not written yet, as they came: they may begin a form. They are
+   * looked at again with the next chunk, so a form they hold whole is found again then.
+   */
+  private held: Buffer = Buffer.alloc(0);
+  /** How many of the held bytes, from the first, lie in a form found whole already. */
+  private heldStars = 0;
 
   constructor(
     private readonly inner: LogWriter,
-    private readonly patterns: BytePatterns,
+    private readonly search: FormSearch,
   ) {}
 
   get bytes(): number {
@@ -62,25 +64,18 @@ class SecretMaskingWriter implements LogWriter {
   }
 
   write(chunk: Buffer): void {
-    const start = this.held.length;
-    // A new buffer: the caller's chunk stays as it was.
-    const data = Buffer.concat([this.held, chunk]);
-    const mask = new Uint8Array(data.length);
-    mask.set(this.heldMask);
-    let state = this.state;
-    for (let i = start; i < data.length; i++) {
-      state = this.patterns.step(state, data[i]);
-      const length = this.patterns.matched(state);
-      // Every byte of a match is in `data`: it is no longer than the state's depth, which the held bytes cover.
-      if (length) mask.fill(1, i + 1 - length, i + 1);
-    }
-    this.state = state;
-    const keep = this.patterns.depth(state);
-    const out = data.length - keep;
-    starred(data, mask, 0, out);
-    this.inner.write(data.subarray(0, out));
-    this.held = data.subarray(out);
-    this.heldMask = mask.subarray(out);
+    const data = this.held.length ? Buffer.concat([this.held, chunk]) : chunk;
+    const out = data.length - this.search.pending(data);
+    const ranges = formsIn(this.search, data, this.heldStars);
+    // The first range starts first. The caller's chunk stays as it was: stars go into a copy.
+    const masked = ranges.length && ranges[0] < out ? starred(data === chunk ? Buffer.from(data) : data, ranges, out) : data;
+    this.inner.write(masked.subarray(0, out));
+    // A copy of the bytes as they came: a slice would keep the whole chunk alive, and could be the caller's.
+    this.held = out < data.length ? Buffer.from(data.subarray(out)) : EMPTY;
+    // A form found whole that goes on into the held bytes: those are stars whatever comes next.
+    let reach = out;
+    for (let i = 1; i < ranges.length; i += 2) if (ranges[i - 1] < out) reach = Math.max(reach, ranges[i]);
+    this.heldStars = reach - out;
   }
 
   drain(signal?: AbortSignal): Promise<void> {
@@ -100,9 +95,13 @@ class SecretMaskingWriter implements LogWriter {
   async truncate(size: number): Promise<void> {
     if (size >= this.inner.bytes) {
       const held = this.held.subarray(0, size - this.inner.bytes);
+      const stars = Math.min(this.heldStars, held.length);
       this.forget();
       // What is kept is looked at anew, as if it had just come.
-      if (held.length) this.write(held);
+      if (held.length) {
+        this.heldStars = stars;
+        this.write(held);
+      }
       return;
     }
     this.forget();
@@ -115,9 +114,8 @@ class SecretMaskingWriter implements LogWriter {
   }
 
   private forget(): void {
-    this.held = Buffer.alloc(0);
-    this.heldMask = new Uint8Array(0);
-    this.state = 0;
+    this.held = EMPTY;
+    this.heldStars = 0;
   }
 
   /** Writes what was held back: the output it might have continued has ended. */
@@ -125,13 +123,24 @@ class SecretMaskingWriter implements LogWriter {
     if (!this.held.length) return;
     const held = this.held;
     if (held.length >= MASKED_PREFIX) held.fill(STAR);
-    else starred(held, this.heldMask, 0, held.length);
+    else starred(held, formsIn(this.search, held, this.heldStars), held.length);
     this.forget();
     this.inner.write(held);
   }
 }
 
-/** Replaces the bytes of `data` from `from` to `to` that `mask` marks with stars. */
-function starred(data: Buffer, mask: Uint8Array, from: number, to: number): void {
-  for (let i = from; i < to; i++) if (mask[i]) data[i] = STAR;
+/**
+ * Where forms lie whole in `data` (and its first `stars` bytes), as start, end pairs. They are
+ * all found before any star is written: forms may overlap, and a star must not hide the next one.
+ */
+function formsIn(search: FormSearch, data: Buffer, stars: number): number[] {
+  const ranges: number[] = stars ? [0, stars] : [];
+  search.find(data, (start, end) => ranges.push(start, end));
+  return ranges;
+}
+
+/** `data` with stars over the bytes before `out` that `ranges` cover. */
+function starred(data: Buffer, ranges: number[], out: number): Buffer {
+  for (let i = 0; i < ranges.length; i += 2) if (ranges[i] < out) data.fill(STAR, ranges[i], Math.min(ranges[i + 1], out));
+  return data;
 }
