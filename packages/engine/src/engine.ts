@@ -338,7 +338,7 @@ export class Engine {
     return this.providerConfigs.delete(name, by);
   }
 
-  /** Logs which provider configurations there are and from where; warns when there is none. */
+  /** Logs which provider configurations there are and from where; answers them (none: the caller warns). */
   async announceProviders(): Promise<ProviderView[]> {
     await this.providerConfigs.announce();
     return this.providerConfigs.list();

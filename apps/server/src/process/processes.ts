@@ -38,7 +38,7 @@ export async function work(config: ServerConfig, log: Logger): Promise<{ engine:
     webhooks: webhookOptionsOf(config),
   });
   log.info({ dataDir: config.dataDir, database: "postgresql" }, "working");
-  await engine.announceProviders();
+  warnWithoutProviders(await engine.announceProviders(), config.configDir, log);
   return { engine, close: (deadlineMs = config.stopTimeoutMs ?? 10_000) => engine.close(deadlineMs) };
 }
 

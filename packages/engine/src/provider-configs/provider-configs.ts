@@ -84,20 +84,13 @@ export class ProviderConfigs {
     this.options.log(`provider configuration ${name} deleted by ${by ?? "bootstrap"}`);
   }
 
-  /** Logs at start which configurations there are and where each comes from; warns when there is none. Returns them. */
+  /** Logs at start which configurations there are and where each comes from. Returns them. */
   async announce(): Promise<ConfigEntry[]> {
     const entries = await this.entries();
     const dir = join(this.options.configDir, "providers");
     const from = (e: ConfigEntry) => (e.source === "file" ? `file in ${dir}` : e.source === "builtin" ? "built in" : `API, version ${e.version}`);
-    if (entries.length === 0) {
-      this.options.log(
-        `no provider configuration in ${dir} nor written through the API: only inline configurations open sessions; ` +
-          "set BENCHWRIGHT_CONFIG_DIR to the folder that holds providers/, or PUT /providers/{name}, see docs/providers.md",
-        { level: "warn" },
-      );
-    } else {
-      this.options.log(`provider configurations: ${entries.map((e) => `${e.file.name} (${from(e)})`).join(", ")}`);
-    }
+    // None is warned of by whoever started the engine, which knows its settings' names.
+    if (entries.length > 0) this.options.log(`provider configurations: ${entries.map((e) => `${e.file.name} (${from(e)})`).join(", ")}`);
     return entries;
   }
 
