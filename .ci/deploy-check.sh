@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Deployment as an operator does it, after a build (issue 28, acceptance 1):
 #  1. the packed tarballs installed with `npm install -g` into an empty prefix: the installed
-#     `benchwright serve` (the CLI's hand-off to benchwright-server) answers, serves /ui/ and runs
-#     one execution that `benchwright run` asks for;
+#     `benchwright serve` (the CLI's hand-off to benchwright-server), started from an empty folder
+#     with no configuration of its own, answers, serves /ui/ and runs one execution that
+#     `benchwright run` asks for on its built-in `local` configuration;
 #  2. deploy/Containerfile built with podman from those same tarballs, on base images this script
 #     makes itself (no container registry is reachable here: Debian bookworm by mmdebstrap, and
 #     the same with the host's Node copied in), and a PostgreSQL image on the Debian one; the
@@ -62,11 +63,11 @@ say "installing $(ls "$PACKS"/*.tgz | wc -l) tarballs into the empty prefix $PRE
 env_clean npm install -g --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --loglevel=error "$PACKS"/*.tgz >/dev/null
 [ -x "$PREFIX/bin/benchwright-server" ] && [ -x "$PREFIX/bin/benchwright" ]
 
-# The operator's configuration folder: the one stored provider configuration, `local`.
-mkdir -p "$WORK/etc/providers"
-cp config/providers/local.yaml "$WORK/etc/providers/"
-# From here on, from another folder, with nothing of the repository on PATH or NODE_PATH.
-cd "$WORK"
+# From here on, from another folder, with nothing of the repository on PATH or NODE_PATH. The
+# installed server is started from an empty folder, with no configuration folder of its own
+# (issue 38 point 4): the built-in `local` configuration is what it runs on.
+mkdir "$WORK/empty"
+cd "$WORK/empty"
 as_user() { env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$WORK" "$@"; }
 if [ "$PART" != containers ]; then
   PORT=$(free_port)
@@ -74,17 +75,20 @@ if [ "$PART" != containers ]; then
   # exec: $! is then the server's own pid (a backgrounded function's would be its subshell's,
   # and killing that left the server running after the check).
   (exec env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$WORK" PORT="$PORT" BENCHWRIGHT_DATA_DIR="$WORK/data" \
-    BENCHWRIGHT_CONFIG_DIR="$WORK/etc" BENCHWRIGHT_LOG_FORMAT=json benchwright serve) >"$WORK/serve.log" 2>&1 &
+    BENCHWRIGHT_LOG_FORMAT=json benchwright serve) >"$WORK/serve.log" 2>&1 &
   SERVER_PID=$!
   wait_for "$URL/readyz" 60 || { cat "$WORK/serve.log"; exit 1; }
   node -e 'fetch(process.argv[1]).then(async (r) => { if (!r.ok || !/<html/i.test(await r.text())) throw new Error(`${r.status}`) }).catch((e) => { console.error("the installed server does not serve /ui/:", e.message); process.exit(1) })' "$URL/ui/"
-  say "the installed server answers on $URL (/healthz, /readyz, /ui/); running idle/idle5 on local"
+  grep -q 'provider configurations: local (built in)' "$WORK/serve.log" ||
+    { cat "$WORK/serve.log"; echo "the installed server did not say it loaded the built-in local configuration" >&2; exit 1; }
+  [ -z "$(ls -A "$WORK/empty")" ] || { echo "the server wrote into the folder it was started from: $(ls -A "$WORK/empty")" >&2; exit 1; }
+  say "the installed server answers on $URL (/healthz, /readyz, /ui/) with the built-in local; running idle/idle5 on it"
   as_user benchwright --url "$URL" run idle/idle5 --provider local --param seconds=1
   kill "$SERVER_PID"
   wait "$SERVER_PID" 2>/dev/null || true
   SERVER_PID=
   # The CLI's hand-off of `tokens`, on the data dir the stopped server left (the token is not printed).
-  on_data() { as_user env BENCHWRIGHT_DATA_DIR="$WORK/data" BENCHWRIGHT_CONFIG_DIR="$WORK/etc" "$@"; }
+  on_data() { as_user env BENCHWRIGHT_DATA_DIR="$WORK/data" "$@"; }
   on_data benchwright tokens create --principal ci-check --role viewer >/dev/null
   on_data benchwright tokens list | grep -q '"principal": "ci-check"'
   say "installed server: done"

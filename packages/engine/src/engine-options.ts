@@ -14,6 +14,8 @@ export interface EngineOptions {
   dataDir: string;
   /** `providers/` (Form A configurations) and `benchmarks/` (extra definitions) live here. */
   configDir: string;
+  /** The built-in `local` configuration when `<configDir>/providers` holds no file (default true). */
+  builtinLocal?: boolean;
   /** PostgreSQL instead of the embedded PGlite. */
   databaseUrl?: string;
   /** Keep the embedded database in memory (tests). */

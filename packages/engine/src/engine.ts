@@ -9,6 +9,7 @@ import type {
   ExecutionCreate,
   PlanCreate,
   Provider as ProviderView,
+  ProviderConfiguration,
   Session,
   SessionCreate,
   SessionUpdate,
@@ -24,7 +25,7 @@ import { Webhooks, type DeliveryView, type WebhookView } from "./alerts/webhooks
 import type { AlertEvent } from "./model/webhooks.js";
 import type { SeqPageQuery } from "./lists/list-query.js";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
-import { storedProviderConfigs } from "./config/stored-provider-configs.js";
+import { ProviderConfigs } from "./provider-configs/provider-configs.js";
 import { BenchwrightError } from "./errors.js";
 import { openEngineResources, type EngineResources } from "./engine-resources.js";
 import type { EngineLog } from "./engine-log.js";
@@ -105,6 +106,7 @@ export class Engine {
   private readonly queue: StepQueue;
   private readonly log: EngineLog;
   private readonly benchmarks: Benchmarks;
+  private readonly providerConfigs: ProviderConfigs;
   private readonly sessions: Sessions;
   private readonly executions: Executions;
   private readonly plans: Plans;
@@ -154,11 +156,12 @@ export class Engine {
       work: options.work,
       worker: options.worker,
     });
-    const providerConfigs = storedProviderConfigs(options.configDir, log);
+    this.providerConfigs = new ProviderConfigs({ db: store.db, secrets, configDir: options.configDir, log, builtinLocal: options.builtinLocal });
+    const providerConfigs = () => this.providerConfigs.configs();
     // One for sessions and executions: a session's view holds its executions'.
     const reads = new ReadCache(() => store.db.writes ?? store.db.commits, ["sessions", "executions", "steps"]);
     const maxStepTimeoutS = options.maxStepTimeoutS ?? DEFAULT_MAX_STEP_TIMEOUT_S;
-    this.benchmarks = new Benchmarks({ catalogs, providerConfigs });
+    this.benchmarks = new Benchmarks({ catalogs });
     this.costs = new Costs({ store, machines: this.machines, log });
     this.sessions = new Sessions({
       store,
@@ -317,8 +320,29 @@ export class Engine {
     return this.benchmarks.get(id);
   }
 
-  listProviders(): ProviderView[] {
-    return this.benchmarks.providers();
+  listProviders(): Promise<ProviderView[]> {
+    return this.providerConfigs.list();
+  }
+
+  /** One configuration, its credentials masked (see provider-configs/). */
+  getProvider(name: string): Promise<ProviderConfiguration> {
+    return this.providerConfigs.get(name);
+  }
+
+  /** Creates or replaces a configuration written through the API, checked as a file is, sealed. */
+  putProvider(name: string, document: Record<string, unknown>, by?: string): Promise<{ view: ProviderConfiguration; created: boolean }> {
+    return this.providerConfigs.put(name, document, by);
+  }
+
+  /** Deletes a configuration written through the API that no live session uses. */
+  deleteProvider(name: string, by?: string): Promise<void> {
+    return this.providerConfigs.delete(name, by);
+  }
+
+  /** Logs which provider configurations there are and from where; answers them (none: the caller warns). */
+  async announceProviders(): Promise<ProviderView[]> {
+    await this.providerConfigs.announce();
+    return this.providerConfigs.list();
   }
 
   // ---- sessions

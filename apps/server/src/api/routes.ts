@@ -62,7 +62,18 @@ export function apiOperations(
   return {
     listBenchmarks: (_req, res) => ok(res, 200, engine.listBenchmarks()),
     getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
-    listProviders: (_req, res) => ok(res, 200, engine.listProviders()),
+    listProviders: async (_req, res) => ok(res, 200, await engine.listProviders()),
+    getProvider: async (req, res) => ok(res, 200, await engine.getProvider(req.params.provider_name)),
+    // 201 with its Location when created, 200 when it replaced one (a new version).
+    putProvider: async (req, res) => {
+      const { view, created } = await engine.putProvider(req.params.provider_name, req.body, principalOf(res).id);
+      if (created) res.set("Location", `${API_BASE}/providers/${encodeURIComponent(view.name)}`);
+      ok(res, created ? 201 : 200, view);
+    },
+    deleteProvider: async (req, res) => {
+      await engine.deleteProvider(req.params.provider_name, principalOf(res).id);
+      res.status(204).end();
+    },
     getWhoami: (_req, res) => {
       const { id, role } = principalOf(res);
       ok(res, 200, { principal: id, role, bootstrap: id === BOOTSTRAP_PRINCIPAL });

@@ -60,6 +60,9 @@ const REDACTED_PATHS: readonly string[] = [
     `body.config.provider.${key}`,
     `config.provider.${key}`,
     `body.config.*.${key}`,
+    // A provider configuration's document, as PUT /providers/{name} takes it.
+    `body.provider.${key}`,
+    `body.*.${key}`,
     `config.*.${key}`,
   ]),
 ];

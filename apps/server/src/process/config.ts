@@ -14,6 +14,8 @@ export interface ServerConfig {
   port: number;
   dataDir: string;
   configDir: string;
+  /** `BENCHWRIGHT_BUILTIN_LOCAL=false`: no built-in `local` configuration when the config dir has no provider file (on by default). */
+  builtinLocal?: boolean;
   databaseUrl?: string;
   token?: string;
   /** Origins whose pages may call the server (`BENCHWRIGHT_CORS_ORIGINS`, comma-separated); none by default. */
@@ -89,6 +91,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     port,
     dataDir: resolve(env.BENCHWRIGHT_DATA_DIR ?? ".benchwright"),
     configDir: resolve(env.BENCHWRIGHT_CONFIG_DIR ?? "config"),
+    builtinLocal: !/^(false|0|no|off)$/i.test(env.BENCHWRIGHT_BUILTIN_LOCAL ?? ""),
     databaseUrl: env.DATABASE_URL || undefined,
     token: env.BENCHWRIGHT_API_TOKEN || undefined,
     corsOrigins: parseCorsOrigins(env.BENCHWRIGHT_CORS_ORIGINS),

@@ -11,8 +11,8 @@ export function warnWithoutProviders(providers: readonly unknown[], configDir: s
   const looked = join(configDir, "providers");
   log.warn(
     { configDir, looked },
-    `no provider configuration in ${looked}: GET /providers/ is empty and only inline configurations open sessions; ` +
-      "set BENCHWRIGHT_CONFIG_DIR to the folder that holds providers/ (default: config in the current folder), see docs/providers.md",
+    `no provider configuration in ${looked}, none built in and none written through the API: GET /providers/ is empty and only inline configurations open sessions; ` +
+      "set BENCHWRIGHT_CONFIG_DIR to the folder that holds providers/ (default: config in the current folder), or PUT /api/v1/providers/{name}, see docs/providers.md",
   );
   return true;
 }

@@ -17,7 +17,7 @@ export async function serve(config: ServerConfig, log: Logger): Promise<RunningS
     },
     "listening",
   );
-  warnWithoutProviders(running.engine.listProviders(), config.configDir, log);
+  warnWithoutProviders(await running.engine.announceProviders(), config.configDir, log);
   return running;
 }
 
@@ -27,6 +27,7 @@ export async function work(config: ServerConfig, log: Logger): Promise<{ engine:
   const engine = await Engine.open({
     dataDir: config.dataDir,
     configDir: config.configDir,
+    builtinLocal: config.builtinLocal,
     databaseUrl: config.databaseUrl,
     queueSchema: config.queueSchema,
     work: true,
@@ -37,6 +38,7 @@ export async function work(config: ServerConfig, log: Logger): Promise<{ engine:
     webhooks: webhookOptionsOf(config),
   });
   log.info({ dataDir: config.dataDir, database: "postgresql" }, "working");
+  warnWithoutProviders(await engine.announceProviders(), config.configDir, log);
   return { engine, close: (deadlineMs = config.stopTimeoutMs ?? 10_000) => engine.close(deadlineMs) };
 }
 

@@ -21,6 +21,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
   const engine = await Engine.open({
     dataDir: config.dataDir,
     configDir: config.configDir,
+    builtinLocal: config.builtinLocal,
     databaseUrl: config.databaseUrl,
     work: config.work,
     queueSchema: config.queueSchema,

@@ -11,8 +11,11 @@ import type { Store } from "../store/store.js";
 import { formatTimestamp } from "../time.js";
 import { checkPlan } from "./check-plan.js";
 import type { TargetLimits } from "./plan-targets.js";
+import type { ProviderConfigFile } from "../config/provider-config.js";
 
-export interface PlansOptions extends TargetLimits {
+export interface PlansOptions extends Omit<TargetLimits, "providerConfigs"> {
+  /** The Form A configurations, as they are now. */
+  providerConfigs: () => Promise<ProviderConfigFile[]>;
   store: Store;
   catalogs: CatalogSource;
   /** Seals the inline targets' configurations: they hold credentials, as a session's do. */
@@ -36,7 +39,13 @@ export class Plans {
   async create(body: PlanCreate, { dryRun = false, createdBy }: { dryRun?: boolean; createdBy?: string } = {}): Promise<PlanView> {
     const { store, catalogs, secrets } = this.options;
     const created = new Date();
-    const { plan, inline, schedule, next } = checkPlan(body, catalogs.current(), this.options, this.options.scheduleClock?.() ?? created);
+    const configs = await this.options.providerConfigs();
+    const { plan, inline, schedule, next } = checkPlan(
+      body,
+      catalogs.current(),
+      { ...this.options, providerConfigs: () => configs },
+      this.options.scheduleClock?.() ?? created,
+    );
     const row = {
       id: randomUUID(),
       created,

@@ -279,6 +279,17 @@ export function secretsOfConfig(config: ResolvedConfig): string[] {
   return [...found].filter((s) => s.trim().length >= MIN_SECRET_LENGTH);
 }
 
+/** Where a configuration gives credentials (see visitCredentials): what a view of it masks. */
+export function credentialPaths(config: ResolvedConfig): Array<Array<string | number>> {
+  const at: Array<Array<string | number>> = [];
+  visitCredentials(
+    config,
+    (_text, where) => at.push(where),
+    () => {},
+  );
+  return at;
+}
+
 /**
  * Where a configuration gives a credential too short for the scrubber to mask (blank ones
  * are left to the fields' own checks): shown as is wherever a step or a service printed it.

@@ -26,7 +26,8 @@ export interface SessionsOptions {
   machines: SessionMachines;
   /** The read views, shared with the executions' reads (a session's view holds its executions). */
   reads: ReadCache;
-  providerConfigs: () => ProviderConfigFile[];
+  /** The Form A configurations, as they are now (files, the built-in, the API's). */
+  providerConfigs: () => Promise<ProviderConfigFile[]>;
   steps: SessionSteps;
   log: EngineLog;
   /** The most seconds a session's `step_timeout` may give a step. */
@@ -46,7 +47,8 @@ export class Sessions {
    */
   async create(body: SessionCreate, { id = randomUUID(), owner = BOOTSTRAP_PRINCIPAL }: { id?: string; owner?: string | undefined } = {}): Promise<Session> {
     const { store, secrets, providerConfigs, maxStepTimeoutS, log } = this.options;
-    const { resolved, config } = sessionConfigOf(body, { providerConfigs, maxStepTimeoutS });
+    const configs = "config" in body && body.config ? [] : await providerConfigs();
+    const { resolved, config } = sessionConfigOf(body, { providerConfigs: () => configs, maxStepTimeoutS });
     const row: Omit<SessionRow, "deleted_at"> = {
       id,
       provider_name: config.name,

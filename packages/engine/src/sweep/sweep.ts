@@ -9,7 +9,7 @@ import type { Store } from "../store/store.js";
 export interface SweepOptions {
   store: Store;
   machines: SessionMachines;
-  providerConfigs: () => ProviderConfigFile[];
+  providerConfigs: () => Promise<ProviderConfigFile[]>;
   log: EngineLog;
 }
 
@@ -20,7 +20,7 @@ export class Sweep {
   async run(request: Partial<SweepRequest> = {}): Promise<SweepReport> {
     const { store, machines, providerConfigs, log } = this.options;
     const dryRun = request.dry_run ?? false;
-    const clouds = providerConfigs().filter((c) => c.providerClass === "cloud");
+    const clouds = (await providerConfigs()).filter((c) => c.providerClass === "cloud");
     const configs = clouds.filter((c) => !request.provider || c.name === request.provider);
     if (request.provider && configs.length === 0) {
       throw new BenchwrightError("unknown_provider", `No stored cloud configuration '${request.provider}'`, {
