@@ -25,7 +25,7 @@ const PACKAGES = {
 const ENGINE_TIERS = [
   /* 0 */ ["model/", "errors.ts", "time.ts", "data-dir.ts", "engine-log.ts", "storage-full.ts", "net/", "secrets/"],
   /* 1 */ ["config/", "store/", "transport/", "results/", "lists/"],
-  /* 2 */ ["logs/", "events/", "runner/", "queue/", "views/", "alerts/", "series/", "tokens/", "provider-configs/"],
+  /* 2 */ ["logs/", "events/", "runner/", "queue/", "views/", "alerts/", "series/", "tokens/", "provider-configs/", "ingest/", "gate/"],
   /* 3 */ ["providers/", "catalog-source.ts", "read-cache.ts"],
   /* 4 */ ["machines/"],
   /* 5 */ ["steps/", "cost/"],

@@ -95,3 +95,10 @@ export type Token = Schemas["Token"];
 export type TokenCreate = Schemas["TokenCreate"];
 export type TokenRole = Schemas["TokenRole"];
 export type Whoami = Schemas["Whoami"];
+/** A harness's output added to the series (`createIngest`), and a CI's gate on its points (`createGate`). */
+export type IngestCreate = Schemas["IngestCreate"];
+export type Ingest = Schemas["Ingest"];
+export type IngestPoint = Schemas["IngestPoint"];
+export type GateCreate = Schemas["GateCreate"];
+export type Gate = Schemas["Gate"];
+export type GateCell = Schemas["GateCell"];

@@ -5,6 +5,10 @@ import type {
   Series,
   SeriesBaselineSet,
   SeriesPoint,
+  Ingest,
+  IngestCreate,
+  Gate,
+  GateCreate,
   Execution,
   ExecutionCreate,
   PlanCreate,
@@ -72,6 +76,8 @@ import { Sweep } from "./sweep/sweep.js";
 import type { RoundTrips } from "./transport/round-trips.js";
 import { ChangeChecker, type OnChange } from "./series/change-checker.js";
 import { type ChangeListQuery, SeriesBook, type SeriesListQuery } from "./series/series-book.js";
+import { Ingests } from "./ingest/ingests.js";
+import { Gates } from "./gate/gate.js";
 
 /** See Engine.stats. */
 export interface EngineStats {
@@ -611,7 +617,7 @@ export class Engine {
     return this.series.get(id, visibility);
   }
   /** A series' points, oldest first. */
-  listSeriesPoints(id: string, query: { limit?: number; cursor?: string } = {}, visibility: Visibility = {}): Promise<Page<SeriesPoint>> {
+  listSeriesPoints(id: string, query: { limit?: number; cursor?: string; branch?: string } = {}, visibility: Visibility = {}): Promise<Page<SeriesPoint>> {
     return this.series.points(id, query, visibility);
   }
   /** Pins a series' baseline: its latest level is then compared with those points. */
@@ -633,6 +639,14 @@ export class Engine {
   }
   acknowledgeChange(id: string): Promise<Change> {
     return this.series.acknowledge(id);
+  }
+  /** A harness's output (hyperfine, Google Benchmark...) made points of series, `owner`'s (ingest/). */
+  ingest(body: IngestCreate, owner: string): Promise<Ingest> {
+    return new Ingests(this.store, () => void this.changeChecker.wake()).ingest(body, owner);
+  }
+  /** Each point of an ingest against its series' history on a branch (gate/). */
+  gate(body: GateCreate, visibility: Visibility = {}): Promise<Gate> {
+    return new Gates(this.store).gate(body, visibility.visible_to);
   }
 
   // ---- admin

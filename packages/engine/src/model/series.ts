@@ -46,8 +46,13 @@ export interface SeriesRow {
 export interface SeriesPointRow {
   series_id: string;
   seq: number;
-  execution_id: string;
+  /** The execution that measured it; null for a point of an ingest (a harness Benchwright did not run). */
+  execution_id: string | null;
   plan_run_id: string | null;
+  ingest_id: string | null;
+  /** The branch and commit of the code it measured, when its client said them. */
+  branch: string | null;
+  commit_id: string | null;
   at: Date;
   n: number;
   mean: number;
@@ -68,7 +73,9 @@ export interface SeriesChangeRow {
   series_id: string;
   point_seq: number;
   at: Date;
-  execution_id: string;
+  execution_id: string | null;
+  /** The ingest of the first point of the new level, when it was ingested. */
+  ingest_id?: string | null;
   direction: "regression" | "improvement";
   size: number;
   size_ci_low: number | null;

@@ -118,6 +118,7 @@ export class ChangeChecker {
           point_seq: Number(first.seq),
           at: first.at,
           execution_id: first.execution_id,
+          ingest_id: first.ingest_id,
           // A metric whose definition does not say which way is better is read as higher-is-better, as most figures (throughputs) are.
           direction: direction(change.size, better ?? "higher"),
           size: change.size,

@@ -45,7 +45,7 @@ export class SeriesBook {
   /** A series' points, oldest first. */
   async points(id: string, query: PageQuery = {}, visibility: Visibility = {}): Promise<Page<SeriesPoint>> {
     const { afterSeq, limit } = seqPageOf(query, seriesPointSeqOf);
-    const rows = await this.store.series.points(id, afterSeq, limit, visibility.visible_to);
+    const rows = await this.store.series.points(id, afterSeq, limit, visibility.visible_to, query.branch);
     // No point (past the last page, or none to read): is there a series to read at all?
     if (rows.length === 0) await this.#readable(id, visibility);
     const page = pageOf(rows, query.limit, (last) => seriesPointCursor(Number(last.seq)));

@@ -186,7 +186,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         const points = (await book.points(whole.id, {}, visibility)).items;
         expect(points.map((p) => p.execution_id)).toEqual(mine.map((r) => r.id));
         // Page by page, one at a time: the cursor goes on past points of others.
-        const paged: string[] = [];
+        const paged: Array<string | null> = [];
         let cursor: string | undefined;
         do {
           const page = await book.points(whole.id, { limit: 1, cursor }, visibility);

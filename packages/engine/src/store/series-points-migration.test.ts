@@ -51,7 +51,8 @@ describe("series points made before migration 14", () => {
     ]);
     expect(await db.query("SELECT count(*)::int AS n FROM series_facts")).toEqual([{ n: 2 }]);
     const [{ indexdef }] = await db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'series_points_pkey'");
-    expect(indexdef).toContain("INCLUDE (execution_id, plan_run_id, at, n, mean, ci_low, ci_high, facts_id)");
+    // Migration 26 added the columns of ingested points (their ingest, branch and commit) to what it carries.
+    expect(indexdef).toContain("INCLUDE (execution_id, plan_run_id, at, n, mean, ci_low, ci_high, facts_id, ingest_id, branch, commit_id)");
     // The table made before is gone, its constraints with it.
     expect(await db.query("SELECT 1 FROM pg_tables WHERE tablename = 'series_points_before_14'")).toEqual([]);
   });

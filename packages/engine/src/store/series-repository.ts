@@ -132,8 +132,8 @@ export class SeriesRepository {
     return (await run(this.db, seriesVisible(id, visibleTo))).length > 0;
   }
 
-  async points(seriesId: string, afterSeq: number | undefined, limit: number | undefined, visibleTo?: string): Promise<SeriesPointRow[]> {
-    return run<SeriesPointRow>(this.db, pointsPage(seriesId, afterSeq, limit, visibleTo));
+  async points(seriesId: string, afterSeq: number | undefined, limit: number | undefined, visibleTo?: string, branch?: string): Promise<SeriesPointRow[]> {
+    return run<SeriesPointRow>(this.db, pointsPage(seriesId, afterSeq, limit, visibleTo, branch));
   }
 
   /** False when there is no such series. */

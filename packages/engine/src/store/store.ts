@@ -21,6 +21,7 @@ import { SchedulesRepository } from "./schedules-repository.js";
 import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
 import { SeriesRepository } from "./series-repository.js";
+import { IngestsRepository } from "./ingests-repository.js";
 import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
 import { TelemetryRepository } from "./telemetry-repository.js";
@@ -54,6 +55,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly webhooks: WebhooksRepository;
   /** Each metric's series over time, their points and changes, read and written by series/ through it directly. */
   readonly series: SeriesRepository;
+  /** Results of harnesses Benchwright does not run, read and written by ingest/ and gate/ through it directly. */
+  readonly ingests: IngestsRepository;
   /** What the machines' samplers saw during run steps, written by steps/ and read by the engine through it directly. */
   readonly telemetry: TelemetryRepository;
   /** The audit log of state-changing requests, written and read by the engine's facade through it directly. */
@@ -78,6 +81,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.sessions = new SessionsRepository(db, events);
     this.executions = new ExecutionsRepository(db, events);
     this.series = new SeriesRepository(db, events);
+    this.ingests = new IngestsRepository(db);
     this.steps = new StepsRepository(
       db,
       events,

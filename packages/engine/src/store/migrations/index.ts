@@ -20,6 +20,7 @@ import { migration as m018 } from "./018.js";
 import { migration as m019 } from "./019.js";
 import { migration as m020 } from "./020.js";
 import { migration as m023 } from "./023.js";
+import { migration as m026 } from "./026.js";
 
 /** Every migration, in the order they apply: one file each, named by its id. */
 export const MIGRATIONS: ReadonlyArray<Migration> = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   m019,
   m020,
   m023,
+  m026,
 ];

@@ -5,10 +5,10 @@ import { json, type Sql } from "./sql.js";
 
 const SERIES_COLUMNS = `s.id, s.seq::text AS seq, s.tool, s.workload, s.params, s.metric, s.tags, s.provider, s.service_type, s.unit, s.better,
   s.points, s.first_at, s.last_at, s.baseline, s.created`;
-const POINT_COLUMNS = "p.series_id, p.seq, p.execution_id, p.plan_run_id, p.at, p.n, p.mean, p.ci_low, p.ci_high, f.facts";
+const POINT_COLUMNS = "p.series_id, p.seq, p.execution_id, p.plan_run_id, p.ingest_id, p.branch, p.commit_id, p.at, p.n, p.mean, p.ci_low, p.ci_high, f.facts";
 /** Points with their facts: `series_facts` is small and shared, the points come from their primary key alone. */
 const POINTS = "series_points p JOIN series_facts f ON f.id = p.facts_id";
-const CHANGE_COLUMNS = `c.id, c.seq::text AS seq, c.series_id, c.point_seq, c.at, c.execution_id, c.direction, c.size, c.size_ci_low, c.size_ci_high,
+const CHANGE_COLUMNS = `c.id, c.seq::text AS seq, c.series_id, c.point_seq, c.at, c.execution_id, c.ingest_id, c.direction, c.size, c.size_ci_low, c.size_ci_high,
   c.p_value, c.before, c.after, c.facts_changed, c.state, c.detected, c.revision`;
 const FACT_LIST = POINT_FACTS.map((f) => `'${f}'`).join(", ");
 
@@ -125,8 +125,8 @@ const REVISED_SIZE = 0.03;
 /** Records a change; nothing when one is recorded at that point. */
 export function insertChange(c: NewChange): Sql {
   return {
-    text: `INSERT INTO series_changes AS c (id, series_id, point_seq, at, execution_id, direction, size, size_ci_low, size_ci_high, p_value, before, after, facts_changed, detected)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
+    text: `INSERT INTO series_changes AS c (id, series_id, point_seq, at, execution_id, direction, size, size_ci_low, size_ci_high, p_value, before, after, facts_changed, ingest_id, detected)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
            ON CONFLICT (series_id, point_seq) DO NOTHING
            RETURNING ${CHANGE_COLUMNS}`,
     values: changeValues(c),
@@ -141,7 +141,7 @@ export function refineChange(id: string, c: NewChange): Sql {
   return {
     // A refinement that moves the change's point, flips it or moves its size by REVISED_SIZE is a
     // new revision, told again; smaller moves (each new point shifts the estimate) are not.
-    text: `UPDATE series_changes AS c SET point_seq = $3, at = $4, execution_id = $5, direction = $6, size = $7, size_ci_low = $8, size_ci_high = $9,
+    text: `UPDATE series_changes AS c SET point_seq = $3, at = $4, execution_id = $5, ingest_id = $14, direction = $6, size = $7, size_ci_low = $8, size_ci_high = $9,
              p_value = $10, before = $11, after = $12, facts_changed = $13,
              revision = CASE WHEN c.point_seq <> $3 OR c.direction <> $6 OR abs(c.size - $7) >= ${REVISED_SIZE} THEN c.revision + 1 ELSE c.revision END
             WHERE c.id = $1 AND c.series_id = $2
@@ -167,6 +167,7 @@ function changeValues(c: NewChange): unknown[] {
     json(c.before),
     json(c.after),
     json(c.facts_changed),
+    c.ingest_id ?? null,
   ];
 }
 
@@ -194,7 +195,9 @@ export interface SeriesFilter {
  */
 function visibleExecution(column: string, principal: string | undefined): string {
   if (principal === undefined) return "";
-  return ` AND EXISTS (SELECT 1 FROM executions e WHERE e.id = ${column} AND ${readableExecution("e", principal)})`;
+  const ingest = column.replace(/execution_id$/, "ingest_id");
+  return ` AND (EXISTS (SELECT 1 FROM executions e WHERE e.id = ${column} AND ${readableExecution("e", principal)})
+    OR EXISTS (SELECT 1 FROM ingests i WHERE i.id = ${ingest} AND i.owner = ${principal}))`;
 }
 
 /**
@@ -245,12 +248,13 @@ export function seriesPage(filter: SeriesFilter & { id?: string }, latestCap: nu
   // looking for one in every series' points. A point is then one of those executions'.
   // One series (getSeries): its points alone are counted. Its id is the first parameter.
   const one = filter.id === undefined ? "" : " AND p.series_id = $1";
-  const visible = (column: string) => ` AND ${column} IN (SELECT id FROM ve)`;
+  const visible = (column: string) => ` AND (${column} IN (SELECT id FROM ve) OR ${column.replace(/execution_id$/, "ingest_id")} IN (SELECT id FROM vi))`;
   return {
     text: `WITH ve AS (SELECT e.id FROM executions e WHERE e.owner = ${principal}
                    UNION SELECT e.id FROM sessions ss JOIN executions e ON e.session_id = ss.id WHERE ss.shared),
+        vi AS (SELECT i.id FROM ingests i WHERE i.owner = ${principal}),
         v AS (SELECT p.series_id, count(*)::int AS points, min(p.at) AS first_at, max(p.at) AS last_at
-                FROM series_points p WHERE p.execution_id IN (SELECT id FROM ve)${one} GROUP BY p.series_id)
+                FROM series_points p WHERE (p.execution_id IN (SELECT id FROM ve) OR p.ingest_id IN (SELECT id FROM vi))${one} GROUP BY p.series_id)
       ${seriesSelect(SERIES_COLUMNS.replace("s.points, s.first_at, s.last_at", "v.points, v.first_at, v.last_at"), cap, visible)}
       FROM series s JOIN v ON v.series_id = s.id ${whereOf(where)}
       ORDER BY s.seq LIMIT ${limit}`,
@@ -278,12 +282,16 @@ function seriesSelect(columns: string, cap: string, visible: (column: string) =>
             ORDER BY p.seq DESC LIMIT ${cap}) l) END AS latest_means`;
 }
 
-/** A page of a series' points, oldest first, after `afterSeq`; with `visibleTo`, those of executions that principal may read. */
-export function pointsPage(seriesId: string, afterSeq: number | undefined, limit: number | undefined, visibleTo?: string): Sql {
-  const visible = visibleExecution("p.execution_id", visibleTo === undefined ? undefined : "$4");
+/**
+ * A page of a series' points, oldest first, after `afterSeq`; with `visibleTo`, those of
+ * executions (and ingests) that principal may read; with `branch`, those of that branch.
+ */
+export function pointsPage(seriesId: string, afterSeq: number | undefined, limit: number | undefined, visibleTo?: string, branch?: string): Sql {
+  const visible = visibleExecution("p.execution_id", visibleTo === undefined ? undefined : "$5");
   return {
-    text: `SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = $1 AND ($2::integer IS NULL OR p.seq > $2::integer)${visible} ORDER BY p.seq LIMIT $3`,
-    values: [seriesId, afterSeq ?? null, limit ?? null, ...(visibleTo === undefined ? [] : [visibleTo])],
+    text: `SELECT ${POINT_COLUMNS} FROM ${POINTS} WHERE p.series_id = $1 AND ($2::integer IS NULL OR p.seq > $2::integer)
+             AND ($4::text IS NULL OR p.branch = $4::text)${visible} ORDER BY p.seq LIMIT $3`,
+    values: [seriesId, afterSeq ?? null, limit ?? null, branch ?? null, ...(visibleTo === undefined ? [] : [visibleTo])],
   };
 }
 

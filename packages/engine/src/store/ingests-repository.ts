@@ -1,0 +1,59 @@
+import type { RunFigure } from "../model/series.js";
+import type { Db } from "./db.js";
+import { branchHistory, ingestOwner, ingestPoints, insertIngest, keepIngestFacts, type NewIngest, recordIngestPoints } from "./sql/ingest-sql.js";
+import { run } from "./sql/sql.js";
+
+export type { NewIngest };
+
+/** A point of an ingest with its series' identity, as a gate reads it. */
+export interface IngestPointRow {
+  series_id: string;
+  seq: number;
+  ingest_id: string;
+  branch: string | null;
+  commit_id: string | null;
+  at: Date;
+  n: number;
+  mean: number;
+  ci_low: number | null;
+  ci_high: number | null;
+  series: {
+    tool: string;
+    workload: string;
+    params: Record<string, unknown>;
+    metric: string;
+    tags: Record<string, string>;
+    provider: string;
+    service_type: string;
+    unit: string;
+    better: "higher" | "lower" | null;
+  };
+}
+
+/** Results of harnesses Benchwright does not run, appended to series as points (see ingest/). */
+export class IngestsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Records the ingest and its points in one transaction; answers each point's series and seq. */
+  async record(ingest: NewIngest, figures: RunFigure[]): Promise<Array<{ series_id: string; seq: number }>> {
+    return this.db.transaction(async (tx) => {
+      await run(tx, insertIngest(ingest, figures.length));
+      const [facts] = await run<{ id: string }>(tx, keepIngestFacts(ingest.facts));
+      return run<{ series_id: string; seq: number }>(tx, recordIngestPoints(ingest, Number(facts.id), figures));
+    });
+  }
+
+  async points(ingestId: string): Promise<IngestPointRow[]> {
+    return run<IngestPointRow>(this.db, ingestPoints(ingestId));
+  }
+
+  /** The principal who sent the ingest; undefined when there is none. */
+  async owner(ingestId: string): Promise<string | undefined> {
+    return (await run<{ owner: string }>(this.db, ingestOwner(ingestId)))[0]?.owner;
+  }
+
+  /** The means of a series' latest points on a branch, newest first (see branchHistory). */
+  async history(q: Parameters<typeof branchHistory>[0]): Promise<Array<{ seq: number; mean: number; commit_id: string | null }>> {
+    return run<{ seq: number; mean: number; commit_id: string | null }>(this.db, branchHistory(q));
+  }
+}
