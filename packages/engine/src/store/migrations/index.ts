@@ -19,6 +19,7 @@ import { migration as m017 } from "./017.js";
 import { migration as m018 } from "./018.js";
 import { migration as m019 } from "./019.js";
 import { migration as m020 } from "./020.js";
+import { migration as m021 } from "./021.js";
 
 /** Every migration, in the order they apply: one file each, named by its id. */
 export const MIGRATIONS: ReadonlyArray<Migration> = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   m018,
   m019,
   m020,
+  m021,
 ];
