@@ -43,6 +43,10 @@ export type SweepReport = Schemas["SweepReport"];
 /** A plan of a campaign: targets × benchmarks, checked and expanded (`createPlan`). */
 export type Plan = Schemas["Plan"];
 export type PlanCreate = Schemas["PlanCreate"];
+/** A precision plan's ask, its budget, and how each of its cells went (docs/plans.md). */
+export type PlanPrecision = Schemas["PlanPrecision"];
+export type PlanBudget = Schemas["PlanBudget"];
+export type PlanCellPrecision = Schemas["PlanCellPrecision"];
 export type SessionProvider = Schemas["SessionProvider"];
 export type ExecutionTest = Schemas["ExecutionTest"];
 /** One metric figure as the metrics export writes it (a CSV row, a JSON Lines object). */

@@ -35,6 +35,7 @@ import { openEngineResources, type EngineResources } from "./engine-resources.js
 import type { EngineLog } from "./engine-log.js";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
 import { Costs, type CostQuery, type CostSummary } from "./cost/costs.js";
+import { machineLimit } from "./plan-runs/machine-limit.js";
 import { Executions } from "./executions/executions.js";
 import { executionTelemetry, type TelemetryAnswer, type TelemetryFormat } from "./executions/execution-telemetry.js";
 import { logStoreFor, openStepLog, type LogStore, type StepLogView } from "./logs/index.js";
@@ -226,6 +227,8 @@ export class Engine {
           return owner === undefined ? this.steps.start(kind, execId) : this.startStepWithinQuota(owner, maxSteps, kind, execId);
         },
         waitForStep: (attempt) => this.steps.wait(attempt),
+        costsOf: (ids) => this.executions.comparedRows(ids).then((rows) => this.costs.of(rows)),
+        machineLimit: (sessionId) => machineLimit(store, this.machines, sessionId),
         // Its report is built once now, while nobody waits for it: a final one is then kept.
         onEnded: (run) =>
           void this.planReports

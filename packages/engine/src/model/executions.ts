@@ -16,7 +16,13 @@ interface TestInfo {
 }
 
 /** How often a run measures: `count` times, or until the main metric's CV is at most `until_cv`, from `min` to `max` times. */
-export type RepetitionPlan = { count: number } | { until_cv: number; min: number; max: number };
+export type RepetitionPlan = ({ count: number } | { until_cv: number; min: number; max: number }) & MachinesAsked;
+
+/** On how many of the session's machines it runs (all by default), from which (the first by default). */
+export interface MachinesAsked {
+  machines?: number;
+  first_machine?: number;
+}
 
 export interface ExecutionRow {
   id: string;

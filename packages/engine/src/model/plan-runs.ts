@@ -1,3 +1,4 @@
+import type { PlanCellPrecision } from "@benchwright/contract";
 /**
  * A run of a plan as the orchestration keeps it in the database and the report reads it. A
  * cell is one execution of the plan's matrix: one target × one benchmark × one combination of
@@ -31,7 +32,12 @@ export interface PlanRunCell {
   attempts: number;
   /** Why the cell failed or was cancelled, as a person reads it. */
   error: string | null;
+  /** A precision plan's cell: its rounds and how it went (null or absent otherwise). */
+  precision?: CellPrecision | null;
 }
+
+/** How a precision plan's cell went (the contract's PlanCellPrecision). */
+export type CellPrecision = PlanCellPrecision;
 
 /** A row of `plan_runs`. `sessions` are the ids given to the targets' sessions at the run's creation, made by its driver. */
 export interface PlanRunRow {
@@ -70,4 +76,4 @@ export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until" | "tri
   Partial<Pick<PlanRunRow, "trigger" | "scheduled_for" | "started_by">>;
 
 /** What a driver records of a cell as it goes: its state, the steps begun, why it ended. */
-export type CellChange = Partial<Pick<PlanRunCell, "state" | "attempts" | "error">>;
+export type CellChange = Partial<Pick<PlanRunCell, "state" | "attempts" | "error">> & { precision?: CellPrecision };

@@ -7,11 +7,13 @@ import type { PlanRow } from "../model/plans.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 import { sleep } from "../transport/backoff.js";
-import { type CellCollaborators, driveCell, type RecordCell } from "./cell-steps.js";
+import { driveCell, type RecordCell } from "./cell-steps.js";
+import { drivePrecisionCell, type PrecisionCollaborators } from "./precision-cell.js";
+import { cellRepetitions } from "../plans/plan-repetitions.js";
 import type { RunLease } from "./run-lease.js";
 import { ENDED_CELL_STATES, planRunView, progressOf, progressOfCounts, type PlanRunView } from "./run-view.js";
 
-export interface RunCollaborators extends CellCollaborators {
+export interface RunCollaborators extends PrecisionCollaborators {
   /** Opens inline targets' configurations, sealed in the plan's row. */
   secrets: SecretBox;
   /** Makes a run's session with the id and owner given (and the body's sharing), all in the session's insert. */
@@ -146,7 +148,8 @@ async function driveCells(
   record: RecordCell,
   cancelPending: CancelPending,
 ): Promise<void> {
-  const { concurrency, retries, repetitions, on_failure } = plan.body;
+  const { concurrency, retries, on_failure, precision, budget } = plan.body;
+  const repetitions = cellRepetitions(plan.body);
   const perTarget = concurrency.per_target ?? 1;
   const overall = concurrency.overall ?? 4;
   const active = new Map<number, Promise<void>>();
@@ -163,7 +166,12 @@ async function driveCells(
     const cellPlan = { sessionId: run.sessions[cell.target], repetitions, retries, quotaWaitMs: c.quotaWaitMs };
     const work = openSession(cell.target).then(
       // Cancelled while its session was opened: a pending cell is left to the cancel's batches.
-      () => (lease.cancelling && cell.state === "pending" ? undefined : driveCell(c, lease, cellPlan, cell, tracked)),
+      () =>
+        lease.cancelling && cell.state === "pending"
+          ? undefined
+          : precision
+            ? drivePrecisionCell(c, lease, { ...cellPlan, precision, budget }, cell, tracked)
+            : driveCell(c, lease, cellPlan, cell, tracked),
       async (e: Error) => {
         if (lease.signal.aborted || (lease.cancelling && cell.state === "pending")) return;
         await tracked(cell, { state: "failed", error: e.message });

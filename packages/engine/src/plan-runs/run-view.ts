@@ -40,6 +40,7 @@ function cellView(c: PlanRunCellRow): PlanRunCell {
     execution_id: made ? c.execution_id : null,
     attempts: c.attempts,
     error: c.error,
+    ...(c.precision ? { precision: c.precision } : {}),
   };
 }
 

@@ -148,6 +148,22 @@ describe("checkPlan", () => {
     expect(refusal(plan({ repetitions: { count: 3, until_cv: 0.1 } })).errors.map((e) => e.path)).toEqual(["/body/repetitions/until_cv"]);
   });
 
+  it("takes machines and runs per target, or a precision with its budget, and refuses what cannot mean one thing", () => {
+    const twoLevels = checkPlan(plan({ targets: [{ label: "lab", config: lab }], machines: 3, runs: 5 }), catalog, limits).plan;
+    expect(twoLevels).toMatchObject({ machines: 3, runs: 5 });
+    const precise = checkPlan(
+      plan({ targets: [{ label: "lab", config: lab }], precision: { relative_half_width: 0.02 }, budget: { wall_seconds: 600 } }),
+      catalog,
+      limits,
+    ).plan;
+    expect(precise).toMatchObject({ precision: { relative_half_width: 0.02 }, budget: { wall_seconds: 600 } });
+    const refused = refusal(plan({ machines: 3, runs: 2, repetitions: { count: 2 }, budget: { money: 1 } }));
+    expect(refused.errors.map((e) => e.path).sort()).toEqual(["/body/budget", "/body/runs", "/body/targets/0"]);
+    expect(refused.errors.find((e) => e.path === "/body/targets/0")?.message).toContain("here is local, which is one machine");
+    const mixed = refusal(plan({ targets: [{ label: "lab", config: lab }], precision: { relative_half_width: 0.02 }, machines: 2 }));
+    expect(mixed.errors).toEqual([{ path: "/body/machines", message: expect.stringContaining("goes without precision") }]);
+  });
+
   it("refuses more than 10,000 executions: targets × cells", () => {
     const threads = Array.from({ length: 1000 }, (_, i) => i + 1);
     const body = plan({ benchmarks: [{ tool: "sysbench", workload: "threads", params: { threads, duration: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] } }] });

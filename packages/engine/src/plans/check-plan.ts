@@ -5,6 +5,7 @@ import { repetitionPlanOf } from "../results/repetitions.js";
 import { checkBenchmarks } from "./plan-benchmarks.js";
 import { checkSchedule } from "./plan-schedule.js";
 import { planError, problemsOf, type PlanProblem } from "./plan-problems.js";
+import { checkTwoLevels } from "./plan-repetitions.js";
 import { checkTargets, type TargetLimits } from "./plan-targets.js";
 
 /** The most executions one plan may make: more is a mistake in a matrix more often than a wish. */
@@ -30,6 +31,7 @@ export function checkPlan(
   } catch (e) {
     problems.push(...problemsOf(e, "/body", "/repetitions"));
   }
+  problems.push(...checkTwoLevels(body, targets));
   const baseline = baselineOf(body.baseline, expanded, problems);
   const cells = benchmarks.reduce((n, b) => n + b.cells, 0);
   const executions = targets.length * cells;
@@ -53,6 +55,10 @@ export function checkPlan(
     min_difference: body.min_difference ?? 0,
     ...(body.margin !== undefined ? { margin: body.margin } : {}),
     ...(body.warmup !== undefined ? { warmup: body.warmup } : {}),
+    ...(body.machines !== undefined ? { machines: body.machines } : {}),
+    ...(body.runs !== undefined ? { runs: body.runs } : {}),
+    ...(body.precision ? { precision: body.precision } : {}),
+    ...(body.budget ? { budget: body.budget } : {}),
     cells,
     executions,
   };

@@ -10,6 +10,10 @@ describe("repeated runs", () => {
     expect(repetitionPlanOf({ until_cv: 0.05 })).toEqual({ until_cv: 0.05, min: 3, max: 10 });
     expect(repetitionPlanOf({ until_cv: 0.05, max: 2 })).toEqual({ until_cv: 0.05, min: 2, max: 2 });
     expect(repetitionPlanOf({ until_cv: 0.05, min: 20 })).toEqual({ until_cv: 0.05, min: 20, max: 20 });
+    // Machines asked for keep the plan, even of one run: it says where the run goes.
+    expect(repetitionPlanOf({ count: 1, machines: 3 })).toEqual({ count: 1, machines: 3 });
+    expect(repetitionPlanOf({ machines: 2, first_machine: 2 })).toEqual({ count: 1, machines: 2, first_machine: 2 });
+    expect(repetitionPlanOf({ until_cv: 0.05, machines: 4 })).toEqual({ until_cv: 0.05, min: 3, max: 10, machines: 4 });
     for (const [bad, path] of [
       [{ count: 3, until_cv: 0.1 }, "/body/repetitions/until_cv"],
       [{ count: 3, max: 5 }, "/body/repetitions/max"],

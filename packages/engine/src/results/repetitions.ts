@@ -18,7 +18,10 @@ const DEFAULT_MAX = 10;
  */
 export function repetitionPlanOf(request: RepetitionsRequest | undefined): RepetitionPlan | null {
   if (request === undefined) return null;
-  const { count, until_cv, min, max } = request;
+  const { count, until_cv, min, max, machines, first_machine } = request;
+  // Where the machines are asked for, the plan is kept even for one run: it says which machines.
+  const on = { ...(machines !== undefined ? { machines } : {}), ...(first_machine ? { first_machine } : {}) };
+  const asked = Object.keys(on).length > 0;
   const fail = (field: string, message: string): never => {
     throw new BenchwrightError("validation_failed", `repetitions.${field} ${message}`, {
       errors: [{ path: `/body/repetitions/${field}`, message }],
@@ -27,10 +30,13 @@ export function repetitionPlanOf(request: RepetitionsRequest | undefined): Repet
   if (count !== undefined) {
     if (until_cv !== undefined) fail("until_cv", "goes with min and max, not with count: give count (a fixed number of runs) or until_cv");
     if (min !== undefined || max !== undefined) fail(min !== undefined ? "min" : "max", "goes with until_cv, not with count");
-    return count === 1 ? null : { count };
+    return count === 1 && !asked ? null : { count, ...on };
   }
-  if (until_cv === undefined) return fail("count", "or until_cv is required");
-  const plan = { until_cv, min: min ?? Math.min(DEFAULT_MIN, max ?? DEFAULT_MIN), max: max ?? Math.max(DEFAULT_MAX, min ?? 0) };
+  if (until_cv === undefined) {
+    if (asked && min === undefined && max === undefined) return { count: 1, ...on };
+    return fail("count", "or until_cv is required");
+  }
+  const plan = { until_cv, min: min ?? Math.min(DEFAULT_MIN, max ?? DEFAULT_MIN), max: max ?? Math.max(DEFAULT_MAX, min ?? 0), ...on };
   if (plan.min > plan.max) fail("min", `is ${plan.min}: must be at most max (${plan.max})`);
   return plan;
 }

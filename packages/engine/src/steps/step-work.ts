@@ -6,6 +6,7 @@ import type { Machine } from "../providers/provider.js";
 import type { StepHandle, StepSpec } from "../runner/step.js";
 import type { ExecutionRow } from "../model/executions.js";
 import type { VmRecord } from "../model/machines.js";
+import { askedMachines, machinesToAsk } from "./asked-machines.js";
 import { isHandBack } from "./hand-back.js";
 import { measure } from "./measure.js";
 import { runProvenance } from "./provenance.js";
@@ -33,7 +34,9 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   const { step, ctx, log } = at;
   const { execution, signal } = ctx;
   const kind = step.step;
-  const machines = await ctx.machines(machinesNeeded(workload.roles));
+  const hasRoles = workload.roles !== undefined;
+  const asked = execution.repetitions;
+  const machines = askedMachines(await ctx.machines(machinesToAsk(machinesNeeded(workload.roles), hasRoles, asked)), hasRoles, asked);
   // Taken over from a driver elsewhere: a part on its own host is beyond reach, launched or not.
   const lost = lostWithItsDriver(kind, machines, step.place, tools.place);
   if (lost) throw lost;

@@ -2,6 +2,7 @@ import type { Plan, PlanReport } from "@benchwright/contract";
 import type { PlanRunCell } from "../../model/plan-runs.js";
 import type { ComparedRow } from "../../results/comparison.js";
 import { buildPlanReport } from "./plan-report.js";
+import { mergeRounds, roundExecutionIds } from "./precision-merge.js";
 import { reportCsv, reportJsonLines } from "./report-text.js";
 import type { ExecutionCost } from "./target-standings.js";
 
@@ -64,11 +65,13 @@ export class PlanReports<R extends ComparedRow = ComparedRow> {
   }
 
   async #build(planId: string, runId: string): Promise<PlanReport> {
-    const { plan, cells, final } = await this.options.loadRun(planId, runId);
-    const ids = [...new Set(cells.flatMap((c) => (c.execution_id ? [c.execution_id] : [])))];
+    const { plan, cells: runCells, final } = await this.options.loadRun(planId, runId);
+    const ids = [...new Set([...runCells.flatMap((c) => (c.execution_id ? [c.execution_id] : [])), ...roundExecutionIds(runCells)])];
     const rows = ids.length ? await this.options.comparedRows(ids) : [];
-    const costs = this.options.costs ? await this.options.costs(rows) : undefined;
-    const report = buildPlanReport(plan, cells, new Map(rows.map((r) => [r.id, r])), { runId, costs });
+    const read = this.options.costs ? await this.options.costs(rows) : undefined;
+    // A precision cell's rounds count as its one execution.
+    const { cells, rows: byId, costs } = mergeRounds(runCells, new Map(rows.map((r) => [r.id, r])), read);
+    const report = buildPlanReport(plan, cells, byId, { runId, costs });
     if (final) {
       if (this.#kept.size >= KEPT_REPORTS) this.#kept.delete(this.#kept.keys().next().value!);
       this.#kept.set(runId, { planId, report });

@@ -80,7 +80,14 @@ export function reportCell(
     workload: first.workload,
     params: first.params,
     main_metric: metrics[0]?.name ?? null,
-    states: group.runCells.map((c) => ({ target: c.target, state: c.state, execution_id: c.execution_id, attempts: c.attempts, error: c.error })),
+    states: group.runCells.map((c) => ({
+      target: c.target,
+      state: c.state,
+      execution_id: c.execution_id,
+      attempts: c.attempts,
+      error: c.error,
+      ...(c.precision ? { precision: c.precision } : {}),
+    })),
     metrics,
   };
 }

@@ -19,6 +19,7 @@ import { migration as m017 } from "./017.js";
 import { migration as m018 } from "./018.js";
 import { migration as m019 } from "./019.js";
 import { migration as m020 } from "./020.js";
+import { migration as m021 } from "./021.js";
 import { migration as m023 } from "./023.js";
 import { migration as m026 } from "./026.js";
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   m018,
   m019,
   m020,
+  m021,
   m023,
   m026,
 ];

@@ -3,7 +3,7 @@ import type { CellChange, NewPlanRun, PlanRunCellRow, PlanRunState } from "../..
 import { json, type Sql } from "./sql.js";
 
 const RUN_COLUMNS = "id, plan_id, seq::text AS seq, state, created, started, ended, sessions, trigger, scheduled_for, started_by, owner, lease_until";
-const CELL_COLUMNS = "run_id, seq, target, benchmark, cell, tool, workload, params, state, execution_id, attempts, error";
+const CELL_COLUMNS = "run_id, seq, target, benchmark, cell, tool, workload, params, state, execution_id, attempts, error, precision";
 /** The states in which a run still wants a driver. */
 const ACTIVE_RUN_STATES: readonly PlanRunState[] = ["pending", "running", "cancelling"];
 
@@ -31,7 +31,7 @@ export function insertPlanRunCells(cells: readonly PlanRunCellRow[]): Sql {
   const values: unknown[] = [];
   const rows = cells.map((c) => {
     const at = (v: unknown) => `$${values.push(v)}`;
-    return `(${[c.run_id, c.seq, c.target, c.benchmark, c.cell, c.tool, c.workload, json(c.params), c.state, c.execution_id, c.attempts, c.error].map(at).join(", ")})`;
+    return `(${[c.run_id, c.seq, c.target, c.benchmark, c.cell, c.tool, c.workload, json(c.params), c.state, c.execution_id, c.attempts, c.error, c.precision ? json(c.precision) : null].map(at).join(", ")})`;
   });
   return { text: `INSERT INTO plan_run_cells (${CELL_COLUMNS}) VALUES ${rows.join(", ")}`, values };
 }
@@ -130,13 +130,22 @@ export function movePlanRun(runId: string, owner: string, from: readonly PlanRun
 export function updatePlanRunCell(runId: string, seq: number, owner: string, change: CellChange): Sql {
   return {
     text: `UPDATE plan_run_cells c SET state = COALESCE($4, c.state), attempts = COALESCE($5, c.attempts),
-         error = CASE WHEN $6::boolean THEN $7 ELSE c.error END
+         error = CASE WHEN $6::boolean THEN $7 ELSE c.error END, precision = COALESCE($8, c.precision)
        FROM plan_runs r
        WHERE c.run_id = $1 AND c.seq = $2 AND r.id = c.run_id AND r.owner = $3 AND r.lease_until >= now()
        RETURNING ${CELL_COLUMNS.split(", ")
          .map((c) => `c.${c}`)
          .join(", ")}`,
-    values: [runId, seq, owner, change.state ?? null, change.attempts ?? null, change.error !== undefined, change.error ?? null],
+    values: [
+      runId,
+      seq,
+      owner,
+      change.state ?? null,
+      change.attempts ?? null,
+      change.error !== undefined,
+      change.error ?? null,
+      change.precision ? json(change.precision) : null,
+    ],
   };
 }
 
