@@ -23,14 +23,14 @@ const PACKAGES = {
 // ─── The engine's folders (packages/engine/src) ───────────────────────────────────────────
 // An import may go to the same tier or a lower one, never up. A name ending in "/" is a folder.
 const ENGINE_TIERS = [
-  /* 0 */ ["model/", "errors.ts", "time.ts", "data-dir.ts", "engine-log.ts", "storage-full.ts", "net/", "secrets/"],
+  /* 0 */ ["model/", "errors.ts", "time.ts", "lease-loop.ts", "data-dir.ts", "engine-log.ts", "storage-full.ts", "net/", "secrets/"],
   /* 1 */ ["config/", "store/", "transport/", "results/", "lists/"],
   /* 2 */ ["logs/", "events/", "runner/", "queue/", "views/", "alerts/", "series/", "tokens/", "provider-configs/", "ingest/", "gate/"],
   /* 3 */ ["providers/", "catalog-source.ts", "read-cache.ts"],
   /* 4 */ ["machines/"],
   /* 5 */ ["steps/", "cost/"],
-  /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/", "plans/", "plan-runs/", "schedules/"],
-  /* 7 */ ["engine.ts", "engine-options.ts", "engine-resources.ts", "index.ts"],
+  /* 6 */ ["sessions/", "executions/", "benchmarks/", "sweep/", "plans/", "plan-runs/", "schedules/", "quotas/"],
+  /* 7 */ ["engine.ts", "engine-options.ts", "engine-resources.ts", "engine-parts.ts", "engine-lifecycle.ts", "index.ts", "test-access.ts"],
 ];
 
 // ─── The server's folders (apps/server/src), the same way ─────────────────────────────────

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import OpenApiValidator from "express-openapi-validator";
 import { loadSpec, loadSwagger, wholeAnswers } from "@benchwright/contract";
-import { BenchwrightError, RESERVED_PRINCIPAL_MESSAGE, storageFull, storageFullReason, Tokens, TokenWatch, type Engine } from "@benchwright/engine";
+import { BenchwrightError, RESERVED_PRINCIPAL_MESSAGE, storageFull, storageFullReason, type Engine } from "@benchwright/engine";
 import { authenticate, requireAdminToken } from "./http/auth.js";
 import { ownResourcesOnly, requireRole } from "./api/access.js";
 import type { Role } from "./principals/principal.js";
@@ -113,9 +113,8 @@ export function createApp(options: AppOptions): Express {
   outside.use(docsRouter(spec, loadSwagger()));
   outside.use(webUiRouter(options.webUiDir, options.uiApiOrigins));
   outside.use(healthRouter(engine));
-  const tokens = new Tokens(engine.store.tokens);
   const failedAuth = new FailedAuthLimit(options.failedAuthRate);
-  outside.use(metrics.router(options.token && !options.metricsPublic ? requireAdminToken(options.token, tokens, failedAuth) : undefined));
+  outside.use(metrics.router(options.token && !options.metricsPublic ? requireAdminToken(options.token, engine, failedAuth) : undefined));
   app.use(
     inSeries(
       metrics.requests(operationLabel),
@@ -134,7 +133,7 @@ export function createApp(options: AppOptions): Express {
       (req, res, next) => (outsideApi(pathOf(req.url)) ? outside(req, res, next) : next()),
     ),
   );
-  if (options.token) app.use(API_BASE, authenticate(options.token, tokens, failedAuth));
+  if (options.token) app.use(API_BASE, authenticate(options.token, engine, failedAuth));
   // Once the principal is known, before anything else reads the request.
   if (options.rateLimit) app.use(API_BASE, rateLimit(engine, options.rateLimit));
   const json = jsonBody({ limit: "1mb" });
@@ -168,9 +167,7 @@ export function createApp(options: AppOptions): Express {
       // After validation, which has matched the path's parameters: another principal's session or execution is refused.
       ownResourcesOnly(engine),
       withRequestId,
-      dispatch(
-        apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles, tokenWatch: new TokenWatch(engine.store.db) }),
-      ),
+      dispatch(apiOperations(engine, { eventStreams, quotas: options.quotas, providerRoles: options.providerRoles, tokenWatch: engine.tokenWatch() })),
     ),
   );
   app.use((req, _res, next) => next(notFound(req)));

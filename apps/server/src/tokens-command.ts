@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { BenchwrightError, type Engine, Tokens, type TokenRole } from "@benchwright/engine";
+import { BenchwrightError, type Engine, type TokenRole } from "@benchwright/engine";
 
 export const TOKENS_USAGE = `usage: benchwright-server tokens create --principal NAME --role viewer|operator|admin [--name TEXT] [--expires TIME]
        benchwright-server tokens list
@@ -28,11 +28,10 @@ export async function runTokensCommand(args: string[], openEngine: () => Promise
   }
   const engine = await openEngine();
   try {
-    const tokens = new Tokens(engine.store.tokens);
-    if (parsed.action === "create") out(JSON.stringify(await tokens.create(parsed.token), null, 2));
-    else if (parsed.action === "list") out(JSON.stringify((await tokens.list()).items, null, 2));
+    if (parsed.action === "create") out(JSON.stringify(await engine.createToken(parsed.token), null, 2));
+    else if (parsed.action === "list") out(JSON.stringify((await engine.listTokens()).items, null, 2));
     else {
-      await tokens.revoke(parsed.id);
+      await engine.revokeToken(parsed.id);
       out(`revoked ${parsed.id}`);
     }
     return 0;

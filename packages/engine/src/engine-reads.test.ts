@@ -8,13 +8,14 @@ import { Engine } from "./engine.js";
 import { CommitProbe } from "./store/commit-probe.js";
 import type { Db } from "./store/db.js";
 import { openDb } from "./store/open-db.js";
+import { engineStore } from "./test-access.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
 const LOCAL = { provider: "local", service: "default" } as const;
 
 /** Counts the statements `engine` sends to its database from now on. */
 function countQueries(engine: Engine): { readonly count: number } {
-  const db = engine.store.db as { query: Db["query"] };
+  const db = engineStore(engine).db as { query: Db["query"] };
   const query = db.query;
   const counter = { count: 0 };
   db.query = (sql, params) => {
@@ -69,12 +70,12 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await engine.getExecution(execution.id)).steps).toEqual([]);
 
       // A step begins and ends in transactions of their own.
-      const step = await engine.store.beginStep(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => join(dataDir, "log"));
+      const step = await engineStore(engine).beginStep(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => join(dataDir, "log"));
       expect(await engine.getExecution(execution.id)).toMatchObject({
         state: "preparing",
         steps: [{ step: "prepare", attempt: 1, state: "running", duration: null }],
       });
-      await engine.store.endStep(
+      await engineStore(engine).endStep(
         execution.id,
         "prepare",
         step!.attempt,
@@ -151,7 +152,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       it("serve a read again from memory while the server says nothing committed", async () => {
         // The real probe moves with every commit on the server, other tests' too: here it is held still.
         let token = "held";
-        const db = engine.store.db as { commits?: CommitProbe };
+        const db = engineStore(engine).db as { commits?: CommitProbe };
         const real = db.commits;
         db.commits = new CommitProbe(async () => token);
         try {
@@ -169,7 +170,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       });
 
       it("probe the server for commits: a token moves with a commit of any process", async () => {
-        const probe = engine.store.db.commits!;
+        const probe = engineStore(engine).db.commits!;
         const before = await probe.token();
         const other: Db = await openDb({ databaseUrl });
         try {
@@ -206,14 +207,14 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await engine.getSession(session.id)).toMatchObject({ shared: false });
       // Whoever creates it (an admin here), an execution is its session's owner's.
       const execution = await engine.createExecution(session.id, { tool: "idle", workload: "idle0" });
-      expect(await engine.store.owners.ofExecution(execution.id)).toEqual({ owner: "otto", shared: false });
+      expect(await engineStore(engine).owners.ofExecution(execution.id)).toEqual({ owner: "otto", shared: false });
       expect((await engine.createSession(LOCAL)).owner).toBe("bootstrap");
       // A session being deleted is not shared any more than it is changed otherwise; a deleted one is gone.
-      await engine.store.setSessionState(session.id, ["active"], "deleting");
+      await engineStore(engine).setSessionState(session.id, ["active"], "deleting");
       await expect(engine.updateSession(session.id, { shared: true })).rejects.toMatchObject({ code: "wrong_state" });
-      await engine.store.setSessionState(session.id, ["deleting"], "deleted");
+      await engineStore(engine).setSessionState(session.id, ["deleting"], "deleted");
       await expect(engine.updateSession(session.id, { shared: true })).rejects.toMatchObject({ code: "not_found" });
-      expect(await engine.store.owners.ofSession(session.id)).toEqual({ owner: "otto", shared: false });
+      expect(await engineStore(engine).owners.ofSession(session.id)).toEqual({ owner: "otto", shared: false });
     });
   });
 }

@@ -2,7 +2,7 @@
 export { Engine } from "./engine.js";
 export { DEFAULT_MAX_STEP_TIMEOUT_S, type EngineOptions } from "./engine-options.js";
 export type { MetricsExportQuery, Page, Visibility } from "./lists/list-query.js";
-export { Tokens, type TokenRole } from "./tokens/tokens.js";
+export type { TokenRole } from "./tokens/tokens.js";
 export { TokenWatch, type WatchedToken } from "./tokens/token-watch.js";
 export { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, RESERVED_PRINCIPAL_MESSAGE } from "./model/principals.js";
 export type { MetricRow } from "./lists/metric-rows.js";
@@ -26,7 +26,6 @@ export { DirectoryLocked } from "./store/dir-lock.js";
 export type { Ownership } from "./store/owners-repository.js";
 export { storeWithEvents } from "./events/store-with-events.js";
 export { ChangeChecker } from "./series/change-checker.js";
-export { EventLog } from "./events/event-log.js";
 export type { BwEvent, EventFilter, EventType } from "./model/events.js";
 export { CREDENTIAL_KEYS, MASK, secretForms } from "./secrets/scrub.js";
 export { DbLogStore, type StepLogView } from "./logs/index.js";

@@ -7,6 +7,7 @@ import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/test
 import { Engine } from "./engine.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import type { Store } from "./store/store.js";
+import { engineStore } from "./test-access.js";
 
 // Issue 27, point 6: a prepare racing a DELETE of its session. As where it was seen: a server
 // that runs no steps and a worker, on PostgreSQL, an existing-vm session whose host is the
@@ -62,7 +63,7 @@ describe("a prepare racing the DELETE of its session", () => {
   function deleteUntilItWaits(sessionId: string): { deleted: Promise<void>; waiting: Promise<void> } {
     let waiting!: () => void;
     const reached = new Promise<void>((resolve) => (waiting = resolve));
-    once(server.store, "heldSteps", (original) => (ids) => {
+    once(engineStore(server), "heldSteps", (original) => (ids) => {
       waiting();
       return original(ids);
     });
@@ -71,7 +72,7 @@ describe("a prepare racing the DELETE of its session", () => {
 
   it("refuses the step when the DELETE ended between the prepare's look at the session and its begin", async () => {
     const { sessionId, id, workDir } = await execution();
-    once(server.store, "beginStep", (original) => async (...args) => {
+    once(engineStore(server), "beginStep", (original) => async (...args) => {
       await server.deleteSession(sessionId);
       return original(...args);
     });
@@ -84,7 +85,7 @@ describe("a prepare racing the DELETE of its session", () => {
   it("does not launch a step begun before the DELETE whose launch comes after the DELETE cleaned the host", async () => {
     const { sessionId, id, workDir } = await execution();
     let deletion: Promise<void> | undefined;
-    once(worker.store, "recordStepHandle", (original) => async (...args) => {
+    once(engineStore(worker), "recordStepHandle", (original) => async (...args) => {
       const { deleted, waiting } = deleteUntilItWaits(sessionId);
       deletion = deleted;
       await waiting;
@@ -100,7 +101,7 @@ describe("a prepare racing the DELETE of its session", () => {
   it("ends failed, and leaves no work dir, a step launched before the DELETE that finishes after it began", async () => {
     const { sessionId, id, workDir } = await execution();
     let deletion: Promise<void> | undefined;
-    once(worker.store, "recordStepHandle", (original) => async (...args) => {
+    once(engineStore(worker), "recordStepHandle", (original) => async (...args) => {
       const recorded = await original(...args);
       const { deleted, waiting } = deleteUntilItWaits(sessionId);
       deletion = deleted;
@@ -120,12 +121,12 @@ describe("a prepare racing the DELETE of its session", () => {
     const { sessionId, id, workDir } = await execution();
     let deletion: Promise<void> | undefined;
     // The owner stalls (its renewals hang, its lease holds) from just before its launch until the DELETE is over.
-    const renew = worker.store.renewLease;
-    worker.store.renewLease = async (...args) => {
+    const renew = engineStore(worker).renewLease;
+    engineStore(worker).renewLease = async (...args) => {
       await deletion;
-      return renew.apply(worker.store, args);
+      return renew.apply(engineStore(worker), args);
     };
-    once(worker.store, "recordStepHandle", (original) => async (...args) => {
+    once(engineStore(worker), "recordStepHandle", (original) => async (...args) => {
       const recorded = await original(...args);
       // The DELETE waits a bounded time for the step's owner, then ends the step itself.
       deletion = server.deleteSession(sessionId);
@@ -139,7 +140,7 @@ describe("a prepare racing the DELETE of its session", () => {
       });
       await deletion;
     } finally {
-      worker.store.renewLease = renew;
+      engineStore(worker).renewLease = renew;
     }
     expect((await server.getSession(sessionId)).state).toBe("deleted");
     // The owner launched the step after all that, and removes it once it learns the step is not its own any more.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "./engine.js";
 import type { EngineOptions } from "./engine-options.js";
 import { SecretBox } from "./secrets/secret-box.js";
+import { engineStore } from "./test-access.js";
 
 // Cancelling one step and keeping the session, as it runs where it is meant to: a server that
 // runs no steps and a worker on PostgreSQL, an existing-vm session whose host is the private
@@ -166,7 +167,7 @@ describe("cancelling a step, the session kept", () => {
   it("launches nothing of a step cancelled between its handle and its launch", async () => {
     const { id, workDir } = await execution("run");
     await server.prepare(id);
-    const store = worker.store;
+    const store = engineStore(worker);
     const record = store.recordStepHandle;
     let cancelling: Promise<unknown> | undefined;
     store.recordStepHandle = async (...args) => {

@@ -26,9 +26,12 @@ export function ownResourcesOnly(engine: Engine): RequestHandler {
     // The path parameters the validator matched (see OpenApiRequest in routes.ts).
     const params = ((req as { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {}) as Record<string, string>;
     const reading = req.method === "GET" || req.method === "HEAD";
-    const owners = engine.store.owners;
     const check =
-      params.exec_id !== undefined ? owners.ofExecution(params.exec_id) : params.session_id !== undefined ? owners.ofSession(params.session_id) : undefined;
+      params.exec_id !== undefined
+        ? engine.ownerOfExecution(params.exec_id)
+        : params.session_id !== undefined
+          ? engine.ownerOfSession(params.session_id)
+          : undefined;
     if (!check) return next();
     check.then((found) => {
       if (!found || (reading ? mayRead(principal, found) : found.owner === principal.id)) return next();
@@ -48,7 +51,7 @@ export function visibilityOf(res: Response): Visibility {
 export async function checkReadable(engine: Engine, principal: Principal, executionIds: string[]): Promise<void> {
   if (principal.role === "admin") return;
   for (const id of executionIds) {
-    const found = await engine.store.owners.ofExecution(id);
+    const found = await engine.ownerOfExecution(id);
     if (found && !mayRead(principal, found)) throw new BenchwrightError("forbidden", `The execution ${id} is another principal's`);
   }
 }
@@ -73,7 +76,7 @@ export function executionsVisibleTo(engine: Engine, res: Response): ((executionI
   const principal = principalOf(res);
   if (principal.role === "admin") return undefined;
   return async (executionId) => {
-    const found = await engine.store.owners.ofExecution(executionId);
+    const found = await engine.ownerOfExecution(executionId);
     return found !== undefined && mayRead(principal, found);
   };
 }
@@ -89,7 +92,7 @@ export function sessionsVisibleTo(engine: Engine, res: Response): ((sessionId: s
   const seen = new Set<string>();
   return async (sessionId) => {
     if (seen.has(sessionId)) return true;
-    const found = await engine.store.owners.ofSession(sessionId);
+    const found = await engine.ownerOfSession(sessionId);
     const visible = found !== undefined && mayRead(principal, found);
     if (visible) seen.add(sessionId);
     return visible;

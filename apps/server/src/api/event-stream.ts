@@ -1,5 +1,8 @@
 import type { Request, Response } from "express";
-import { BenchwrightError, type BwEvent, type EventFilter, type EventLog, type EventType } from "@benchwright/engine";
+import { BenchwrightError, type BwEvent, type Engine, type EventFilter, type EventType } from "@benchwright/engine";
+
+/** Where a stream reads the event log: the engine. */
+type EventLog = Pick<Engine, "lastEventId" | "subscribeEvents">;
 
 export interface EventStreamOptions {
   /** How often a comment line keeps idle proxies and clients from closing the stream. */
@@ -86,7 +89,7 @@ export async function streamEvents(log: EventLog, req: Request, res: Response, o
   const release = options.cap?.take() ?? (() => {});
   try {
     // Read before the answer starts, so that a database that is down answers 503, not a dead stream.
-    const after = resumeFrom === undefined ? await log.lastId() : Number(resumeFrom);
+    const after = resumeFrom === undefined ? await log.lastEventId() : Number(resumeFrom);
     await follow(log, filter, after, res, options);
   } finally {
     release();
@@ -112,7 +115,7 @@ async function follow(log: EventLog, filter: EventFilter, after: number, res: Re
   options.ended?.addEventListener("abort", () => gone.abort(), { once: true });
   const keepalive = setInterval(() => res.write(": keepalive\n\n"), options.keepaliveMs ?? 15_000);
   try {
-    for await (const event of log.subscribe(filter, after, gone.signal)) {
+    for await (const event of log.subscribeEvents(filter, after, gone.signal)) {
       // Events of no session and no execution (plans' runs) are every reader's, as their lists are; a
       // change is told with the execution of its point, and read as that execution is.
       if (event.session_id && options.canSeeSession && !(await options.canSeeSession(event.session_id))) continue;

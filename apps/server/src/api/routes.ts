@@ -1,14 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { operations } from "@benchwright/contract";
-import {
-  BOOTSTRAP_PRINCIPAL,
-  Tokens,
-  type Engine,
-  type MetricsExportQuery,
-  type ReportFormat,
-  type TelemetryFormat,
-  type TokenWatch,
-} from "@benchwright/engine";
+import { BOOTSTRAP_PRINCIPAL, type Engine, type MetricsExportQuery, type ReportFormat, type TelemetryFormat, type TokenWatch } from "@benchwright/engine";
 import { principalOf, type Role } from "../principals/principal.js";
 import { DEFAULT_PROVIDER_ROLES } from "../principals/roles.js";
 import { checkProviderRole, checkReadable, executionsVisibleTo, sessionsVisibleTo, visibilityOf } from "./access.js";
@@ -42,7 +34,6 @@ export function apiOperations(
     res.on("close", watch.release);
     return watch;
   };
-  const tokens = new Tokens(engine.store.tokens);
   const providerRoles = options.providerRoles ?? DEFAULT_PROVIDER_ROLES;
   const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
   const { sessions: maxSessions, steps: maxSteps } = options.quotas ?? {};
@@ -214,7 +205,7 @@ export function apiOperations(
     createIngest: async (req, res) => ok(res, 201, await engine.ingest(req.body, principalOf(res).id)),
     createGate: async (req, res) => ok(res, 200, await engine.gate(req.body, visibilityOf(res))),
     streamEvents: async (req, res) =>
-      streamEvents(engine.store.events, req, res, {
+      streamEvents(engine, req, res, {
         cap: options.eventStreams,
         canSeeSession: sessionsVisibleTo(engine, res),
         canSeeExecution: executionsVisibleTo(engine, res),
@@ -223,14 +214,14 @@ export function apiOperations(
     sweepResources: async (req, res) => ok(res, 200, await engine.sweep(req.body ?? {})),
     listAuditEntries: async (req, res) => sendPage(req, res, await engine.listAudit(listQueryOf(req))),
     createToken: async (req, res) => {
-      const token = await tokens.create(req.body);
+      const token = await engine.createToken(req.body);
       res.set("Location", `${API_BASE}/admin/tokens/${token.id}`);
       ok(res, 201, token);
     },
-    listTokens: async (req, res) => sendPage(req, res, await tokens.list(listQueryOf(req))),
-    getToken: async (req, res) => ok(res, 200, await tokens.get(req.params.token_id)),
+    listTokens: async (req, res) => sendPage(req, res, await engine.listTokens(listQueryOf(req))),
+    getToken: async (req, res) => ok(res, 200, await engine.getToken(req.params.token_id)),
     revokeToken: async (req, res) => {
-      await tokens.revoke(req.params.token_id);
+      await engine.revokeToken(req.params.token_id);
       res.status(204).end();
     },
   };

@@ -1,9 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
-import { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, BenchwrightError, type Tokens } from "@benchwright/engine";
+import { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, BenchwrightError, type Engine } from "@benchwright/engine";
 import { isDocsPath } from "../operations/docs.js";
 import type { FailedAuthLimit } from "./failed-auth-limit.js";
 import type { Principal } from "../principals/principal.js";
+
+/** Where a request's token is looked up: the engine. */
+type Tokens = Pick<Engine, "principalOfToken">;
 
 /**
  * Sets the request's principal (res.locals.principal, read by principalOf): the bootstrap admin
@@ -58,9 +61,9 @@ function bearerPrincipal(bootstrapToken: string, tokens: Tokens, limit: FailedAu
     const known = tokenDigest?.toString("hex");
     const giveBack = limit.take(req.ip ?? req.socket.remoteAddress ?? "unknown", known);
     if (token === undefined || known === undefined) throw new BenchwrightError("unauthorized", "Send Authorization: Bearer <token> with an API token");
-    let found: Awaited<ReturnType<Tokens["principalOf"]>>;
+    let found: Awaited<ReturnType<Tokens["principalOfToken"]>>;
     try {
-      found = await tokens.principalOf(token);
+      found = await tokens.principalOfToken(token);
     } catch (e) {
       giveBack(); // the database's failure, not the client's
       throw e;

@@ -9,6 +9,7 @@ import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";
 import { createApp } from "../app.js";
 import { parseHostEntry } from "./cross-site.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 const TOKEN = "s3cret-token-for-cross-site";
 const PAGE = "http://page.example:8080";
@@ -58,7 +59,7 @@ describe("a server without a token", () => {
     ["a listed name with another port", "proxy.example:9000"],
     ["no name at all", ":80"],
   ])("refuses a foreign Host (%s) with 403 host_not_allowed, and changes nothing", async (_name, host) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const headers = { Host: host.replace("PORT", String(server.port)) };
     for (const [method, path] of [
       ["GET", "/api/v1/sessions/"],
@@ -70,7 +71,7 @@ describe("a server without a token", () => {
       expectProblem(res, "host_not_allowed");
       expect((res.json as { detail: string }).detail).toMatch(/BENCHWRIGHT_ALLOWED_HOSTS/);
     }
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it.each([
@@ -98,7 +99,7 @@ describe("a server without a token", () => {
     ],
   ];
   it.each(changes)("refuses a %s from a page of another origin with 403 cross_site_request, and changes nothing", async (_name, method, path, extra) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const { body, headers: contentType = {} } = extra;
     for (const headers of [
       { Origin: "http://evil.example" },
@@ -112,7 +113,7 @@ describe("a server without a token", () => {
       const res = await server.send(method, path(), { headers: { ...withPort, ...contentType }, body });
       expectProblem(res, "cross_site_request");
     }
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
     expect((await server.send("GET", `/api/v1/sessions/${sessionId}`)).status).toBe(200);
   });
 
@@ -156,10 +157,10 @@ describe("a server with a token", () => {
   });
 
   it("refuses a change from another origin alike, token or not", async () => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await api.post("/api/v1/admin/sweep").set({ Origin: "http://evil.example", Authorization: `Bearer ${TOKEN}` });
     expect([res.status, res.body.code]).toEqual([403, "cross_site_request"]);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("never reads the token from a cookie", async () => {

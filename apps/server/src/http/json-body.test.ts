@@ -3,6 +3,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstorableStrings } from "./json-body.js";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // PostgreSQL text (and so PGlite's) holds neither NUL nor half a UTF-16 surrogate pair: such a
 // string used to reach the database and come back as a 500.
@@ -38,13 +39,13 @@ describe.each(["pglite", "postgres"])("text the database cannot hold, on %s", (k
   ];
 
   it.each(cases)("refuses %s with a 400 that says where, and changes nothing", async (_name, path, body, at) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     // JSON.stringify writes both as escapes (\u0000, \udfff): the body is valid JSON.
     const res = await api.post(path()).set("Content-Type", "application/json").send(JSON.stringify(body));
     expect([res.status, res.body.code], res.text).toEqual([400, "validation_failed"]);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(res.body.errors).toEqual([{ path: at, message: expect.stringMatching(/NUL|surrogate/) }]);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("still takes a well-formed pair and other control characters", async () => {
@@ -58,14 +59,14 @@ describe.each(["pglite", "postgres"])("text the database cannot hold, on %s", (k
     ["br", 400, "bad_json"],
     ["compress", 415, "unsupported_media_type"],
   ])("answers a body that is not %s-encoded as it says with %i %s, and changes nothing", async (encoding, status, code) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await api
       .post("/api/v1/sessions/")
       .set({ "Content-Type": "application/json", "Content-Encoding": encoding })
       .send(JSON.stringify({ provider: "local", service: "default" }));
     expect([res.status, res.body.code], res.text).toEqual([status, code]);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 });
 

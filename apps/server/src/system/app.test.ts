@@ -2,6 +2,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema } from "@benchwright/testing";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { queryDatabase, storeSnapshot } from "@benchwright/engine/test-access";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -282,7 +283,7 @@ describe("malformed requests", () => {
   const named = cases.map(([name, method, rawPath, req, status, code]) => ({ name, method, rawPath, req, status, code }));
   it.each(named)("$name → $status $code, store unchanged", async ({ method, rawPath, req, status, code }) => {
     const path = rawPath.replace("SID", sessionId).replace("EID", execId);
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     let call = (api as unknown as Record<string, (p: string) => request.Test>)[method](path);
     for (const [k, v] of Object.entries(req.headers ?? {})) call = call.set(k, v);
     if (req.type) call = call.set("Content-Type", req.type);
@@ -290,7 +291,7 @@ describe("malformed requests", () => {
     expect(res.status).toBe(status);
     expect(res.headers["content-type"]).toMatch(/application\/problem\+json/);
     expect(res.body).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String) });
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("says which session form was meant", async () => {
@@ -345,7 +346,7 @@ describe("persistence", () => {
         await api.get(`/api/v1/executions/${exec.id}/logs`).expect(200);
         await api.post(`/api/v1/executions/${exec.id}/run`).expect(200);
         if (schema) {
-          const rows = await fx.engine.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM executions");
+          const rows = await queryDatabase<{ n: number }>(fx.engine, "SELECT count(*)::int AS n FROM executions");
           expect(rows[0].n).toBe(1);
         }
       } finally {

@@ -5,6 +5,7 @@ import { createEc2Double, startAzureDouble, startGceDouble, startOpenStackDouble
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { queryDatabase } from "@benchwright/engine/test-access";
 
 // No cloud is reachable here: the real EC2 SDK client runs against aws-sdk-client-mock, the
 // OpenStack client, Google's Compute client (its REST transport) and Azure's clients against
@@ -286,7 +287,7 @@ for (const make of [ec2Cloud, openstackCloud, gceCloud, azureCloud]) {
       const exec = await execution(id, "idle", "idle0");
       expect(seen(await api.post(`/api/v1/executions/${exec}/prepare`)).status).toBe(200);
       // A server that died mid-deletion: the session is gone but its instance is not.
-      await fx.engine.store.db.query("UPDATE sessions SET state = 'deleted' WHERE id = $1", [id]);
+      await queryDatabase(fx.engine, "UPDATE sessions SET state = 'deleted' WHERE id = $1", [id]);
       const orphan = await cloud.orphan();
       const dry = seen(await api.post("/api/v1/admin/sweep").send({ provider: "cloud", dry_run: true }).expect(200)).body;
       expect(dry.resources.length).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { runPlan } from "../test-support/plan-run.js";
+import { queryDatabase, storeSnapshot } from "@benchwright/engine/test-access";
 
 // Issue 24, point 4 and acceptance 2: what executions and plan runs cost, and how long cloud
 // machines take to boot. The clouds are the doubles the cloud tests use (their machines are a
@@ -127,7 +128,8 @@ for (const [name, make] of Object.entries(clouds)) {
 
     /** When the ledger says each of the session's machines was created and destroyed. */
     async function lifetimes(sessionId: string): Promise<Array<{ id: string; created: Date; destroyed: Date | null }>> {
-      const rows = await fx.engine.store.db.query<{ resource_id: string; created: Date; destroyed_at: Date | null }>(
+      const rows = await queryDatabase<{ resource_id: string; created: Date; destroyed_at: Date | null }>(
+        fx.engine,
         "SELECT resource_id, created, destroyed_at FROM resources WHERE session_id = $1 AND kind = $2",
         [sessionId, cloud.kind],
       );
@@ -316,7 +318,7 @@ describe("cost by step time, and prices refused", () => {
     ["a currency in small letters", { price_per_hour: 0.1, currency: "usd" }, "currency"],
     ["a currency of four letters", { price_per_hour: 0.1, currency: "EURO" }, "currency"],
   ])("refuses %s with a 400, changing nothing, inline or stored", async (_what, price, field) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const inline = await api.post("/api/v1/sessions/").send({ config: { provider: { class: "local", name: "bad" }, bench: price } });
     expect(inline.status).toBe(400);
     expect(inline.headers["content-type"]).toMatch(/application\/problem\+json/);
@@ -327,6 +329,6 @@ describe("cost by step time, and prices refused", () => {
     expect(stored.status).toBe(400);
     expect(stored.body.code).toBe("invalid_configuration");
     expect(stored.body.errors).toEqual([expect.objectContaining({ path: `/config/bench/${field}` })]);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening } from "../test-support/raw-http.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // What a client of the Benchmarking Suite sends, as Java's HttpURLConnection does with
 // doOutput: Content-Type application/json and no bytes at all, on every POST and DELETE.
@@ -74,11 +75,11 @@ describe("answers the Benchmarking Suite's clients as the ancestor did", () => {
       ["DELETE", `/api/v1/sessions/${sid}`, JSON_TYPE, '{"keep":true}', 400],
     ];
     for (const [method, path, headers, body, status] of bad) {
-      const before = await fx.engine.store.snapshot();
+      const before = await storeSnapshot(fx.engine);
       const res = await http.send(method, path, { headers, body });
       expect(res.status, `${method} ${path} ${body}: ${res.text}`).toBe(status);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(await fx.engine.store.snapshot(), `${method} ${path} ${body} changed the store`).toBe(before);
+      expect(await storeSnapshot(fx.engine), `${method} ${path} ${body} changed the store`).toBe(before);
     }
     const exec = await http.send("GET", `/api/v1/executions/${id}`);
     expect(exec.json).toMatchObject({ state: "created" });
@@ -92,11 +93,11 @@ describe("answers the Benchmarking Suite's clients as the ancestor did", () => {
     expect((await http.send("POST", `/api/v1/executions/${id}/run`, { headers: { "Content-Type": "text/plain", "Content-Length": "0" } })).status).toBe(200);
     expect((await http.send("DELETE", `/api/v1/sessions/${sid}`, formEmpty)).status).toBe(204);
     // A creation's body is required: no bytes there is still a 400 that creates nothing.
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await http.send("POST", "/api/v1/sessions/", formEmpty);
     expect(res.status, res.text).toBeGreaterThanOrEqual(400);
     expect(res.status, res.text).toBeLessThan(500);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("still takes a bare POST and DELETE, with no body and no Content-Type", async () => {

@@ -133,7 +133,7 @@ describe("GET /api/v1/events", () => {
     };
   }
 
-  const everything = async (filter: EventFilter, after: number) => (await fx.engine.store.events.read(filter, after, 1_000_000)).map((e) => e.id);
+  const everything = async (filter: EventFilter, after: number) => (await fx.engine.readEvents(filter, after, 1_000_000)).map((e) => e.id);
 
   beforeAll(async () => {
     fx = await openFixture({ token: TOKEN });
@@ -150,7 +150,7 @@ describe("GET /api/v1/events", () => {
     expect(refused.status).toBe(401);
     expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
 
-    const before = await fx.engine.store.events.lastId();
+    const before = await fx.engine.lastEventId();
     await newSession(); // before the stream: not in it
     const stream = await openStream(http.port, "/api/v1/events");
     expect(stream.res.statusCode).toBe(200);
@@ -196,7 +196,7 @@ describe("GET /api/v1/events", () => {
   });
 
   it("tells what an execution was created with: its parameters, defaults included, and how its runs repeat", async () => {
-    const start = await fx.engine.store.events.lastId();
+    const start = await fx.engine.lastEventId();
     const sid = await newSession();
     const stream = await openStream(http.port, `/api/v1/events?session_id=${sid}&types=execution.created&last_event_id=${start}`);
     const repeated = (
@@ -217,7 +217,7 @@ describe("GET /api/v1/events", () => {
   });
 
   it("filters by session, by execution and by type", async () => {
-    const start = await fx.engine.store.events.lastId();
+    const start = await fx.engine.lastEventId();
     const [s1, s2] = [await newSession(), await newSession()];
     const [e1, e2, e3] = [await newExecution(s1), await newExecution(s1), await newExecution(s2)];
     const filters: Array<[string, EventFilter]> = [
@@ -297,7 +297,7 @@ describe("GET /api/v1/events", () => {
       await generator.stop();
     }
     // The last reconnection reads up to the end of what was generated.
-    const end = await fx.engine.store.events.lastId();
+    const end = await fx.engine.lastEventId();
     const final = await openStream(http.port, "/api/v1/events", { "Last-Event-ID": String(last) });
     await final.until((b) => lastIdOf(b) === end);
     final.drop();
@@ -306,7 +306,7 @@ describe("GET /api/v1/events", () => {
     const ids = received.map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(await everything({}, start!));
-    expect(received).toEqual(await fx.engine.store.events.read({}, start!, 1_000_000));
+    expect(received).toEqual(await fx.engine.readEvents({}, start!, 1_000_000));
   }, 60_000);
 
   it("through the SDK: a connection cut mid-stream is resumed, nothing lost, nothing twice", async () => {
@@ -320,7 +320,7 @@ describe("GET /api/v1/events", () => {
         return fetch(r);
       },
     });
-    const start = await fx.engine.store.events.lastId();
+    const start = await fx.engine.lastEventId();
     const abort = new AbortController();
     const received: BenchwrightEvent[] = [];
     const following = (async () => {
@@ -338,7 +338,7 @@ describe("GET /api/v1/events", () => {
     } finally {
       await generator.stop();
     }
-    const end = await fx.engine.store.events.lastId();
+    const end = await fx.engine.lastEventId();
     while (received.at(-1)?.id !== end) await sleep(20);
     abort.abort();
     await following;
@@ -399,7 +399,7 @@ describe("GET /api/v1/events", () => {
     const app = express();
     let ended!: Promise<void>;
     app.get("/events", (req, res) => {
-      ended = streamEvents(fx.engine.store.events, req, res, { keepaliveMs: 20 });
+      ended = streamEvents(fx.engine, req, res, { keepaliveMs: 20 });
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));

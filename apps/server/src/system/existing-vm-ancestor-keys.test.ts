@@ -4,6 +4,7 @@ import { createPasswordUser, startSshd, type PasswordUser, type SshdHarness } fr
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 const ANCESTOR_CLASS = "benchsuite.stdlib.provider.existing_vm.ExistingVMProvider";
 
@@ -198,7 +199,7 @@ describe("existing hosts in the Benchmarking Suite's keys", () => {
     expect(seen.length).toBeGreaterThan(10);
     const logs = fx.logs.join("\n");
     expect(logs.length).toBeGreaterThan(0);
-    const database = JSON.stringify(await fx.engine.store.snapshot());
+    const database = JSON.stringify(await storeSnapshot(fx.engine));
     for (const secret of [user.password, `${user.password}-wrong`]) {
       for (const text of [...seen, logs, database]) expect(text.includes(secret)).toBe(false);
     }

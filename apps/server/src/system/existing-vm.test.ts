@@ -8,6 +8,7 @@ import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { queryDatabase } from "@benchwright/engine/test-access";
 
 // Issue 3's acceptance, through the REST API, on an existing-vm session whose "VM" is a
 // private OpenSSH server on loopback: every step really runs over SSH.
@@ -191,14 +192,14 @@ describe("existing-vm over SSH, end to end", () => {
 
   it("fails a step when the host key changed since first use", async () => {
     const id = await create("idle", "idle0");
-    await fx.engine.store.db.query("UPDATE machines SET host_key = 'SHA256:somethingelse' WHERE session_id = $1", [sessionId]);
+    await queryDatabase(fx.engine, "UPDATE machines SET host_key = 'SHA256:somethingelse' WHERE session_id = $1", [sessionId]);
     // Host keys are checked when a connection opens: drop the pooled one.
     await sshd.killSessionProcesses();
     const res = await api.post(`/api/v1/executions/${id}/prepare`);
     expect(res.status).toBe(502);
     expect(res.body.code).toBe("host_key_mismatch");
     expect(res.body.detail).toContain("SHA256:somethingelse");
-    await fx.engine.store.db.query("UPDATE machines SET host_key = NULL WHERE session_id = $1", [sessionId]);
+    await queryDatabase(fx.engine, "UPDATE machines SET host_key = NULL WHERE session_id = $1", [sessionId]);
   }, 60_000);
 
   it("never writes the private key to a log line", () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // The Benchmarking Suite took a stored configuration's only service type when Form A named
 // none (`"service": null`, or no service at all).
@@ -61,7 +62,7 @@ describe("Form A without a service type", () => {
   const INHERITED = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"];
 
   it.each(INHERITED)("refuses the inherited name %s as a service type, provider or class, and changes nothing", async (name) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     for (const [body, code] of [
       [{ provider: "local", service: name }, "unknown_service_type"],
       [{ provider: "two", "service-type": name }, "unknown_service_type"],
@@ -72,7 +73,7 @@ describe("Form A without a service type", () => {
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, code]);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
     }
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("takes the service type in the ancestor REST server's spelling, service-type", async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // Issue 39, points 3 and 4: a harness's own output becomes points of series (with the branch and
 // commit it measured), which the change checker, alerts and the gate read as any run's; a file
@@ -49,7 +50,7 @@ const ingest = (body: Record<string, unknown>) => api.post("/api/v1/ingests/").s
 
 describe("POST /ingests/", () => {
   it("refuses a file its adapter cannot read: one 400 naming the pointer or the line, nothing stored", async () => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const json = await ingest({ adapter: "hyperfine", output: '{"results": [{"command": "a", "times": [0.1, "x"]}, {"times": []}]}' });
     expect(json.status, json.text).toBe(400);
     expect(json.headers["content-type"]).toMatch(/^application\/problem\+json/);
@@ -61,7 +62,7 @@ describe("POST /ingests/", () => {
     const text = await ingest({ adapter: "go_test", output: "goos: linux\nBenchmarkA-2   100   12 ns/op\nBenchmarkB-2   100   fast ns/op\n" });
     expect(text.status, text.text).toBe(400);
     expect(text.body.errors).toEqual([{ path: "/body/output", message: "line 3: does not read as a benchmark's result: BenchmarkB-2   100   fast ns/op" }]);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("makes 20 points with a step in them one change and one webhook delivery; the points carry their branch and commit", async () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAB\n-----END OPENSSH PRIVATE KEY-----\n";
 
@@ -56,7 +57,7 @@ describe("an inline configuration cannot reach into the server", () => {
   ];
 
   it.each(attempts.map((a) => [a.name, a] as const))("refuses %s: 400 invalid_configuration naming the field, store unchanged", async (_name, attempt) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await api.post("/api/v1/sessions/").send({ config: attempt.config });
     expect(res.status, res.text).toBe(400);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
@@ -67,7 +68,7 @@ describe("an inline configuration cannot reach into the server", () => {
     // The answer says which field, never what the client put in it.
     expect(res.text).not.toContain(serverKey);
     expect(res.text).not.toContain("b3BlbnNzaC1rZXktdjEAAAAA");
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
     const sessions = await api.get("/api/v1/sessions/").expect(200);
     expect(sessions.body).toEqual([]);
   });

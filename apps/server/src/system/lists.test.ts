@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type BenchwrightClient } from "@benchwright/sdk";
 import { METRIC_COLUMNS } from "../api/metrics-export.js";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // The lists' filters and pages, and the metrics export, through HTTP and the SDK, on records
 // made by real steps on the local provider. The engine's own test (list-where.test.ts) checks
@@ -124,7 +125,7 @@ describe("filters, pages and the metrics export", () => {
 
   it("refuses a bad limit, a forged cursor, a cursor of the other list and a date that is none, as problems", async () => {
     const sessionCursor = (await api.get("/api/v1/sessions/?limit=1").expect(200)).headers["x-next-cursor"];
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     for (const query of [
       "limit=0",
       "limit=1001",
@@ -139,7 +140,7 @@ describe("filters, pages and the metrics export", () => {
       expect(res.status, query).toBe(400);
       expect(res.headers["content-type"], query).toMatch(/^application\/problem\+json/);
     }
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("exports one CSV row per figure of every successful run attempt, with the columns a spreadsheet needs", async () => {
@@ -243,11 +244,11 @@ describe("filters, pages and the metrics export", () => {
     expect(all).toEqual([sessions.a, sessions.b, sessions.c, doomed]);
 
     // What would change it answers as it did: nothing to create, prepare, run or delete.
-    const unchanged = await fx.engine.store.snapshot();
+    const unchanged = await storeSnapshot(fx.engine);
     expect((await api.post(`/api/v1/sessions/${doomed}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(404)).body.code).toBe("not_found");
     expect((await api.post(`/api/v1/executions/${ex.d_done}/prepare`).expect(409)).body.code).toBe("session_deleted");
     expect((await api.post(`/api/v1/executions/${ex.d_done}/run`).expect(409)).body.code).toBe("session_deleted");
     expect((await api.delete(`/api/v1/sessions/${doomed}`).expect(404)).body.code).toBe("not_found");
-    expect(await fx.engine.store.snapshot()).toBe(unchanged);
+    expect(await storeSnapshot(fx.engine)).toBe(unchanged);
   });
 });

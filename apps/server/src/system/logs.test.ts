@@ -4,13 +4,14 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DbLogStore, Tokens } from "@benchwright/engine";
+import { DbLogStore } from "@benchwright/engine";
 import { createTestSchema } from "@benchwright/testing";
 import { createClient } from "@benchwright/sdk";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { engineStore } from "@benchwright/engine/test-access";
 
 /** The body as bytes, whatever its type: a text answer is compared byte for byte. */
 const binary = ((res: NodeJS.ReadableStream, done: (e: Error | null, body: Buffer) => void) => {
@@ -202,8 +203,7 @@ describe("step logs, on the embedded default", () => {
     await new Promise((r) => server.once("listening", r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const tokens = new Tokens(fx.engine.store.tokens);
-      const made = await tokens.create({ principal: "ops", role: "admin" });
+      const made = await fx.engine.createToken({ principal: "ops", role: "admin" });
       const res = await fetch(`${url}/api/v1/executions/${id}/logs?step=run&follow=true`, { headers: { Authorization: `Bearer ${made.token}` } });
       expect(res.status).toBe(200);
       let seen = "";
@@ -212,7 +212,7 @@ describe("step logs, on the embedded default", () => {
         return true;
       })().catch(() => true);
       await expect.poll(() => seen.includes("tick 3\n"), { timeout: 30_000 }).toBe(true);
-      await tokens.revoke(made.id);
+      await fx.engine.revokeToken(made.id);
       expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r(false), 10_000))])).toBe(true);
       // Cut at the revocation: the step, waiting at its gate, had not told its second half.
       expect(seen).not.toContain("tick 11");
@@ -255,7 +255,7 @@ describe("step logs, on PostgreSQL", () => {
   it("serves ranges of, and follows, a log stored in chunks while its step runs", async () => {
     const sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
     const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
-    const store = fx.engine.store;
+    const store = engineStore(fx.engine);
     const step = await store.beginStep(id, "prepare", { from: ["created"], to: "preparing" }, new Date(), (a) => `/nowhere/prepare-${a}.log`);
     expect(step).toBeTruthy();
     const key = { execution_id: id, step: "prepare" as const, attempt: 1 };

@@ -3,6 +3,7 @@ import type { RunningPrism } from "@benchwright/contract/prism";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../process/server.js";
 import { startProxiedServer, type ProxiedServer } from "../test-support/proxied-server.js";
+import { queryDatabase } from "@benchwright/engine/test-access";
 
 type Operation = { operationId: string; parameters?: Array<{ $ref?: string }> };
 
@@ -142,7 +143,8 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("getSeries", seriesMasks, (m) => call("getSeries", "GET", `/series/${series.id}`, m));
     await each("listSeriesPoints", ["seq,mean", "facts{kernel}", "ci_low,ci_high,n"], (m) => call("listSeriesPoints", "GET", `/series/${series.id}/points`, m));
     // A change in it, written as the checker records one (idle runs do not change level).
-    await server.engine.store.db.query(
+    await queryDatabase(
+      server.engine,
       `INSERT INTO series_changes (id, series_id, point_seq, at, execution_id, direction, size, size_ci_low, size_ci_high, p_value, before, after, facts_changed, detected)
        VALUES ('6c2d8e4f-1a3b-4c5d-8e9f-0a1b2c3d4e5f', $1, 2, now(), $2, 'regression', 0.1, 0.05, 0.15, 0.005, '{"mean": 0.001, "n": 1}', '{"mean": 0.0011, "n": 1}',
                '[{"fact": "kernel", "before": ["6.1.0"], "after": ["6.1.1"]}]', now())`,

@@ -3,6 +3,7 @@ import { createTestSchema, startOpenStackDouble, startSshd, type SshdHarness } f
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { engineStore } from "@benchwright/engine/test-access";
 
 // Issue 12's acceptance 1 and 2 on one full flow through the app, with its real pino logger
 // writing into memory: a cloud session (the OpenStack double, a local HTTP server standing
@@ -103,7 +104,7 @@ describe("a full flow, logged and counted", () => {
     });
     expect(bad.status).toBe(400);
     expect((await api("get", "/api/v1/no/such/thing", { id: "x".repeat(129) })).status).toBe(404);
-    liveDuringSession = await fx.engine.store.liveResources(sid);
+    liveDuringSession = await engineStore(fx.engine).liveResources(sid);
     metricsDuringSession = await scrape();
     expect((await api("delete", `/api/v1/sessions/${sid}`)).status).toBe(204);
     metricsAfter = await scrape();

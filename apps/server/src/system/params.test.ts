@@ -4,6 +4,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // Workload parameters through the REST API, on the local provider: declared in
 // /benchmarks/{id}, checked at creation, recorded on the execution, and handed to the scripts.
@@ -116,7 +117,7 @@ describe("workload parameters", () => {
   it.each(bad.map(([name, body, errors]) => ({ name, body, errors })))(
     "refuse $name with a 400 that lists the parameters, changing nothing",
     async ({ body, errors }) => {
-      const before = await fx.engine.store.snapshot();
+      const before = await storeSnapshot(fx.engine);
       const res = await create(body).expect(400);
       expect(res.headers["content-type"]).toMatch(/application\/problem\+json/);
       expect(res.body).toMatchObject({
@@ -132,12 +133,12 @@ describe("workload parameters", () => {
       );
       expect(res.body.parameters).toEqual(workload.params);
       expect(res.body.parameters.length).toBeGreaterThan(0);
-      expect(await fx.engine.store.snapshot()).toBe(before);
+      expect(await storeSnapshot(fx.engine)).toBe(before);
     },
   );
 
   it("refuse any parameter for a workload that has none, and values that are no parameter value at all", async () => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const none = await create({ tool: "idle", workload: "idle0", params: { seconds: 1 } }).expect(400);
     expect(none.body).toMatchObject({
       code: "validation_failed",
@@ -150,7 +151,7 @@ describe("workload parameters", () => {
       expect(res.body).toMatchObject({ code: "validation_failed" });
     }
     await create({ tool: "idle", workload: "idle5", params: [] }).expect(400);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("reach the script: idle5 sleeps the seconds given, and the record shows them", async () => {

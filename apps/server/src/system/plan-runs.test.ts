@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 import { runPlan } from "../test-support/plan-run.js";
 import { startProcess, type BenchwrightProcess } from "../test-support/processes.js";
+import { engineStore, queryDatabase, storeSnapshot } from "@benchwright/engine/test-access";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
@@ -65,7 +66,7 @@ describe("plan runs", () => {
       benchmarks: [{ tool: "idle", workload: "idle5", params: { seconds: [0, 1] } }],
       concurrency: { per_target: 1, overall: 2 },
     });
-    const firstEvent = await fx.engine.store.events.lastId();
+    const firstEvent = await fx.engine.lastEventId();
     const started = await api.post(`/api/v1/plans/${planId}/runs/`).expect(202);
     const run = started.body as PlanRun;
     expect(started.headers.location).toBe(`/api/v1/plans/${planId}/runs/${run.id}`);
@@ -92,7 +93,7 @@ describe("plan runs", () => {
     const exec = (await api.get(`/api/v1/executions/${done.cells[3].execution_id}`).expect(200)).body;
     expect(exec).toMatchObject({ session_id: done.sessions.lab, params: { seconds: 1 } });
 
-    const events = await fx.engine.store.events.read({ types: ["plan_run.started", "plan_run.progress", "plan_run.ended"] }, firstEvent, 100);
+    const events = await fx.engine.readEvents({ types: ["plan_run.started", "plan_run.progress", "plan_run.ended"] }, firstEvent, 100);
     expect(events.map((e) => e.type)).toEqual(["plan_run.started", ...Array(4).fill("plan_run.progress"), "plan_run.ended"]);
     expect(events[0].data).toMatchObject({ plan_id: planId, run_id: run.id, total: 4, sessions: done.sessions });
     expect(events[4].data).toMatchObject({ state: "completed", attempts: 2, progress: { completed: 4 } });
@@ -174,7 +175,7 @@ describe("plan runs", () => {
     expect((await api.delete(`/api/v1/plans/${planId}/runs/${run.id}`).expect(409)).body.code).toBe("wrong_state");
     await api.delete(`/api/v1/plans/${planId}`).expect(204);
     await api.get(`/api/v1/plans/${planId}/runs/${run.id}`).expect(404);
-    const told = await fx.engine.store.events.read({ types: ["plan.created", "plan.deleted"] }, 0, 100);
+    const told = await fx.engine.readEvents({ types: ["plan.created", "plan.deleted"] }, 0, 100);
     expect(told.filter((e) => e.data.plan_id === planId).map((e) => [e.type, e.session_id])).toEqual([
       ["plan.created", null],
       ["plan.deleted", null],
@@ -183,7 +184,7 @@ describe("plan runs", () => {
 
   it("answers a bad run request with a 4xx and changes nothing", async () => {
     const planId = await plan({ targets: [here], benchmarks: [{ tool: "idle", workload: "idle0" }] });
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const missing = "7c1e9a3b-5d2f-4b8e-9c6a-1f0e2d3c4b5a";
     expect((await api.post(`/api/v1/plans/${missing}/runs/`).expect(404)).body.code).toBe("not_found");
     const body = await api.post(`/api/v1/plans/${planId}/runs/`).send({ repetitions: 3 }).expect(400);
@@ -195,7 +196,7 @@ describe("plan runs", () => {
     await api.get(`/api/v1/plans/${planId}/runs/${missing}`).expect(404);
     await api.delete(`/api/v1/plans/${planId}/runs/${missing}`).expect(404);
     await api.get(`/api/v1/plans/${missing}/runs/`).expect(404);
-    expect(await fx.engine.store.snapshot()).toEqual(before);
+    expect(await storeSnapshot(fx.engine)).toEqual(before);
   });
 });
 
@@ -222,10 +223,12 @@ describe("a plan run under its starter's quotas", () => {
     let watching = true;
     const watch = (async () => {
       while (watching) {
-        const [{ sessions }] = await fx.engine.store.db.query<{ sessions: number }>(
+        const [{ sessions }] = await queryDatabase<{ sessions: number }>(
+          fx.engine,
           "SELECT count(*)::int AS sessions FROM sessions WHERE state IN ('active', 'deleting')",
         );
-        const [{ steps }] = await fx.engine.store.db.query<{ steps: number }>(
+        const [{ steps }] = await queryDatabase<{ steps: number }>(
+          fx.engine,
           "SELECT count(*)::int AS steps FROM executions WHERE state IN ('preparing', 'running')",
         );
         most.sessions = Math.max(most.sessions, sessions);
@@ -286,7 +289,7 @@ describe("a plan run cancelled on PostgreSQL", () => {
       run = await runOf();
     }
     expect(run.state).toBe("cancelled");
-    const steps = await fx.engine.store.listSteps(run.cells.map((c) => c.execution_id).filter((id): id is string => id !== null));
+    const steps = await engineStore(fx.engine).listSteps(run.cells.map((c) => c.execution_id).filter((id): id is string => id !== null));
     expect(steps.length).toBeGreaterThan(0);
     const late = steps.filter((s) => new Date(s.started).getTime() > answered);
     expect(late.map((s) => `${s.step} of ${s.execution_id} began ${new Date(s.started).getTime() - answered} ms after the 202`)).toEqual([]);

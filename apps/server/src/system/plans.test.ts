@@ -3,6 +3,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAAB\n-----END OPENSSH PRIVATE KEY-----\n";
 const here = { label: "here", provider: "local", service: "default" };
@@ -87,13 +88,13 @@ describe("plans", () => {
       ["/body/schedule/overlap"],
     ],
   ])("answers %s with one 400 listing it, and stores nothing", async (_name, body, code, paths) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const listed = (await api.get("/api/v1/plans/").expect(200)).body;
     const res = await api.post("/api/v1/plans/").send(body).expect(400);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe(code);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(paths);
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
     expect((await api.get("/api/v1/plans/").expect(200)).body).toEqual(listed);
   });
 
@@ -128,10 +129,10 @@ describe("plans", () => {
       repetitions: { count: 3 },
       baseline: "lab",
     };
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const checked = (await api.post("/api/v1/plans/?dry_run=true").send(body).expect(200)).body;
     expect(checked).toMatchObject({ cells: 7, executions: 21 });
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
 
     const created = await api.post("/api/v1/plans/").send(body).expect(201);
     const plan = created.body;
@@ -149,7 +150,7 @@ describe("plans", () => {
       repetitions: { count: 3 },
     });
     expect(JSON.stringify(plan)).not.toContain("PRIVATE KEY");
-    expect(JSON.stringify(await fx.engine.store.snapshot())).not.toContain("PRIVATE KEY");
+    expect(JSON.stringify(await storeSnapshot(fx.engine))).not.toContain("PRIVATE KEY");
 
     const second = (
       await api

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { loadSpec } from "@benchwright/contract";
-import { Tokens } from "@benchwright/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
 import type { Role } from "../principals/principal.js";
 import { hasRole, requiredRoles } from "../principals/roles.js";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening, type RawResponse } from "../test-support/raw-http.js";
+import { engineStore, queryDatabase, storeSnapshot } from "@benchwright/engine/test-access";
 
 // Issue 28's acceptance 2: every operation of the contract, tried with a token of each role, an
 // expired and a revoked token, and on another principal's session and execution. Allowed exactly
@@ -145,7 +145,7 @@ describe("roles, tokens and ownership, from the contract", () => {
   const tokenFor = async (principal: string, role: Role) => (await must(BOOT, "POST", `${BASE}/admin/tokens/`, { principal, role })).token;
 
   /** Every table but what records the request itself (the audit log, the rate limit's buckets): what a refusal must leave as it was. */
-  const snapshot = () => fx.engine.store.snapshot();
+  const snapshot = () => storeSnapshot(fx.engine);
 
   beforeAll(async () => {
     fx = await openFixture();
@@ -174,9 +174,7 @@ describe("roles, tokens and ownership, from the contract", () => {
     await must(otto, "PATCH", `${BASE}/sessions/${ids.shared.session}`, { shared: true });
     // The API refuses an expiry already past: this token was made two minutes ago, for one.
     const past = new Date(Date.now() - 60_000);
-    const expired = (
-      await new Tokens(fx.engine.store.tokens).create({ principal: "old", role: "admin", expires: past.toISOString() }, new Date(past.getTime() - 60_000))
-    ).token!;
+    const expired = (await fx.engine.createToken({ principal: "old", role: "admin", expires: past.toISOString() }, new Date(past.getTime() - 60_000))).token!;
     const revoked = await tokenFor("rex", "admin");
     const revokedId = ((await must(BOOT, "GET", `${BASE}/admin/tokens/`)) as unknown as Array<{ id: string; principal: string }>).find(
       (t) => t.principal === "rex",
@@ -297,8 +295,7 @@ describe("roles, tokens and ownership, from the contract", () => {
     const foreigns = await all(foreign);
     expect(foreigns).toContain(ids.shared.session);
     expect(foreigns).not.toContain(ids.own.session);
-    for (const id of foreigns.filter((x) => x !== ids.shared.session))
-      expect(await fx.engine.store.owners.ofSession(id)).toEqual({ owner: "olga", shared: false });
+    for (const id of foreigns.filter((x) => x !== ids.shared.session)) expect(await fx.engine.ownerOfSession(id)).toEqual({ owner: "olga", shared: false });
     expect(await sessionsOf(foreign)).not.toContain(ids.own.session);
     const foreignExecutions = await executionsOf(foreign);
     expect(foreignExecutions).toEqual(expect.arrayContaining([ids.shared.execution, ids.shared.other]));
@@ -315,7 +312,7 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect((await send(viewer.token, "GET", `${BASE}/sessions/${session}`)).status).toBe(200);
     // An admin's execution in otto's session is otto's: read and deleted with the session.
     const execution = (await must(admin.token, "POST", `${BASE}/sessions/${session}/executions/`, { tool: "idle", workload: "idle0" })).id;
-    expect(await fx.engine.store.owners.ofExecution(execution)).toEqual({ owner: "otto", shared: true });
+    expect(await fx.engine.ownerOfExecution(execution)).toEqual({ owner: "otto", shared: true });
     // Another operator may read it, not unshare it; a body that is not the contract's changes nothing either.
     const before = await snapshot();
     const theirs = await send(foreign.token, "PATCH", `${BASE}/sessions/${session}`, { shared: false });
@@ -367,7 +364,7 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect(read).toMatchObject({ id: made.id, principal: "once", role: "viewer", revoked: null });
     expect(read).not.toHaveProperty("token");
     expect((await send(BOOT, "GET", `${BASE}/admin/tokens/`)).text).not.toContain(made.token);
-    expect(JSON.stringify(await fx.engine.store.db.query("SELECT * FROM api_tokens"))).not.toContain(made.token);
+    expect(JSON.stringify(await queryDatabase(fx.engine, "SELECT * FROM api_tokens"))).not.toContain(made.token);
     expect(fx.logs.join("\n")).not.toContain(made.token);
     expect((await send(made.token, "GET", `${BASE}/sessions/`)).status).toBe(200);
     const bootstrap = await send(BOOT, "POST", `${BASE}/admin/tokens/`, { principal: "bootstrap", role: "admin" });
@@ -458,13 +455,13 @@ describe("others' results: series, points, changes, plan runs' sessions and webh
   };
   /** A change recorded at a point of the series, and its event, as the checker records one (its finding is series.test.ts's). */
   const changeAt = async (series: string, executionId: string) => {
-    const [point] = await fx.engine.store.db.query<{ seq: number; at: Date }>("SELECT seq, at FROM series_points WHERE series_id = $1 AND execution_id = $2", [
+    const [point] = await queryDatabase<{ seq: number; at: Date }>(fx.engine, "SELECT seq, at FROM series_points WHERE series_id = $1 AND execution_id = $2", [
       series,
       executionId,
     ]);
     const side = { mean: 5, n: 1 };
     const change = { id: randomUUID(), series_id: series, point_seq: point.seq, at: point.at, execution_id: executionId, direction: "regression" as const };
-    const recorded = await fx.engine.store.series.recordChange(
+    const recorded = await engineStore(fx.engine).series.recordChange(
       { ...change, size: -0.2, size_ci_low: null, size_ci_high: null, p_value: 0.01, before: side, after: side, facts_changed: [] },
       1,
       (row) => ({
@@ -579,9 +576,9 @@ describe("others' results: series, points, changes, plan runs' sessions and webh
     expect(run.state).toBe("completed");
     const sessionId = run.sessions.here;
     const executionId = run.cells[0].execution_id;
-    expect(await fx.engine.store.owners.ofSession(sessionId)).toEqual({ owner: "ada", shared: true });
-    expect((await fx.engine.store.db.query("SELECT created_by FROM plans WHERE id = $1", [plan.id]))[0]).toEqual({ created_by: "ada" });
-    expect((await fx.engine.store.db.query("SELECT started_by FROM plan_runs WHERE id = $1", [runId]))[0]).toEqual({ started_by: "ada" });
+    expect(await fx.engine.ownerOfSession(sessionId)).toEqual({ owner: "ada", shared: true });
+    expect((await queryDatabase(fx.engine, "SELECT created_by FROM plans WHERE id = $1", [plan.id]))[0]).toEqual({ created_by: "ada" });
+    expect((await queryDatabase(fx.engine, "SELECT started_by FROM plan_runs WHERE id = $1", [runId]))[0]).toEqual({ started_by: "ada" });
     for (const as of [token.vic, token.otto, token.olga]) {
       // The run deleted its session: read, not refused, it answers 410 Gone (a 403 comes first for another's).
       expect((await send(as, "GET", `/sessions/${sessionId}`)).status).toBe(410);

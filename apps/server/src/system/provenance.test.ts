@@ -7,6 +7,7 @@ import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { queryDatabase } from "@benchwright/engine/test-access";
 
 // Issue 26's acceptance 4, through the REST API, on an existing-vm session whose "VM" is a
 // private OpenSSH server on loopback: every step really runs over SSH, and sysbench is really
@@ -99,7 +100,8 @@ describe("the provenance of a sysbench run, end to end", () => {
 
     // The second run's recorded version, written in the store (as if its host had another build).
     const installed = same.executions[0].provenance.packages[0].version;
-    await fx.engine.store.db.query(
+    await queryDatabase(
+      fx.engine,
       `UPDATE steps SET provenance = jsonb_set(provenance, '{packages,0,version}', to_jsonb($2::text))
         WHERE execution_id = $1 AND step = 'run' AND attempt = 1`,
       [b, "1.0.19-bw-test"],

@@ -2,6 +2,7 @@ import { startSshd, type SshdHarness } from "@benchwright/testing";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 const BOOT = "boot-token-for-provider-configs-test";
 const BASE = "/api/v1";
@@ -53,16 +54,16 @@ describe("provider configurations through the API", () => {
   }, 60_000);
 
   it("refuses a viewer's and an operator's writes (403), storing nothing", async () => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     for (const role of ["viewer", "operator"]) {
       expect((await send(role, "put", "/providers/lab", lab())).status).toBe(403);
       expect((await send(role, "delete", "/providers/local")).status).toBe(403);
     }
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("answers a bad configuration with one 400 listing every problem, storing nothing", async () => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await send("admin", "put", "/providers/broken", {
       provider: { class: "cloud", driver: "ec2", access_id: "AKIAEXAMPLE1" },
       big: { image: "ami-1", size: "t3.small", vm_user: "admin", step_timeout: 0 },
@@ -73,7 +74,7 @@ describe("provider configurations through the API", () => {
     const paths = (res.body.errors as Array<{ path: string }>).map((e) => e.path);
     expect(paths).toEqual(expect.arrayContaining(["/body/provider/secret_key", "/body/provider/region", "/body/big/step_timeout", "/body/vms"]));
     expect(res.text).not.toContain("AKIAEXAMPLE1");
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
     expect((await send("viewer", "get", "/providers/broken")).status).toBe(404);
   });
 
@@ -127,7 +128,7 @@ describe("provider configurations through the API", () => {
     const audit = (await send("admin", "get", "/admin/audit?operation=putProvider")).body as Array<{ operation: string; status: number }>;
     expect(audit.map((e) => e.status).sort()).toEqual(expect.arrayContaining([200, 201, 403, 403, 409]));
     // The key: in no answer, no log line and no table in clear.
-    const tables = await fx.engine.store.snapshot();
+    const tables = await storeSnapshot(fx.engine);
     for (const line of keyLines()) {
       for (const text of seen) expect(text).not.toContain(line);
       for (const text of fx.logs) expect(text).not.toContain(line);

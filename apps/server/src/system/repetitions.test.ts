@@ -7,6 +7,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { runPlan } from "../test-support/plan-run.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // The measuring tests of this file (sysbench, one thread against two) share it so that they never
 // run at once: each holds both cores at the highest CPU weight while it measures, and two of them
@@ -159,7 +160,7 @@ describe("repetitions with statistics, and a comparison that finds the slower si
 
   it("refuses a bad plan with a 400 that names the field, and creates nothing", async () => {
     const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     for (const repetitions of [
       { count: 0 },
       { count: 101 },
@@ -174,7 +175,7 @@ describe("repetitions with statistics, and a comparison that finds the slower si
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(JSON.stringify(res.body.errors)).toMatch(/repetitions/);
     }
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 
   it("leaves a run without repetitions as it always was: one figure per metric, no stats", async () => {

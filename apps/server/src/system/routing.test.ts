@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { listen, type Listening } from "../test-support/raw-http.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 const JSON_TYPE = { "Content-Type": "application/json" };
 
@@ -26,12 +27,12 @@ describe("routing and validation see the same path", () => {
   });
 
   const expectRefused = async (method: string, path: string, body: unknown) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await http.send(method, path, { headers: JSON_TYPE, body: JSON.stringify(body) });
     expect(res.status, `${method} ${path}: ${res.text}`).toBeGreaterThanOrEqual(400);
     expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(500);
     expect(res.headers["content-type"], `${method} ${path} ${res.status} ${res.text}`).toMatch(/^application\/problem\+json/);
-    expect(await fx.engine.store.snapshot(), `${method} ${path} changed the store`).toBe(before);
+    expect(await storeSnapshot(fx.engine), `${method} ${path} changed the store`).toBe(before);
     return res;
   };
 
@@ -151,7 +152,7 @@ describe("numbers JSON cannot write", () => {
   });
 
   it("refuses Infinity in a body, changing nothing", async () => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const body =
       '{"config": {"provider": {"class": "existing-vm"}, "vms": {"host": "10.0.0.1", "port": 1e309, "vm_user": "u", "ssh_private_key": "-----BEGIN OPENSSH PRIVATE KEY-----\\nx\\n-----END OPENSSH PRIVATE KEY-----\\n", "step_timeout": 1e999}}}';
     const res = await http.send("POST", "/api/v1/sessions/", { headers: JSON_TYPE, body });
@@ -161,6 +162,6 @@ describe("numbers JSON cannot write", () => {
       code: "validation_failed",
       errors: expect.arrayContaining([expect.objectContaining({ path: "/body/config/vms/port" })]),
     });
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 });

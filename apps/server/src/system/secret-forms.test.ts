@@ -5,6 +5,7 @@ import { credentialEcho, startOpenStackDouble, type OpenStackDouble, type OpenSt
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { queryDatabase, storeSnapshot } from "@benchwright/engine/test-access";
 
 // A tester saw a password that a provider echoed in another escaping (a Python repr doubles
 // backslashes) reach a 502 body, the execution record, stderr and the database. Here the
@@ -49,12 +50,12 @@ print(json.dumps({
 
 /** Every row of every table of the store, whatever tables it has now. */
 async function databaseDump(fx: Fixture): Promise<string> {
-  const db = fx.engine.store.db;
-  const tables = await db.query<{ table_schema: string; table_name: string }>(
+  const tables = await queryDatabase<{ table_schema: string; table_name: string }>(
+    fx.engine,
     "SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')",
   );
-  const parts: unknown[] = [await fx.engine.store.snapshot()];
-  for (const t of tables) parts.push(await db.query(`SELECT * FROM "${t.table_schema}"."${t.table_name}"`));
+  const parts: unknown[] = [await storeSnapshot(fx.engine)];
+  for (const t of tables) parts.push(await queryDatabase(fx.engine, `SELECT * FROM "${t.table_schema}"."${t.table_name}"`));
   return JSON.stringify(parts);
 }
 

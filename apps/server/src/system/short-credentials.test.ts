@@ -1,6 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // Issue 27: a credential shorter than the scrubber masks (4 characters) would be shown as is
 // wherever a step or a service prints it. It is refused when the session is made.
@@ -35,7 +36,7 @@ describe("a session whose credentials are too short to mask", () => {
       paths: ["/body/config/vms/hosts/1/password"],
     },
   ])("refuses $name: 400 invalid_configuration naming the field, never the value, store unchanged", async ({ config, paths }) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await api.post("/api/v1/sessions/").send({ config });
     expect(res.status, res.text).toBe(400);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
@@ -43,7 +44,7 @@ describe("a session whose credentials are too short to mask", () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(paths);
     expect(res.body.errors[0].message).toMatch(/at least 4 characters/);
     expect(res.text).not.toMatch(/p4s|"x"/);
-    expect(await fx.engine.store.snapshot()).toEqual(before);
+    expect(await storeSnapshot(fx.engine)).toEqual(before);
   });
 
   it("accepts a password of 4 characters", async () => {

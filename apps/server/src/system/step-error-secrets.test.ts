@@ -4,6 +4,7 @@ import { secretForms } from "@benchwright/engine";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // A tool that echoes the session's own credential, in another escaping, as it fails: the
 // failure's problem, the execution and the step attempt must not carry it in any form.
@@ -63,7 +64,7 @@ describe("a failing step that prints the session's credential", () => {
       JSON.stringify(failed.body),
       JSON.stringify((await api.get(`/api/v1/executions/${id}`).expect(200)).body),
       JSON.stringify((await api.get(`/api/v1/executions/${id}/steps/run/1`).expect(200)).body),
-      JSON.stringify(await fx.engine.store.snapshot()),
+      JSON.stringify(await storeSnapshot(fx.engine)),
       log,
     ];
     const forms = [

@@ -1,13 +1,14 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // Issue 27: a session's step_timeout had no maximum (a step could hold a machine for years).
 // The operator bounds it (BENCHWRIGHT_MAX_STEP_TIMEOUT, 24 h by default); above it, 400.
 const local = (stepTimeout: number) => ({ config: { provider: { class: "local", name: "mine" }, bench: { step_timeout: stepTimeout } } });
 
 async function expectRefused(fx: Fixture, body: object, max: number) {
-  const before = await fx.engine.store.snapshot();
+  const before = await storeSnapshot(fx.engine);
   const res = await request(fx.app).post("/api/v1/sessions/").send(body);
   expect(res.status, res.text).toBe(400);
   expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
@@ -17,7 +18,7 @@ async function expectRefused(fx: Fixture, body: object, max: number) {
     errors: [{ path: "/body/config/bench/step_timeout", message: expect.stringContaining(`at most ${max}`) }],
   });
   expect(res.body.detail).toContain("bench.step_timeout");
-  expect(await fx.engine.store.snapshot()).toEqual(before);
+  expect(await storeSnapshot(fx.engine)).toEqual(before);
 }
 
 describe("the bound of a session's step_timeout", () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDefinition, openFixture, type Fixture } from "../test-support/fixture.js";
+import { engineStore } from "@benchwright/engine/test-access";
 
 // What a step does at its edges, on the local provider: time limits, silent tools,
 // clients that leave, and the work dir left behind.
@@ -64,7 +65,7 @@ describe("steps at their edges", () => {
 
   it("has a step begun here followed by this server's worker on the lease it was begun with: no claim after", async () => {
     const id = await prepared(await session(), "idle", "idle5");
-    const store = fx.engine.store;
+    const store = engineStore(fx.engine);
     const claim = store.claimStep;
     let claims = 0;
     store.claimStep = (...args) => (claims++, claim.apply(store, args));
@@ -178,7 +179,7 @@ describe("steps at their edges", () => {
       }
       expect(alive(pgid)).toBe(true);
       // The DELETE's first write landed, then the server stopped before it stopped anything.
-      await persistent.engine.store.setSessionState(sid, ["active"], "deleting");
+      await engineStore(persistent.engine).setSessionState(sid, ["active"], "deleting");
       persistent = await persistent.reopen();
       await interrupted;
       const rapi = request(persistent.app);

@@ -5,6 +5,7 @@ import { verifyWebhookSignature } from "@benchwright/engine";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
+import { storeSnapshot } from "@benchwright/engine/test-access";
 
 // Issue 25, point 5 and acceptance 3: webhooks on loopback are refused without the setting and
 // delivered with it, once per event, signed, retried; a name that resolves to loopback is
@@ -106,13 +107,13 @@ describe("a webhook on loopback, without BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS", ()
   afterAll(() => fx?.close());
 
   it.each(["127.0.0.1", "localhost", "[::1]"])("is refused at creation on %s: 400 webhook_url_refused, nothing stored, nothing called", async (host) => {
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const res = await api.post("/api/v1/webhooks/").send({ url: `http://${host}:${receiver.port}/` });
     expect(res.status, res.text).toBe(400);
     expect(res.body.code).toBe("webhook_url_refused");
     expect(res.body.detail).toContain("BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS=true");
     expect(res.body.detail).not.toContain("127.0.0.1:");
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
     expect((await api.get("/api/v1/webhooks/").expect(200)).body).toEqual([]);
     expect(receiver.connections).toBe(0);
   });
@@ -269,11 +270,11 @@ describe("webhooks with BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS", () => {
     expect((await api.get(`/api/v1/webhooks/${a.id}/deliveries`)).status).toBe(404);
     expect((await api.delete(`/api/v1/webhooks/${a.id}`)).status).toBe(404);
     expect((await api.get("/api/v1/webhooks/?cursor=abc")).body.code).toBe("validation_failed");
-    const before = await fx.engine.store.snapshot();
+    const before = await storeSnapshot(fx.engine);
     const noPlan = await api.post("/api/v1/webhooks/").send({ url: `http://127.0.0.1:${receiver.port}/a`, plan_id: randomUUID() });
     expect(noPlan.status, noPlan.text).toBe(400);
     expect(noPlan.body).toMatchObject({ code: "validation_failed", errors: [{ path: "/body/plan_id" }] });
-    expect(await fx.engine.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 });
 

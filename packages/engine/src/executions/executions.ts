@@ -25,6 +25,16 @@ export interface ExecutionsOptions {
   costs: Costs;
 }
 
+/** What a comparison is asked: the executions, its baseline (the first by default) and its settings (see results/comparison.ts). */
+export interface CompareQuery {
+  ids: string[];
+  baseline?: string;
+  confidence?: number;
+  minDifference?: number;
+  margin?: number;
+  warmup?: Warmup;
+}
+
 /** Executions: made in a live session from a catalog's tool and workload, read, exported and compared. */
 export class Executions {
   constructor(private readonly options: ExecutionsOptions) {}
@@ -125,14 +135,7 @@ export class Executions {
    * Compares executions metric by metric with a baseline (the first by default): see
    * results/comparison.ts. Deleted sessions' executions compare too: results outlive sessions.
    */
-  async compare(query: {
-    ids: string[];
-    baseline?: string;
-    confidence?: number;
-    minDifference?: number;
-    margin?: number;
-    warmup?: Warmup;
-  }): Promise<Comparison> {
+  async compare(query: CompareQuery): Promise<Comparison> {
     const { ids, baseline = query.ids[0], confidence = 0.95, minDifference = 0, margin, warmup } = query;
     if (!ids.includes(baseline)) {
       const message = "must be one of the executions compared (ids)";

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../engine.js";
 import { SecretBox } from "../secrets/secret-box.js";
+import { engineStore } from "../test-access.js";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
@@ -43,14 +44,16 @@ describe("a plan run cancelled while a cell's step runs", () => {
       }
       throw new Error("timed out");
     };
-    const step = await until(async () => (await engine.store.runningSteps()).find((s) => s.step === "run"));
+    const step = await until(async () => (await engineStore(engine).runningSteps()).find((s) => s.step === "run"));
     await engine.cancelPlanRun(plan.id, run.id);
     const ended = await until(async () => {
       const now = await engine.getPlanRun(plan.id, run.id);
       return now.state === "cancelled" ? now : undefined;
     });
     expect(ended.cells.map((cell) => cell.state)).toEqual(["cancelled"]);
-    const [stopped] = await engine.store.listSteps([step.execution_id]).then((steps) => steps.filter((s) => s.step === "run"));
+    const [stopped] = await engineStore(engine)
+      .listSteps([step.execution_id])
+      .then((steps) => steps.filter((s) => s.step === "run"));
     expect(stopped).toMatchObject({ state: "failed", error_code: "step_cancelled" });
     expect(stopped.error).toContain(`its plan run ${run.id} was cancelled`);
   }, 60_000);

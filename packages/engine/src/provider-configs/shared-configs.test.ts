@@ -6,6 +6,7 @@ import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/test
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../engine.js";
 import { SecretBox } from "../secrets/secret-box.js";
+import { storeSnapshot } from "../test-access.js";
 
 // Issue 38 point 1: a configuration written through one server is every process's at once, on
 // PostgreSQL: a server that runs no steps, another, and a worker; its key never in a table in clear.
@@ -44,12 +45,12 @@ describe("provider configurations shared through the database", () => {
   });
 
   it("refuses a bad one with every problem, changing no table", async () => {
-    const before = await one.store.snapshot();
+    const before = await storeSnapshot(one);
     await expect(one.putProvider("lab", { provider: { class: "existing-vm" }, vms: { port: 0 }, x: 1 })).rejects.toMatchObject({
       code: "invalid_configuration",
       extras: { errors: expect.arrayContaining([expect.objectContaining({ path: "/body/x" }), expect.objectContaining({ path: "/body/vms/port" })]) },
     });
-    expect(await one.store.snapshot()).toBe(before);
+    expect(await storeSnapshot(one)).toBe(before);
   });
 
   it("is listed by the other server at once, and a session on it runs on the worker", async () => {
@@ -62,7 +63,7 @@ describe("provider configurations shared through the database", () => {
     await other.run(exec.id);
     expect((await one.getExecution(exec.id)).state).toBe("completed");
     // Neither server runs steps (work: false): the worker ran both, over the configuration it read from the database.
-    const tables = await one.store.snapshot();
+    const tables = await storeSnapshot(one);
     for (const line of sshd.privateKey.split("\n").filter((l) => l.length >= 16 && !l.startsWith("-----"))) expect(tables).not.toContain(line);
     expect(tables).toContain("provider_configs");
     await other.deleteSession(session.id);
