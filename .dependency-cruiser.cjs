@@ -37,7 +37,7 @@ const ENGINE_TIERS = [
 // Small helpers at the bottom, the composition root (app.ts) above all it composes, and the
 // processes and entry points that start it above that.
 const SERVER_TIERS = [
-  /* 0 */ ["principals/"],
+  /* 0 */ ["principals/", "setting-list.ts"],
   /* 1 */ ["operations/"],
   /* 2 */ ["api/"],
   /* 3 */ ["contract/", "http/"],

@@ -1,4 +1,4 @@
-import type { PageOptions } from "./lists.js";
+import { pageQuery, type PageOptions } from "./lists.js";
 
 /** The filters of `listAuditEntries` and `listAuditEntriesPage` (every one given must hold). */
 export interface AuditFilters {
@@ -16,13 +16,6 @@ export interface AuditFilters {
 
 /** The audit filters and page as the contract's query parameters. */
 export function auditQuery(options: AuditFilters & PageOptions = {}) {
-  return {
-    principal: options.principal,
-    operation: options.operation,
-    since: options.since,
-    until: options.until,
-    outcome: options.outcome,
-    limit: options.limit,
-    cursor: options.cursor,
-  };
+  const { principal, operation, since, until, outcome } = options;
+  return { principal, operation, since, until, outcome, ...pageQuery(options) };
 }

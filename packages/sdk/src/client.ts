@@ -20,6 +20,17 @@ import { tokensMethods, type TokensMethods } from "./resources/tokens.js";
 import { webhooksMethods, type WebhooksMethods } from "./resources/webhooks.js";
 import { whoamiMethods, type WhoamiMethods } from "./resources/whoami.js";
 
+// The methods' options are declared beside them in their resources' files; index.ts names
+// those the SDK exports.
+export type * from "./client-context.js";
+export type * from "./resources/audit.js";
+export type * from "./resources/changes.js";
+export type * from "./resources/executions.js";
+export type * from "./resources/logs.js";
+export type * from "./resources/series.js";
+export type * from "./resources/sessions.js";
+export type * from "./resources/steps.js";
+
 const API_PREFIX = "/api/v1";
 
 export interface ClientOptions {

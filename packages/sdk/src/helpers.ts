@@ -1,5 +1,4 @@
-import type { BenchwrightClient } from "./client.js";
-import type { CallOptions } from "./client-context.js";
+import type { BenchwrightClient, CallOptions } from "./client.js";
 import type { Execution, ExecutionState, StepAttempt, StepResult } from "./types.js";
 
 export interface PrepareAndRunResult {

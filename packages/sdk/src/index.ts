@@ -1,13 +1,20 @@
 export { createClient } from "./client.js";
-export type { BenchwrightClient, ClientOptions } from "./client.js";
-export type { CallOptions, RawClient, RequestOptions } from "./client-context.js";
-export type { ListAuditEntriesOptions } from "./resources/audit.js";
-export type { ListChangesOptions } from "./resources/changes.js";
-export type { CompareOptions, ListExecutionsOptions, ListSessionExecutionsOptions } from "./resources/executions.js";
-export type { LogOptions } from "./resources/logs.js";
-export type { ListSeriesOptions } from "./resources/series.js";
-export type { ListSessionsOptions } from "./resources/sessions.js";
-export type { StepOptions } from "./resources/steps.js";
+export type {
+  BenchwrightClient,
+  CallOptions,
+  ClientOptions,
+  CompareOptions,
+  ListAuditEntriesOptions,
+  ListChangesOptions,
+  ListExecutionsOptions,
+  ListSessionExecutionsOptions,
+  ListSeriesOptions,
+  ListSessionsOptions,
+  LogOptions,
+  RawClient,
+  RequestOptions,
+  StepOptions,
+} from "./client.js";
 export { BenchwrightProblemError } from "./errors.js";
 /** The contract's catalogue of problems: each code with its HTTP status and title. */
 export { PROBLEMS, isProblemCode } from "./generated/problems.js";

@@ -61,9 +61,13 @@ export function listQuery<State extends string>(options: Omit<ExecutionFilters, 
     provider: options.provider,
     state: options.state,
     created_since: createdSince instanceof Date ? createdSince.toISOString() : createdSince,
-    limit: options.limit,
-    cursor: options.cursor,
+    ...pageQuery(options),
   };
+}
+
+/** A page's place as query parameters: after a list's filters, or alone for the lists that have none (a series' points and changes). */
+export function pageQuery(options: PageOptions = {}) {
+  return { limit: options.limit, cursor: options.cursor };
 }
 
 /** `state=completed,run_failed`, as the contract spells a list of states. */

@@ -1,4 +1,4 @@
-import type { PageOptions } from "./lists.js";
+import { pageQuery, type PageOptions } from "./lists.js";
 import type { ChangeDirection, ChangeState } from "./types.js";
 
 /** The filters of `listSeries`, `listSeriesPage` and `series` (every one given must hold). */
@@ -27,23 +27,11 @@ export interface ChangeFilters {
 
 /** The series filters and page as the contract's query parameters. */
 export function seriesQuery(options: SeriesFilters & PageOptions = {}) {
-  return {
-    tool: options.tool,
-    workload: options.workload,
-    metric: options.metric,
-    provider: options.provider,
-    service_type: options.serviceType,
-    limit: options.limit,
-    cursor: options.cursor,
-  };
+  const { tool, workload, metric, provider, serviceType } = options;
+  return { tool, workload, metric, provider, service_type: serviceType, ...pageQuery(options) };
 }
 
 /** The change filters and page as the contract's query parameters. */
 export function changeQuery(options: ChangeFilters & PageOptions = {}) {
-  return { direction: options.direction, state: options.state, series_id: options.seriesId, limit: options.limit, cursor: options.cursor };
-}
-
-/** A page's place alone, for the lists that have no filters (a series' points and changes). */
-export function pageQuery(options: PageOptions = {}) {
-  return { limit: options.limit, cursor: options.cursor };
+  return { direction: options.direction, state: options.state, series_id: options.seriesId, ...pageQuery(options) };
 }

@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { settingList } from "../setting-list.js";
 
 /**
  * Cross-origin access for the pages of the origins listed in BENCHWRIGHT_CORS_ORIGINS (none by
@@ -53,10 +54,7 @@ export function normalizeOrigin(origin: string): string {
  * entry allows.
  */
 export function parseCorsOrigins(value: string | undefined): string[] {
-  const origins = (value ?? "")
-    .split(",")
-    .map((o) => o.trim())
-    .filter(Boolean);
+  const origins = settingList(value);
   for (const origin of origins) {
     if (origin !== "*" && origin.toLowerCase() !== "null" && !/^https?:\/\/[^/\s]+\/?$/i.test(origin)) {
       throw new Error(`BENCHWRIGHT_CORS_ORIGINS: '${origin}' is not an origin (scheme://host[:port], null, or *)`);

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { DEFAULT_MAX_STEP_TIMEOUT_S, type OutboundPolicy, type WebhookOptions } from "@benchwright/engine";
 import { DEFAULT_MAX_EVENT_SUBSCRIBERS } from "../api/event-stream.js";
 import { parseCorsOrigins } from "../http/cors.js";
+import { settingList } from "../setting-list.js";
 import { parseHostEntry } from "../http/cross-site.js";
 import type { Quotas, RateLimit } from "../principals/rate-limit.js";
 import type { Role } from "../principals/principal.js";
@@ -143,10 +144,7 @@ export function assertSafeToListen(config: ServerConfig): void {
 
 /** `BENCHWRIGHT_ALLOWED_HOSTS`: `name`, `name:port`, `[v6]:port` or `*`, comma-separated; anything else keeps the process from starting. */
 export function parseAllowedHosts(value: string | undefined): string[] {
-  const hosts = (value ?? "")
-    .split(",")
-    .map((h) => h.trim())
-    .filter(Boolean);
+  const hosts = settingList(value);
   for (const host of hosts) {
     if (host !== "*" && !parseHostEntry(host)) {
       throw new Error(`BENCHWRIGHT_ALLOWED_HOSTS: '${host}' is not a host (name, name:port, [IPv6]:port, or *)`);
@@ -174,10 +172,7 @@ function optionalWholeNumber(env: NodeJS.ProcessEnv, name: string, unit: string)
 /** `BENCHWRIGHT_PROVIDER_ROLES`: `name=role`, comma-separated, over the defaults; anything else keeps the process from starting. */
 export function parseProviderRoles(value: string | undefined): Record<string, Role> {
   const roles: Record<string, Role> = { ...DEFAULT_PROVIDER_ROLES };
-  for (const entry of (value ?? "")
-    .split(",")
-    .map((e) => e.trim())
-    .filter(Boolean)) {
+  for (const entry of settingList(value)) {
     const [name, role, ...more] = entry.split("=").map((x) => x.trim());
     if (!name || more.length || !["viewer", "operator", "admin"].includes(role ?? "")) {
       throw new Error(`BENCHWRIGHT_PROVIDER_ROLES: '${entry}' is not name=viewer|operator|admin`);
@@ -204,10 +199,7 @@ function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: numb
 
 /** `BENCHWRIGHT_UI_API_ORIGINS`: comma-separated origins (scheme://host[:port]), written into the dashboard's connect-src. */
 function parseUiApiOrigins(value: string | undefined): string[] {
-  const origins = (value ?? "")
-    .split(",")
-    .map((o) => o.trim())
-    .filter(Boolean);
+  const origins = settingList(value);
   for (const origin of origins) {
     if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol) || new URL(origin).origin !== origin.replace(/\/$/, ""))
       throw new Error(`BENCHWRIGHT_UI_API_ORIGINS: '${origin}' is not an origin (http(s)://host[:port])`);

@@ -4,6 +4,7 @@ import type { ComposeOption } from "echarts/core";
 import type { PlanReport } from "@benchwright/sdk";
 import { h } from "../dom.js";
 import { amount, figure } from "../format.js";
+import { elementTooltip, pageTextStyle, TEXT, valueAxisLook } from "./chart-style.js";
 import { errorBarSeries } from "./error-bar-series.js";
 
 /** The option of the performance-against-cost chart: what `costScatterOption` builds and `chartElement` draws. */
@@ -42,7 +43,6 @@ export function costPoints(report: PlanReport): CostPoint[] {
   );
 }
 
-const TEXT = "#1d2330";
 const POINT = "#2557c7";
 
 /**
@@ -54,7 +54,7 @@ export function costScatterOption(points: readonly CostPoint[]): CostScatterOpti
   const currencies = [...new Set(points.map((p) => p.currency))];
   return {
     animation: false,
-    textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
+    textStyle: pageTextStyle(),
     grid: { left: 70, right: 40, top: 30, bottom: 50 },
     xAxis: {
       type: "value",
@@ -62,26 +62,19 @@ export function costScatterOption(points: readonly CostPoint[]): CostScatterOpti
       nameLocation: "middle",
       nameGap: 30,
       scale: true,
-      axisLabel: { formatter: (v: number) => amount(v), color: TEXT },
-      splitLine: { lineStyle: { color: "#eceef2" } },
+      ...valueAxisLook(amount),
     },
     yAxis: {
       type: "value",
       name: "Geometric mean (above 1 is better)",
       nameLocation: "end",
       scale: true,
-      axisLabel: { formatter: (v: number) => figure(v), color: TEXT },
-      splitLine: { lineStyle: { color: "#eceef2" } },
+      ...valueAxisLook(),
     },
-    tooltip: {
-      trigger: "item",
-      confine: true,
-      // An element, not HTML: a target's label is the plan's text, which the page must not read as markup.
-      formatter: (params) => {
-        const p = points[(Array.isArray(params) ? params[0] : params)?.dataIndex ?? -1];
-        return h("div", {}, p ? costPointText(p) : "");
-      },
-    },
+    tooltip: elementTooltip("item", (item) => {
+      const p = points[item?.dataIndex ?? -1];
+      return h("div", {}, p ? costPointText(p) : "");
+    }),
     series: [
       {
         type: "scatter",

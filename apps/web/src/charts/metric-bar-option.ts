@@ -3,6 +3,7 @@ import type { GridComponentOption, TooltipComponentOption } from "echarts/compon
 import type { ComposeOption } from "echarts/core";
 import { h } from "../dom.js";
 import { figure } from "../format.js";
+import { elementTooltip, pageTextStyle, TEXT, valueAxisLook } from "./chart-style.js";
 import { errorBarSeries } from "./error-bar-series.js";
 
 /** The option of a bar chart with error bars: what `metricBarOption` builds and `chartElement` draws. */
@@ -36,7 +37,6 @@ const ROW_HEIGHT = 30;
 const TOP = 8;
 const AXIS = 28;
 
-const TEXT = "#1d2330";
 const BAR = "#6f8fd8";
 /** The verdicts' colours, as the overview table's cells (style.css). */
 const TONES: Record<string, string> = {
@@ -64,14 +64,12 @@ export function metricBarOption(bars: readonly Bar[], options: MetricBarChartOpt
   const rowAxis = { type: "category" as const, inverse: true, axisTick: { show: false } };
   return {
     animation: false,
-    // The page's font (style.css), which ECharts does not inherit.
-    textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
+    textStyle: pageTextStyle(),
     grid: { left: LABEL_WIDTH, right: NOTE_WIDTH, top: TOP, bottom: AXIS },
     xAxis: {
       type: "value",
       ...(options.nonNegative ? { min: 0 } : {}),
-      axisLabel: { formatter: (v: number) => figure(v), color: TEXT },
-      splitLine: { lineStyle: { color: "#eceef2" } },
+      ...valueAxisLook(),
     },
     yAxis: [
       { ...rowAxis, data: bars.map((b) => b.label), axisLabel: { width: LABEL_WIDTH - 12, overflow: "truncate", color: TEXT } },
@@ -84,15 +82,11 @@ export function metricBarOption(bars: readonly Bar[], options: MetricBarChartOpt
       },
     ],
     tooltip: {
-      trigger: "axis",
-      axisPointer: { type: "shadow" },
-      confine: true,
-      formatter: (params) => {
-        const first = Array.isArray(params) ? params[0] : params;
+      ...elementTooltip("axis", (first) => {
         const bar = first ? bars[first.dataIndex] : undefined;
-        // An element, not HTML: a label is a metric's tags, which the page must not read as markup.
         return h("div", {}, bar ? tooltipText(bar, unit) : "");
-      },
+      }),
+      axisPointer: { type: "shadow" },
     },
     series: [
       {

@@ -4,13 +4,13 @@ import type { ComposeOption } from "echarts/core";
 import type { Change, Series, SeriesPoint } from "@benchwright/sdk";
 import { h } from "../dom.js";
 import { figure } from "../format.js";
+import { elementTooltip, pageTextStyle, TEXT, valueAxisLook } from "./chart-style.js";
 
 /** The option of a series' trend: what `seriesTrendOption` builds and `chartElement` draws. */
 export type SeriesTrendOption = ComposeOption<
   LineSeriesOption | GridComponentOption | TooltipComponentOption | MarkLineComponentOption | MarkAreaComponentOption
 >;
 
-const TEXT = "#1d2330";
 const MEAN = "#2557c7";
 const BAND = "rgba(37, 87, 199, 0.15)";
 const REGRESSION = "#c0392b";
@@ -54,7 +54,7 @@ export function seriesTrendOption(series: Pick<Series, "metric" | "baseline">, p
   const middle = seqs.length ? (Math.min(...seqs) + Math.max(...seqs)) / 2 : 0;
   return {
     animation: false,
-    textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
+    textStyle: pageTextStyle(),
     grid: { left: 70, right: 30, top: 40 + 15 * labelLines, bottom: 40 },
     // From the first point, not from 0: a series' points are numbered from 1, and a long one's first are gone.
     xAxis: {
@@ -72,23 +72,16 @@ export function seriesTrendOption(series: Pick<Series, "metric" | "baseline">, p
       nameLocation: "middle",
       nameGap: 55,
       scale: true,
-      axisLabel: { formatter: (v: number) => figure(v), color: TEXT },
-      splitLine: { lineStyle: { color: "#eceef2" } },
+      ...valueAxisLook(),
     },
-    tooltip: {
-      trigger: "item",
-      confine: true,
-      // An element, not HTML: facts are the machines' text, which the page must not read as markup.
-      formatter: (params) => {
-        const item = Array.isArray(params) ? params[0] : params;
-        if (item?.componentType === "markLine") {
-          const change = changes[item.dataIndex ?? -1];
-          return h("div", { style: "white-space: pre" }, change ? changeLabel(change) : "");
-        }
-        const p = points[item?.dataIndex ?? -1];
-        return h("div", {}, p ? pointText(p, unit) : "");
-      },
-    },
+    tooltip: elementTooltip("item", (item) => {
+      if (item?.componentType === "markLine") {
+        const change = changes[item.dataIndex ?? -1];
+        return h("div", { style: "white-space: pre" }, change ? changeLabel(change) : "");
+      }
+      const p = points[item?.dataIndex ?? -1];
+      return h("div", {}, p ? pointText(p, unit) : "");
+    }),
     series: [
       // The band: its low ends, transparent, then its height stacked on them and filled.
       {

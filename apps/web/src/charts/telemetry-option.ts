@@ -3,11 +3,11 @@ import type { GridComponentOption, LegendComponentOption, MarkLineComponentOptio
 import type { ComposeOption } from "echarts/core";
 import type { TelemetryTrack } from "@benchwright/sdk";
 import { figure } from "../format.js";
+import { gridLines, pageTextStyle, TEXT } from "./chart-style.js";
 
 /** The option of a machine's telemetry during a run: what `telemetryOption` builds and `chartElement` draws. */
 export type TelemetryOption = ComposeOption<LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | MarkLineComponentOption>;
 
-const TEXT = "#1d2330";
 /** The CPU's kinds of time, each with its colour: steal and iowait stand out, as what a reader looks for. */
 const CPU_LINES = [
   { field: "cpu_user", name: "user %", color: "#6f8fd8" },
@@ -37,13 +37,13 @@ export function telemetryOption(track: Pick<TelemetryTrack, "cpus" | "samples">)
   const showSymbol = track.samples.length < 3;
   return {
     animation: false,
-    textStyle: { color: TEXT, fontSize: 12, fontFamily: "system-ui, sans-serif" },
+    textStyle: pageTextStyle(),
     grid: { left: 55, right: 55, top: 40, bottom: 40 },
     legend: { top: 0, textStyle: { color: TEXT } },
     tooltip: { trigger: "axis", confine: true, valueFormatter: (v) => (typeof v === "number" ? figure(v) : String(v)) },
     xAxis: { type: "value", name: "s", nameLocation: "middle", nameGap: 25, min: 0, max: end > 0 ? undefined : 1, axisLabel: { color: TEXT } },
     yAxis: [
-      { type: "value", name: "%", min: 0, max: 100, axisLabel: { color: TEXT }, splitLine: { lineStyle: { color: "#eceef2" } } },
+      { type: "value", name: "%", min: 0, max: 100, axisLabel: { color: TEXT }, splitLine: gridLines() },
       { type: "value", name: "run queue", min: 0, minInterval: 1, axisLabel: { color: TEXT }, splitLine: { show: false } },
     ],
     series: [

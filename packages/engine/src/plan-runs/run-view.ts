@@ -30,12 +30,7 @@ export function planRunView(run: NewPlanRun, cells: readonly PlanRunCellRow[], n
 function cellView(c: PlanRunCellRow): PlanRunCell {
   const made = !(c.state === "pending" || (c.state === "cancelled" && c.attempts === 0));
   return {
-    target: c.target,
-    benchmark: c.benchmark,
-    cell: c.cell,
-    tool: c.tool,
-    workload: c.workload,
-    params: c.params,
+    ...cellPlace(c),
     state: c.state,
     execution_id: made ? c.execution_id : null,
     attempts: c.attempts,
@@ -43,6 +38,13 @@ function cellView(c: PlanRunCellRow): PlanRunCell {
     ...(c.precision ? { precision: c.precision } : {}),
   };
 }
+
+/** What names a cell wherever it is shown (the run's view, its report's failures): where it is in the plan, and what it runs. */
+export function cellPlace(c: CellPlace): CellPlace {
+  return { target: c.target, benchmark: c.benchmark, cell: c.cell, tool: c.tool, workload: c.workload, params: c.params };
+}
+
+type CellPlace = Pick<PlanRunCell, "target" | "benchmark" | "cell" | "tool" | "workload" | "params">;
 
 /**
  * The cells counted by state, and the seconds left at the pace of the run so far: the time

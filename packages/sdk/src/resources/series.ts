@@ -1,6 +1,6 @@
 import type { CallOptions, ClientContext, RequestOptions } from "../client-context.js";
-import type { FollowOptions, Page, PageOptions } from "../lists.js";
-import { pageQuery, seriesQuery, type SeriesFilters } from "../series-filters.js";
+import { pageQuery, type FollowOptions, type Page, type PageOptions } from "../lists.js";
+import { seriesQuery, type SeriesFilters } from "../series-filters.js";
 import type { Change, Series, SeriesBaselineSet, SeriesPoint } from "../types.js";
 
 /** Options of `listSeries`: its filters (without them, every series). */
