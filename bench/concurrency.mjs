@@ -37,8 +37,8 @@ await main(async (defer) => {
             ref: IDLE_SECONDS,
             unit: "s",
             refLabel: "one idle5's sleep",
-            target: "all complete, <= 1.3x",
-            ok: (r) => result.failed === 0 && result.completed === opts.count && r <= 1.3,
+            target: "all complete, <= 1.2x",
+            ok: (r) => result.failed === 0 && result.completed === opts.count && r <= 1.2,
           });
         } catch (e) {
           failure(`${opts.count} idle5 at once, ${where}, ${db}`, e);

@@ -1,11 +1,14 @@
-// What the rate limit and the audit log add to each request: the rate limit's one statement
+// What the token lookup, the rate limit and the audit log add to each request. The token: the
+// principal a bearer token names, looked up in the database (a token never seen, as a first
+// request), and kept from an earlier request (issue 36: a revocation on any server empties what
+// each keeps). The rate limit's one statement
 // (take a token from the principal's bucket, Engine.takeRequestToken) and the audit log's one
 // insert (a state-changing request's entry, written after the answer has gone). Prints the p50
 // of each over --runs calls, on a PGlite data dir of its own, or on --database-url (a schema
 // of its own on PostgreSQL, as two servers would share it).
 //
 // Usage: node bench/request-limits.mjs [--runs=2000] [--database-url=postgres://...]
-import { migrate, openDb, storeWithEvents } from "@benchwright/engine";
+import { migrate, openDb, storeWithEvents, Tokens } from "@benchwright/engine";
 import { flags, main, tempDir } from "./harness/script.mjs";
 import { median, timeEach } from "./harness/timing.mjs";
 
@@ -29,6 +32,15 @@ await main(async (defer) => {
       code: null,
       requestId: `bench-${n++}`,
     });
+  const tokens = new Tokens(store.tokens);
+  const made = await Promise.all(Array.from({ length: opts.runs + 50 }, (_, i) => tokens.create({ principal: `bench-${i}`, role: "viewer" })));
+  let next = 0;
+  const firstLookup = () => tokens.principalOf(made[next++ % made.length].token);
+  const keptLookup = () => tokens.principalOf(made[0].token);
+  await timeEach(50, firstLookup);
+  console.log(`token lookup, first: p50 ${median(await timeEach(opts.runs, firstLookup)).toFixed(3)} ms`);
+  await timeEach(50, keptLookup);
+  console.log(`token lookup, kept: p50 ${median(await timeEach(opts.runs, keptLookup)).toFixed(3)} ms`);
   await timeEach(50, take);
   await timeEach(50, append);
   console.log(`rate limit take: p50 ${median(await timeEach(opts.runs, take)).toFixed(3)} ms`);

@@ -2,20 +2,21 @@
 //
 // 1. No-op step: API wall time (p50) of POST /executions/{id}/run of idle/idle0,
 //    - over SSH (existing-vm session on a private sshd) vs one exec of `true` on a warm ssh2
-//      connection with Nagle's algorithm off, the best a client can do (target <= 2x); vs the
+//      connection with Nagle's algorithm off, the best a client can do (target <= 1.3x with
+//      --delay-ms=50, issue 36; without delay it is judged against its floor, 3.); vs the
 //      same on a client as ssh2 makes it (Nagle on: how the issue measured its 48 ms reference);
 //      and vs a fresh `ssh host true` (OpenSSH client);
-//    - on `local` (Form A local/default) vs spawning `bash -c true` (target <= 10x).
+//    - on `local` (Form A local/default) vs spawning `bash -c true`.
 // 2. Notice latency: idle/idle5 over SSH and on local; the API answer's arrival minus the
 //    moment the step's process ended (the mtime of its step.rc on the host, which is this
-//    machine), target <= 100 ms; also the step's reported duration minus its idle_seconds.
+//    machine), target <= 15 ms; also the step's reported duration minus its idle_seconds.
 //    Reference: a warm ssh2 exec (local: bash -c) of `sleep 5`, minus 5 s.
 // 3. What no step can do without, against the same reference as 1: the idle0 run script alone
 //    (`bash -c <its text>`, through the same warm connection, or spawned), and the store's own
 //    writes for one step attempt (begin, handle, end: each a durable write that the protocol
 //    needs before the launch or before the answer) on the server's kind of database.
 //    Their sum is the least a no-op step can take with the store's writes as they are,
-//    whatever the step protocol.
+//    whatever the step protocol; without added delay the no-op step's target is <= 1.2x of it.
 //
 // Usage: node bench/step-overhead.mjs [--runs=20] [--reference-runs=50] [--fresh-ssh-runs=10] [--notice-runs=1]
 //        [--database=pglite|postgres] [--delay-ms=0]
@@ -61,7 +62,8 @@ await main(async (defer) => {
       script: () => ssh.exec(bashC(idle0Script)),
       sleep5: () => ssh.exec("sleep 5"),
       sleepLabel: "warm ssh2 exec sleep 5, minus 5 s",
-      target: { text: "<= 2x", ok: (r) => r <= 2 },
+      // Issue 36: at a 50 ms round trip, one step is at most 1.3 warm execs; on loopback it is measured against its floor.
+      target: opts.delayMs > 0 ? { text: "<= 1.3x", ok: (r) => r <= 1.3 } : undefined,
     },
     {
       name: "local",
@@ -72,9 +74,9 @@ await main(async (defer) => {
       script: () => bash(idle0Script),
       sleep5: () => bash("sleep 5"),
       sleepLabel: "spawn bash -c 'sleep 5', minus 5 s",
-      target: { text: "<= 10x", ok: (r) => r <= 10 },
+      target: undefined,
     },
-  ];
+  ].filter((t) => opts.delayMs === 0 || t.name === "SSH"); // a delay is added to SSH only: local is measured without
 
   for (const t of targets) {
     console.log(`\n== ${t.name}`);
@@ -89,19 +91,20 @@ await main(async (defer) => {
     await timeEach(5, t.noop);
     const reference = median(await timeEach(opts.referenceRuns, t.noop));
     console.log(`no-op step p50 ${api.toFixed(1)} ms over ${opts.runs} runs; ${t.noopLabel} p50 ${reference.toFixed(2)} ms over ${opts.referenceRuns}`);
+    const delay = opts.delayMs > 0 ? `, ${opts.delayMs} ms added round trip` : "";
     figure({
-      measure: `no-op step (idle0) API wall p50, ${t.name}${onDb}`,
+      measure: `no-op step (idle0) API wall p50, ${t.name}${onDb}${delay}`,
       now: api,
       ref: reference,
       unit: "ms",
       refLabel: t.noopLabel,
-      target: t.target.text,
-      ok: t.target.ok,
+      target: t.target?.text,
+      ok: t.target?.ok,
     });
     // The floor: the workload's own script, and the store's writes, each against the same reference.
     await timeEach(3, t.script);
     const script = median(await timeEach(opts.referenceRuns, t.script));
-    figure({ measure: `floor: idle0's run script alone, ${t.name}`, now: script, ref: reference, unit: "ms", refLabel: t.noopLabel });
+    figure({ measure: `floor: idle0's run script alone, ${t.name}${delay}`, now: script, ref: reference, unit: "ms", refLabel: t.noopLabel });
     figure({
       measure: `floor: the store's writes of one step${onDb}`,
       now: storeWrites,
@@ -109,7 +112,19 @@ await main(async (defer) => {
       unit: "ms",
       refLabel: t.noopLabel,
     });
-    figure({ measure: `floor: their sum, ${t.name}${onDb}`, now: script + storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
+    figure({ measure: `floor: their sum, ${t.name}${onDb}${delay}`, now: script + storeWrites, ref: reference, unit: "ms", refLabel: t.noopLabel });
+    // Issue 36: without added delay, the no-op step is within 1.2x of what no step can do without.
+    if (!delay) {
+      figure({
+        measure: `no-op step (idle0) API wall p50 vs its floor, ${t.name}${onDb}`,
+        now: api,
+        ref: script + storeWrites,
+        unit: "ms",
+        refLabel: "idle0's script + the store's writes",
+        target: "<= 1.2x",
+        ok: (r) => r <= 1.2,
+      });
+    }
     if (t.name === "SSH") {
       // The issue's reference, 48 ms on its machine, is an exec on a client as ssh2 makes it.
       const plain = await ssh2Connection(sshd, { ssh2Defaults: true });
@@ -117,17 +132,15 @@ await main(async (defer) => {
       await timeEach(2, () => plain.exec("true"));
       const asMeasured = median(await timeEach(10, () => plain.exec("true")));
       figure({
-        measure: "no-op step (idle0) API wall p50, SSH vs ssh2 as it comes",
+        measure: `no-op step (idle0) API wall p50, SSH vs ssh2 as it comes${delay}`,
         now: api,
         ref: asMeasured,
         unit: "ms",
         refLabel: "warm ssh2 exec true, ssh2's defaults (Nagle on), as the issue measured",
-        target: "<= 2x (issue's reference)",
-        ok: (r) => r <= 2,
       });
       const fresh = median(await timeEach(opts.freshSshRuns, () => opensshTrue(sshd)));
       figure({
-        measure: "no-op step (idle0) API wall p50, SSH vs fresh ssh",
+        measure: `no-op step (idle0) API wall p50, SSH vs fresh ssh${delay}`,
         now: api,
         ref: fresh,
         unit: "ms",
@@ -155,16 +168,16 @@ await main(async (defer) => {
     }
     const sleepRef = median(await timeEach(1, t.sleep5)) - 5000;
     figure({
-      measure: `step end noticed (answer - step.rc), ${t.name}`,
+      measure: `step end noticed (answer - step.rc), ${t.name}${delay}`,
       now: median(notices),
       ref: sleepRef,
       unit: "ms",
       refLabel: t.sleepLabel,
-      target: "<= 100 ms",
-      ok: (_r, now) => now <= 100,
+      // With a delay added, the answer comes later by the network's delay: the target is the loopback's.
+      ...(delay ? {} : { target: "<= 15 ms", ok: (_r, now) => now <= 15 }),
     });
     figure({
-      measure: `idle5 reported duration - idle_seconds, ${t.name}`,
+      measure: `idle5 reported duration - idle_seconds, ${t.name}${delay}`,
       now: median(overheads),
       ref: sleepRef,
       unit: "ms",

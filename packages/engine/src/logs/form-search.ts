@@ -1,5 +1,5 @@
 /** No form is shorter: a position can begin a form only if its next 4 bytes begin one. */
-export const MIN_FORM_BYTES = 4;
+const MIN_FORM_BYTES = 4;
 
 /** 2^20 bits of hashed 4-byte strings: with thousands of them, one lookup in hundreds passes by chance. */
 const HASH_BITS = 20;

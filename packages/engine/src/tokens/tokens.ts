@@ -34,7 +34,8 @@ export type TokenRefusal = "unknown" | "expired" | "revoked";
 
 /**
  * The principals' API tokens: made (the token shown once, its SHA-256 kept), listed, revoked,
- * and looked up for each request in the database, so a revocation holds on every server at once.
+ * and looked up for each request: in the database once, then in what the repository keeps,
+ * which a revocation on any server empties, so a revocation holds on every server at once.
  */
 export class Tokens {
   constructor(private readonly repository: TokensRepository) {}
@@ -78,7 +79,6 @@ export class Tokens {
     return tokenView(row);
   }
 
-  /** The principal a request's bearer token names, or why it names none. */
   /** The principal a request's bearer token names (and the token, whose open streams end with it), or why it names none. */
   async principalOf(token: string, now = new Date()): Promise<{ id: string; role: TokenRole; token: WatchedToken } | TokenRefusal> {
     const row = await this.repository.byHash(tokenHash(token));
