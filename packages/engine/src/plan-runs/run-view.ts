@@ -1,5 +1,6 @@
 import type { PlanRun, PlanRunProgress } from "@benchwright/contract";
-import type { NewPlanRun, PlanCellState, PlanRunCell, PlanRunCellRow } from "../model/plan-runs.js";
+import type { NewPlanRun, PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
+import { cellView } from "./cell-view.js";
 import { formatTimestamp } from "../time.js";
 
 /** The cells that have ended: no step of theirs will begin again. */
@@ -23,23 +24,6 @@ export function planRunView(run: NewPlanRun, cells: readonly PlanRunCellRow[], n
     cells: cells.map(cellView) as PlanRun["cells"],
     trigger: run.trigger ?? "api",
     scheduled_for: run.scheduled_for ? formatTimestamp(new Date(run.scheduled_for)) : null,
-  };
-}
-
-/** A cell as the run's view and its report show it: its execution's id once the execution may exist. */
-function cellView(c: PlanRunCellRow): PlanRunCell {
-  const made = !(c.state === "pending" || (c.state === "cancelled" && c.attempts === 0));
-  return {
-    target: c.target,
-    benchmark: c.benchmark,
-    cell: c.cell,
-    tool: c.tool,
-    workload: c.workload,
-    params: c.params,
-    state: c.state,
-    execution_id: made ? c.execution_id : null,
-    attempts: c.attempts,
-    error: c.error,
   };
 }
 
