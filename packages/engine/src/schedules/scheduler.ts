@@ -108,7 +108,7 @@ export class Scheduler {
       }
       return false;
     }
-    const plan = await store.getPlan(due.id);
+    const plan = await store.plans.get(due.id);
     // Deleted since it was read.
     if (!plan) return false;
     const runFor = decision.runFor;

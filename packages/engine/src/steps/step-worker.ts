@@ -82,7 +82,7 @@ export class StepWorker {
   /** Claims the step and follows it in the background; false when someone else holds it, it ended, or this worker is full. */
   async take(key: StepKey, begun?: BegunRows): Promise<boolean> {
     if (!this.hasRoom || this.#following.has(id(key))) return false;
-    const step = await this.#store.claimStep(key, this.owner, this.#leaseMs, this.#place);
+    const step = await this.#store.leases.claim(key, this.owner, this.#leaseMs, this.#place);
     if (!step || this.#stopped || this.#following.has(id(key))) return false;
     this.#follow(step, begun);
     return true;
@@ -123,7 +123,7 @@ export class StepWorker {
   async sweep(): Promise<void> {
     const room = this.#capacity - this.#following.size;
     if (room <= 0) return;
-    for (const key of await this.#store.orphanedSteps(room)) await this.take(key);
+    for (const key of await this.#store.leases.orphaned(room)) await this.take(key);
   }
 
   /** Whether this process follows the step now (onEnded then tells when it stops). */
@@ -162,8 +162,8 @@ export class StepWorker {
     const all = [...this.#following.values()];
     for (const f of all) f.abort.abort(new EngineShutdown());
     await Promise.race([Promise.allSettled(all.map((f) => f.done)), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
-    await this.#store
-      .releaseLeases(this.owner)
+    await this.#store.leases
+      .release(this.owner)
       .catch((e: Error) => this.#log(`cannot hand steps back: ${e.message}; they are taken over when their leases run out`, { level: "warn" }));
   }
 
@@ -171,7 +171,7 @@ export class StepWorker {
     // A cancelled step keeps its lease while it is stopped on its hosts: its end is this process's to record.
     if (abort.signal.aborted && !(abort.signal.reason instanceof StepCancelled)) return;
     try {
-      const lease = await this.#store.renewLease(key, this.owner, this.#leaseMs);
+      const lease = await this.#store.leases.renew(key, this.owner, this.#leaseMs);
       if (!lease) abort.abort(new LeaseLost());
       // A cancel asked before the session's DELETE (a plan run's cancel does both) is why the step stops.
       else if (lease.cancelRequested) abort.abort(new StepCancelled(lease.cancelRequested));
