@@ -19,7 +19,7 @@ await main(async (defer) => {
   const store = storeWithEvents(db);
   const [sessionId, executionId] = [randomUUID(), randomUUID()];
   const created = new Date();
-  await store.insertSession({
+  await store.sessions.insert({
     id: sessionId,
     provider_name: "bench",
     service_type: "default",
@@ -31,7 +31,7 @@ await main(async (defer) => {
     created,
   });
   const test = { tool_id: "idle", workload_id: "idle0", tool_name: "Idle", workload_name: "Idle 0 s" };
-  await store.insertExecution({
+  await store.executions.insert({
     id: executionId,
     session_id: sessionId,
     tool_id: "idle",
@@ -42,11 +42,11 @@ await main(async (defer) => {
   });
   const oneStep = async () => {
     const run = { from: ["prepared", "completed", "run_failed"], to: "running" };
-    const step = await store.beginStep(executionId, "run", run, new Date(), (a) => `run-${a}.log`, { owner: "bench", leaseMs: 15_000 });
+    const step = await store.steps.begin(executionId, "run", run, new Date(), (a) => `run-${a}.log`, { owner: "bench", leaseMs: 15_000 });
     const key = { execution_id: executionId, step: "run", attempt: step.attempt };
-    await store.recordStepHandle(key, "bench", { machine_id: "local", pgid: null, machine_log_start: 0, metrics: [] });
+    await store.leases.recordHandle(key, "bench", { machine_id: "local", pgid: null, machine_log_start: 0, metrics: [] });
     const end = { state: "succeeded", duration: 0, exit_code: 0, error: null, metrics: [{ name: "idle_seconds", value: 0, unit: "s" }] };
-    await store.endStep(executionId, "run", step.attempt, end, { from: "running", to: "completed" }, "bench");
+    await store.steps.end(key, end, { from: "running", to: "completed" }, "bench");
   };
   await timeEach(5, oneStep);
   console.log(`p50 ${median(await timeEach(opts.runs, oneStep)).toFixed(3)} ms`);

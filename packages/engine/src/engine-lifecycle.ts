@@ -34,7 +34,7 @@ export class EngineLifecycle {
     const { store, sessions, steps, runDriver, scheduler, changeChecker, webhookDeliverer, log } = this.parts;
     this.#resuming = (async () => {
       if (store.db.kind === "pglite") {
-        await store.releaseLeases();
+        await store.leases.release();
         await store.planRuns.release();
       }
       await sessions.resumeDeletions();
@@ -84,7 +84,7 @@ export class EngineLifecycle {
    */
   async stats(): Promise<EngineStats> {
     const { queue, store, steps, access } = this.parts;
-    const [queueDepth, liveResources] = await Promise.all([queue.depth().catch(() => undefined), store.liveResourceCounts().catch(() => undefined)]);
+    const [queueDepth, liveResources] = await Promise.all([queue.depth().catch(() => undefined), store.resources.liveCounts().catch(() => undefined)]);
     return {
       stepsRunning: steps.running,
       queue: { kind: queue.kind, depth: queueDepth },

@@ -83,7 +83,7 @@ export function wireEngine(options: EngineOptions, { store, catalogs, secrets, a
     comparedRows: (ids) => executions.comparedRows(ids),
     // The rows the report reads hold what a cost needs: no second read of the executions.
     costs: (rows) => costs.of(rows),
-    planExists: async (planId) => Boolean(await store.getPlan(planId)),
+    planExists: async (planId) => Boolean(await store.plans.get(planId)),
   });
   const webhookDeliverer = new WebhookDeliverer({ ...options.webhooks, store, secrets, log, soleProcess: store.db.kind === "pglite" });
   const alerts = new Alerts({ store, log, wake: () => webhookDeliverer.wake() });

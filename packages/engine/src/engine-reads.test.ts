@@ -70,15 +70,15 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect((await engine.getExecution(execution.id)).steps).toEqual([]);
 
       // A step begins and ends in transactions of their own.
-      const step = await engineStore(engine).beginStep(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => join(dataDir, "log"));
+      const step = await engineStore(engine).steps.begin(execution.id, "prepare", { from: ["created"], to: "preparing" }, new Date(), () =>
+        join(dataDir, "log"),
+      );
       expect(await engine.getExecution(execution.id)).toMatchObject({
         state: "preparing",
         steps: [{ step: "prepare", attempt: 1, state: "running", duration: null }],
       });
-      await engineStore(engine).endStep(
-        execution.id,
-        "prepare",
-        step!.attempt,
+      await engineStore(engine).steps.end(
+        { execution_id: execution.id, step: "prepare", attempt: step!.attempt },
         { state: "succeeded", duration: 1.5, exit_code: 0, error: null, metrics: null },
         { from: "preparing", to: "prepared" },
       );
@@ -210,9 +210,9 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await engineStore(engine).owners.ofExecution(execution.id)).toEqual({ owner: "otto", shared: false });
       expect((await engine.createSession(LOCAL)).owner).toBe("bootstrap");
       // A session being deleted is not shared any more than it is changed otherwise; a deleted one is gone.
-      await engineStore(engine).setSessionState(session.id, ["active"], "deleting");
+      await engineStore(engine).sessions.setState(session.id, ["active"], "deleting");
       await expect(engine.updateSession(session.id, { shared: true })).rejects.toMatchObject({ code: "wrong_state" });
-      await engineStore(engine).setSessionState(session.id, ["deleting"], "deleted");
+      await engineStore(engine).sessions.setState(session.id, ["deleting"], "deleted");
       await expect(engine.updateSession(session.id, { shared: true })).rejects.toMatchObject({ code: "not_found" });
       expect(await engineStore(engine).owners.ofSession(session.id)).toEqual({ owner: "otto", shared: false });
     });

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, startSshd, type SshdHarness } from "@benchwright/testing";
 import { Engine } from "./engine.js";
 import { SecretBox } from "./secrets/secret-box.js";
-import type { Store } from "./store/store.js";
 import { engineStore } from "./test-access.js";
 
 // Issue 27, point 6: a prepare racing a DELETE of its session. As where it was seen: a server
@@ -50,20 +49,20 @@ describe("a prepare racing the DELETE of its session", () => {
     return { sessionId: session.id, id: created.id, workDir: join(homedir(), ".benchwright", created.id) };
   };
 
-  /** Replaces one method of a store for its next call only. */
-  function once<K extends "beginStep" | "recordStepHandle" | "heldSteps">(store: Store, name: K, replacement: (original: Store[K]) => Store[K]) {
-    const original = store[name].bind(store) as Store[K];
-    (store as unknown as Record<K, Store[K]>)[name] = ((...args: unknown[]) => {
-      (store as unknown as Record<K, Store[K]>)[name] = original;
+  /** Replaces one method of a store's repository for its next call only. */
+  function once<T extends object, K extends keyof T>(repository: T, name: K, replacement: (original: T[K]) => T[K]) {
+    const original = (repository[name] as (...a: unknown[]) => unknown).bind(repository) as T[K];
+    (repository as Record<K, T[K]>)[name] = ((...args: unknown[]) => {
+      (repository as Record<K, T[K]>)[name] = original;
       return (replacement(original) as (...a: unknown[]) => unknown)(...args);
-    }) as Store[K];
+    }) as T[K];
   }
 
   /** Starts the DELETE; resolves once it has stopped what it found and waits for the steps' owners (its first cleaning is behind it). */
   function deleteUntilItWaits(sessionId: string): { deleted: Promise<void>; waiting: Promise<void> } {
     let waiting!: () => void;
     const reached = new Promise<void>((resolve) => (waiting = resolve));
-    once(engineStore(server), "heldSteps", (original) => (ids) => {
+    once(engineStore(server).leases, "held", (original) => (ids) => {
       waiting();
       return original(ids);
     });
@@ -72,7 +71,7 @@ describe("a prepare racing the DELETE of its session", () => {
 
   it("refuses the step when the DELETE ended between the prepare's look at the session and its begin", async () => {
     const { sessionId, id, workDir } = await execution();
-    once(engineStore(server), "beginStep", (original) => async (...args) => {
+    once(engineStore(server).steps, "begin", (original) => async (...args) => {
       await server.deleteSession(sessionId);
       return original(...args);
     });
@@ -85,7 +84,7 @@ describe("a prepare racing the DELETE of its session", () => {
   it("does not launch a step begun before the DELETE whose launch comes after the DELETE cleaned the host", async () => {
     const { sessionId, id, workDir } = await execution();
     let deletion: Promise<void> | undefined;
-    once(engineStore(worker), "recordStepHandle", (original) => async (...args) => {
+    once(engineStore(worker).leases, "recordHandle", (original) => async (...args) => {
       const { deleted, waiting } = deleteUntilItWaits(sessionId);
       deletion = deleted;
       await waiting;
@@ -101,7 +100,7 @@ describe("a prepare racing the DELETE of its session", () => {
   it("ends failed, and leaves no work dir, a step launched before the DELETE that finishes after it began", async () => {
     const { sessionId, id, workDir } = await execution();
     let deletion: Promise<void> | undefined;
-    once(engineStore(worker), "recordStepHandle", (original) => async (...args) => {
+    once(engineStore(worker).leases, "recordHandle", (original) => async (...args) => {
       const recorded = await original(...args);
       const { deleted, waiting } = deleteUntilItWaits(sessionId);
       deletion = deleted;
@@ -121,12 +120,12 @@ describe("a prepare racing the DELETE of its session", () => {
     const { sessionId, id, workDir } = await execution();
     let deletion: Promise<void> | undefined;
     // The owner stalls (its renewals hang, its lease holds) from just before its launch until the DELETE is over.
-    const renew = engineStore(worker).renewLease;
-    engineStore(worker).renewLease = async (...args) => {
+    const renew = engineStore(worker).leases.renew;
+    engineStore(worker).leases.renew = async (...args) => {
       await deletion;
       return renew.apply(engineStore(worker), args);
     };
-    once(engineStore(worker), "recordStepHandle", (original) => async (...args) => {
+    once(engineStore(worker).leases, "recordHandle", (original) => async (...args) => {
       const recorded = await original(...args);
       // The DELETE waits a bounded time for the step's owner, then ends the step itself.
       deletion = server.deleteSession(sessionId);
@@ -140,7 +139,7 @@ describe("a prepare racing the DELETE of its session", () => {
       });
       await deletion;
     } finally {
-      engineStore(worker).renewLease = renew;
+      engineStore(worker).leases.renew = renew;
     }
     expect((await server.getSession(sessionId)).state).toBe("deleted");
     // The owner launched the step after all that, and removes it once it learns the step is not its own any more.

@@ -168,10 +168,10 @@ describe("cancelling a step, the session kept", () => {
     const { id, workDir } = await execution("run");
     await server.prepare(id);
     const store = engineStore(worker);
-    const record = store.recordStepHandle;
+    const record = store.leases.recordHandle;
     let cancelling: Promise<unknown> | undefined;
-    store.recordStepHandle = async (...args) => {
-      store.recordStepHandle = record;
+    store.leases.recordHandle = async (...args) => {
+      store.leases.recordHandle = record;
       // The request lands as the handle is recorded: the server waits for the end, which the worker records.
       cancelling = server.cancelExecution(id, { requestId: "early" });
       await new Promise((r) => setTimeout(r, 200));
@@ -180,7 +180,7 @@ describe("cancelling a step, the session kept", () => {
     try {
       await expect(server.run(id)).rejects.toMatchObject({ code: "step_cancelled", detail: expect.stringContaining("(request early)") });
     } finally {
-      store.recordStepHandle = record;
+      store.leases.recordHandle = record;
     }
     await expect(cancelling).resolves.toMatchObject({ ended: true, execution: { state: "run_failed" } });
     expect(existsSync(join(workDir, "run-1", "step.pid"))).toBe(false);

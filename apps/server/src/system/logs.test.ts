@@ -256,7 +256,7 @@ describe("step logs, on PostgreSQL", () => {
     const sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
     const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body.id;
     const store = engineStore(fx.engine);
-    const step = await store.beginStep(id, "prepare", { from: ["created"], to: "preparing" }, new Date(), (a) => `/nowhere/prepare-${a}.log`);
+    const step = await store.steps.begin(id, "prepare", { from: ["created"], to: "preparing" }, new Date(), (a) => `/nowhere/prepare-${a}.log`);
     expect(step).toBeTruthy();
     const key = { execution_id: id, step: "prepare" as const, attempt: 1 };
     const writer = await new DbLogStore(store.db, { flushIntervalMs: 50 }).open(key, step!.log_file);
@@ -289,10 +289,8 @@ describe("step logs, on PostgreSQL", () => {
         await new Promise((r) => setTimeout(r, 5));
       }
       await writer.close();
-      await store.endStep(
-        id,
-        "prepare",
-        1,
+      await store.steps.end(
+        { execution_id: id, step: "prepare", attempt: 1 },
         { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics: null },
         { from: "preparing", to: "prepared" },
       );

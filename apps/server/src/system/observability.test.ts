@@ -104,7 +104,7 @@ describe("a full flow, logged and counted", () => {
     });
     expect(bad.status).toBe(400);
     expect((await api("get", "/api/v1/no/such/thing", { id: "x".repeat(129) })).status).toBe(404);
-    liveDuringSession = await engineStore(fx.engine).liveResources(sid);
+    liveDuringSession = await engineStore(fx.engine).resources.live(sid);
     metricsDuringSession = await scrape();
     expect((await api("delete", `/api/v1/sessions/${sid}`)).status).toBe(204);
     metricsAfter = await scrape();

@@ -289,7 +289,7 @@ describe("a plan run cancelled on PostgreSQL", () => {
       run = await runOf();
     }
     expect(run.state).toBe("cancelled");
-    const steps = await engineStore(fx.engine).listSteps(run.cells.map((c) => c.execution_id).filter((id): id is string => id !== null));
+    const steps = await engineStore(fx.engine).steps.list(run.cells.map((c) => c.execution_id).filter((id): id is string => id !== null));
     expect(steps.length).toBeGreaterThan(0);
     const late = steps.filter((s) => new Date(s.started).getTime() > answered);
     expect(late.map((s) => `${s.step} of ${s.execution_id} began ${new Date(s.started).getTime() - answered} ms after the 202`)).toEqual([]);

@@ -66,15 +66,15 @@ describe("steps at their edges", () => {
   it("has a step begun here followed by this server's worker on the lease it was begun with: no claim after", async () => {
     const id = await prepared(await session(), "idle", "idle5");
     const store = engineStore(fx.engine);
-    const claim = store.claimStep;
+    const claim = store.leases.claim;
     let claims = 0;
-    store.claimStep = (...args) => (claims++, claim.apply(store, args));
+    store.leases.claim = (...args) => (claims++, claim.apply(store.leases, args));
     try {
       const answer = api.post(`/api/v1/executions/${id}/run`).then((res) => res);
       // While it runs, it is held: by this server's worker, on a lease.
-      let running: Awaited<ReturnType<typeof store.runningSteps>>[number] | undefined;
+      let running: Awaited<ReturnType<typeof store.steps.running>>[number] | undefined;
       for (let i = 0; i < 100 && !running; i++) {
-        running = (await store.runningSteps([id]))[0];
+        running = (await store.steps.running([id]))[0];
         if (!running) await new Promise((r) => setTimeout(r, 50));
       }
       expect(running?.owner?.startsWith(`${hostname()}:${process.pid}:`)).toBe(true);
@@ -83,7 +83,7 @@ describe("steps at their edges", () => {
       expect(res.status, res.text).toBe(200);
       expect(claims).toBe(0);
     } finally {
-      store.claimStep = claim;
+      store.leases.claim = claim;
     }
   });
 
@@ -179,7 +179,7 @@ describe("steps at their edges", () => {
       }
       expect(alive(pgid)).toBe(true);
       // The DELETE's first write landed, then the server stopped before it stopped anything.
-      await engineStore(persistent.engine).setSessionState(sid, ["active"], "deleting");
+      await engineStore(persistent.engine).sessions.setState(sid, ["active"], "deleting");
       persistent = await persistent.reopen();
       await interrupted;
       const rapi = request(persistent.app);

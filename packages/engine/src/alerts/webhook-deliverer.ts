@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import type { EngineLog } from "../engine-log.js";
+import { LeaseLoop, leaseOwner } from "../lease-loop.js";
 import type { ClaimedDelivery, AttemptOutcome } from "../model/webhooks.js";
 import { guardedFetch, type GuardedFetch } from "../net/guarded-fetch.js";
 import { isOutboundRefused, OutboundRefused } from "../net/outbound-guard.js";
@@ -49,22 +48,20 @@ const MIN_URL_TOKEN_LENGTH = 16;
  * refused when connecting, whatever it resolved to when the webhook was made.
  */
 export class WebhookDeliverer {
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly owner = leaseOwner();
   readonly #store: Store;
   readonly #secrets: SecretBox;
   readonly #log: EngineLog;
   readonly #fetch: GuardedFetch;
   readonly #delays: readonly number[];
   readonly #timeoutMs: number;
-  readonly #pollMs: number;
   readonly #leaseMs: number;
   readonly #concurrency: number;
   readonly #enabled: boolean;
   readonly #soleProcess: boolean;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
-  #timer: NodeJS.Timeout | undefined;
-  #sweeping: Promise<void> = Promise.resolve();
+  readonly #loop: LeaseLoop;
   #started = false;
   #stopped = false;
 
@@ -75,12 +72,12 @@ export class WebhookDeliverer {
     this.#fetch = guardedFetch({ allowPrivate: options.allowPrivate === true });
     this.#delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#pollMs = options.pollMs ?? 2_000;
     // Longer than an attempt can take: a lease never runs out under a live sender.
     this.#leaseMs = this.#timeoutMs * 3 + 5_000;
     this.#concurrency = options.concurrency ?? 8;
     this.#enabled = options.deliver !== false;
     this.#soleProcess = options.soleProcess === true;
+    this.#loop = new LeaseLoop({ look: () => this.#sweep(), everyMs: options.pollMs ?? 2_000, log: this.#log, what: "webhook delivery sweep" });
   }
 
   /** Starts sending: due deliveries now, and every `pollMs`. */
@@ -88,33 +85,26 @@ export class WebhookDeliverer {
     if (!this.#enabled || this.#started || this.#stopped) return;
     this.#started = true;
     if (this.#soleProcess) {
-      this.#sweeping = this.#store.webhooks.release().then(
-        () => undefined,
-        (e: Error) => this.#log(`cannot free the webhook deliveries' leases: ${e.message}`, { level: "warn" }),
+      this.#loop.queue(() =>
+        this.#store.webhooks.release().then(
+          () => undefined,
+          (e: Error) => this.#log(`cannot free the webhook deliveries' leases: ${e.message}`, { level: "warn" }),
+        ),
       );
     }
-    const tick = () => {
-      if (this.#stopped) return;
-      this.wake();
-      void this.#sweeping.finally(() => {
-        if (!this.#stopped) this.#timer = setTimeout(tick, this.#pollMs);
-      });
-    };
-    this.#timer = setTimeout(tick, 0);
+    this.#loop.start();
   }
 
   /** Looks for due deliveries now (one was just enqueued here, or a slot freed), after the look under way. */
   wake(): void {
-    if (!this.#started || this.#stopped) return;
-    this.#sweeping = this.#sweeping.then(() => this.#sweep()).catch((e: Error) => this.#log(`webhook delivery sweep failed: ${e.message}`, { level: "warn" }));
+    if (this.#started && !this.#stopped) void this.#loop.wake();
   }
 
   /** Stops: the attempts under way get until `deadlineMs`, then are cut; what this process held is let go for others. */
   async stop(deadlineMs = 5_000): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#sweeping;
+    await this.#loop.stop();
     await Promise.race([Promise.allSettled([...this.#inFlight]), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
     this.#stopping.abort();
     await Promise.allSettled([...this.#inFlight]);

@@ -36,7 +36,7 @@ export class Webhooks {
     const events = eventsOf(body.events);
     const format = body.format ?? "json";
     if (format !== "json" && format !== "slack") throw invalid("/body/format", "must be json or slack");
-    if (body.plan_id !== undefined && !(await store.getPlan(body.plan_id))) throw invalid("/body/plan_id", `no plan ${body.plan_id}`);
+    if (body.plan_id !== undefined && !(await store.plans.get(body.plan_id))) throw invalid("/body/plan_id", `no plan ${body.plan_id}`);
     const url = await checkWebhookUrl(body.url, policy);
     const secret = newWebhookSecret();
     const row = await store.webhooks

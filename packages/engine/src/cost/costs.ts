@@ -64,8 +64,8 @@ export class Costs {
     const cloud = priced.filter((p) => p.session.provider_class === "cloud");
     const cloudIds = cloud.map((p) => p.session.id);
     const [whole, lifetimes] = await Promise.all([
-      cloudIds.length ? store.executionsWithSteps({ sessionIds: cloudIds }) : Promise.resolve([]),
-      store.resourceLifetimes(cloudIds, [...new Set(cloud.map((p) => MACHINE_KINDS[p.session.driver as CloudDriverName]).filter(Boolean))]),
+      cloudIds.length ? store.executions.withSteps({ sessionIds: cloudIds }) : Promise.resolve([]),
+      store.resources.lifetimes(cloudIds, [...new Set(cloud.map((p) => MACHINE_KINDS[p.session.driver as CloudDriverName]).filter(Boolean))]),
     ]);
     const now = (this.options.now ?? (() => new Date()))();
     for (const { session, price } of priced) {
@@ -89,7 +89,7 @@ export class Costs {
     const cloud = (await this.pricedSessions([...new Set(sessionIds)])).filter((p) => p.session.provider_class === "cloud");
     if (!cloud.length) return true;
     const kinds = [...new Set(cloud.map((p) => MACHINE_KINDS[p.session.driver as CloudDriverName]).filter(Boolean))];
-    const lives = await this.options.store.resourceLifetimes(
+    const lives = await this.options.store.resources.lifetimes(
       cloud.map((p) => p.session.id),
       kinds,
     );
@@ -102,8 +102,8 @@ export class Costs {
     const sessionIds = [...(query.sessionIds ?? [])];
     const executionIds = [...(query.executionIds ?? [])];
     const [bySession, byId] = await Promise.all([
-      sessionIds.length ? store.executionsWithSteps({ sessionIds }) : Promise.resolve([]),
-      executionIds.length ? store.executionsWithSteps({ ids: executionIds }) : Promise.resolve([]),
+      sessionIds.length ? store.executions.withSteps({ sessionIds }) : Promise.resolve([]),
+      executionIds.length ? store.executions.withSteps({ ids: executionIds }) : Promise.resolve([]),
     ]);
     const asked = [...new Map([...bySession, ...byId].map((e) => [e.id, e])).values()];
     const costs = await this.of(asked);
@@ -117,7 +117,7 @@ export class Costs {
   /** Those of these sessions whose service type has a price, with it; each session's row is read once per process. */
   private async pricedSessions(ids: readonly string[]): Promise<PricedSession[]> {
     const unknown = ids.filter((id) => !this.prices.has(id));
-    const rows = unknown.length ? await this.options.store.sessionsByIds(unknown) : [];
+    const rows = unknown.length ? await this.options.store.sessions.byIds(unknown) : [];
     if (this.prices.size + rows.length > MAX_KEPT_PRICES) this.prices.clear();
     for (const row of rows) {
       const price = this.priceOf(row);

@@ -35,7 +35,7 @@ for (const kind of ["pglite", "postgres"] as const) {
 
     async function newSession(): Promise<string> {
       const id = crypto.randomUUID();
-      await store.insertSession({
+      await store.sessions.insert({
         id,
         provider_name: "local",
         service_type: "default",
@@ -53,7 +53,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const start = await store.events.lastId();
       const sid = await newSession();
       const eid = crypto.randomUUID();
-      await store.insertExecution({
+      await store.executions.insert({
         id: eid,
         session_id: sid,
         tool_id: "idle",
@@ -63,28 +63,28 @@ for (const kind of ["pglite", "postgres"] as const) {
         created: new Date(),
       });
       const prepare = { from: ["created", "prepare_failed"] as ("created" | "prepare_failed")[], to: "preparing" as const };
-      await store.beginStep(eid, "prepare", prepare, new Date(), (a) => `/logs/prepare-${a}.log`);
-      await store.endStep(
-        eid,
-        "prepare",
-        1,
+      await store.steps.begin(eid, "prepare", prepare, new Date(), (a) => `/logs/prepare-${a}.log`);
+      await store.steps.end(
+        { execution_id: eid, step: "prepare", attempt: 1 },
         { state: "failed", duration: 1.25, exit_code: 3, error: "no", metrics: null, error_code: "step_failed" },
         { from: "preparing", to: "prepare_failed" },
       );
-      await store.beginStep(eid, "prepare", prepare, new Date(), (a) => `/logs/prepare-${a}.log`);
-      await store.endStep(
-        eid,
-        "prepare",
-        2,
+      await store.steps.begin(eid, "prepare", prepare, new Date(), (a) => `/logs/prepare-${a}.log`);
+      await store.steps.end(
+        { execution_id: eid, step: "prepare", attempt: 2 },
         { state: "succeeded", duration: 2, exit_code: 0, error: null, metrics: null },
         { from: "preparing", to: "prepared" },
       );
-      await store.beginStep(eid, "run", { from: ["prepared"], to: "running" }, new Date(), (a) => `/logs/run-${a}.log`);
+      await store.steps.begin(eid, "run", { from: ["prepared"], to: "running" }, new Date(), (a) => `/logs/run-${a}.log`);
       const metrics = [{ name: "idle_seconds", value: 0.01, unit: "s" }];
-      await store.endStep(eid, "run", 1, { state: "succeeded", duration: 0.5, exit_code: 0, error: null, metrics }, { from: "running", to: "completed" });
-      await store.transitionExecution(eid, ["completed"], "running");
-      await store.setSessionState(sid, ["active"], "deleting");
-      await store.setSessionState(sid, ["deleting"], "deleted");
+      await store.steps.end(
+        { execution_id: eid, step: "run", attempt: 1 },
+        { state: "succeeded", duration: 0.5, exit_code: 0, error: null, metrics },
+        { from: "running", to: "completed" },
+      );
+      await store.executions.transition(eid, ["completed"], "running");
+      await store.sessions.setState(sid, ["active"], "deleting");
+      await store.sessions.setState(sid, ["deleting"], "deleted");
 
       const events = await store.events.read({ session_id: sid }, start, 100);
       const ids = events.map((e) => e.id);
@@ -142,7 +142,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     it("tells nothing of a change that did not happen", async () => {
       const sid = await newSession();
       const eid = crypto.randomUUID();
-      await store.insertExecution({
+      await store.executions.insert({
         id: eid,
         session_id: sid,
         tool_id: "idle",
@@ -153,19 +153,17 @@ for (const kind of ["pglite", "postgres"] as const) {
       });
       const start = await store.events.lastId();
       // Refused moves: the wrong state, a step that is not running, a race lost.
-      expect(await store.beginStep(eid, "run", { from: ["prepared"], to: "running" }, new Date(), () => "/x")).toBeNull();
-      expect(await store.transitionExecution(eid, ["completed"], "running")).toBeNull();
-      expect(await store.setSessionState(sid, ["deleting"], "deleted")).toBe(false);
+      expect(await store.steps.begin(eid, "run", { from: ["prepared"], to: "running" }, new Date(), () => "/x")).toBeNull();
+      expect(await store.executions.transition(eid, ["completed"], "running")).toBeNull();
+      expect(await store.sessions.setState(sid, ["deleting"], "deleted")).toBe(false);
       expect(
-        await store.endStep(
-          eid,
-          "prepare",
-          1,
+        await store.steps.end(
+          { execution_id: eid, step: "prepare", attempt: 1 },
           { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics: null },
           { from: "preparing", to: "prepared" },
         ),
       ).toBeNull();
-      const begun = await Promise.all([1, 2, 3].map(() => store.beginStep(eid, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => "/x")));
+      const begun = await Promise.all([1, 2, 3].map(() => store.steps.begin(eid, "prepare", { from: ["created"], to: "preparing" }, new Date(), () => "/x")));
       expect(begun.filter(Boolean)).toHaveLength(1);
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
 
@@ -185,9 +183,11 @@ for (const kind of ["pglite", "postgres"] as const) {
           ),
       };
       const end = { state: "succeeded" as const, duration: 1, exit_code: 0, error: null, metrics: null };
-      await expect(storeWithEvents(failing).endStep(eid, "prepare", 1, end, { from: "preparing", to: "prepared" })).rejects.toThrow("went away");
+      await expect(
+        storeWithEvents(failing).steps.end({ execution_id: eid, step: "prepare", attempt: 1 }, end, { from: "preparing", to: "prepared" }),
+      ).rejects.toThrow("went away");
       expect((await store.events.read({ execution_id: eid }, start, 100)).map((e) => e.type)).toEqual(["execution.state", "step.started"]);
-      expect((await store.getExecution(eid))?.state).toBe("preparing");
+      expect((await store.executions.get(eid))?.state).toBe("preparing");
     });
   });
 }

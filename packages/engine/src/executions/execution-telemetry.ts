@@ -15,9 +15,9 @@ export type TelemetryAnswer = { format: "json"; body: ExecutionTelemetry } | { f
  * could not give them) answers with no machines.
  */
 export async function executionTelemetry(store: Store, id: string, attempt: number | undefined, format: TelemetryFormat): Promise<TelemetryAnswer> {
-  const execution = await store.getExecution(id);
+  const execution = await store.executions.get(id);
   if (!execution) throw new BenchwrightError("not_found", `No execution ${id}`);
-  const runs = (await store.listSteps([id])).filter((s) => s.step === "run").map((s) => s.attempt);
+  const runs = (await store.steps.list([id])).filter((s) => s.step === "run").map((s) => s.attempt);
   const chosen = attempt ?? (runs.length ? Math.max(...runs) : undefined);
   if (chosen === undefined || !runs.includes(chosen))
     throw new BenchwrightError("not_found", `Execution ${id} has no run attempt${attempt === undefined ? "" : ` ${attempt}`}`);

@@ -75,7 +75,7 @@ export class Executions {
       state: "created" as const,
       created: new Date(),
     };
-    await store.insertExecution(row);
+    await store.executions.insert(row);
     const made = { ...row, exec_env: { vms: [] }, metrics: [], steps: [], seq: "" };
     const [view] = await this.options.costs.withCosts([made], [executionView(made, [])]);
     return view;
@@ -88,9 +88,9 @@ export class Executions {
   async list(sessionId?: string, query: ExecutionListQuery = {}): Promise<Page<Execution>> {
     const { store, reads, costs } = this.options;
     const { rows, page } = await reads.get(`executions:${sessionId ?? "*"}:${JSON.stringify(query)}`, async () => {
-      if (sessionId && !(await store.getSession(sessionId))) throw new BenchwrightError("not_found", `No session ${sessionId}`);
+      if (sessionId && !(await store.sessions.get(sessionId))) throw new BenchwrightError("not_found", `No session ${sessionId}`);
       const where = this.where(sessionId === undefined ? query : { ...query, session_id: sessionId });
-      const found = pageOf(await store.executionsWithSteps(where), query.limit, (last) => executionCursor(last.seq));
+      const found = pageOf(await store.executions.withSteps(where), query.limit, (last) => executionCursor(last.seq));
       return { rows: found.items, page: { items: executionViews(found.items), next: found.next } };
     });
     const items = await costs.withCosts(rows, page.items);
@@ -105,7 +105,7 @@ export class Executions {
   async *exportMetrics(query: MetricsExportQuery = {}): AsyncGenerator<MetricRow[], void, undefined> {
     const where = this.where(query);
     for (let after: string | undefined; ; ) {
-      const runs = await this.options.store.runMetrics({ ...where, afterSeq: after, limit: EXPORT_BATCH });
+      const runs = await this.options.store.metrics.runMetrics({ ...where, afterSeq: after, limit: EXPORT_BATCH });
       yield metricRowsOf(runs);
       // Store.runMetrics gives every execution of the batch at least one row.
       if (new Set(runs.map((r) => r.seq)).size < EXPORT_BATCH) return;
@@ -116,7 +116,7 @@ export class Executions {
   async get(id: string): Promise<Execution> {
     const { store, reads, costs } = this.options;
     const { row, view } = await reads.get(`execution:${id}`, async () => {
-      const [found] = await store.executionsWithSteps({ id });
+      const [found] = await store.executions.withSteps({ id });
       if (!found) throw new BenchwrightError("not_found", `No execution ${id}`);
       return { row: found, view: executionView(found, found.steps) };
     });
@@ -126,7 +126,7 @@ export class Executions {
 
   /** The execution's row, whatever its session's state. */
   async row(id: string): Promise<ExecutionRow> {
-    const row = await this.options.store.getExecution(id);
+    const row = await this.options.store.executions.get(id);
     if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
     return row;
   }
@@ -147,10 +147,10 @@ export class Executions {
   /** What a comparison reads of each execution, in the order of `ids`: its record, its session's provider, its last successful run's figures. */
   async comparedRows(ids: string[]): Promise<Array<ComparedRow & Omit<ExecutionWithSteps, "params">>> {
     const { store } = this.options;
-    const rows = await store.executionsWithSteps({ ids });
+    const rows = await store.executions.withSteps({ ids });
     const missing = ids.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length) throw new BenchwrightError("not_found", `No execution ${missing.join(", ")}`);
-    const sessions = await store.findSessions({
+    const sessions = await store.sessions.find({
       states: ["active", "deleting", "deleted"],
       ids: [...new Set(rows.map((r) => r.session_id))],
     });

@@ -39,7 +39,7 @@ export interface StepLogView {
  * attempt that has ended left no log.
  */
 export async function openStepLog(store: Store, logs: LogStore, execId: string, select: { step?: StepKind; attempt?: number }): Promise<StepLogView> {
-  const steps = (await store.listSteps([execId])).filter((s) => !select.step || s.step === select.step);
+  const steps = (await store.steps.list([execId])).filter((s) => !select.step || s.step === select.step);
   const chosen = select.attempt ? steps.find((s) => s.attempt === select.attempt) : steps.at(-1);
   const notFound = () =>
     new BenchwrightError("not_found", `Execution ${execId} has no log for ${select.step ?? "any step"}${select.attempt ? ` attempt ${select.attempt}` : ""}`);
@@ -66,7 +66,7 @@ async function* followLog(store: Store, logs: LogStore, key: StepKey, logFile: s
     if (signal?.aborted) return;
     try {
       // Looked at before reading: once it has ended, its writer has stored every byte, and this read gets them all.
-      const ended = (await store.getStep(key))?.state !== "running";
+      const ended = (await store.steps.get(key))?.state !== "running";
       for await (const chunk of logs.read(key, { start: at }, logFile)) {
         at += (chunk as Buffer).length;
         yield chunk as Buffer;

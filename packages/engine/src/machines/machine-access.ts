@@ -16,11 +16,11 @@ export class MachineAccess {
     this.hostKeys = {
       get: (key) => {
         const [sessionId, machineId] = splitKey(key);
-        return store.getHostKey(sessionId, machineId);
+        return store.machines.hostKey(sessionId, machineId);
       },
       set: (key, fingerprint) => {
         const [sessionId, machineId] = splitKey(key);
-        return store.setHostKey(sessionId, machineId, fingerprint);
+        return store.machines.setHostKey(sessionId, machineId, fingerprint);
       },
     };
     this.pool = new SshPool({ ...poolOptions, hostKeys: this.hostKeys });

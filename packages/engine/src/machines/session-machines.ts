@@ -94,16 +94,16 @@ export class SessionMachines {
       },
       resources: {
         record: (kind, id, meta = {}) =>
-          store.recordResource({
+          store.resources.record({
             session_id: session.id,
             provider_name: config.name,
             kind,
             resource_id: id,
             meta_sealed: secrets.seal(meta),
           }),
-        markDestroyed: (kind, id) => store.markResourceDestroyed(session.id, kind, id),
+        markDestroyed: (kind, id) => store.resources.markDestroyed(session.id, kind, id),
         live: async () =>
-          (await store.liveResources(session.id)).map((r) => ({
+          (await store.resources.live(session.id)).map((r) => ({
             kind: r.kind,
             id: r.resource_id,
             meta: secrets.open<Record<string, unknown>>(r.meta_sealed),

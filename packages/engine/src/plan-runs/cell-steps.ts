@@ -41,7 +41,7 @@ export async function driveCell(c: CellCollaborators, lease: RunLease, plan: Cel
   if (cell.state === "pending") cell = await record(cell, { state: "preparing" });
   if (!cell) return;
   const execId = cell.execution_id;
-  if (!(await c.store.getExecution(execId))) {
+  if (!(await c.store.executions.get(execId))) {
     if (lease.cancelling) return end("cancelled", CANCELLED);
     const body = { tool: cell.tool, workload: cell.workload, params: cell.params as ExecutionCreate["params"], repetitions: plan.repetitions };
     try {
@@ -52,7 +52,7 @@ export async function driveCell(c: CellCollaborators, lease: RunLease, plan: Cel
   }
   for (;;) {
     if (lease.signal.aborted) return;
-    const steps = await c.store.listSteps([execId]);
+    const steps = await c.store.steps.list([execId]);
     const next = nextStep(steps, plan.retries);
     if ("wait" in next) {
       await unlessAborted(

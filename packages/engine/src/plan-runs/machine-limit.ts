@@ -6,7 +6,7 @@ import type { Store } from "../store/store.js";
  * null on a cloud (it makes as many as asked). Null too for a session not there any more.
  */
 export async function machineLimit(store: Store, machines: SessionMachines, sessionId: string): Promise<number | null> {
-  const session = await store.getSession(sessionId);
+  const session = await store.sessions.get(sessionId);
   if (!session) return null;
   const config = machines.configOf(session);
   if (config.class === "local") return 1;

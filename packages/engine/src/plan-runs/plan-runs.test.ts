@@ -19,8 +19,8 @@ describe("a plan run's starter", () => {
 
   async function plan(createdBy?: string) {
     const id = randomUUID();
-    await store.insertPlan({ id, created: new Date(), body, inline_sealed: null, created_by: createdBy });
-    return (await store.getPlan(id))!;
+    await store.plans.insert({ id, created: new Date(), body, inline_sealed: null, created_by: createdBy });
+    return (await store.plans.get(id))!;
   }
   const startedBy = async (runId: string) => (await db.query<{ started_by: string }>("SELECT started_by FROM plan_runs WHERE id = $1", [runId]))[0].started_by;
   /** A schedule's tick that wins: the run is recorded in the tick's transaction. */

@@ -47,7 +47,7 @@ export class PlanRuns {
    * will have; its sessions will be `startedBy`'s (the principal who asked), shared with everyone.
    */
   async start(planId: string, { startedBy = BOOTSTRAP_PRINCIPAL }: { startedBy?: string } = {}): Promise<PlanRunView> {
-    const plan = await this.store.getPlan(planId);
+    const plan = await this.store.plans.get(planId);
     if (!plan) throw new BenchwrightError("not_found", `No plan ${planId}`);
     const { run, cells } = newRun(plan, "api", null, startedBy);
     await this.store.planRuns.insert(run, cells);
@@ -71,7 +71,7 @@ export class PlanRuns {
   /** The plan's runs, oldest first (a page of them with the query's `limit`). */
   async list(planId: string, query: PlanListQuery = {}): Promise<Page<PlanRunView>> {
     const { afterSeq, limit } = planRunPageOf(query);
-    if (!(await this.store.getPlan(planId))) throw new BenchwrightError("not_found", `No plan ${planId}`);
+    if (!(await this.store.plans.get(planId))) throw new BenchwrightError("not_found", `No plan ${planId}`);
     const rows = await this.store.planRuns.page(planId, afterSeq, limit);
     const page = pageOf(rows, query.limit, (last) => planRunCursor(last.seq));
     return { items: page.items.map((r) => planRunView(r, r.cells)), next: page.next };

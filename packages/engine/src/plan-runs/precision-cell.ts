@@ -79,7 +79,7 @@ function counted(so: RoundsSoFar): Pick<CellPrecision, "machines" | "runs"> {
 /** What the rounds measured (the pilot's first metric, by machine), what each level costs and what was spent, in the budget's unit. */
 async function roundsSoFar(c: PrecisionCollaborators, plan: PrecisionPlan, state: CellPrecision, startedAt: number): Promise<RoundsSoFar> {
   const ids = state.rounds.map((r) => r.execution_id);
-  const executions = await Promise.all(ids.map((id) => c.store.getExecution(id)));
+  const executions = await Promise.all(ids.map((id) => c.store.executions.get(id)));
   const metrics = executions.flatMap((e) => e?.metrics ?? []);
   const main = metrics[0];
   const groups = new Map<string, number[]>();
@@ -88,7 +88,7 @@ async function roundsSoFar(c: PrecisionCollaborators, plan: PrecisionPlan, state
     const key = m.vm ?? "";
     groups.set(key, [...(groups.get(key) ?? []), m.value]);
   }
-  const steps = (await c.store.listSteps(ids)).filter((s) => s.state === "succeeded");
+  const steps = (await c.store.steps.list(ids)).filter((s) => s.state === "succeeded");
   const { unit } = budgetOf(plan.budget);
   const costs = unit === "wall_seconds" ? null : ((await c.costsOf?.(ids)) ?? new Map<string, ExecutionCost>());
   const seconds = (kind: StepRow["step"], of: (r: CellPrecision["rounds"][number]) => boolean) =>

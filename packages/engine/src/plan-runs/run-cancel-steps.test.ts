@@ -44,7 +44,7 @@ describe("a plan run cancelled while a cell's step runs", () => {
       }
       throw new Error("timed out");
     };
-    const step = await until(async () => (await engineStore(engine).runningSteps()).find((s) => s.step === "run"));
+    const step = await until(async () => (await engineStore(engine).steps.running()).find((s) => s.step === "run"));
     await engine.cancelPlanRun(plan.id, run.id);
     const ended = await until(async () => {
       const now = await engine.getPlanRun(plan.id, run.id);
@@ -52,7 +52,7 @@ describe("a plan run cancelled while a cell's step runs", () => {
     });
     expect(ended.cells.map((cell) => cell.state)).toEqual(["cancelled"]);
     const [stopped] = await engineStore(engine)
-      .listSteps([step.execution_id])
+      .steps.list([step.execution_id])
       .then((steps) => steps.filter((s) => s.step === "run"));
     expect(stopped).toMatchObject({ state: "failed", error_code: "step_cancelled" });
     expect(stopped.error).toContain(`its plan run ${run.id} was cancelled`);

@@ -27,7 +27,7 @@ describe("a run cancelled before its cells began", () => {
       executions: n,
     });
     const planId = randomUUID();
-    await store.insertPlan({ id: planId, created: new Date(), body, inline_sealed: null });
+    await store.plans.insert({ id: planId, created: new Date(), body, inline_sealed: null });
     const firstEvent = await store.events.lastId();
     const run = await new PlanRuns(store).start(planId);
     expect(await store.planRuns.cancel(planId, run.id)).toBe("cancelling");

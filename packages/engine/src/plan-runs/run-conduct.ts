@@ -49,7 +49,7 @@ type CancelPending = (error: string) => Promise<PlanRunCellRow[]>;
  */
 export async function conductRun(c: RunCollaborators, lease: RunLease, claimed: PlanRunRow): Promise<void> {
   const { store } = c;
-  const plan = await store.getPlan(claimed.plan_id);
+  const plan = await store.plans.get(claimed.plan_id);
   // A plan is not deleted while a run of it is going (and its runs go with it).
   if (!plan) return;
   let run: PlanRunRow | null = claimed;
@@ -112,7 +112,7 @@ function sessionOpener(c: RunCollaborators, lease: RunLease, plan: PlanRow, run:
   let inline: Record<string, unknown> | undefined;
   const open = async (label: string) => {
     const id = run.sessions[label];
-    if (await c.store.getSession(id)) return;
+    if (await c.store.sessions.get(id)) return;
     const target = plan.body.targets.find((t) => t.label === label);
     inline ??= plan.inline_sealed ? c.secrets.open<Record<string, unknown>>(plan.inline_sealed) : {};
     const body = (

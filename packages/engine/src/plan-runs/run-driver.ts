@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import type { EngineLog } from "../engine-log.js";
+import { LeaseLoop, leaseOwner } from "../lease-loop.js";
 import type { PlanRunRow } from "../model/plan-runs.js";
 import type { Store } from "../store/store.js";
 import { conductRun, type RunCollaborators } from "./run-conduct.js";
@@ -28,16 +27,14 @@ interface Held {
  * of them the run's driver at a time.
  */
 export class RunDriver {
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly owner = leaseOwner();
   readonly #store: Store;
   readonly #collaborators: RunCollaborators;
   readonly #leaseMs: number;
   readonly #renewMs: number;
-  readonly #sweepMs: number;
   readonly #log: EngineLog;
   readonly #held = new Map<string, Held>();
-  #sweeper: NodeJS.Timeout | undefined;
-  #sweeping: Promise<void> = Promise.resolve();
+  readonly #loop: LeaseLoop;
   #stopped = false;
 
   constructor(collaborators: RunCollaborators, options: RunDriverOptions = {}) {
@@ -46,31 +43,23 @@ export class RunDriver {
     this.#log = collaborators.log;
     this.#leaseMs = options.leaseMs ?? 15_000;
     this.#renewMs = options.renewMs ?? 2_000;
-    this.#sweepMs = options.sweepMs ?? 2_000;
+    this.#loop = new LeaseLoop({ look: () => this.#sweep(), everyMs: options.sweepMs ?? 2_000, log: this.#log, what: "plan run sweep" });
   }
 
   /** Starts looking for runs to drive, now and every `sweepMs`. */
   start(): void {
-    const tick = () => {
-      if (this.#stopped) return;
-      this.wake();
-      void this.#sweeping.finally(() => {
-        if (!this.#stopped) this.#sweeper = setTimeout(tick, this.#sweepMs);
-      });
-    };
-    this.#sweeper = setTimeout(tick, 0);
+    if (!this.#stopped) this.#loop.start();
   }
 
   /** Looks for runs now (a run was just started or cancelled here), after the look under way. */
   wake(): void {
-    if (this.#stopped) return;
-    this.#sweeping = this.#sweeping.then(() => this.#sweep()).catch((e: Error) => this.#log(`plan run sweep failed: ${e.message}`, { level: "warn" }));
+    if (!this.#stopped) void this.#loop.wake();
   }
 
   /** Stops driving: the runs held are let go at once (their steps go on), for another driver or this one restarted. */
   async stop(deadlineMs = 5_000): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#sweeper);
+    void this.#loop.stop();
     const all = [...this.#held.values()];
     for (const h of all) h.abort.abort(new RunHandedBack("this process is stopping"));
     await Promise.race([Promise.allSettled(all.map((h) => h.done)), new Promise((r) => setTimeout(r, deadlineMs).unref())]);

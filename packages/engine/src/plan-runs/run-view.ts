@@ -1,5 +1,6 @@
 import type { PlanRun, PlanRunProgress } from "@benchwright/contract";
-import type { NewPlanRun, PlanCellState, PlanRunCell, PlanRunCellRow } from "../model/plan-runs.js";
+import type { NewPlanRun, PlanCellState, PlanRunCellRow } from "../model/plan-runs.js";
+import { cellView } from "./cell-view.js";
 import { formatTimestamp } from "../time.js";
 
 /** The cells that have ended: no step of theirs will begin again. */
@@ -25,26 +26,6 @@ export function planRunView(run: NewPlanRun, cells: readonly PlanRunCellRow[], n
     scheduled_for: run.scheduled_for ? formatTimestamp(new Date(run.scheduled_for)) : null,
   };
 }
-
-/** A cell as the run's view and its report show it: its execution's id once the execution may exist. */
-function cellView(c: PlanRunCellRow): PlanRunCell {
-  const made = !(c.state === "pending" || (c.state === "cancelled" && c.attempts === 0));
-  return {
-    ...cellPlace(c),
-    state: c.state,
-    execution_id: made ? c.execution_id : null,
-    attempts: c.attempts,
-    error: c.error,
-    ...(c.precision ? { precision: c.precision } : {}),
-  };
-}
-
-/** What names a cell wherever it is shown (the run's view, its report's failures): where it is in the plan, and what it runs. */
-export function cellPlace(c: CellPlace): CellPlace {
-  return { target: c.target, benchmark: c.benchmark, cell: c.cell, tool: c.tool, workload: c.workload, params: c.params };
-}
-
-type CellPlace = Pick<PlanRunCell, "target" | "benchmark" | "cell" | "tool" | "workload" | "params">;
 
 /**
  * The cells counted by state, and the seconds left at the pace of the run so far: the time

@@ -57,7 +57,7 @@ export class Plans {
       created_by: createdBy ?? null,
     };
     if (!dryRun) {
-      await store.insertPlan(row);
+      await store.plans.insert(row);
       if (schedule) this.options.onScheduled?.();
     }
     return planView(row);
@@ -66,12 +66,12 @@ export class Plans {
   /** The stored plans, oldest first (a page of them with the query's `limit`). */
   async list(query: PlanListQuery = {}): Promise<Page<PlanView>> {
     const { afterSeq, limit } = planPageOf(query);
-    const page = pageOf(await this.options.store.listPlans(afterSeq, limit), query.limit, (last) => planCursor(last.seq));
+    const page = pageOf(await this.options.store.plans.page(afterSeq, limit), query.limit, (last) => planCursor(last.seq));
     return { items: page.items.map(planView), next: page.next };
   }
 
   async get(id: string): Promise<PlanView> {
-    const row = await this.options.store.getPlan(id);
+    const row = await this.options.store.plans.get(id);
     if (!row) throw new BenchwrightError("not_found", `No plan ${id}`);
     return planView(row);
   }
@@ -99,7 +99,7 @@ export class Plans {
 
   /** A plan with a run not yet ended stays: its driver reads it. */
   async delete(id: string): Promise<void> {
-    const deleted = await this.options.store.deletePlan(id);
+    const deleted = await this.options.store.plans.delete(id);
     if (deleted === "missing") throw new BenchwrightError("not_found", `No plan ${id}`);
     if (deleted === "busy") throw new BenchwrightError("wrong_state", `Plan ${id} has a run that has not ended; cancel it first`);
   }

@@ -56,7 +56,7 @@ export class Quotas {
   async startRunStep(kind: StepKind, execId: string): Promise<StepAttempt> {
     const { store, steps, limits } = this.options;
     if (limits?.steps === undefined) return steps.start(kind, execId);
-    const owner = (await store.getExecutionWithSession(execId))?.session.owner;
+    const owner = (await store.executions.getWithSession(execId))?.session.owner;
     return owner === undefined ? steps.start(kind, execId) : this.startStep(owner, limits.steps, kind, execId);
   }
 }

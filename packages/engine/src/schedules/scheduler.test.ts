@@ -23,7 +23,7 @@ function schedulerOn(store: Store, options: SchedulerOptions = {}): Scheduler {
 
 async function newPlan(store: Store, schedule: PlanSchedule, nextRunAt: Date | null): Promise<string> {
   const id = randomUUID();
-  await store.insertPlan({ id, created: new Date(), body, inline_sealed: null, schedule, next_run_at: nextRunAt });
+  await store.plans.insert({ id, created: new Date(), body, inline_sealed: null, schedule, next_run_at: nextRunAt });
   return id;
 }
 
@@ -57,7 +57,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const runs = await runsOf(store, id);
       expect(runs.map((r) => [r.trigger, r.state, new Date(r.scheduled_for!).getTime()])).toEqual([["schedule", "pending", new Date(due).getTime()]]);
       expect(runs[0].cells).toHaveLength(1);
-      const plan = await store.getPlan(id);
+      const plan = await store.plans.get(id);
       expect(new Date(plan!.next_run_at!).getTime()).toBeGreaterThan(Date.now() - 1_000);
       await store.schedules.pause(id);
     });
@@ -66,7 +66,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const id = await newPlan(store, YEARLY, LONG_AGO);
       await schedulerOn(store).fireDue();
       expect(await runsOf(store, id)).toEqual([]);
-      const plan = await store.getPlan(id);
+      const plan = await store.plans.get(id);
       expect(new Date(plan!.next_run_at!).getTime()).toBeGreaterThan(Date.now());
       expect(new Date(plan!.next_run_at!).toISOString()).toMatch(/-01-01T00:00:00.000Z$/);
     });
@@ -78,17 +78,17 @@ for (const kind of ["pglite", "postgres"] as const) {
       await scheduler.fireDue();
       const runs = await runsOf(store, id);
       expect(runs.map((r) => [r.trigger, new Date(r.scheduled_for!).toISOString()])).toEqual([["schedule", LONG_AGO.toISOString()]]);
-      expect(new Date((await store.getPlan(id))!.next_run_at!).getTime()).toBeGreaterThan(Date.now());
+      expect(new Date((await store.plans.get(id))!.next_run_at!).getTime()).toBeGreaterThan(Date.now());
     });
 
     it("fires no tick of a paused plan, and resumes from now without catching up", async () => {
       const id = await newPlan(store, { ...YEARLY, missed: "run_once" }, LONG_AGO);
       expect(await store.schedules.pause(id)).toBe("paused");
-      expect(await store.getPlan(id)).toMatchObject({ schedule_paused: true, next_run_at: null });
+      expect(await store.plans.get(id)).toMatchObject({ schedule_paused: true, next_run_at: null });
       await schedulerOn(store).fireDue();
       expect(await runsOf(store, id)).toEqual([]);
       expect(await store.schedules.resume(id, (_, now) => new Date(now.getTime() + 60_000))).toBe("resumed");
-      const resumed = await store.getPlan(id);
+      const resumed = await store.plans.get(id);
       expect(resumed?.schedule_paused).toBe(false);
       expect(new Date(resumed!.next_run_at!).getTime()).toBeGreaterThan(Date.now());
       await schedulerOn(store).fireDue();
@@ -96,7 +96,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       // Resuming one not paused changes nothing; a plan without a schedule is told apart.
       expect(await store.schedules.resume(id, () => null)).toBe("running");
       const unscheduled = randomUUID();
-      await store.insertPlan({ id: unscheduled, created: new Date(), body, inline_sealed: null });
+      await store.plans.insert({ id: unscheduled, created: new Date(), body, inline_sealed: null });
       expect(await store.schedules.pause(unscheduled)).toBe("unscheduled");
       expect(await store.schedules.resume(unscheduled, () => null)).toBe("unscheduled");
       expect(await store.schedules.pause(randomUUID())).toBe("missing");
@@ -104,14 +104,14 @@ for (const kind of ["pglite", "postgres"] as const) {
 
     it("records nothing when a tick's run exists already (the unique index), and leaves the tick as it was", async () => {
       const id = await newPlan(store, { ...YEARLY, missed: "run_once" }, LONG_AGO);
-      const plan = (await store.getPlan(id))!;
+      const plan = (await store.plans.get(id))!;
       const planRuns = new PlanRuns(store);
       const fire = (record: (tx: Db) => Promise<void>) => store.schedules.fire(id, LONG_AGO, new Date("2099-01-01T00:00:00Z"), record);
       expect(await planRuns.startScheduled(plan, LONG_AGO, async () => false)).toBeNull();
       // A run for that tick already (as if recorded by another server through some other path).
       await store.planRuns.insert({ ...(await newRunLike(id)), scheduled_for: LONG_AGO, trigger: "schedule" }, []);
       expect(await planRuns.startScheduled(plan, LONG_AGO, fire)).toBeNull();
-      expect(new Date((await store.getPlan(id))!.next_run_at!).toISOString()).toBe(LONG_AGO.toISOString());
+      expect(new Date((await store.plans.get(id))!.next_run_at!).toISOString()).toBe(LONG_AGO.toISOString());
       expect(await runsOf(store, id)).toHaveLength(1);
     });
 
@@ -128,20 +128,20 @@ for (const kind of ["pglite", "postgres"] as const) {
       await db.query("UPDATE plans SET next_run_at = $2 WHERE id = ANY($1)", [[skip, allow], later]);
       await scheduler.fireDue();
       expect(await runsOf(store, skip)).toHaveLength(1);
-      const skipped = (await store.getPlan(skip))!;
+      const skipped = (await store.plans.get(skip))!;
       expect(skipped).toMatchObject({ schedule_skipped: 1 });
       expect(new Date(skipped.schedule_last_skipped!).toISOString()).toBe(later.toISOString());
       expect(new Date(skipped.next_run_at!).getTime()).toBeGreaterThan(Date.now());
       expect(planView(skipped).schedule).toMatchObject({ overlap: "skip", skipped_ticks: 1, last_skipped_tick: "2025-06-01 00:00:00" });
       expect((await runsOf(store, allow)).map((r) => new Date(r.scheduled_for!).toISOString()).sort()).toEqual([LONG_AGO.toISOString(), later.toISOString()]);
-      expect(await store.getPlan(allow)).toMatchObject({ schedule_skipped: 0, schedule_last_skipped: null });
+      expect(await store.plans.get(allow)).toMatchObject({ schedule_skipped: 0, schedule_last_skipped: null });
       // Once the run has ended, the next tick starts one again.
       await db.query("UPDATE plan_runs SET state = 'completed' WHERE plan_id = $1", [skip]);
       const third = new Date("2025-09-01T00:00:00Z");
       await db.query("UPDATE plans SET next_run_at = $2 WHERE id = $1", [skip, third]);
       await scheduler.fireDue();
       expect((await runsOf(store, skip)).map((r) => new Date(r.scheduled_for!).toISOString()).sort()).toEqual([LONG_AGO.toISOString(), third.toISOString()]);
-      expect(await store.getPlan(skip)).toMatchObject({ schedule_skipped: 1 });
+      expect(await store.plans.get(skip)).toMatchObject({ schedule_skipped: 1 });
     });
 
     it("fires by an injected clock rather than the database's: a tick an hour ahead is due once the clock reaches it, and resumes from that clock", async () => {
@@ -157,12 +157,12 @@ for (const kind of ["pglite", "postgres"] as const) {
       await scheduler.fireDue();
       const runs = await runsOf(store, id);
       expect(runs.map((r) => new Date(r.scheduled_for!).getTime())).toEqual([ahead.getTime()]);
-      expect(new Date((await store.getPlan(id))!.next_run_at!).getTime()).toBe(ahead.getTime() + 60_000);
+      expect(new Date((await store.plans.get(id))!.next_run_at!).getTime()).toBe(ahead.getTime() + 60_000);
       // Paused, then resumed by the clock: its next tick is the one after the clock's now, not the database's.
       await store.schedules.pause(id);
       now = new Date(ahead.getTime() + 90_000);
       expect(await store.schedules.resume(id, (_, at) => new Date(Math.ceil((at.getTime() + 1) / 60_000) * 60_000), now)).toBe("resumed");
-      expect(new Date((await store.getPlan(id))!.next_run_at!).getTime()).toBe(ahead.getTime() + 120_000);
+      expect(new Date((await store.plans.get(id))!.next_run_at!).getTime()).toBe(ahead.getTime() + 120_000);
       await store.schedules.pause(id);
     });
 

@@ -1,4 +1,5 @@
 import type { EngineLog } from "../engine-log.js";
+import { LeaseLoop } from "../lease-loop.js";
 import type { PlanRuns } from "../plan-runs/plan-runs.js";
 import type { DuePlan } from "../store/schedules-repository.js";
 import type { Store } from "../store/store.js";
@@ -50,51 +51,37 @@ export class Scheduler {
   readonly #wakeMs: number;
   readonly #graceMs: number;
   readonly #clock: (() => Date) | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #looking: Promise<void> = Promise.resolve();
-  #stopped = false;
+  readonly #loop: LeaseLoop;
 
   constructor(collaborators: SchedulerCollaborators, options: SchedulerOptions = {}) {
     this.#c = collaborators;
     this.#wakeMs = options.wakeMs ?? 5_000;
     this.#graceMs = options.graceMs ?? Math.max(2 * this.#wakeMs, 30_000);
     this.#clock = options.clock;
+    this.#loop = new LeaseLoop({ look: () => this.#look(), everyMs: this.#wakeMs, log: collaborators.log, what: "the scheduler's look" });
   }
 
   /** Starts looking for due ticks, now and after each look. */
   start(): void {
-    this.#stopped = false;
-    this.wake();
+    this.#loop.start();
   }
 
   /** Looks now (a schedule was made or resumed here), after the look under way. */
   wake(): void {
-    if (this.#stopped) return;
-    clearTimeout(this.#timer);
-    this.#looking = this.#looking.then(async () => {
-      if (this.#stopped) return;
-      let waitMs = this.#wakeMs;
-      try {
-        const { failed } = await this.fireDue();
-        const untilEarliest = await this.#c.store.schedules.untilEarliest(this.#clock?.());
-        // A tick that could not be fired is tried again at the next wake, not at once.
-        if (untilEarliest !== null && failed === 0) waitMs = Math.min(this.#wakeMs, Math.max(MIN_WAIT_MS, untilEarliest));
-      } catch (e) {
-        // The database is out, say: look again at the next wake.
-        this.#c.log(`the scheduler's look failed: ${(e as Error).message}`, { level: "warn" });
-      }
-      if (!this.#stopped) {
-        clearTimeout(this.#timer);
-        this.#timer = setTimeout(() => this.wake(), waitMs);
-      }
-    });
+    void this.#loop.wake();
   }
 
   /** Stops looking; a look under way ends first (a tick it fires is recorded whole or not at all). */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#looking;
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  /** Fires what is due; answers how long to wait for the next look (a failed look waits `wakeMs`: the database is out, say). */
+  async #look(): Promise<number> {
+    const { failed } = await this.fireDue();
+    const untilEarliest = await this.#c.store.schedules.untilEarliest(this.#clock?.());
+    // A tick that could not be fired is tried again at the next wake, not at once.
+    return untilEarliest !== null && failed === 0 ? Math.min(this.#wakeMs, Math.max(MIN_WAIT_MS, untilEarliest)) : this.#wakeMs;
   }
 
   /**
@@ -106,7 +93,7 @@ export class Scheduler {
     let started = 0;
     let failed = 0;
     for (const plan of await this.#c.store.schedules.due(BATCH, this.#clock?.())) {
-      if (this.#stopped) break;
+      if (this.#loop.stopped) break;
       try {
         if (await this.#fire(plan)) started++;
       } catch (e) {
@@ -130,7 +117,7 @@ export class Scheduler {
       }
       return false;
     }
-    const plan = await store.getPlan(due.id);
+    const plan = await store.plans.get(due.id);
     // Deleted since it was read.
     if (!plan) return false;
     const runFor = decision.runFor;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EngineLog } from "../engine-log.js";
+import { LeaseLoop } from "../lease-loop.js";
 import type { NewEvent } from "../model/events.js";
 import { type ChangePointOptions, CHANGE_POINT_DEFAULTS, checkNewPoint, direction } from "../results/change-points.js";
 import type { ChangeWithSeries } from "../store/series-repository.js";
@@ -35,49 +36,35 @@ export class ChangeChecker {
   readonly #store: Store;
   readonly #log: EngineLog;
   readonly #onChange: OnChange;
-  readonly #intervalMs: number;
   readonly #batch: number;
   readonly #changePoints: ChangePointOptions & { window?: number };
-  #timer: NodeJS.Timeout | undefined;
-  #checking: Promise<void> = Promise.resolve();
-  #stopped = false;
+  readonly #loop: LeaseLoop;
 
   constructor(collaborators: { store: Store; log: EngineLog; onChange?: OnChange }, options: ChangeCheckerOptions = {}) {
     this.#store = collaborators.store;
     this.#log = collaborators.log;
     this.#onChange = collaborators.onChange ?? (() => {});
-    this.#intervalMs = options.intervalMs ?? 2_000;
     this.#batch = options.batch ?? 100;
     this.#changePoints = options.changePoints ?? {};
+    // Until no unchecked point is left.
+    const look = async () => {
+      while (!this.#loop.stopped && (await this.checkOnce()) > 0);
+    };
+    this.#loop = new LeaseLoop({ look, everyMs: options.intervalMs ?? 2_000, log: this.#log, what: "checking series for changes" });
   }
 
   /** Starts checking, now and every `intervalMs`. */
   start(): void {
-    const tick = () => {
-      if (this.#stopped) return;
-      this.wake();
-      void this.#checking.finally(() => {
-        if (!this.#stopped) this.#timer = setTimeout(tick, this.#intervalMs);
-      });
-    };
-    this.#timer = setTimeout(tick, 0);
+    if (!this.#loop.stopped) this.#loop.start();
   }
 
   /** Checks now (after the check under way), until no unchecked point is left. */
   wake(): Promise<void> {
-    if (this.#stopped) return this.#checking;
-    this.#checking = this.#checking
-      .then(async () => {
-        while (!this.#stopped && (await this.checkOnce()) > 0);
-      })
-      .catch((e: Error) => this.#log(`checking series for changes failed: ${e.message}`, { level: "warn" }));
-    return this.#checking;
+    return this.#loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#checking;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** Claims a batch of unchecked points and checks their series; answers how many points it claimed. */

@@ -37,7 +37,7 @@ for (const kind of ["pglite", "postgres"] as const) {
 
     async function session(provider = "local"): Promise<string> {
       const id = randomUUID();
-      await store.insertSession({
+      await store.sessions.insert({
         id,
         provider_name: provider,
         service_type: "default",
@@ -59,7 +59,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       id: string = randomUUID(),
     ): Promise<{ id: string; started: Date }> {
       const test = { tool_id: "sysbench", workload_id: "cpu", tool_name: "sysbench", workload_name: "cpu", workload_description: "d" };
-      await store.insertExecution({
+      await store.executions.insert({
         id,
         session_id: sessionId,
         tool_id: "sysbench",
@@ -69,12 +69,10 @@ for (const kind of ["pglite", "postgres"] as const) {
         state: "prepared",
         created: new Date(),
       });
-      await store.setExecEnv(id, { vms: [{ id: "vm1", ip: "127.0.0.1", platform: "debian_12", facts: { cpu_count: 2, ...facts } }] });
-      const step = await store.beginStep(id, "run", { from: ["prepared"], to: "running" }, new Date(), () => "log");
-      const ended = await store.endStep(
-        id,
-        "run",
-        step!.attempt,
+      await store.executions.setExecEnv(id, { vms: [{ id: "vm1", ip: "127.0.0.1", platform: "debian_12", facts: { cpu_count: 2, ...facts } }] });
+      const step = await store.steps.begin(id, "run", { from: ["prepared"], to: "running" }, new Date(), () => "log");
+      const ended = await store.steps.end(
+        { execution_id: id, step: "run", attempt: step!.attempt },
         { state: "succeeded", duration: 1, exit_code: 0, error: null, metrics },
         { from: "running", to: "completed" },
       );

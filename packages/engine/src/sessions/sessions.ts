@@ -63,7 +63,7 @@ export class Sessions {
       owner,
       shared: body.shared ?? false,
     };
-    await store.insertSession(row);
+    await store.sessions.insert(row);
     log(`session ${row.id} created on ${config.class} configuration ${config.name}/${config.serviceType}`, { session_id: row.id });
     return sessionView({ ...row, deleted_at: null }, []);
   }
@@ -74,7 +74,7 @@ export class Sessions {
     const { executions, page } = await reads.get(`sessions:${JSON.stringify(query)}`, async () => {
       const where = sessionWhereOf(query);
       // The page's sessions and their executions, in two queries side by side.
-      const [rows, found] = await Promise.all([store.findSessions(where), store.executionsWithSteps({ sessions: where })]);
+      const [rows, found] = await Promise.all([store.sessions.find(where), store.executions.withSteps({ sessions: where })]);
       const sessions = pageOf(rows, query.limit, (last) => sessionCursor(last.key));
       const bySession = new Map<string, Execution[]>(sessions.items.map((r) => [r.id, []]));
       for (const e of found) bySession.get(e.session_id)?.push(executionView(e, e.steps));
@@ -89,9 +89,9 @@ export class Sessions {
   async get(id: string): Promise<Session> {
     const { store, reads } = this.options;
     const { executions, view } = await reads.get(`session:${id}`, async () => {
-      const [row] = await store.sessionSummaries(["active", "deleting", "deleted"], id);
+      const [row] = await store.sessions.find({ states: ["active", "deleting", "deleted"], id: id });
       if (!row) throw new BenchwrightError("not_found", `No session ${id}`);
-      const found = await store.executionsWithSteps({ sessionIds: [id] });
+      const found = await store.executions.withSteps({ sessionIds: [id] });
       return { executions: found, view: sessionView(row, executionViews(found)) };
     });
     return sessionWithCosts(view, await this.options.costs.of(executions));
@@ -109,10 +109,10 @@ export class Sessions {
   async delete(id: string): Promise<void> {
     const { store, machines, steps, log } = this.options;
     const row = await liveSession(store, id);
-    if (!(await store.setSessionState(id, ["active", "deleting"], "deleting"))) {
+    if (!(await store.sessions.setState(id, ["active", "deleting"], "deleting"))) {
       throw new BenchwrightError("wrong_state", `Session ${id} is ${row.state}`, { state: row.state });
     }
-    const executions = await store.listExecutions([id]);
+    const executions = await store.executions.list([id]);
     const ids = executions.map((e) => e.id);
     // Steps followed here end now; those followed by other processes end when their owners
     // see the session's state (at their next lease renewal), or when their processes die below.
@@ -138,7 +138,7 @@ export class Sessions {
     } catch (e) {
       throw providerFailure(e, `Deleting session ${id} failed; DELETE it again to retry`, config);
     }
-    await store.setSessionState(id, ["deleting"], "deleted");
+    await store.sessions.setState(id, ["deleting"], "deleted");
     log(`session ${id} deleted`, { session_id: id });
   }
 
@@ -148,7 +148,7 @@ export class Sessions {
    */
   async resumeDeletions(): Promise<void> {
     const { store, log } = this.options;
-    for (const session of await store.listSessions(["deleting"])) {
+    for (const session of await store.sessions.list(["deleting"])) {
       log(`finishing the deletion of session ${session.id}, interrupted by a stop`, { session_id: session.id });
       await this.delete(session.id).catch((e: Error) =>
         log(`session ${session.id}: deletion failed again: ${e.message}; DELETE it to retry`, { session_id: session.id, level: "error" }),

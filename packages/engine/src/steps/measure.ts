@@ -78,7 +78,7 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
         logStart = log.bytes;
         // Stored before the handle names it: machine_log_start never points past the stored log.
         await log.flush(signal);
-        const recorded = await tools.store.recordStepHandle(key, ctx.owner, {
+        const recorded = await tools.store.leases.recordHandle(key, ctx.owner, {
           machine_id: machine.id,
           role: label,
           repetition: round,
@@ -90,7 +90,7 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
         // checked first: a plan run's cancel asks it before it deletes the session.
         if (recorded?.cancelRequested) throw new StepCancelled(recorded.cancelRequested);
         // Nor once the session's DELETE began: it may have cleaned the host already.
-        if (recorded ? !recorded.sessionActive : !(await tools.store.sessionActive(execution.session_id))) throw new SessionDeleted();
+        if (recorded ? !recorded.sessionActive : !(await tools.store.sessions.active(execution.session_id))) throw new SessionDeleted();
         fresh = true;
       }
       const outcome = await followIntoLog(log, logStart, follow, signal);

@@ -46,7 +46,7 @@ export async function serve(tools: StepTools, ctx: StepContext, served: ServedPa
   };
   const transport = () => tools.access.transport(execution.session_id, part.machine);
   // As for a measured part (see measure): no server starts once the session's DELETE began.
-  if (!(await tools.store.sessionActive(execution.session_id))) throw new SessionDeleted();
+  if (!(await tools.store.sessions.active(execution.session_id))) throw new SessionDeleted();
   try {
     const outcome = await tools.runner.run(transport, served.spec(), onData, AbortSignal.any([ctx.signal, isReady.signal]), served.onLaunched);
     if (said) return said;

@@ -18,7 +18,7 @@ export class StepDriver {
   async drive(step: StepRow, owner: string, signal: AbortSignal, begun?: BegunRows): Promise<StepRow | null> {
     const { store, machines, executor } = this.options;
     const execution = begun?.execution ?? (await executionRow(store, step.execution_id));
-    const session = begun?.session ?? (await store.getSession(execution.session_id))!;
+    const session = begun?.session ?? (await store.sessions.get(execution.session_id))!;
     const { config, scrubber } = machines.settingsOf(session);
     return executor.drive(step, {
       execution,
@@ -40,7 +40,7 @@ export class StepDriver {
 
 /** The execution's row; not_found when there is none. */
 export async function executionRow(store: Store, id: string): Promise<ExecutionRow> {
-  const row = await store.getExecution(id);
+  const row = await store.executions.get(id);
   if (!row) throw new BenchwrightError("not_found", `No execution ${id}`);
   return row;
 }

@@ -84,10 +84,10 @@ export class StepExecutor {
   async begin(kind: StepKind, execution: ExecutionRow, claim?: StepClaim): Promise<StepRow> {
     const { store } = this.#options;
     const t = TRANSITIONS[kind];
-    const step = await store.beginStep(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);
+    const step = await store.steps.begin(execution.id, kind, { from: t.from, to: t.during }, new Date(), (a) => this.logFile(execution.id, kind, a), claim);
     if (!step) {
-      const now = await store.getExecution(execution.id);
-      if (!(await store.sessionActive(execution.session_id))) {
+      const now = await store.executions.get(execution.id);
+      if (!(await store.sessions.active(execution.session_id))) {
         throw new BenchwrightError("session_deleted", `The session of execution ${execution.id} is being deleted or deleted`, {
           state: now?.state,
         });
@@ -207,7 +207,7 @@ export class StepExecutor {
         level: failure ? "warn" : "info",
       });
       const recorded = await this.record(ctx, `${kind} ${step.attempt} of execution ${execution.id}`, about, () =>
-        store.endStep(execution.id, kind, step.attempt, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
+        store.steps.end({ execution_id: execution.id, step: kind, attempt: step.attempt }, end, { from: t.during, to: failure ? t.failed : t.ok }, ctx.owner),
       );
       // Its session's DELETE began while it ran: what the step launched since the DELETE cleaned the host goes too.
       if (!recorded?.session_active) await this.removeIfSessionGone(execution, reached, about);
@@ -252,17 +252,15 @@ export class StepExecutor {
   async abandon(executionIds: string[], reason: string): Promise<void> {
     if (executionIds.length === 0) return;
     const { store } = this.#options;
-    for (const step of await store.runningSteps(executionIds)) {
+    for (const step of await store.steps.running(executionIds)) {
       const t = TRANSITIONS[step.step];
       const duration = Math.max(0, (Date.now() - new Date(step.started).getTime()) / 1000);
       // One asked to cancel first (a plan run's cancel, before it deletes the run's sessions) ends cancelled.
       const end = step.cancel_requested
         ? { error: `${step.step} ${step.attempt} was ${step.cancel_requested}`, error_code: "step_cancelled" as const }
         : { error: reason, error_code: "step_failed" as const };
-      await store.endStep(
-        step.execution_id,
-        step.step,
-        step.attempt,
+      await store.steps.end(
+        { execution_id: step.execution_id, step: step.step, attempt: step.attempt },
         { state: "failed", duration, exit_code: null, metrics: null, ...end },
         { from: t.during, to: t.failed },
       );
@@ -278,7 +276,7 @@ export class StepExecutor {
   private async removeIfSessionGone(execution: ExecutionRow, machines: Machine[], about: LogFields): Promise<void> {
     if (machines.length === 0) return;
     try {
-      if (await this.#options.store.sessionActive(execution.session_id)) return;
+      if (await this.#options.store.sessions.active(execution.session_id)) return;
     } catch {
       // The database is out: the DELETE (finished again on restart) cleans it.
       return;

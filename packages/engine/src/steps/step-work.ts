@@ -53,7 +53,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
     await recordFacts(tools, execution, machines);
   }
   // Only a prepare changes the machines' facts (recordFacts, just above): a run has them in its row.
-  const vms = kind === "prepare" ? (await tools.store.getExecution(execution.id))!.exec_env.vms : execution.exec_env.vms;
+  const vms = kind === "prepare" ? (await tools.store.executions.get(execution.id))!.exec_env.vms : execution.exec_env.vms;
   const values = stepParams(execution, workload.declared);
   const params = paramEnv(values);
   const scriptOf = (part: StepPart): string => {
@@ -67,7 +67,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   if (kind === "run" && !step.provenance) {
     const scripts = parts.map((part) => ({ machine: part.machine.id, role: part.role, script: scriptOf(part) }));
     const provenance = runProvenance({ catalog: tools.catalog(), toolId: execution.tool_id, workloadId: execution.workload_id, vms, params: values, scripts });
-    await tools.store.setStepProvenance({ execution_id: execution.id, step: kind, attempt: step.attempt }, provenance);
+    await tools.store.steps.setProvenance({ execution_id: execution.id, step: kind, attempt: step.attempt }, provenance);
   }
   const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => (): StepSpec => {
     return {
@@ -137,12 +137,12 @@ async function recordFacts(tools: StepTools, execution: ExecutionRow, machines: 
       const facts = { ...read, ...placementFacts(machine, read.os_release) };
       const vm = { id: machine.id, ip: machine.ip, platform: machine.platform || platform || "unknown", facts };
       vms.push(vm);
-      await tools.store.upsertMachine({ session_id: execution.session_id, id: vm.id, ip: vm.ip, platform: vm.platform, facts });
+      await tools.store.machines.upsert({ session_id: execution.session_id, id: vm.id, ip: vm.ip, platform: vm.platform, facts });
     } finally {
       transport.release();
     }
   }
-  await tools.store.setExecEnv(execution.id, { vms });
+  await tools.store.executions.setExecEnv(execution.id, { vms });
 }
 
 /**
@@ -160,7 +160,7 @@ function placementFacts(machine: Machine, osRelease: string | undefined): Pick<M
  * A version that cannot be read is left out; it never fails the prepare.
  */
 async function recordToolVersions(tools: StepTools, execution: ExecutionRow, machines: Machine[], signal: AbortSignal): Promise<void> {
-  const env = (await tools.store.getExecution(execution.id))?.exec_env;
+  const env = (await tools.store.executions.get(execution.id))?.exec_env;
   if (!env) return;
   const vms: VmRecord[] = [];
   for (const vm of env.vms) {
@@ -185,5 +185,5 @@ async function recordToolVersions(tools: StepTools, execution: ExecutionRow, mac
     }
     vms.push(version === undefined ? vm : { ...vm, facts: { ...vm.facts, tool_version: version } });
   }
-  await tools.store.setExecEnv(execution.id, { vms });
+  await tools.store.executions.setExecEnv(execution.id, { vms });
 }

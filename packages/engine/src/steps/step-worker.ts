@@ -1,7 +1,6 @@
-import { hostname } from "node:os";
-import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { stepFields, type EngineLog } from "../engine-log.js";
+import { LeaseLoop, leaseOwner } from "../lease-loop.js";
 import type { Store } from "../store/store.js";
 import type { StepClaim, StepKey, StepRow } from "../model/steps.js";
 import { EngineShutdown, LeaseLost, SessionDeleted, StepCancelled } from "./hand-back.js";
@@ -35,18 +34,17 @@ export type DriveStep = (step: StepRow, owner: string, signal: AbortSignal, begu
  * make every claim and every end of a step exclusive, so nothing is followed twice.
  */
 export class StepWorker {
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly owner = leaseOwner();
   readonly #store: Store;
   readonly #drive: DriveStep;
   readonly #leaseMs: number;
   readonly #renewMs: number;
-  readonly #sweepMs: number;
   readonly #capacity: number;
   readonly #log: EngineLog;
   readonly #place: string | undefined;
   readonly #following = new Map<string, { key: StepKey; abort: AbortController; done: Promise<void> }>();
   readonly #ended = new EventEmitter();
-  #sweeper: NodeJS.Timeout | undefined;
+  readonly #loop: LeaseLoop;
   #stopped = false;
 
   constructor(store: Store, drive: DriveStep, options: StepWorkerOptions = {}) {
@@ -54,11 +52,11 @@ export class StepWorker {
     this.#drive = drive;
     this.#leaseMs = options.leaseMs ?? 15_000;
     this.#renewMs = options.renewMs ?? 2_000;
-    this.#sweepMs = options.sweepMs ?? 2_000;
     this.#capacity = options.capacity ?? 256;
     this.#log = options.log ?? (() => {});
     this.#place = options.place;
     this.#ended.setMaxListeners(0);
+    this.#loop = new LeaseLoop({ look: () => this.sweep(), everyMs: options.sweepMs ?? 2_000, log: this.#log, what: "step sweep" });
   }
 
   /** Steps followed here now. */
@@ -68,15 +66,7 @@ export class StepWorker {
 
   /** Starts sweeping for steps nobody holds. */
   start(): void {
-    const sweep = () => {
-      if (this.#stopped) return;
-      this.sweep()
-        .catch((e: Error) => this.#log(`step sweep failed: ${e.message}`, { level: "warn" }))
-        .finally(() => {
-          if (!this.#stopped) this.#sweeper = setTimeout(sweep, this.#sweepMs);
-        });
-    };
-    this.#sweeper = setTimeout(sweep, 0);
+    if (!this.#stopped) this.#loop.start();
   }
 
   /** The lease a step begun for this worker is begun with. */
@@ -92,7 +82,7 @@ export class StepWorker {
   /** Claims the step and follows it in the background; false when someone else holds it, it ended, or this worker is full. */
   async take(key: StepKey, begun?: BegunRows): Promise<boolean> {
     if (!this.hasRoom || this.#following.has(id(key))) return false;
-    const step = await this.#store.claimStep(key, this.owner, this.#leaseMs, this.#place);
+    const step = await this.#store.leases.claim(key, this.owner, this.#leaseMs, this.#place);
     if (!step || this.#stopped || this.#following.has(id(key))) return false;
     this.#follow(step, begun);
     return true;
@@ -133,7 +123,7 @@ export class StepWorker {
   async sweep(): Promise<void> {
     const room = this.#capacity - this.#following.size;
     if (room <= 0) return;
-    for (const key of await this.#store.orphanedSteps(room)) await this.take(key);
+    for (const key of await this.#store.leases.orphaned(room)) await this.take(key);
   }
 
   /** Whether this process follows the step now (onEnded then tells when it stops). */
@@ -168,12 +158,12 @@ export class StepWorker {
   /** Stops taking steps and hands back those it follows (they go on on their hosts), within `deadlineMs`. */
   async stop(deadlineMs = 5_000): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#sweeper);
+    void this.#loop.stop();
     const all = [...this.#following.values()];
     for (const f of all) f.abort.abort(new EngineShutdown());
     await Promise.race([Promise.allSettled(all.map((f) => f.done)), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
-    await this.#store
-      .releaseLeases(this.owner)
+    await this.#store.leases
+      .release(this.owner)
       .catch((e: Error) => this.#log(`cannot hand steps back: ${e.message}; they are taken over when their leases run out`, { level: "warn" }));
   }
 
@@ -181,7 +171,7 @@ export class StepWorker {
     // A cancelled step keeps its lease while it is stopped on its hosts: its end is this process's to record.
     if (abort.signal.aborted && !(abort.signal.reason instanceof StepCancelled)) return;
     try {
-      const lease = await this.#store.renewLease(key, this.owner, this.#leaseMs);
+      const lease = await this.#store.leases.renew(key, this.owner, this.#leaseMs);
       if (!lease) abort.abort(new LeaseLost());
       // A cancel asked before the session's DELETE (a plan run's cancel does both) is why the step stops.
       else if (lease.cancelRequested) abort.abort(new StepCancelled(lease.cancelRequested));

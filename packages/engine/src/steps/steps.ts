@@ -93,7 +93,7 @@ export class Steps {
       throw new BenchwrightError("unavailable", "The server is stopping; send the request to another server or again shortly", {
         retry_after: 5,
       });
-    const found = await this.#store.getExecutionWithSession(execId);
+    const found = await this.#store.executions.getWithSession(execId);
     if (!found) throw new BenchwrightError("not_found", `No execution ${execId}`);
     const { execution, session } = found;
     if (session.state !== "active") {
@@ -121,7 +121,7 @@ export class Steps {
   /** One step attempt of an execution. */
   async get(execId: string, kind: StepKind, attempt: number): Promise<StepAttempt> {
     await executionRow(this.#store, execId);
-    const step = await this.#store.getStep({ execution_id: execId, step: kind, attempt });
+    const step = await this.#store.steps.get({ execution_id: execId, step: kind, attempt });
     if (!step) throw new BenchwrightError("not_found", `Execution ${execId} has no ${kind} attempt ${attempt}`);
     return stepAttemptView(step);
   }
@@ -136,7 +136,7 @@ export class Steps {
       // A step this process follows runs until its worker says otherwise: the first look waits for that.
       if (look > 0 || !this.#worker?.follows(key)) {
         // The step goes on through a database outage, and so does the wait for it.
-        const step = await this.#store.getStep(key).catch((e: unknown) => {
+        const step = await this.#store.steps.get(key).catch((e: unknown) => {
           if (isBenchwrightError(e) && e.code === "unavailable" && !this.#closing) return "unreachable" as const;
           throw e;
         });
@@ -175,12 +175,12 @@ export class Steps {
   async cancel(execId: string, by: { requestId?: string } = {}, waitMs = CANCEL_WAIT_MS): Promise<boolean> {
     const execution = await executionRow(this.#store, execId);
     const reason = `cancelled at ${new Date().toISOString()}${by.requestId ? ` (request ${by.requestId})` : ""}`;
-    const [running] = await this.#store.runningSteps([execId]);
+    const [running] = await this.#store.steps.running([execId]);
     const key: StepKey | undefined = running && { execution_id: execId, step: running.step, attempt: running.attempt };
     // Null when the step ended between the two reads.
-    const asked = key && (await this.#store.requestStepCancel(key, reason));
+    const asked = key && (await this.#store.steps.requestCancel(key, reason));
     if (!key || !asked) {
-      const state = (await this.#store.getExecution(execId))?.state ?? execution.state;
+      const state = (await this.#store.executions.get(execId))?.state ?? execution.state;
       throw new BenchwrightError("no_running_step", `Execution ${execId} is ${state}; no prepare or run is under way to cancel`, { state });
     }
     // A cancel sent again while the step stops keeps the first one's words.
@@ -197,9 +197,9 @@ export class Steps {
    */
   async cancelExecutions(executionIds: string[], reason: string): Promise<void> {
     if (executionIds.length === 0) return;
-    for (const running of await this.#store.runningSteps(executionIds)) {
+    for (const running of await this.#store.steps.running(executionIds)) {
       const key: StepKey = { execution_id: running.execution_id, step: running.step, attempt: running.attempt };
-      const asked = await this.#store.requestStepCancel(key, reason);
+      const asked = await this.#store.steps.requestCancel(key, reason);
       if (!asked) continue;
       const words = asked.cancel_requested ?? reason;
       if (this.#worker && !this.#worker.cancel(key, words)) await this.#worker.take(key).catch(() => false);
@@ -210,7 +210,7 @@ export class Steps {
   async #endsWithin(key: StepKey, maxMs: number): Promise<boolean> {
     const until = Date.now() + maxMs;
     for (;;) {
-      const step = await this.#store.getStep(key);
+      const step = await this.#store.steps.get(key);
       if (step?.state !== "running") return true;
       if (Date.now() >= until || this.#closing) return false;
       await new Promise((r) => setTimeout(r, STEP_POLL_MS));
@@ -252,7 +252,7 @@ export class Steps {
   /** Waits (a bounded time) until no live owner follows a step of these executions. */
   async waitEnded(executionIds: string[], maxMs: number): Promise<void> {
     const until = Date.now() + maxMs;
-    while (Date.now() < until && (await this.#store.heldSteps(executionIds)).length > 0) {
+    while (Date.now() < until && (await this.#store.leases.held(executionIds)).length > 0) {
       await new Promise((r) => setTimeout(r, STEP_POLL_MS));
     }
   }

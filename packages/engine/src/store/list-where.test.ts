@@ -129,7 +129,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         );
       }
       for (const e of EXECUTIONS) {
-        await store.insertExecution({
+        await store.executions.insert({
           id: e.id,
           session_id: SESSIONS[e.session].id,
           tool_id: e.tool,
@@ -146,8 +146,8 @@ for (const kind of ["pglite", "postgres"] as const) {
       await dropSchema();
     });
 
-    const sessionIds = async (q: SessionListQuery) => (await store.findSessions(sessionWhereOf(q))).map((s) => s.id);
-    const executionIds = async (q: ExecutionListQuery) => (await store.executionsWithSteps(executionWhereOf(q, (t) => t))).map((e) => e.id);
+    const sessionIds = async (q: SessionListQuery) => (await store.sessions.find(sessionWhereOf(q))).map((s) => s.id);
+    const executionIds = async (q: ExecutionListQuery) => (await store.executions.withSteps(executionWhereOf(q, (t) => t))).map((e) => e.id);
 
     it.each(SESSION_QUERIES)("selects exactly the sessions that match %o, oldest first", async (q) => {
       expect(await sessionIds(q)).toEqual(expectedSessions(q));
@@ -158,7 +158,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     });
 
     it("selects the executions of the sessions a sessions filter selects", async () => {
-      const rows = await store.executionsWithSteps({ sessions: sessionWhereOf({ provider: "aws" }) });
+      const rows = await store.executions.withSteps({ sessions: sessionWhereOf({ provider: "aws" }) });
       // The deleted aws session is not listed, nor are its executions.
       expect(rows.map((r) => r.id)).toEqual(EXECUTIONS.filter((e) => e.session === 1).map((e) => e.id));
     });
@@ -176,12 +176,12 @@ for (const kind of ["pglite", "postgres"] as const) {
       return all;
     }
     const sessionPage = (q: SessionListQuery) => async (cursor: string | undefined) => {
-      const rows = await store.findSessions(sessionWhereOf({ ...q, limit: 2, cursor }));
+      const rows = await store.sessions.find(sessionWhereOf({ ...q, limit: 2, cursor }));
       const page = pageOf(rows, 2, (last) => sessionCursor(last.key));
       return { items: page.items.map((r) => r.id), next: page.next };
     };
     const executionPage = (q: ExecutionListQuery) => async (cursor: string | undefined) => {
-      const rows = await store.executionsWithSteps(executionWhereOf({ ...q, limit: 2, cursor }, (t) => t));
+      const rows = await store.executions.withSteps(executionWhereOf({ ...q, limit: 2, cursor }, (t) => t));
       const page = pageOf(rows, 2, (last) => executionCursor(last.seq));
       return { items: page.items.map((r) => r.id), next: page.next };
     };
@@ -202,7 +202,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       // Created (by its clock) before most: still after all of them in creation order.
       const added = randomUUID();
       const listed = await pages(executionPage({ tool: "idle" }), () =>
-        store.insertExecution({
+        store.executions.insert({
           id: added,
           session_id: SESSIONS[0].id,
           tool_id: "idle",
@@ -216,7 +216,7 @@ for (const kind of ["pglite", "postgres"] as const) {
 
       const session = randomUUID();
       const sessions = await pages(sessionPage({}), () =>
-        store.insertSession({
+        store.sessions.insert({
           id: session,
           provider_name: "local",
           service_type: "default",
@@ -267,7 +267,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         ]);
       }
       const query = { session_id: SESSIONS[0].id, tool: "idle" };
-      const runs = await store.runMetrics(executionWhereOf(query, (t) => t));
+      const runs = await store.metrics.runMetrics(executionWhereOf(query, (t) => t));
       // Every execution selected is there, with or without a successful run.
       expect(new Set(runs.map((r) => r.execution_id))).toEqual(new Set(await executionIds(query)));
       expect(runs.filter((r) => r.attempt !== null).map((r) => [r.execution_id, r.attempt])).toEqual([

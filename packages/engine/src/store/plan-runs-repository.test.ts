@@ -22,7 +22,7 @@ describe("the plan runs' leases", () => {
 
   async function newRun() {
     const planId = randomUUID();
-    await store.insertPlan({ id: planId, created: new Date(), body, inline_sealed: null });
+    await store.plans.insert({ id: planId, created: new Date(), body, inline_sealed: null });
     const id = randomUUID();
     await store.planRuns.insert(
       { id, plan_id: planId, state: "pending", created: new Date(), started: null, ended: null, sessions: { here: randomUUID() } },
@@ -50,14 +50,14 @@ describe("the plan runs' leases", () => {
 
   it("cancels a run not ended, refuses to delete its plan meanwhile, and leaves an ended run as it was", async () => {
     const { planId, id } = await newRun();
-    expect(await store.deletePlan(planId)).toBe("busy");
+    expect(await store.plans.delete(planId)).toBe("busy");
     expect(await store.planRuns.cancel(planId, id)).toBe("cancelling");
     expect(await store.planRuns.claim(id, "c", 60_000)).not.toBeNull();
     expect(await store.planRuns.move(id, "c", { from: ["running", "cancelling"], to: "cancelled", stamp: "ended" })).not.toBeNull();
     expect(await store.planRuns.cancel(planId, id)).toBe("cancelled");
     expect(await store.planRuns.claim(id, "d", 60_000)).toBeNull();
-    expect(await store.deletePlan(planId)).toBe("deleted");
+    expect(await store.plans.delete(planId)).toBe("deleted");
     expect(await store.planRuns.get(planId, id)).toBeUndefined();
-    expect(await store.deletePlan(planId)).toBe("missing");
+    expect(await store.plans.delete(planId)).toBe("missing");
   });
 });

@@ -37,7 +37,7 @@ for (const kind of ["pglite", "postgres"] as const) {
 
     async function newPlan(): Promise<string> {
       const id = randomUUID();
-      await a.insertPlan({ id, created: new Date(), body: { targets: [], benchmarks: [] } as unknown as PlanBody, inline_sealed: null });
+      await a.plans.insert({ id, created: new Date(), body: { targets: [], benchmarks: [] } as unknown as PlanBody, inline_sealed: null });
       return id;
     }
 
@@ -137,7 +137,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     it("deletes a plan's webhooks with the plan", async () => {
       const p = await newPlan();
       const w = await newWebhook(["regression"], p);
-      expect(await a.deletePlan(p)).toBe("deleted");
+      expect(await a.plans.delete(p)).toBe("deleted");
       expect(await a.webhooks.get(w)).toBeUndefined();
     });
   });

@@ -70,7 +70,7 @@ describe("the embedded database's write clock", () => {
     const before = db.writes!.version(views);
     await db.query("SELECT * FROM sessions");
     expect(db.writes!.version(views)).toBe(before);
-    await store.insertSession({
+    await store.sessions.insert({
       id: crypto.randomUUID(),
       provider_name: "local",
       service_type: "default",

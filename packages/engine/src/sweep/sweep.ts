@@ -28,7 +28,7 @@ export class Sweep {
       });
     }
     const isLive = async (sessionId: string) => {
-      const s = await store.getSession(sessionId).catch(() => undefined);
+      const s = await store.sessions.get(sessionId).catch(() => undefined);
       return !!s && s.state !== "deleted";
     };
     const resources: SweepReport["resources"] = [];

@@ -1,6 +1,6 @@
 import type { Plan, PlanReport } from "@benchwright/contract";
-import type { PlanCellState, PlanRunCell } from "../../model/plan-runs.js";
-import { cellPlace } from "../../plan-runs/run-view.js";
+import type { PlanRunCell } from "../../model/plan-runs.js";
+import { failedCellView } from "../../plan-runs/cell-view.js";
 import type { ComparedRow } from "../../results/comparison.js";
 import { type ClaimInput, claimsOf, MULTIPLICITY } from "../../results/figure-claims.js";
 import { reportCell, type CellGroup } from "./report-cell.js";
@@ -53,12 +53,7 @@ export function buildPlanReport(
     failures: cells
       .filter((c) => c.state === "failed" || c.state === "cancelled")
       .sort(byPlace(targetLabels(plan, cells)))
-      .map((c) => ({
-        ...cellPlace(c),
-        state: c.state as Extract<PlanCellState, "failed" | "cancelled">,
-        execution_id: c.execution_id,
-        error: c.error,
-      })),
+      .map(failedCellView),
   };
 }
 
