@@ -17,8 +17,8 @@ export interface RoundsSoFar {
   machineLimit: number | null;
 }
 
-export const PILOT_MACHINES = 3;
-export const PILOT_RUNS = 3;
+const PILOT_MACHINES = 3;
+const PILOT_RUNS = 3;
 const MAX_ROUNDS = 6;
 
 /** The budget's unit and amount (none: machine-hours, unbounded). */
