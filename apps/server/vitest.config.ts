@@ -5,7 +5,7 @@ import { unitTestFiles } from "../../vitest.tiers.js";
 // directly (within 20%), the other two threads with one. A neighbouring file's load on a 2-core
 // machine would skew them, so they run alone, after the rest (`groupOrder`), in one fork; turbo
 // runs them after every package's other tests (the `test:measuring` task).
-const MEASURING = ["src/system/existing-vm.test.ts", "src/system/repetitions.test.ts"];
+const MEASURING = ["src/system/existing-vm.test.ts", "src/system/repetitions.test.ts", "src/system/precision-hosts.test.ts"];
 const UNIT = unitTestFiles(import.meta.dirname);
 const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 

@@ -1,4 +1,5 @@
 export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./sshd.js";
+export { createNetNamespace, type NetNamespace } from "./netns.js";
 export { createPasswordUser, type PasswordUser } from "./system-user.js";
 export { createEc2Double, type Ec2Double } from "./ec2-double.js";
 export { startGceDouble, type GceDouble, type GceOperation } from "./gce-double.js";

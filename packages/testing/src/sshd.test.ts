@@ -5,6 +5,7 @@ import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { Client } from "ssh2";
 import { describe, expect, it } from "vitest";
+import { createNetNamespace } from "./netns.js";
 import { startSshd, sshTargetOf, type SshdHarness } from "./sshd.js";
 
 /** The fingerprint of a raw (wire format) host key, as `ssh-keygen -l` prints it. */
@@ -107,6 +108,23 @@ describe("startSshd", () => {
     expect(existsSync(dir)).toBe(false);
     const all = availableParallelism();
     expect(await allowed(await startSshd())).toBe(all === 1 ? "0" : `0-${all - 1}`);
+  }, 20_000);
+
+  it("runs in a network namespace of its own, on its address there, reached over its veth pair", async () => {
+    const ns = await createNetNamespace();
+    try {
+      const sshd = await startSshd({ netns: ns });
+      try {
+        expect(sshd.host).toBe(ns.address);
+        // The session's network is the namespace's: its veth end has the address, and no other interface of this host is there.
+        const addresses = await sessionOutput(sshd, "ip -o -4 addr show | awk '{print $4}'");
+        expect(addresses.split("\n").filter(Boolean).sort()).toEqual([`${ns.address}/30`, "127.0.0.1/8"].sort());
+      } finally {
+        await sshd.stop();
+      }
+    } finally {
+      await ns.remove();
+    }
   }, 20_000);
 
   it("suspends the listener and cuts every connection for an outage, then resumes", async () => {

@@ -43,6 +43,11 @@ export interface SshdOptions {
    * CPU bandwidth), on whichever CPUs are free: `1` is a one-CPU host.
    */
   cpuLimit?: number;
+  /**
+   * Runs sshd in this network namespace (createNetNamespace), listening on its address: a host
+   * of its own on the network. On loopback by default.
+   */
+  netns?: { name: string; address: string };
 }
 
 export interface SshdHarness {
@@ -98,9 +103,10 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     const hostKeyFingerprint = (await run("ssh-keygen", ["-l", "-E", "sha256", "-f", `${hostKeyPath}.pub`])).stdout.split(" ")[1];
 
     const port = await freePort();
+    const host = options.netns?.address ?? "127.0.0.1";
     const configPath = join(dir, "sshd_config");
     const lines = [
-      "ListenAddress 127.0.0.1",
+      `ListenAddress ${host}`,
       `Port ${port}`,
       `HostKey ${hostKeyPath}`,
       `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
@@ -123,6 +129,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
 
     // taskset, and the shell that moves itself into the group, exec sshd: the child's pid stays sshd's own.
     let argv = [sshd, "-D", "-e", "-f", configPath];
+    if (options.netns) argv = ["ip", "netns", "exec", options.netns.name, ...argv];
     if (options.cpus) argv = ["taskset", "-c", options.cpus, ...argv];
     if (options.cpuShares) {
       group = await createCpuGroup(options.cpuShares, { cpuLimit: options.cpuLimit });
@@ -141,7 +148,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     const exited = new Promise<never>((_, reject) =>
       child!.once("exit", (code) => reject(new Error(`sshd exited (code ${code}) before listening:\n${log.join("\n")}`))),
     );
-    await Promise.race([waitForBanner(port, options.startTimeoutMs ?? 10_000), exited]);
+    await Promise.race([waitForBanner(host, port, options.startTimeoutMs ?? 10_000), exited]);
     exited.catch(() => undefined);
     const listener = child;
     const pid = listener.pid!;
@@ -158,7 +165,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdHarness>
     };
 
     return {
-      host: "127.0.0.1",
+      host,
       port,
       username: userInfo().username,
       privateKey: await readFile(privateKeyPath, "utf8"),
@@ -231,18 +238,18 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForBanner(port: number, timeoutMs: number): Promise<void> {
+async function waitForBanner(host: string, port: number, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    if (await answersBanner(port)) return;
-    if (Date.now() > until) throw new Error(`sshd did not answer on 127.0.0.1:${port} within ${timeoutMs} ms`);
+    if (await answersBanner(host, port)) return;
+    if (Date.now() > until) throw new Error(`sshd did not answer on ${host}:${port} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-function answersBanner(port: number): Promise<boolean> {
+function answersBanner(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect(port, host);
     let seen = "";
     const done = (ok: boolean) => {
       socket.destroy();

@@ -16,6 +16,7 @@ import { problemBox } from "../problem.js";
 import { href } from "../router.js";
 import { stateBadge } from "./badges.js";
 import { listTable } from "./list-table.js";
+import { precisionTable } from "./precision-table.js";
 import { matrixTable } from "./matrix-table.js";
 
 /** How often a run under way is read again: a cell's state changes within seconds. */
@@ -261,5 +262,6 @@ function reportSections(report: PlanReport, run: PlanRun): HTMLElement[] {
           "No prices were set for these targets' service types (price_per_hour in their configurations): there is no cost to set the performance against.",
         ),
     ...claimsList(reportClaimLines(report), report.margin),
+    ...precisionTable(report),
   ];
 }

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { note, print, printJson, type Context } from "../context.js";
 import { claimsText } from "../claims-text.js";
+import { precisionText } from "../precision-text.js";
 import { UsageError } from "../exit-codes.js";
 import { resolveRun } from "../plan-runs.js";
 import { rankingText } from "./plan-run.js";
@@ -34,7 +35,8 @@ export async function planReportCommand(runId: string, options: PlanReportOption
         })),
       ),
     );
-    const text = format === "json" ? `${JSON.stringify(report, null, 2)}\n` : `${rankingText(report)}${claimsText(claimed, report.margin)}\n`;
+    const text =
+      format === "json" ? `${JSON.stringify(report, null, 2)}\n` : `${rankingText(report)}${claimsText(claimed, report.margin)}${precisionText(report)}\n`;
     if (!options.output) {
       if (format === "json" || ctx.json) printJson(report);
       else print(text.trimEnd());

@@ -17,8 +17,8 @@ export interface RoundsSoFar {
   machineLimit: number | null;
 }
 
-export const PILOT_MACHINES = 3;
-export const PILOT_RUNS = 3;
+const PILOT_MACHINES = 3;
+const PILOT_RUNS = 3;
 const MAX_ROUNDS = 6;
 
 /** The budget's unit and amount (none: machine-hours, unbounded). */
@@ -111,6 +111,8 @@ export function decideRound(precision: PlanPrecision, budget: PlanBudget | undef
     [level, grow] = ["run", Math.max(1, target.runs - n, Math.ceil(n / 2))];
   }
   if (level === "machine") grow = Math.min(grow, machinesLeft);
+  // At most double a level per round: the estimates the counts rest on firm up as they grow.
+  grow = Math.min(grow, level === "machine" ? m : n);
   const runsOnNew = Math.max(2, target.runs);
   const unitCost = level === "machine" ? costs.machine + runsOnNew * costs.run : m * costs.run;
   const affordable = Number.isFinite(left) ? Math.floor(left / unitCost) : grow;

@@ -17,8 +17,6 @@ describe("the machines an execution asks for", () => {
     expect(askedMachines(pool, false, null).map((m) => m.id)).toEqual(["a", "b", "c", "d"]);
     expect(askedMachines(pool, false, { machines: 2 }).map((m) => m.id)).toEqual(["a", "b"]);
     expect(askedMachines(pool, false, { machines: 2, first_machine: 2 }).map((m) => m.id)).toEqual(["c", "d"]);
-    expect(() => askedMachines(pool, false, { machines: 3, first_machine: 2 })).toThrow(
-      /3 machines from the session's machine 3, and the session has 4/,
-    );
+    expect(() => askedMachines(pool, false, { machines: 3, first_machine: 2 })).toThrow(/3 machines from the session's machine 3, and the session has 4/);
   });
 });

@@ -8,7 +8,7 @@ import { SessionDeleted, StepCancelled } from "./hand-back.js";
 import { launched, withOutputTails } from "./host-step.js";
 import { judge } from "./outcome.js";
 import { partTelemetry, SAMPLE_INTERVAL_MS } from "./part-telemetry.js";
-import { partLabel, type StepPart } from "./role-parts.js";
+import { partDirLabel, partLabel, type StepPart } from "./role-parts.js";
 import type { Attempt, StepTools, StepWork } from "./step-attempt.js";
 import { stepDir } from "./work-dirs.js";
 
@@ -42,7 +42,7 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
       const part = parts[i];
       const { machine } = part;
       const label = partLabel(part);
-      const dir = stepDir(machine, execution.id, kind, step.attempt, repeated ? round : 1, label);
+      const dir = stepDir(machine, execution.id, kind, step.attempt, repeated ? round : 1, partDirLabel(part));
       const transport = () => tools.access.transport(execution.session_id, machine);
       const resuming = round === fromRound && i === from && step.machine_id === machine.id;
       let logStart: number;

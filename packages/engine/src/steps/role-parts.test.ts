@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Machine } from "../providers/provider.js";
-import { machinesNeeded, partLabel, readyLine, roleEnv, stepParts } from "./role-parts.js";
+import { machinesNeeded, partDirLabel, partLabel, readyLine, roleEnv, stepParts } from "./role-parts.js";
 
 const machine = (id: string, ip: string): Machine => ({ id, ip, platform: "debian_12", workRoot: "~/.benchwright", allowInstall: false });
 const [a, b, c] = [machine("a", "10.0.0.1"), machine("b", "10.0.0.2"), machine("c", "10.0.0.3")];
@@ -13,6 +13,9 @@ describe("a step's parts", () => {
       ["b", undefined, false],
     ]);
     expect(machinesNeeded(undefined)).toBe(1);
+    // Each machine after the first has a dir of its own: machines sharing a file system do not share it.
+    expect(stepParts(undefined, [a, b, c]).map(partDirLabel)).toEqual([undefined, "m2", "m3"]);
+    expect(stepParts(ROLES, [a, b, c]).map(partDirLabel)).toEqual(stepParts(ROLES, [a, b, c]).map(partLabel));
   });
 
   it("give the machines to the roles in order, serving roles first", () => {

@@ -35,6 +35,15 @@ export function stepParts(roles: Record<string, RoleDefinition> | undefined, mac
 }
 
 /** Names a part in the log, in dirs and in the step's handle: `server`, `client-2`. */
+/**
+ * The name a part's dir carries: its role's label, or without roles `m<n>` for every machine
+ * after the first. Machines that share a file system (a cluster's NFS home, hosts of one
+ * kernel) would otherwise share a dir and take one another's step for their own.
+ */
+export function partDirLabel(part: StepPart): string | undefined {
+  return partLabel(part) ?? (part.index > 0 ? `m${part.index + 1}` : undefined);
+}
+
 export function partLabel(part: StepPart): string | undefined {
   return part.role === undefined ? undefined : part.index === 0 ? part.role : `${part.role}-${part.index + 1}`;
 }

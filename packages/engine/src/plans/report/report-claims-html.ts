@@ -1,5 +1,6 @@
 import type { PlanReport } from "@benchwright/contract";
 import { cellTitle } from "./report-labels.js";
+import { precisionSection } from "./report-precision-html.js";
 
 type Figure = PlanReport["cells"][number]["metrics"][number]["figures"][number];
 
@@ -12,7 +13,7 @@ const range = (low: number | null, high: number | null) => (low === null || high
  * their own, so that the page's other sections stay as they are.
  */
 export function claimsSections(report: PlanReport, e: (t: unknown) => string): string {
-  return `${claimsSection(report, e)}\n${variabilitySection(report, e)}`;
+  return `${claimsSection(report, e)}\n${variabilitySection(report, e)}\n${precisionSection(report, e)}`;
 }
 
 function claimsSection(report: PlanReport, e: (t: unknown) => string): string {
