@@ -28,7 +28,10 @@ describe("`testing`, the Benchmarking Suite's name of idle", () => {
   });
 
   it("creates, prepares and runs an execution of testing/idle5 and testing/failing, recorded as idle", async () => {
-    const created = await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "testing", workload: "idle5", params: { seconds: 1 } }).expect(200);
+    const created = await api
+      .post(`/api/v1/sessions/${sessionId}/executions/`)
+      .send({ tool: "testing", workload: "idle5", params: { seconds: 1 } })
+      .expect(200);
     // The record says what ran: the tool's own id, so results compare across both names.
     expect(created.body.test).toMatchObject({ tool_id: "idle", workload_id: "idle5", tool_name: "Idle" });
     const id = created.body.id;
