@@ -3,10 +3,11 @@ import { join, relative } from "node:path";
 
 /**
  * What a test file starts when it names one of these: an engine or database, an sshd, a server
- * or browser process. A file that names none runs in the fast tier (`npm run test:fast`).
+ * or browser process (`serve(`: a server on an engine), a fresh node (`loadedAfter`). A file that
+ * names none runs in the fast tier (`npm run test:fast`).
  */
 const STARTS_SOMETHING =
-  /openFixture|startSshd|Engine\.open|openTestStore|openDb\(|openPglite|PGlite|createTestSchema|serversOnPostgres|startServer|child_process|spawn|chromium|playwright|Prism|openLoopbackSession|startProcess|startProxiedServer/;
+  /openFixture|startSshd|Engine\.open|openTestStore|openDb\(|openPglite|PGlite|createTestSchema|serversOnPostgres|startServer|child_process|spawn|chromium|playwright|Prism|openLoopbackSession|startProcess|startProxiedServer|loadedAfter|\bserve\(/;
 
 /** The test files under `dir`/src (paths relative to `dir`) that start nothing: the package's unit tier. */
 export function unitTestFiles(dir: string): string[] {

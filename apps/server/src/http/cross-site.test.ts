@@ -19,14 +19,21 @@ function expectProblem(res: RawResponse, code: string): void {
   expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
 }
 
+// One engine for the file: each server's settings are an app made over it.
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await openFixture({ engine: { work: false } });
+}, 60_000);
+afterAll(async () => {
+  await fx?.close();
+});
+
 describe("a server without a token", () => {
-  let fx: Fixture;
   let server: Listening;
   let own: string;
   let sessionId: string;
 
   beforeAll(async () => {
-    fx = await openFixture({ engine: { work: false } });
     // Configured hosts as server.ts passes them: HOST, then BENCHWRIGHT_ALLOWED_HOSTS.
     server = await listen(
       createApp({ engine: fx.engine, validateResponses: true, corsOrigins: [PAGE], allowedHosts: ["127.0.0.1", "bench.lan", "proxy.example:8443"] }),
@@ -35,7 +42,6 @@ describe("a server without a token", () => {
   }, 60_000);
   afterAll(async () => {
     await server?.close();
-    await fx?.close();
   });
 
   /** A session to delete: what a page of another origin must not be able to do. */
@@ -136,15 +142,10 @@ describe("a server without a token", () => {
 });
 
 describe("a server with a token", () => {
-  let fx: Fixture;
   let api: ReturnType<typeof request>;
 
-  beforeAll(async () => {
-    fx = await openFixture({ token: TOKEN, engine: { work: false } });
-    api = request(fx.app);
-  }, 60_000);
-  afterAll(async () => {
-    await fx?.close();
+  beforeAll(() => {
+    api = request(fx.appWith({ token: TOKEN }));
   });
 
   it("answers any Host: a rebound page has no token to send", async () => {
@@ -200,13 +201,8 @@ describe("BENCHWRIGHT_ALLOWED_HOSTS", () => {
   });
 
   it("`*` answers any host", async () => {
-    const fx = await openFixture({ engine: { work: false } });
-    try {
-      const app = createApp({ engine: fx.engine, allowedHosts: ["*"] });
-      await request(app).get("/api/v1/sessions/").set("Host", "anything.example").expect(200);
-    } finally {
-      await fx.close();
-    }
+    const app = createApp({ engine: fx.engine, allowedHosts: ["*"] });
+    await request(app).get("/api/v1/sessions/").set("Host", "anything.example").expect(200);
   });
 });
 

@@ -272,21 +272,22 @@ describe("a full flow, logged and counted", () => {
 });
 
 describe("GET /metrics", () => {
+  // One engine for the file's HTTP settings: each test's app is made over it (`appWith`).
   let fx: Fixture;
+  beforeAll(async () => {
+    fx = await openFixture({ token: TOKEN });
+  });
   afterAll(async () => fx?.close());
 
   it("needs the API token like every operation", async () => {
-    fx = await openFixture({ token: TOKEN });
     const refused = await request(fx.app).get("/metrics").expect(401);
     expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(refused.body.code).toBe("unauthorized");
     const ok = await request(fx.app).get("/metrics").set("Authorization", `Bearer ${TOKEN}`).expect(200);
     expect(ok.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
-    await fx.close();
   });
 
   it("takes an admin's made token too, checked as the API checks it: a lower role is a 403, a revoked token a 401", async () => {
-    fx = await openFixture({ token: TOKEN });
     const made = async (principal: string, role: string) =>
       (await request(fx.app).post("/api/v1/admin/tokens/").set("Authorization", `Bearer ${TOKEN}`).send({ principal, role }).expect(201)).body as {
         id: string;
@@ -307,14 +308,13 @@ describe("GET /metrics", () => {
     // No secret in the answer: neither the token sent nor the server's.
     expect(revoked.text).not.toContain(admin.token);
     expect(revoked.text).not.toContain(TOKEN);
-    await fx.close();
   });
 
   it("is public with BENCHWRIGHT_METRICS_PUBLIC=true, and the API still needs the token", async () => {
-    fx = await openFixture({ token: TOKEN, metricsPublic: true });
-    const ok = await request(fx.app).get("/metrics").expect(200);
+    const app = fx.appWith({ token: TOKEN, metricsPublic: true });
+    const ok = await request(app).get("/metrics").expect(200);
     expect(Object.keys(await parseMetrics(ok.text))).toContain("benchwright_http_requests_total");
-    await request(fx.app).get("/api/v1/sessions/").expect(401);
+    await request(app).get("/api/v1/sessions/").expect(401);
   });
 });
 

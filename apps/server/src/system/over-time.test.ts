@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,9 +20,12 @@ import { serversOnPostgres, type BenchwrightProcess, type ServersOnPostgres } fr
 // series around the scheduled runs (E-divisive needs five points on each side of a change). The
 // series then holds one regression that lists tool_version, and a receiver on loopback (allowed by
 // BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS) gets exactly one webhook for it, correctly signed.
-// The test is mostly waiting for ticks.
+// The servers' scheduler runs on a clock the test moves (test-support/scheduler-clock-hook.mjs,
+// the engine's `scheduler.clock` option, one clock file for both as the database's clock is one):
+// each tick comes when the test sets the clock to it, not after a real minute.
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
+const CLOCK_HOOK = resolve(dirname(fileURLToPath(import.meta.url)), "../test-support/scheduler-clock-hook.mjs");
 const ENDED = ["completed", "failed", "cancelled"];
 const BEFORE = [100, 102, 97, 101, 99, 103, 98];
 const AFTER = [80, 82, 77, 81, 79, 83, 78];
@@ -44,6 +47,15 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
   let receiver: Server;
   let receiverUrl: string;
   const received: Received[] = [];
+  let clockFile: string;
+  /** The servers' scheduler clock, as milliseconds since the epoch: read, and moved (whole: written beside, then renamed). */
+  const clock = {
+    now: () => Number(readFileSync(clockFile, "utf8")),
+    set: (ms: number) => {
+      writeFileSync(`${clockFile}.new`, String(ms));
+      renameSync(`${clockFile}.new`, clockFile);
+    },
+  };
 
   beforeAll(async () => {
     sshd = await startSshd();
@@ -55,6 +67,8 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
     const configDir = mkdtempSync(join(tmpdir(), "bw-over-time-config-"));
     dirs.push(configDir);
     cpSync(REPO_CONFIG, configDir, { recursive: true });
+    clockFile = join(configDir, "clock");
+    clock.set(Date.now());
     mkdirSync(join(configDir, "benchmarks"), { recursive: true });
     writeFileSync(join(configDir, "benchmarks", "trend.yaml"), trendToolDefinition(toolDir));
     receiver = createServer((req, res) => {
@@ -67,11 +81,16 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    cluster = await serversOnPostgres(2, {
-      BENCHWRIGHT_CONFIG_DIR: configDir,
-      // The test's receiver listens on loopback.
-      BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS: "true",
-    });
+    cluster = await serversOnPostgres(
+      2,
+      {
+        BENCHWRIGHT_CONFIG_DIR: configDir,
+        // The test's receiver listens on loopback.
+        BENCHWRIGHT_ALLOW_PRIVATE_WEBHOOKS: "true",
+        BENCHWRIGHT_TEST_CLOCK_FILE: clockFile,
+      },
+      ["--import", CLOCK_HOOK],
+    );
     [a, b] = cluster.servers;
   }, 90_000);
 
@@ -168,7 +187,7 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
       const firstTick = at(plan.schedule!.next_run_at!);
       expect(plan.schedule).toMatchObject({ cron: "* * * * *", timezone: "UTC", missed: "skip", paused: false });
       expect(firstTick.getUTCSeconds()).toBe(0);
-      expect(firstTick.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
+      expect(firstTick.getTime() - clock.now()).toBeLessThanOrEqual(60_000);
 
       // Plain executions of the same benchmark on the same target, at the first speed, through B
       // (A is restarted meanwhile).
@@ -180,21 +199,30 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
       })();
 
       // The first tick's run, then A goes away and comes back before the second tick.
+      clock.set(firstTick.getTime());
       const [first] = await endedRuns(() => a, plan.id, 1, 100_000);
       expect(first).toMatchObject({ trigger: "schedule", state: "completed" });
       expect(at(first.scheduled_for!).getTime()).toBe(firstTick.getTime());
-      expect(Date.now()).toBeLessThan(firstTick.getTime() + 50_000);
+      expect(clock.now()).toBeLessThan(firstTick.getTime() + 50_000);
       expect(await a.stop()).toBe(0);
       a = await cluster.add();
-      expect(Date.now()).toBeLessThan(firstTick.getTime() + 60_000);
+      expect(clock.now()).toBeLessThan(firstTick.getTime() + 60_000);
       // Either server shows the plan's next tick: the second (or, were the restart that slow, the third).
       const nextRunAt = at((await call(b, "GET", `/plans/${plan.id}`)).body.schedule.next_run_at).getTime() - firstTick.getTime();
       expect([60_000, 120_000]).toContain(nextRunAt);
 
-      // The target slows down by a fifth, with a new version of its tool; more plain runs, through both servers.
+      // The target slows down by a fifth, with a new version of its tool; more plain runs, through
+      // both servers, while the clock comes to the second tick and, once its run has ended, the third.
       await before;
       writeFileSync(join(toolDir, "version"), "2.0");
+      const ticks = (async () => {
+        for (const n of [2, 3]) {
+          clock.set(firstTick.getTime() + (n - 1) * 60_000);
+          await endedRuns(() => b, plan.id, n, 100_000);
+        }
+      })();
       for (const [i, speed] of AFTER.entries()) await measure(() => (i % 2 ? a : b), sessionId, speed);
+      await ticks;
 
       const runs = await endedRuns(() => b, plan.id, 3, 150_000);
       // Paused at once: no fourth run.
@@ -256,9 +284,11 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
       expect(deliveries.map((d) => d.event_key).sort()).toEqual([...keys].sort());
       expect(deliveries).toEqual(keys.map(() => expect.objectContaining({ event: "regression", state: "delivered", attempts: 1, last_status: 204 })));
 
-      // Past the tick that would have come: still three runs, each tick fired once.
+      // Past the tick that would have come: still three runs, each tick fired once (the servers
+      // look every 200 ms: ten looks each).
       const nextTick = firstTick.getTime() + 180_000;
-      await new Promise((r) => setTimeout(r, Math.max(0, nextTick + 8_000 - Date.now())));
+      clock.set(nextTick + 8_000);
+      await new Promise((r) => setTimeout(r, 2_000));
       expect((await runsOf(a, plan.id)).length).toBe(3);
       // Each tick was fired by one server (the one that recorded its run), once.
       const fired = cluster.servers.flatMap((p) => p.logs).filter((line) => line.includes(`plan ${plan.id}: its tick of`));
@@ -270,8 +300,8 @@ describe("a plan's schedule on two servers sharing PostgreSQL", () => {
       expect(resumed.status).toBe(200);
       expect(resumed.body.schedule.paused).toBe(false);
       const next = at(resumed.body.schedule.next_run_at).getTime();
-      expect(next).toBeGreaterThan(Date.now());
-      expect(next - Date.now()).toBeLessThanOrEqual(60_000);
+      expect(next).toBeGreaterThan(clock.now());
+      expect(next - clock.now()).toBeLessThanOrEqual(60_000);
       expect((await call(b, "POST", `/plans/${plan.id}/pause`)).status).toBe(200);
       expect((await call(a, "DELETE", `/sessions/${sessionId}`)).status).toBe(204);
       expect((await call(a, "DELETE", `/plans/${plan.id}`)).status).toBe(204);

@@ -79,8 +79,14 @@ describe("prepare again after a run", () => {
   }, 120_000);
 
   it("still refuses a prepare while a run is under way", async () => {
-    const id = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle5" }).expect(200)).body.id;
+    const id = (
+      await api
+        .post(`/api/v1/sessions/${sessionId}/executions/`)
+        .send({ tool: "idle", workload: "idle5", params: { seconds: 3 } })
+        .expect(200)
+    ).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+    // Three seconds of sleep (not the default five): still under way when the prepare comes, sent at once.
     const running = await api.post(`/api/v1/executions/${id}/run`).set("Prefer", "respond-async").expect(202);
     const refused = await api.post(`/api/v1/executions/${id}/prepare`).expect(409);
     expect(refused.body).toMatchObject({ code: "wrong_state", state: "running" });

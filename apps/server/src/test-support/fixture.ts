@@ -6,7 +6,7 @@ import { Engine, type EngineOptions } from "@benchwright/engine";
 import { createApp } from "../app.js";
 import { engineLogOf } from "../operations/logger.js";
 import { captureLog, type CapturedLog } from "./captured-log.js";
-import { testPgliteImage } from "./pglite-image.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 

@@ -1,17 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { migratedPgliteImage } from "@benchwright/engine";
-import type { TestProject } from "vitest/node";
+import { pgliteImageSetup } from "@benchwright/testing/pglite-image-setup";
 
-/**
- * Vitest global setup: one migrated PGlite data dir per run, written to a file that every
- * fixture's engine starts from (`testPgliteImage`): loading it takes a fraction of initdb and migrating.
- */
-export default async function setup(project: TestProject): Promise<() => void> {
-  const dir = mkdtempSync(join(tmpdir(), "bw-pglite-image-"));
-  const file = join(dir, "image.tar");
-  writeFileSync(file, Buffer.from(await (await migratedPgliteImage()).arrayBuffer()));
-  project.provide("pgliteImage", file);
-  return () => rmSync(dir, { recursive: true, force: true });
-}
+/** Vitest global setup: the run's one migrated PGlite image, made by the built engine the fixtures open (see `pgliteImageSetup`). */
+export default pgliteImageSetup(migratedPgliteImage);

@@ -33,7 +33,11 @@ export async function startProcess(command: "serve" | "worker", env: Record<stri
   const logs: string[] = [];
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const api = await new Promise<string>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${logs.join("\n")}`)), 30_000);
+    // Not started in time: it is killed, not left running after the test.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${command} did not start:\n${logs.join("\n")}`));
+    }, 30_000);
     let buffer = "";
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       buffer += text;
@@ -95,16 +99,17 @@ export interface ServersOnPostgres {
 
 /**
  * `count` `serve` processes on one fresh PostgreSQL schema, sharing a secret key and the
- * repository's configuration, each with a data dir of its own, with `env` on top.
+ * repository's configuration, each with a data dir of its own, with `env` on top (and `nodeArgs`
+ * for node itself, `add`'s too).
  */
-export async function serversOnPostgres(count: number, env: Record<string, string>): Promise<ServersOnPostgres> {
+export async function serversOnPostgres(count: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServersOnPostgres> {
   const schema = await createTestSchema();
   const dirs: string[] = [];
   const shared = { DATABASE_URL: schema.url, BENCHWRIGHT_SECRET_KEY: randomBytes(32).toString("base64"), BENCHWRIGHT_CONFIG_DIR: REPO_CONFIG, ...env };
   const start = () => {
     const dataDir = mkdtempSync(join(tmpdir(), "bw-servers-"));
     dirs.push(dataDir);
-    return startProcess("serve", { ...shared, BENCHWRIGHT_DATA_DIR: dataDir });
+    return startProcess("serve", { ...shared, BENCHWRIGHT_DATA_DIR: dataDir }, nodeArgs);
   };
   const started = await Promise.allSettled(Array.from({ length: count }, start));
   const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDb } from "./open-db.js";
 import { DirectoryLocked, lockDirectory } from "./dir-lock.js";
@@ -38,7 +39,8 @@ describe("the embedded database's directory lock", () => {
   });
 
   it("holds the directory of an open database until it is closed", async () => {
-    const db = await openDb({ pgliteDir: dir });
+    // Started from the run's migrated image rather than a fresh initdb: the lock is the point here.
+    const db = await openDb({ pgliteDir: dir, pgliteImage: testPgliteImage() });
     await expect(openDb({ pgliteDir: dir })).rejects.toThrow(DirectoryLocked);
     await db.close();
     const again = await openDb({ pgliteDir: dir });

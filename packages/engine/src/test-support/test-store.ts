@@ -4,7 +4,7 @@ import type { Db } from "../store/db.js";
 import { migrate } from "../store/migrations.js";
 import { openDb } from "../store/open-db.js";
 import type { Store } from "../store/store.js";
-import { testPgliteImage } from "./pglite-image.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 /** A migrated store with its event log: on PostgreSQL at `url` (a test schema's), else on an in-memory PGlite. */
 export async function openTestStore(url?: string): Promise<{ db: Db; store: Store }> {
