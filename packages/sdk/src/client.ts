@@ -18,6 +18,7 @@ import { auditQuery, type AuditFilters } from "./audit-filters.js";
 import { changeQuery, pageQuery, seriesQuery, type ChangeFilters, type SeriesFilters } from "./series-filters.js";
 import { exportMetricsStream, exportMetricsText, streamMetricRows, type MetricsExportOptions } from "./metric-rows.js";
 import type { paths } from "./generated/schema.js";
+import { providersMethods, type ProvidersMethods } from "./resources/providers.js";
 import type {
   AuditEntry,
   Benchmark,
@@ -125,11 +126,10 @@ export interface LogOptions extends RequestOptions {
 export type RawClient = Client<paths>;
 
 /** Every operation of the contract. Each returns the success body, or throws {@link BenchwrightProblemError}. */
-export interface BenchwrightClient {
+export interface BenchwrightClient extends ProvidersMethods {
   readonly raw: RawClient;
   listBenchmarks(options?: CallOptions): Promise<Benchmark[]>;
   getBenchmark(benchmarkId: string, options?: CallOptions): Promise<Benchmark>;
-  listProviders(options?: CallOptions): Promise<Provider[]>;
   /** The caller's principal and role (`viewer`, `operator`, `admin`): what a client may offer it. */
   whoami(options?: CallOptions): Promise<Whoami>;
   createSession(body: SessionCreate, options?: CallOptions): Promise<Session>;
@@ -504,7 +504,7 @@ export function createClient(options: ClientOptions): BenchwrightClient {
           ...init(o),
         }),
       ),
-    listProviders: (o) => unwrap(raw.GET("/providers/", { params: { header: fieldsHeader(o) }, ...init(o) })),
+    ...providersMethods({ raw, unwrap, init, fieldsHeader }),
     whoami: (o) => unwrap(raw.GET("/whoami", { params: { header: fieldsHeader(o) }, ...init(o) })),
     createSession: (body, o) => unwrap(raw.POST("/sessions/", { body, params: { header: fieldsHeader(o) }, ...init(o) })),
     listSessions: async (o) => (await sessionsPage(o)).items,
