@@ -33,7 +33,6 @@ import type {
   PlanCreate,
   PlanReport,
   PlanRun,
-  Provider,
   Series,
   SeriesBaselineSet,
   SeriesPoint,

@@ -84,7 +84,7 @@ async function readDocument(file: string): Promise<unknown> {
 }
 
 /** The document with each `{from_file}` and `{from_env}` replaced by what it names. */
-export function withSecrets(value: unknown, base: string, env: NodeJS.ProcessEnv = process.env): unknown {
+function withSecrets(value: unknown, base: string, env: NodeJS.ProcessEnv = process.env): unknown {
   if (Array.isArray(value)) return value.map((v) => withSecrets(v, base, env));
   if (!value || typeof value !== "object") return value;
   const entries = Object.entries(value);
