@@ -9,6 +9,7 @@ import { executionsView } from "./views/executions.js";
 import { planView } from "./views/plan.js";
 import { planRunView } from "./views/plan-run.js";
 import { plansView } from "./views/plans.js";
+import { providersView } from "./views/providers.js";
 import { regressionsView } from "./views/regressions.js";
 import { seriesView } from "./views/series.js";
 import { seriesListView } from "./views/series-list.js";
@@ -44,6 +45,7 @@ async function show(): Promise<void> {
     else if (page === "series" && id) await seriesView(root, id, signal);
     else if (page === "series") await seriesListView(root, route, signal);
     else if (page === "regressions") await regressionsView(root, signal);
+    else if (page === "providers") await providersView(root, signal);
     else await sessionsView(root, route, signal);
     if (!signal.aborted) root.dataset.view = runPage ? "plan-run" : id ? `${page}-one` : page;
   } catch (error) {

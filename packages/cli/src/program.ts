@@ -6,6 +6,7 @@ import { lsCommand, type LsOptions } from "./commands/ls.js";
 import { planCommand } from "./commands/plan.js";
 import { planReportCommand, type PlanReportOptions } from "./commands/plan-report.js";
 import { planRunCommand } from "./commands/plan-run.js";
+import { providerLsCommand, providerPushCommand, providerShowCommand } from "./commands/provider.js";
 import { acknowledgeCommand, regressionsCommand, type RegressionsOptions } from "./commands/regressions.js";
 import { runCommand, type RunOptions } from "./commands/run.js";
 import { seriesCommand, type SeriesOptions } from "./commands/series.js";
@@ -144,6 +145,22 @@ export async function main(argv: string[]): Promise<number> {
     .option("--plan <plan-id>", "the run's plan (found when not given)")
     .option("-o, --output <file>", "write to this file instead of stdout")
     .action(act((ctx, command, run: string) => planReportCommand(run, command.opts<PlanReportOptions>(), ctx)));
+
+  const provider = program.command("provider").description("provider configurations: list, show, and push one (admin) from a YAML file");
+  withGlobals(provider.command("ls"))
+    .description("every provider configuration, with where it comes from (built in, file, API) and its version")
+    .action(act((ctx) => providerLsCommand(ctx)));
+  withGlobals(provider.command("show"))
+    .description("one provider configuration: its secret fields named, never shown")
+    .argument("<name>", "the configuration's name")
+    .action(act((ctx, _command, name: string) => providerShowCommand(name, ctx)));
+  withGlobals(provider.command("push"))
+    .description(
+      "create or replace a configuration from a YAML file as the server's providers/ folder holds; secrets in it, or {from_file: path} / {from_env: NAME}",
+    )
+    .argument("<file>", "the configuration, in YAML")
+    .option("--name <name>", "its name (default: the file's name without its extension)")
+    .action(act((ctx, command, file: string) => providerPushCommand(file, command.opts<{ name?: string }>(), ctx)));
 
   withGlobals(program.command("series"))
     .description("metrics over time: the series (one metric of one benchmark on one target), or one with its recent points and changes")

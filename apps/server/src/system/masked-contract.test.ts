@@ -72,6 +72,10 @@ describe("masked answers, checked by Prism against the contract", () => {
     await each("listBenchmarks", ["id,workloads{id,categories}", "tool_name"], (m) => call("listBenchmarks", "GET", "/benchmarks/", m));
     await each("getBenchmark", ["workloads{workload_name}", "aliases"], (m) => call("getBenchmark", "GET", "/benchmarks/idle", m));
     await each("listProviders", ["name", "service_types,class"], (m) => call("listProviders", "GET", "/providers/", m));
+    // A configuration written through the API: created by the first write, replaced (a new version) by the others.
+    const providerMasks = ["name,version", "config{provider}", "secrets_set,read_only,source"];
+    await each("putProvider", providerMasks, (m) => call("putProvider", "PUT", "/providers/masked", m, { provider: { class: "local" }, bench: {} }));
+    await each("getProvider", providerMasks, (m) => call("getProvider", "GET", "/providers/masked", m));
     await each("getWhoami", ["role", "principal,bootstrap"], (m) => call("getWhoami", "GET", "/whoami", m));
     await each("createSession", ["provider{id}", "state,executions"], (m) =>
       call("createSession", "POST", "/sessions/", m, { provider: "local", service: "default" }),

@@ -56,7 +56,7 @@ export function checkDocument(name: string, document: Record<string, unknown>): 
     }
   }
   if (problems.length) {
-    const lines = problems.map((p) => `${p.path.slice("/body/".length) || "body"} ${p.message}`);
+    const lines = problems.map((p) => `${dotted(p.path)} ${p.message}`);
     throw new BenchwrightError("invalid_configuration", `The ${file.providerClass} configuration '${name}' cannot be used: ${lines.join("; ")}`, {
       errors: problems,
     });
@@ -71,4 +71,11 @@ function inBody(e: unknown): BenchwrightError {
     x.path === "/config" || x.path.startsWith("/config/") ? { ...x, path: `/body${x.path.slice("/config".length)}` } : x,
   );
   return errors ? new BenchwrightError(e.code, e.detail, { ...e.extras, errors }) : e;
+}
+
+/** `vms.hosts[1].port` for `/body/vms/hosts/1/port`, as a person reads the field in a detail line. */
+function dotted(path: string): string {
+  const parts = path.split("/").slice(2);
+  if (parts.length === 0) return "the configuration";
+  return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
 }

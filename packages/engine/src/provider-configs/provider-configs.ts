@@ -10,7 +10,7 @@ import { checkDocument } from "./check-document.js";
 import { type ConfigEntry, providerConfigView, providerListView } from "./config-view.js";
 
 /** What a server with no configuration file of its own runs on: its own host, installing nothing. */
-export const BUILTIN_LOCAL: Readonly<Record<string, unknown>> = { provider: { class: "local", name: "local" }, default: { allow_install: false } };
+const BUILTIN_LOCAL: Readonly<Record<string, unknown>> = { provider: { class: "local", name: "local" }, default: { allow_install: false } };
 
 export interface ProviderConfigsOptions {
   db: Db;
