@@ -18,6 +18,7 @@ import { auditQuery, type AuditFilters } from "./audit-filters.js";
 import { changeQuery, pageQuery, seriesQuery, type ChangeFilters, type SeriesFilters } from "./series-filters.js";
 import { exportMetricsStream, exportMetricsText, streamMetricRows, type MetricsExportOptions } from "./metric-rows.js";
 import type { paths } from "./generated/schema.js";
+import { type IngestsMethods, ingestsMethods } from "./resources/ingests.js";
 import type {
   AuditEntry,
   Benchmark,
@@ -125,7 +126,7 @@ export interface LogOptions extends RequestOptions {
 export type RawClient = Client<paths>;
 
 /** Every operation of the contract. Each returns the success body, or throws {@link BenchwrightProblemError}. */
-export interface BenchwrightClient {
+export interface BenchwrightClient extends IngestsMethods {
   readonly raw: RawClient;
   listBenchmarks(options?: CallOptions): Promise<Benchmark[]>;
   getBenchmark(benchmarkId: string, options?: CallOptions): Promise<Benchmark>;
@@ -495,6 +496,7 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     unwrap<StepResult | StepAttempt>(raw.POST(path, { params: { path: { exec_id: execId }, header: stepHeaders(o) }, ...init(o) }));
 
   return {
+    ...ingestsMethods({ raw }),
     raw,
     listBenchmarks: (o) => unwrap(raw.GET("/benchmarks/", { params: { header: fieldsHeader(o) }, ...init(o) })),
     getBenchmark: (benchmarkId, o) =>
