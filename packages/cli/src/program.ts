@@ -20,9 +20,9 @@ import { failureOf } from "./failure.js";
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 const EXIT_CODES_HELP = `
-Exit codes: 0 done; 1 a step failed (gate: a metric is worse); 2 usage error (or a name the
-server does not know); 3 server unreachable or another API error; 4 gate: a metric is
-inconclusive; 130 interrupted (Ctrl-C), 143 terminated.`;
+Exit codes: 0 done; 1 a step failed; 2 usage error (or a name the server does not know);
+3 server unreachable or another API error; 4 gate: a metric is inconclusive (1: one is worse);
+130 interrupted (Ctrl-C), 143 terminated.`;
 
 /**
  * The options of every command that talks to a server, accepted before the command
