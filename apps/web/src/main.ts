@@ -42,7 +42,7 @@ async function show(): Promise<void> {
     else if (runPage) await planRunView(root, id, subId, signal);
     else if (page === "plans" && id) await planView(root, id, signal);
     else if (page === "plans") await plansView(root, signal);
-    else if (page === "series" && id) await seriesView(root, id, signal);
+    else if (page === "series" && id) await seriesView(root, id, signal, route.query.get("branch") || undefined);
     else if (page === "series") await seriesListView(root, route, signal);
     else if (page === "regressions") await regressionsView(root, signal);
     else if (page === "providers") await providersView(root, signal);

@@ -7,6 +7,8 @@ export const ExitCode = {
   usage: 2,
   /** The server could not be reached, or refused for another reason. */
   api: 3,
+  /** `gate`: a cell is inconclusive (with `--inconclusive fail`, the default); a worse cell is 1. */
+  inconclusive: 4,
   /** Ctrl-C (SIGINT); 128 + the signal's number, as shells report it. */
   interrupted: 130,
   /** SIGTERM. */

@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import { Command, CommanderError, Option } from "commander";
 import { compareCommand, type CompareOptions } from "./commands/compare.js";
 import { exportCommand, type ExportOptions } from "./commands/export.js";
+import { gateCommand, type GateOptions } from "./commands/gate.js";
+import { ADAPTERS, ingestCommand, type IngestOptions } from "./commands/ingest.js";
 import { lsCommand, type LsOptions } from "./commands/ls.js";
 import { planCommand } from "./commands/plan.js";
 import { planReportCommand, type PlanReportOptions } from "./commands/plan-report.js";
@@ -20,7 +22,8 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
 
 const EXIT_CODES_HELP = `
 Exit codes: 0 done; 1 a step failed; 2 usage error (or a name the server does not know);
-3 server unreachable or another API error; 130 interrupted (Ctrl-C), 143 terminated.`;
+3 server unreachable or another API error; 4 gate: a metric is inconclusive (1: one is worse);
+130 interrupted (Ctrl-C), 143 terminated.`;
 
 /**
  * The options of every command that talks to a server, accepted before the command
@@ -184,6 +187,40 @@ export async function main(argv: string[]): Promise<number> {
     .description("acknowledge a change: it is no longer open")
     .argument("<change-id>", "its id, or its first 8 characters or more")
     .action(act((ctx, _command, id: string) => acknowledgeCommand(id, ctx)));
+
+  // ---- CI: a harness's own results, and the gate on them (issue 39)
+  const ingestOptions = (command: Command) =>
+    command
+      .addOption(new Option("--adapter <name>", "the harness whose output the file is").choices(ADAPTERS))
+      .option("--benchmark <name>", "the series' workload, e.g. the suite's name (default: default)")
+      .option("--target <name>", "where it ran, e.g. the runner's label (default: default)")
+      .option("--branch <name>", "the branch measured (default: the CI's, GITHUB_HEAD_REF or GITHUB_REF_NAME, CI_COMMIT_REF_NAME)")
+      .option("--commit <sha>", "the commit measured (default: GITHUB_SHA, CI_COMMIT_SHA)");
+  ingestOptions(withGlobals(program.command("ingest")))
+    .description("add a harness's output (hyperfine, Google Benchmark, pytest-benchmark, go test -bench, generic JSON) to the series")
+    .argument("<file>", "the harness's output file")
+    .action(act((ctx, command, file: string) => ingestCommand(file, command.opts<IngestOptions>(), ctx)));
+  ingestOptions(withGlobals(program.command("gate")))
+    .description("ingest a harness's output and compare each metric with its series' recent history: exit 0 nothing worse, 1 worse, 4 inconclusive")
+    .argument("[file]", "the harness's output file (or --ingest)")
+    .option("--ingest <id>", "gate an ingest already sent instead of a file")
+    .option("--baseline-branch <name>", "compare with this branch's history (default: the branch's own)")
+    .option(
+      "--base-branch <name>",
+      "compare with this branch's when the branch has no history yet (default: GITHUB_BASE_REF, CI_MERGE_REQUEST_TARGET_BRANCH_NAME, else main)",
+    )
+    .option("--last <n>", "the latest points of the history compared with (default 10)")
+    .option("--since <date>", "only the history's points since this date")
+    .option("--margin <fraction>", "the relative difference that matters (default 0.05: 5%)")
+    .addOption(
+      new Option("--inconclusive <policy>", "what an inconclusive metric does: fail (exit 4), warn or pass (exit 0)")
+        .choices(["fail", "warn", "pass"])
+        .default("fail"),
+    )
+    .addOption(new Option("--format <format>", "the report").choices(["text", "markdown", "junit", "json"]).default("text"))
+    .option("-o, --output <file>", "write the report there instead of stdout")
+    .option("--dashboard <url>", "the dashboard the Markdown links to (default: the server's /ui/)")
+    .action(act((ctx, command, file: string | undefined) => gateCommand(file, command.opts<GateOptions>(), ctx)));
 
   for (const name of SERVER_COMMANDS) {
     program

@@ -6,6 +6,7 @@ import { benchmarksMethods, type BenchmarksMethods } from "./resources/benchmark
 import { changesMethods, type ChangesMethods } from "./resources/changes.js";
 import { eventsMethods, type EventsMethods } from "./resources/events.js";
 import { executionsMethods, type ExecutionsMethods } from "./resources/executions.js";
+import { ingestsMethods, type IngestsMethods } from "./resources/ingests.js";
 import { logsMethods, type LogsMethods } from "./resources/logs.js";
 import { metricsMethods, type MetricsMethods } from "./resources/metrics.js";
 import { planRunsMethods, type PlanRunsMethods } from "./resources/plan-runs.js";
@@ -54,6 +55,7 @@ export interface BenchwrightClient
     WhoamiMethods,
     SessionsMethods,
     ExecutionsMethods,
+    IngestsMethods,
     StepsMethods,
     TelemetryMethods,
     LogsMethods,
@@ -104,6 +106,7 @@ export function createClient(options: ClientOptions): BenchwrightClient {
     ...whoamiMethods(ctx),
     ...sessionsMethods(ctx),
     ...executionsMethods(ctx),
+    ...ingestsMethods(ctx),
     ...stepsMethods(ctx),
     ...telemetryMethods(ctx),
     ...logsMethods(ctx),

@@ -9,6 +9,7 @@ export type {
   ListExecutionsOptions,
   ListSessionExecutionsOptions,
   ListSeriesOptions,
+  SeriesPointsOptions,
   ListSessionsOptions,
   LogOptions,
   RawClient,

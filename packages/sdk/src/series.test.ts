@@ -62,6 +62,11 @@ describe("series", () => {
     expect(lastUrl().search).toBe(`?limit=100&cursor=${CURSOR}`);
   });
 
+  it("asks for one branch's points", async () => {
+    await bw.listSeriesPoints(SERIES_ID, { branch: "feature/a" });
+    expect(lastUrl().search).toBe("?branch=feature%2Fa");
+  });
+
   it("sets and clears the baseline", async () => {
     const s = await bw.setSeriesBaseline(SERIES_ID, { from: 1, to: 5 });
     expect(s.latest_vs_baseline).toMatchObject({ direction: "regression" });

@@ -6,6 +6,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";
 import { runPlan } from "../test-support/plan-run.js";
+import { queryDatabase } from "@benchwright/engine/test-access";
 
 // Issue 37, acceptance 3: a precision plan on a cloud (the EC2 double: its machines are a real
 // sshd on loopback, the cloud's API is the double) makes the machines its allocation asks for,
@@ -64,7 +65,8 @@ afterAll(async () => {
 });
 
 async function lifetimes(sessionId: string): Promise<Array<{ id: string; created: Date; destroyed: Date | null }>> {
-  const rows = await fx.engine.store.db.query<{ resource_id: string; created: Date; destroyed_at: Date | null }>(
+  const rows = await queryDatabase<{ resource_id: string; created: Date; destroyed_at: Date | null }>(
+    fx.engine,
     "SELECT resource_id, created, destroyed_at FROM resources WHERE session_id = $1 AND kind = 'ec2:instance'",
     [sessionId],
   );

@@ -7,7 +7,7 @@ import type { Store } from "../store/store.js";
 import { gateEstimate, ratioInterval } from "./gate-cell.js";
 
 /** The history a gate compares with when the request does not say: the last 10 points, a margin of 5%, 95% confidence. */
-export const GATE_DEFAULTS = { last: 10, margin: 0.05, confidence: 0.95 } as const;
+const GATE_DEFAULTS = { last: 10, margin: 0.05, confidence: 0.95 } as const;
 /** A branch with fewer points than this is compared with its base branch's history instead (its start point). */
 const MIN_HISTORY = 2;
 

@@ -5,6 +5,8 @@ import type { Change, Series, SeriesBaselineSet, SeriesPoint } from "../types.js
 
 /** Options of `listSeries`: its filters (without them, every series). */
 export type ListSeriesOptions = CallOptions & SeriesFilters;
+/** Options of `listSeriesPoints`: `branch`, the points of that branch only (those whose client named one, as ingests do). */
+export type SeriesPointsOptions = CallOptions & { branch?: string };
 
 export interface SeriesMethods {
   /** The series (one metric of one benchmark on one target, over time) that match the filters, oldest first. */
@@ -20,12 +22,12 @@ export interface SeriesMethods {
   series(options?: ListSeriesOptions & FollowOptions): AsyncIterable<Series>;
   /** A series with its latest point, its baseline and how the latest level compares with it. */
   getSeries(seriesId: string, options?: CallOptions): Promise<Series>;
-  /** Every point of the series, oldest first: each run's mean of the metric, its interval and its machines' facts. */
-  listSeriesPoints(seriesId: string, options?: CallOptions): Promise<SeriesPoint[]>;
+  /** Every point of the series, oldest first: each run's mean of the metric, its interval and its machines' facts (`branch`: one branch's). */
+  listSeriesPoints(seriesId: string, options?: SeriesPointsOptions): Promise<SeriesPoint[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
-  listSeriesPointsPage(seriesId: string, options?: CallOptions & PageOptions): Promise<Page<SeriesPoint>>;
+  listSeriesPointsPage(seriesId: string, options?: SeriesPointsOptions & PageOptions): Promise<Page<SeriesPoint>>;
   /** The series' points, page after page (`pageSize` at a time) as the loop goes. */
-  seriesPoints(seriesId: string, options?: CallOptions & FollowOptions): AsyncIterable<SeriesPoint>;
+  seriesPoints(seriesId: string, options?: SeriesPointsOptions & FollowOptions): AsyncIterable<SeriesPoint>;
   /**
    * Pins the series' baseline to a point, or a range of points (`to` is `from` by default): the
    * series then compares its latest level with it (`latest_vs_baseline`). A point the series does not have is a 400.
@@ -46,10 +48,10 @@ export interface SeriesMethods {
 export function seriesMethods({ raw, unwrap, init, listInit, fieldsHeader, readPage, itemsOf, follow }: ClientContext): SeriesMethods {
   const seriesPage = (o?: ListSeriesOptions & PageOptions) =>
     readPage<Series>(raw.GET("/series/", { params: { header: fieldsHeader(o), query: seriesQuery(o) }, ...listInit(o) }));
-  const seriesPointsPage = (seriesId: string, o?: CallOptions & PageOptions) =>
+  const seriesPointsPage = (seriesId: string, o?: SeriesPointsOptions & PageOptions) =>
     readPage<SeriesPoint>(
       raw.GET("/series/{series_id}/points", {
-        params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: pageQuery(o) },
+        params: { path: { series_id: seriesId }, header: fieldsHeader(o), query: { ...pageQuery(o), branch: o?.branch } },
         ...listInit(o),
       }),
     );
