@@ -242,8 +242,11 @@ export class Engine {
   readonly listSeries = (query: SeriesListQuery = {}): Promise<Page<Series>> => this.parts.series.list(query);
   readonly getSeries = (id: string, visibility: Visibility = {}): Promise<Series> => this.parts.series.get(id, visibility);
   /** A series' points, oldest first. */
-  readonly listSeriesPoints = (id: string, query: { limit?: number; cursor?: string; branch?: string } = {}, visibility: Visibility = {}): Promise<Page<SeriesPoint>> =>
-    this.parts.series.points(id, query, visibility);
+  readonly listSeriesPoints = (
+    id: string,
+    query: { limit?: number; cursor?: string; branch?: string } = {},
+    visibility: Visibility = {},
+  ): Promise<Page<SeriesPoint>> => this.parts.series.points(id, query, visibility);
   /** Pins a series' baseline: its latest level is then compared with those points. */
   readonly setSeriesBaseline = (id: string, body: SeriesBaselineSet): Promise<Series> => this.parts.series.setBaseline(id, body);
   readonly clearSeriesBaseline = (id: string): Promise<void> => this.parts.series.clearBaseline(id);
