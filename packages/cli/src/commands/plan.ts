@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { Plan, PlanCreate } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
-import { UsageError } from "../exit-codes.js";
+import { readYamlFile } from "../yaml-file.js";
 import { table } from "../tables.js";
 
 /**
@@ -20,19 +19,7 @@ export async function planCommand(action: string, file: string, ctx: Context): P
 }
 
 export async function readPlan(file: string): Promise<PlanCreate> {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-  }
-  // Loaded here, by the one command that reads YAML: the others start without it.
-  const { parse: parseYaml } = await import("yaml");
-  try {
-    return parseYaml(text) as PlanCreate;
-  } catch (e) {
-    throw new UsageError(`${file} is not YAML: ${(e as Error).message}`);
-  }
+  return (await readYamlFile(file)) as PlanCreate;
 }
 
 /** The targets, the benchmarks with their cells, and the size: what a run of the plan would make. */

@@ -3,6 +3,7 @@ import { basename, dirname, extname, resolve } from "node:path";
 import { BenchwrightProblemError, type ProviderConfigDocument, type ProviderConfiguration } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
 import { UsageError } from "../exit-codes.js";
+import { readYamlFile } from "../yaml-file.js";
 import { failureOf } from "../failure.js";
 import { table } from "../tables.js";
 
@@ -70,14 +71,7 @@ function showText(v: ProviderConfiguration): string {
 }
 
 async function readDocument(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-  }
-  const { parse: parseYaml } = await import("yaml");
-  const document = parseYaml(text) as unknown;
+  const document = await readYamlFile(file);
   if (!document || typeof document !== "object" || Array.isArray(document))
     throw new UsageError(`${file} holds no mapping (a provider section and service types)`);
   return document;

@@ -1,4 +1,4 @@
-import type { RunFigure } from "../model/series.js";
+import type { RunFigure, SeriesRow } from "../model/series.js";
 import type { Db } from "./db.js";
 import { branchHistory, ingestOwner, ingestPoints, insertIngest, keepIngestFacts, type NewIngest, recordIngestPoints } from "./sql/ingest-sql.js";
 import { run } from "./sql/sql.js";
@@ -17,17 +17,7 @@ export interface IngestPointRow {
   mean: number;
   ci_low: number | null;
   ci_high: number | null;
-  series: {
-    tool: string;
-    workload: string;
-    params: Record<string, unknown>;
-    metric: string;
-    tags: Record<string, string>;
-    provider: string;
-    service_type: string;
-    unit: string;
-    better: "higher" | "lower" | null;
-  };
+  series: Pick<SeriesRow, "tool" | "workload" | "params" | "metric" | "tags" | "provider" | "service_type" | "unit" | "better">;
 }
 
 /** Results of harnesses Benchwright does not run, appended to series as points (see ingest/). */
