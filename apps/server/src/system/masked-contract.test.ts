@@ -76,6 +76,11 @@ describe("masked answers, checked by Prism against the contract", () => {
     const providerMasks = ["name,version", "config{provider}", "secrets_set,read_only,source"];
     await each("putProvider", providerMasks, (m) => call("putProvider", "PUT", "/providers/masked", m, { provider: { class: "local" }, bench: {} }));
     await each("getProvider", providerMasks, (m) => call("getProvider", "GET", "/providers/masked", m));
+    // A harness's output added to series (each call adds points), and a gate on the first.
+    const ingestBody = { adapter: "generic", output: JSON.stringify([{ metric: "masked_ms", values: [1, 1.1, 0.9], unit: "ms", better: "lower" }]) };
+    const ingest = await call("createIngest", "POST", "/ingests/", undefined, ingestBody);
+    await each("createIngest", ["id,points", "branch,commit,created"], (m) => call("createIngest", "POST", "/ingests/", m, ingestBody));
+    await each("createGate", ["outcome,worse", "cells,margin"], (m) => call("createGate", "POST", "/gates/", m, { ingest_id: ingest.id }));
     await each("getWhoami", ["role", "principal,bootstrap"], (m) => call("getWhoami", "GET", "/whoami", m));
     await each("createSession", ["provider{id}", "state,executions"], (m) =>
       call("createSession", "POST", "/sessions/", m, { provider: "local", service: "default" }),
