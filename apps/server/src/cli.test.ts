@@ -81,7 +81,9 @@ describe("the benchwright CLI", () => {
     expect(lines.pop()).toMatch(/^validation_failed: \/body\/expires is not in the future/);
     expect(await runCli(["tokens", "list"], say)).toBe(0);
     expect(JSON.parse(lines.pop()!)).toHaveLength(1);
-  });
+    // Eight commands, each opening the embedded database in this process (the first makes it):
+    // over 30 s in CI beside the other server files and the CLI package's tests.
+  }, 120_000);
 
   it("refuses tokens and sweep where there is no database, saying which it looked for, and makes none", async () => {
     for (const command of [

@@ -82,7 +82,8 @@ describe("starting the server", () => {
     // Once the first has stopped, the directory is free again.
     expect(await first.stop()).toBe(0);
     first = await startProcess("serve", env);
-  });
+    // Three servers started one after another: over 30 s in CI beside the other files.
+  }, 120_000);
 
   it.each([["serve"], ["worker"], ["sweep"]])("prints its help for `%s --help` and `-h`, and exits 0 without starting", async (command) => {
     for (const flag of ["--help", "-h"]) {
