@@ -1,4 +1,4 @@
-import type { RunFigure, SeriesRow } from "../model/series.js";
+import type { RunFigure, SeriesPointRow, SeriesRow } from "../model/series.js";
 import type { Db } from "./db.js";
 import { branchHistory, ingestOwner, ingestPoints, insertIngest, keepIngestFacts, type NewIngest, recordIngestPoints } from "./sql/ingest-sql.js";
 import { run } from "./sql/sql.js";
@@ -6,17 +6,8 @@ import { run } from "./sql/sql.js";
 export type { NewIngest };
 
 /** A point of an ingest with its series' identity, as a gate reads it. */
-export interface IngestPointRow {
-  series_id: string;
-  seq: number;
+export interface IngestPointRow extends Pick<SeriesPointRow, "series_id" | "seq" | "branch" | "commit_id" | "at" | "n" | "mean" | "ci_low" | "ci_high"> {
   ingest_id: string;
-  branch: string | null;
-  commit_id: string | null;
-  at: Date;
-  n: number;
-  mean: number;
-  ci_low: number | null;
-  ci_high: number | null;
   series: Pick<SeriesRow, "tool" | "workload" | "params" | "metric" | "tags" | "provider" | "service_type" | "unit" | "better">;
 }
 
