@@ -175,6 +175,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--service-type <type>", "only the series on this service type")
     .option("--baseline <from[-to]>", "with an id: pin the baseline to a point or a range of points (3, or 1-5)")
     .option("--clear-baseline", "with an id: forget the baseline")
+    .option("--margin <fraction>", "with --baseline: the relative difference that matters (0.02: 2%); the latest level then has a verdict")
     .option("--last <n>", `with an id: how many of the latest points to show (default 20)`)
     .action(act((ctx, command, id: string | undefined) => seriesCommand(id, command.opts<SeriesOptions>(), ctx)));
 

@@ -26,5 +26,24 @@ describe("series' words and figures", () => {
       open_changes: 0,
     } as unknown as Series;
     expect(seriesRecord(series)).toMatch(/vs baseline\s+\+0\.1% \[-1\.0%, \+1\.2%\] no clear difference/);
+    expect(seriesRecord(series)).not.toMatch(/verdict/);
+  });
+
+  it("shows the verdict and its sentence when the baseline has a margin", () => {
+    const sentence = "the latest level (4 points) is equivalent to the baseline (points 1 to 8) on idle_seconds, within ±2.0% (…).";
+    const claim = { verdict: "equivalent", margin: 0.02, p_value: 0.001, p_adjusted: 0.001, settle_n: null, sentence };
+    const series = {
+      id: "s",
+      benchmark: { tool: "idle", workload: "idle", params: {} },
+      metric: { name: "idle_seconds", tags: {}, unit: "s", better: "lower" },
+      target: { provider: "local", service_type: "default" },
+      points: 12,
+      latest: point,
+      baseline: { from: 1, to: 8, n: 8, mean: 5, ci_low: 4.9, ci_high: 5.1, margin: 0.02 },
+      latest_vs_baseline: { size: 0.001, size_ci_low: -0.01, size_ci_high: 0.012, direction: null, claim },
+      open_changes: 0,
+    } as unknown as Series;
+    expect(seriesRecord(series)).toMatch(/verdict\s+equivalent: the latest level \(4 points\) is equivalent/);
+    expect(seriesRecord(series)).toContain(sentence);
   });
 });

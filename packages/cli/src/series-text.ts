@@ -77,6 +77,7 @@ export function seriesRecord(s: Series): string {
       ["latest", s.latest ? `#${s.latest.seq} ${meanText(s.latest)} (n=${s.latest.n}) at ${s.latest.at}` : "-"],
       ["baseline", baseline],
       ["vs baseline", vs ? `${sizeText(vs.size, vs.size_ci_low, vs.size_ci_high)} ${vs.direction ?? "no clear difference"}` : "-"],
+      ...(vs?.claim ? [["verdict", `${vs.claim.verdict}: ${vs.claim.sentence}`] as [string, string]] : []),
       ["open changes", s.open_changes],
     ],
   );

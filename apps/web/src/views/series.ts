@@ -60,6 +60,7 @@ function summary(s: Series): HTMLElement {
         : "none (benchwright series <id> --baseline <from>-<to>)",
     ],
     ["Latest vs baseline", vs ? `${percent(vs.size)} ${vs.direction ?? "(no clear difference)"}` : "—"],
+    ...(vs?.claim ? [["Verdict", `${vs.claim.verdict}: ${vs.claim.sentence}`] as [string, string]] : []),
     ["Open changes", String(s.open_changes)],
   ];
   return h(

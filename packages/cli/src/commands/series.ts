@@ -13,6 +13,7 @@ export interface SeriesOptions {
   serviceType?: string;
   baseline?: string;
   clearBaseline?: boolean;
+  margin?: string;
   last?: string;
 }
 
@@ -38,8 +39,12 @@ export async function seriesCommand(id: string | undefined, options: SeriesOptio
   if (options.baseline !== undefined && options.clearBaseline) throw new UsageError("--baseline and --clear-baseline: one or the other");
   const last = options.last === undefined ? RECENT_POINTS : positiveInteger(options.last, "--last");
   const seriesId = await resolveIdAmong(id, () => ctx.bw.listSeries({ fields: "id" }), "series");
+  if (options.margin !== undefined && options.baseline === undefined)
+    throw new UsageError("--margin goes with --baseline: the margin is kept with the baseline");
+  const margin = options.margin === undefined ? undefined : Number(options.margin);
+  if (margin !== undefined && !(margin >= 0 && margin <= 1)) throw new UsageError("--margin takes a relative difference from 0 to 1 (0.02: 2%)");
   if (options.baseline !== undefined) {
-    await ctx.bw.setSeriesBaseline(seriesId, baselineOf(options.baseline));
+    await ctx.bw.setSeriesBaseline(seriesId, { ...baselineOf(options.baseline), ...(margin === undefined ? {} : { margin }) });
     note(`baseline set to points ${options.baseline}`);
   } else if (options.clearBaseline) {
     await ctx.bw.clearSeriesBaseline(seriesId);

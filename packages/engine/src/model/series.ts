@@ -22,6 +22,13 @@ export interface RunFigure {
 /** Summarises a successful run's metrics into one figure per metric (see series/run-figures.ts). */
 export type DescribeRunFigures = (metrics: readonly StoredMetric[]) => RunFigure[];
 
+/** A series' baseline as stored: its points, and the margin its comparisons claim with (absent: none, as before margins). */
+export interface StoredBaseline {
+  from: number;
+  to: number;
+  margin?: number;
+}
+
 /** A series as stored: its identity, what its metric means, how many points and its baseline. */
 export interface SeriesRow {
   id: string;
@@ -39,7 +46,7 @@ export interface SeriesRow {
   points: number;
   first_at: Date | null;
   last_at: Date | null;
-  baseline: { from: number; to: number } | null;
+  baseline: StoredBaseline | null;
   created: Date;
 }
 

@@ -162,7 +162,22 @@ export interface ClaimSide {
 export function claimSentence(
   claim: Claim,
   e: RatioEstimate,
-  { subject, baseline, metric, better, confidence = 0.95 }: { subject: ClaimSide; baseline: ClaimSide; metric: string; better: Direction; confidence?: number },
+  {
+    subject,
+    baseline,
+    metric,
+    better,
+    confidence = 0.95,
+    design: given,
+  }: {
+    subject: ClaimSide;
+    baseline: ClaimSide;
+    metric: string;
+    better: Direction;
+    confidence?: number;
+    /** How the sides were measured, where machines × runs is not it (a series' points). */
+    design?: string;
+  },
 ): string {
   const ci = ratioInterval(e, confidence);
   const [low, high] = [goodness(ci.low, better), goodness(ci.high, better)].sort((a, b) => a - b);
@@ -171,9 +186,10 @@ export function claimSentence(
   const margin = pct(claim.margin);
   const direction = better ? `${better} is better` : "higher read as better";
   const design =
-    subject.machines === 1 && baseline.machines === 1
+    given ??
+    (subject.machines === 1 && baseline.machines === 1
       ? `${formatRuns(subject.runs)} on one machine each`
-      : `${subject.machines} machine${subject.machines === 1 ? "" : "s"} × ${formatRuns(subject.runs)} each`;
+      : `${subject.machines} machine${subject.machines === 1 ? "" : "s"} × ${formatRuns(subject.runs)} each`);
   const variability = baseline.between_cv !== null ? `; instances of ${baseline.label} differ by ${pct(baseline.between_cv)} between machines` : "";
   const detail = `(${direction}; ${Math.round(confidence * 100)}% CI ${pct(low)} to ${pct(high)}, ${design}${variability})`;
   const { label: s } = subject;
@@ -189,7 +205,8 @@ export function claimSentence(
     case "not_better":
       return `${s} is not better than ${b} on ${metric} by more than ${margin} ${detail}.`;
     default: {
-      const settle = claim.settle_n === null ? "" : ` About ${claim.settle_n} ${subject.machines > 1 ? "machines" : "runs"} each would likely settle it.`;
+      const units = given ? "points" : subject.machines > 1 ? "machines" : "runs";
+      const settle = claim.settle_n === null ? "" : ` About ${claim.settle_n} ${units} each would likely settle it.`;
       return `Whether ${s} differs from ${b} on ${metric} by more than ${margin} cannot be told yet: ${d >= 0 ? "+" : ""}${pct(d)} ${detail}.${settle}`;
     }
   }

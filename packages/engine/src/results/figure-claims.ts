@@ -13,6 +13,8 @@ export interface ClaimInput {
   metric: string;
   subject: ClaimSide;
   baseline: ClaimSide;
+  /** How the sides were measured, where machines × runs is not it (see claimSentence). */
+  design?: string;
 }
 
 /** The only adjustment reports make (see multiplicity.ts for why Holm). */

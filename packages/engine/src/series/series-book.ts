@@ -52,7 +52,10 @@ export class SeriesBook {
     return { items: page.items.map(pointView), next: page.next };
   }
 
-  /** Makes points `from` to `to` (`from` alone when absent) the series' baseline; both must be points of it. */
+  /**
+   * Makes points `from` to `to` (`from` alone when absent) the series' baseline; both must be
+   * points of it. Its `margin` (`min_difference` when absent) is kept with it for its claims.
+   */
   async setBaseline(id: string, body: SeriesBaselineSet): Promise<Series> {
     const series = await this.get(id);
     const to = body.to ?? body.from;
@@ -62,7 +65,8 @@ export class SeriesBook {
     if (series.points === 0) bad("from", "names no point: the series has none yet");
     if (!Number.isInteger(body.from) || body.from < 1 || body.from > series.points) bad("from", `must be a point of the series, from 1 to ${series.points}`);
     if (!Number.isInteger(to) || to < body.from || to > series.points) bad("to", `must be a point of the series, from ${body.from} to ${series.points}`);
-    if (!(await this.store.series.setBaseline(id, { from: body.from, to }))) throw notFound(id);
+    const margin = body.margin ?? body.min_difference;
+    if (!(await this.store.series.setBaseline(id, { from: body.from, to, ...(margin === undefined ? {} : { margin }) }))) throw notFound(id);
     return this.get(id);
   }
 

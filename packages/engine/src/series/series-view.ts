@@ -1,6 +1,9 @@
 import type { Series, SeriesComparison, SeriesPoint } from "@benchwright/contract";
 import type { SeriesPointRow } from "../model/series.js";
 import { direction } from "../results/change-points.js";
+import { ratioEstimate } from "../results/claims.js";
+import { claimsOf } from "../results/figure-claims.js";
+import { meanEstimate } from "../results/nested-summary.js";
 import { compareSamples, type Summary, summarize } from "../results/statistics.js";
 import type { SeriesWithFigures } from "../store/series-repository.js";
 import { formatTimestamp } from "../time.js";
@@ -50,9 +53,13 @@ export function seriesView(row: SeriesWithFigures): Series {
             mean: base.mean,
             ci_low: base.n > 1 ? base.ci_low : null,
             ci_high: base.n > 1 ? base.ci_high : null,
+            margin: row.baseline.margin ?? null,
           }
         : null,
-    latest_vs_baseline: base && latest ? latestVsBaseline(base, latest, identity.metric.better) : null,
+    latest_vs_baseline:
+      base && latest && row.baseline
+        ? withClaim(latestVsBaseline(base, latest, identity.metric.better), row.baseline, baselineMeans, latestMeans, identity.metric)
+        : null,
     open_changes: Number(row.open_changes),
   };
 }
@@ -76,4 +83,39 @@ function latestVsBaseline(base: Summary, latest: Summary, better: "higher" | "lo
   }
   const told = low !== null && high !== null && (low > 0 || high < 0);
   return { size, size_ci_low: low, size_ci_high: high, direction: told ? direction(size, better) : null };
+}
+
+/**
+ * With a margin, the comparison's claim: the one verdict function compare and reports use
+ * (results/claims.ts), each point one unit, a family of one. Null when a side has fewer than two
+ * points (no spread to tell an interval from).
+ */
+function withClaim(
+  comparison: SeriesComparison | null,
+  baseline: NonNullable<SeriesWithFigures["baseline"]>,
+  baselineMeans: readonly number[],
+  latestMeans: readonly number[],
+  metric: { name: string; better: "higher" | "lower" },
+): SeriesComparison | null {
+  if (!comparison || baseline.margin === undefined) return comparison;
+  const estimate = baselineMeans.length > 1 && latestMeans.length > 1 ? ratioEstimate(meanEstimate([baselineMeans]), meanEstimate([latestMeans])) : null;
+  const range = baseline.from === baseline.to ? `point ${baseline.from}` : `points ${baseline.from} to ${baseline.to}`;
+  const side = (label: string, points: number) => ({ label, machines: 1, runs: points, between_cv: null });
+  const [claim] = claimsOf(
+    [
+      estimate
+        ? {
+            estimate,
+            better: metric.better,
+            metric: metric.name,
+            subject: side(`the latest level (${latestMeans.length} points)`, latestMeans.length),
+            baseline: side(`the baseline (${range})`, baselineMeans.length),
+            design: `${latestMeans.length} points against ${baselineMeans.length}, each point one run's mean`,
+          }
+        : undefined,
+    ],
+    baseline.margin,
+    0.95,
+  );
+  return { ...comparison, claim: claim ?? null };
 }

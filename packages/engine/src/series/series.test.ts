@@ -359,6 +359,12 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(series.latest_vs_baseline?.direction).toBe("regression");
       expect(series.latest_vs_baseline!.size).toBeCloseTo(-0.2, 1);
       await expect(book.setBaseline(seriesId, { from: 3, to: 99 })).rejects.toMatchObject({ code: "validation_failed" });
+      // A margin is kept with the baseline and gives a claim; `min_difference` is the same margin under its older name.
+      const within = await book.setBaseline(seriesId, { from: 1, to: 8, margin: 0.02 });
+      expect(within.baseline?.margin).toBe(0.02);
+      expect(within.latest_vs_baseline?.claim).toMatchObject({ verdict: "worse", margin: 0.02 });
+      const older = await book.setBaseline(seriesId, { from: 1, to: 8, min_difference: 0.5 });
+      expect(older.latest_vs_baseline?.claim).toMatchObject({ verdict: "equivalent", margin: 0.5 });
       await book.clearBaseline(seriesId);
       expect((await book.get(seriesId)).baseline).toBeNull();
     });

@@ -1,4 +1,4 @@
-import type { RunFigure, SeriesChangeRow, SeriesPointRow, SeriesRow } from "../model/series.js";
+import type { RunFigure, SeriesChangeRow, SeriesPointRow, SeriesRow, StoredBaseline } from "../model/series.js";
 import type { Db } from "./db.js";
 import type { EventAppender } from "./event-appender.js";
 import {
@@ -137,7 +137,7 @@ export class SeriesRepository {
   }
 
   /** False when there is no such series. */
-  async setBaseline(seriesId: string, baseline: { from: number; to: number } | null): Promise<boolean> {
+  async setBaseline(seriesId: string, baseline: StoredBaseline | null): Promise<boolean> {
     return (await run(this.db, setBaseline(seriesId, baseline))).length > 0;
   }
 

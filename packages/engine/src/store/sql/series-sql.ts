@@ -1,4 +1,4 @@
-import type { FactChange, RunFigure, SeriesChangeRow } from "../../model/series.js";
+import type { FactChange, RunFigure, SeriesChangeRow, StoredBaseline } from "../../model/series.js";
 import { POINT_FACTS } from "../../model/series.js";
 import { readableExecution } from "../list-where.js";
 import { json, type Sql } from "./sql.js";
@@ -304,7 +304,7 @@ export function seriesVisible(seriesId: string, visibleTo: string): Sql {
 }
 
 /** Sets (or, with null, clears) a series' baseline; answers whether the series exists. */
-export function setBaseline(seriesId: string, baseline: { from: number; to: number } | null): Sql {
+export function setBaseline(seriesId: string, baseline: StoredBaseline | null): Sql {
   return { text: "UPDATE series SET baseline = $2::jsonb WHERE id = $1 RETURNING id", values: [seriesId, json(baseline)] };
 }
 
