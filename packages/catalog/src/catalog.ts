@@ -69,10 +69,16 @@ function extraFiles(dir: string, onError: CatalogErrorReporter): string[] {
   return files;
 }
 
-/** Every definition of the built-in tools; one that does not load is a bug of the package, so it throws. */
-function builtinDefinitions(): ToolDefinition[] {
+let builtins: ToolDefinition[] | undefined;
+
+/**
+ * Every definition of the built-in tools, read once (they are the package's own files); one
+ * that does not load is a bug of the package, so it throws.
+ */
+export function builtinDefinitions(): ToolDefinition[] {
   const names = Object.keys(parsers);
-  return builtinFiles().map((f) => parseDefinition(readFileSync(f, "utf8"), f, names));
+  builtins ??= builtinFiles().map((f) => parseDefinition(readFileSync(f, "utf8"), f, names));
+  return builtins;
 }
 
 function readExtraDefinition(file: string, parserNames: string[]): ToolDefinition {
@@ -125,6 +131,8 @@ export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
   for (const dir of options.extraDirs ?? []) {
     for (const def of extraDefinitions(dir, onError)) tools.set(def.id, def);
   }
+  // Already checked (written through the API): they never replace a built-in or a file's.
+  for (const def of options.definitions ?? []) if (!tools.has(def.id)) tools.set(def.id, def);
   const prelude = readFileSync(PRELUDE_FILE, "utf8");
   // Aliases resolve only where no tool has that id: a definition dropped in under the name wins.
   const aliases = new Map<string, ToolDefinition>();

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from "yaml";
-import { CatalogError } from "./errors.js";
+import { CatalogError, type DefinitionProblem } from "./errors.js";
 import { paramDeclarations } from "./params.js";
 import type { MetricMeaning, RoleDefinition, ToolDefinition, WorkloadDefinition } from "./types.js";
 
@@ -22,9 +22,12 @@ function isObject(v: unknown): v is Raw {
 
 /** Collects the problems of one file so that its author sees them all at once. */
 class Problems {
-  readonly list: string[] = [];
+  readonly entries: DefinitionProblem[] = [];
   add(path: string, message: string): void {
-    this.list.push(`${path}: ${message}`);
+    this.entries.push({ path, message });
+  }
+  get list(): string[] {
+    return this.entries.map((p) => `${p.path}: ${p.message}`);
   }
 }
 
@@ -235,10 +238,20 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
   try {
     raw = parseYaml(text, { prettyErrors: true });
   } catch (e) {
-    throw new CatalogError("invalid_definition", `${file}: not valid YAML: ${(e as Error).message}`, { file });
+    const message = `not valid YAML: ${(e as Error).message}`;
+    throw new CatalogError("invalid_definition", `${file}: ${message}`, { file, problems: [{ path: "", message }] });
   }
+  return definitionOf(raw, file, parserNames);
+}
+
+/**
+ * A definition already read (from YAML, or a JSON body) into a ToolDefinition, or a CatalogError
+ * listing every problem (`problems`, each at its place). `file` names where it came from.
+ */
+export function definitionOf(raw: unknown, file: string, parserNames: readonly string[]): ToolDefinition {
   if (!isObject(raw)) {
-    throw new CatalogError("invalid_definition", `${file}: a definition must be a YAML mapping`, { file });
+    const message = "a definition must be a YAML mapping";
+    throw new CatalogError("invalid_definition", `${file}: ${message}`, { file, problems: [{ path: "", message }] });
   }
   const problems = new Problems();
   const toolId = id(raw, "", problems);
@@ -274,6 +287,7 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
   if (problems.list.length > 0) {
     throw new CatalogError("invalid_definition", `${file}: invalid definition:\n  ${problems.list.join("\n  ")}`, {
       file,
+      problems: problems.entries,
     });
   }
   return {

@@ -1,3 +1,9 @@
+/** One problem of a definition: where (dotted, `""` for the whole document) and what. */
+export interface DefinitionProblem {
+  path: string;
+  message: string;
+}
+
 export type CatalogErrorCode = "invalid_definition" | "unknown_tool" | "unknown_workload" | "no_script";
 
 /**
@@ -9,14 +15,17 @@ export type CatalogErrorCode = "invalid_definition" | "unknown_tool" | "unknown_
 export class CatalogError extends Error {
   readonly file?: string;
   readonly choices?: string[];
+  /** An invalid definition's problems, each at its place (`workloads[0].scripts.run`, as the message lists it). */
+  readonly problems?: DefinitionProblem[];
   constructor(
     readonly code: CatalogErrorCode,
     message: string,
-    extras: { file?: string; choices?: string[] } = {},
+    extras: { file?: string; choices?: string[]; problems?: DefinitionProblem[] } = {},
   ) {
     super(message);
     this.name = "CatalogError";
     this.file = extras.file;
     this.choices = extras.choices;
+    this.problems = extras.problems;
   }
 }

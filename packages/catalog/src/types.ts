@@ -145,6 +145,8 @@ export interface LoadCatalogOptions {
    * directory. The catalog loads without it either way; by default nobody is told.
    */
   onError?: CatalogErrorReporter;
+  /** Definitions checked elsewhere (a team's, written through the API), after the directories'; one never replaces a tool of the same id. */
+  definitions?: ToolDefinition[];
 }
 
 /** Tools and workloads of the catalog, and the scripts and parsers they come with. */

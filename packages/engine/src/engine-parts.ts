@@ -1,6 +1,7 @@
 import { Alerts } from "./alerts/alerts.js";
 import { WebhookDeliverer } from "./alerts/webhook-deliverer.js";
 import { Webhooks } from "./alerts/webhooks.js";
+import { BenchmarkDefinitions } from "./benchmarks/benchmark-definitions.js";
 import { Benchmarks } from "./benchmarks/benchmarks.js";
 import { ProviderConfigs } from "./provider-configs/provider-configs.js";
 import { machineLimit } from "./plan-runs/machine-limit.js";
@@ -27,6 +28,7 @@ import { Sessions } from "./sessions/sessions.js";
 import { Steps } from "./steps/steps.js";
 import { Sweep } from "./sweep/sweep.js";
 import { Tokens } from "./tokens/tokens.js";
+import { BenchmarkDefinitionsRepository } from "./store/benchmark-definitions-repository.js";
 
 /** Every module of an engine, each given its collaborators: what the facade hands its work to. */
 export type EngineParts = ReturnType<typeof wireEngine>;
@@ -45,7 +47,8 @@ export function wireEngine(options: EngineOptions, { store, catalogs, secrets, a
   });
   const steps = new Steps({
     store,
-    catalog: () => catalogs.current(),
+    catalog: (execution) => catalogs.forExecution(execution),
+    pinCatalog: (execution) => catalogs.pin(execution),
     access,
     machines,
     queue,
@@ -136,6 +139,7 @@ export function wireEngine(options: EngineOptions, { store, catalogs, secrets, a
     webhookDeliverer,
     changeChecker,
     benchmarks: new Benchmarks({ catalogs }),
+    benchmarkDefinitions: new BenchmarkDefinitions({ catalogs, rows: new BenchmarkDefinitionsRepository(store.db), log }),
     providerConfigs: providerConfigStore,
     ingests: new Ingests(store, () => void changeChecker.wake()),
     gates: new Gates(store),

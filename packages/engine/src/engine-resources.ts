@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { CatalogSource } from "./catalog-source.js";
+import { BenchmarkDefinitionsRepository } from "./store/benchmark-definitions-repository.js";
 import { createDataDir } from "./data-dir.js";
 import type { EngineOptions } from "./engine-options.js";
 import type { EngineLog } from "./engine-log.js";
@@ -38,7 +39,7 @@ export async function openEngineResources(options: EngineOptions): Promise<Engin
   return {
     log,
     store,
-    catalogs: new CatalogSource(join(options.configDir, "benchmarks"), log),
+    catalogs: new CatalogSource(join(options.configDir, "benchmarks"), log, new BenchmarkDefinitionsRepository(db)),
     secrets: options.secrets ?? SecretBox.fromEnvironment(options.dataDir),
     access: new MachineAccess(store),
     queue: options.databaseUrl ? await openPgBossQueue(options.databaseUrl, options.queueSchema, log) : new InProcessQueue(),

@@ -1,6 +1,7 @@
 import type {
   AuditEntry,
   Benchmark,
+  BenchmarkVersion,
   Change,
   Series,
   SeriesBaselineSet,
@@ -86,8 +87,14 @@ export class Engine {
 
   // ---- benchmarks and providers
 
-  readonly listBenchmarks = (): Benchmark[] => this.parts.benchmarks.list();
-  readonly getBenchmark = (id: string): Benchmark => this.parts.benchmarks.get(id);
+  readonly listBenchmarks = (): Promise<Benchmark[]> => this.parts.benchmarks.list();
+  readonly getBenchmark = (id: string): Promise<Benchmark> => this.parts.benchmarks.get(id);
+  /** A team's benchmark definition written through the API: checked as the catalog's, its next version (benchmarks/). */
+  readonly putBenchmark = (id: string, document: Record<string, unknown>, by?: string): Promise<{ view: Benchmark; created: boolean }> =>
+    this.parts.benchmarkDefinitions.put(id, document, by);
+  readonly deleteBenchmark = (id: string, by?: string): Promise<void> => this.parts.benchmarkDefinitions.delete(id, by);
+  readonly listBenchmarkVersions = (id: string): Promise<BenchmarkVersion[]> => this.parts.benchmarkDefinitions.versions(id);
+  readonly getBenchmarkVersion = (id: string, version: number): Promise<BenchmarkVersion> => this.parts.benchmarkDefinitions.version(id, version);
   readonly listProviders = (): Promise<ProviderView[]> => this.parts.providerConfigs.list();
   /** One configuration, its credentials masked (see provider-configs/). */
   readonly getProvider = (name: string): Promise<ProviderConfiguration> => this.parts.providerConfigs.get(name);

@@ -51,8 +51,20 @@ export function apiOperations(
       ok(res, 202, attempt);
     };
   return {
-    listBenchmarks: (_req, res) => ok(res, 200, engine.listBenchmarks()),
-    getBenchmark: (req, res) => ok(res, 200, engine.getBenchmark(req.params.benchmark_id)),
+    listBenchmarks: async (_req, res) => ok(res, 200, await engine.listBenchmarks()),
+    getBenchmark: async (req, res) => ok(res, 200, await engine.getBenchmark(req.params.benchmark_id)),
+    // 201 with its Location when created, 200 when it wrote the next version.
+    putBenchmark: async (req, res) => {
+      const { view, created } = await engine.putBenchmark(req.params.benchmark_id, req.body, principalOf(res).id);
+      if (created) res.set("Location", `${API_BASE}/benchmarks/${encodeURIComponent(view.id)}`);
+      ok(res, created ? 201 : 200, view);
+    },
+    deleteBenchmark: async (req, res) => {
+      await engine.deleteBenchmark(req.params.benchmark_id, principalOf(res).id);
+      res.status(204).end();
+    },
+    listBenchmarkVersions: async (req, res) => ok(res, 200, await engine.listBenchmarkVersions(req.params.benchmark_id)),
+    getBenchmarkVersion: async (req, res) => ok(res, 200, await engine.getBenchmarkVersion(req.params.benchmark_id, Number(req.params.version))),
     listProviders: async (_req, res) => ok(res, 200, await engine.listProviders()),
     getProvider: async (req, res) => ok(res, 200, await engine.getProvider(req.params.provider_name)),
     // 201 with its Location when created, 200 when it replaced one (a new version).

@@ -1,27 +1,34 @@
+import type { ToolDefinition } from "@benchwright/catalog";
 import type { Benchmark } from "@benchwright/contract";
 import type { CatalogSource } from "../catalog-source.js";
 import { BenchwrightError } from "../errors.js";
-import { benchmarkView } from "../views/benchmark-views.js";
+import { definitionDigest } from "../steps/provenance.js";
+import { sourcedBenchmarkView } from "./definition-views.js";
 
 export interface BenchmarksOptions {
   catalogs: CatalogSource;
 }
 
-/** What a client chooses from: the catalog's benchmarks. */
+/** What a client chooses from: the catalog's benchmarks, built in, from files and written through the API. */
 export class Benchmarks {
   constructor(private readonly options: BenchmarksOptions) {}
 
-  list(): Benchmark[] {
-    return this.options.catalogs
-      .current()
-      .tools()
-      .map((t) => benchmarkView(t));
+  async list(): Promise<Benchmark[]> {
+    const catalog = await this.options.catalogs.refresh();
+    return catalog.tools().map((t) => this.view(t));
   }
 
-  get(id: string): Benchmark {
-    const catalog = this.options.catalogs.current();
+  async get(id: string): Promise<Benchmark> {
+    const catalog = await this.options.catalogs.refresh();
     const tool = catalog.tool(id);
     if (!tool) throw new BenchwrightError("not_found", `No benchmark '${id}'`, { choices: catalog.tools().map((t) => t.id) });
-    return benchmarkView(tool);
+    return this.view(tool);
+  }
+
+  private view(tool: ToolDefinition): Benchmark {
+    const { catalogs } = this.options;
+    const row = catalogs.teamDefinitions().find((d) => d.tool === tool)?.row;
+    if (row) return sourcedBenchmarkView(tool, "api", row.digest, row);
+    return sourcedBenchmarkView(tool, catalogs.isBuiltin(tool) ? "builtin" : "file", definitionDigest(tool));
   }
 }

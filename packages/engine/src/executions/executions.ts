@@ -3,6 +3,7 @@ import type { Execution, ExecutionCreate } from "@benchwright/contract";
 import type { CatalogSource } from "../catalog-source.js";
 import type { Costs } from "../cost/costs.js";
 import { BenchwrightError } from "../errors.js";
+import { definitionDigest } from "../steps/provenance.js";
 import { catalogWorkload, jsonPointerToken } from "./catalog-workload.js";
 import { executionCursor } from "../lists/cursor.js";
 import { executionWhereOf, pageOf, type ExecutionListQuery, type MetricsExportQuery, type Page } from "../lists/list-query.js";
@@ -43,8 +44,10 @@ export class Executions {
   async create(sessionId: string, body: ExecutionCreate, { id = randomUUID() }: { id?: string } = {}): Promise<Execution> {
     const { store, catalogs } = this.options;
     await liveSession(store, sessionId);
-    const catalog = catalogs.current();
+    const catalog = await catalogs.refresh();
     const { tool, workload } = catalogWorkload(catalog, body.tool, body.workload);
+    // The version of a team's definition it runs, whatever is written later; a built-in's or a file's digest alone.
+    const stored = catalogs.teamVersionOf(tool.id);
     const params = catalog.params(tool.id, workload.id, body.params);
     if (params.problems.length) {
       throw new BenchwrightError(
@@ -74,6 +77,8 @@ export class Executions {
       },
       state: "created" as const,
       created: new Date(),
+      definition_version: stored?.version ?? null,
+      definition_digest: stored?.digest ?? definitionDigest(tool),
     };
     await store.executions.insert(row);
     const made = { ...row, exec_env: { vms: [] }, metrics: [], steps: [], seq: "" };

@@ -1,5 +1,5 @@
 import type { ExecutionState } from "@benchwright/contract";
-import type { ParamValue } from "@benchwright/catalog";
+import type { Catalog, ParamValue } from "@benchwright/catalog";
 import type { VmRecord } from "./machines.js";
 import type { StoredMetric } from "./metrics.js";
 import type { StepSummary } from "./steps.js";
@@ -40,6 +40,12 @@ export interface ExecutionRow {
   created: Date;
   exec_env: { vms: VmRecord[] };
   metrics: StoredMetric[];
+  /**
+   * The version of a definition written through the API it runs (its steps run that version,
+   * whatever was written since), and that version's digest; null for a built-in or a file's.
+   */
+  definition_version?: number | null;
+  definition_digest?: string | null;
 }
 
 /** A new execution: its environment and metrics come later; no parameters and no repetitions by default. */
@@ -53,3 +59,9 @@ export interface ExecutionWithSteps extends ExecutionRow {
   /** Its place in creation order (a bigint, as text): where a page of executions starts. */
   seq: string;
 }
+
+/** What chooses an execution's catalogue: the definition version it recorded, else the catalogue as it is now. */
+export type ExecutionDefinition = Pick<ExecutionRow, "tool_id" | "definition_version">;
+
+/** The catalogue a step of an execution uses (CatalogSource.forExecution); with no execution, the current one. */
+export type CatalogOf = (execution?: ExecutionDefinition) => Catalog;

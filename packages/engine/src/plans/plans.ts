@@ -42,7 +42,7 @@ export class Plans {
     const configs = await this.options.providerConfigs();
     const { plan, inline, schedule, next } = checkPlan(
       body,
-      catalogs.current(),
+      await catalogs.refresh(),
       { ...this.options, providerConfigs: () => configs },
       this.options.scheduleClock?.() ?? created,
     );

@@ -99,7 +99,7 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
       if (sampling && !outcome.unreachable) await partTelemetry(tools, { key, part, round, dir, sessionId: execution.session_id }, signal, outcome.telemetry);
       let found: StoredMetric[];
       try {
-        found = judge(tools.catalog(), { kind, execution, machine, outcome, timeoutS, log, logStart, label });
+        found = judge(tools.catalog(execution), { kind, execution, machine, outcome, timeoutS, log, logStart, label });
       } catch (e) {
         throw outcome.unreachable ? e : await withOutputTails(tools.runner, e, transport, dir, signal);
       }

@@ -60,8 +60,10 @@ export function runProvenance(input: {
   vms: VmRecord[];
   params: Record<string, ParamValue>;
   scripts: PartScript[];
+  /** The stored version of a team's definition the execution recorded (none for a built-in's or a file's). */
+  definitionVersion?: number | null;
 }): Provenance {
-  const { catalog, toolId, workloadId, vms, params, scripts } = input;
+  const { catalog, toolId, workloadId, vms, params, scripts, definitionVersion } = input;
   const tool = catalog.tool(toolId);
   // Its scripts were built from the same catalogue just before: a tool it lacks failed there.
   if (!tool) throw new BenchwrightError("internal", `no tool '${toolId}' in the catalog to record the provenance of`);
@@ -71,6 +73,7 @@ export function runProvenance(input: {
     workload: workloadId,
     packages: packagesOf(catalog, toolId, vms),
     definition_digest: definitionDigest(tool),
+    ...(definitionVersion == null ? {} : { definition_version: definitionVersion }),
     params,
     scripts: scripts.map((s) => ({ machine: s.machine, ...(s.role === undefined ? {} : { role: s.role }), digest: sha256Digest(s.script) })),
     benchwright_version: benchwrightVersion(),

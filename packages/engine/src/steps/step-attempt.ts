@@ -1,4 +1,3 @@
-import type { Catalog } from "@benchwright/catalog";
 import type { EngineLog } from "../engine-log.js";
 import type { LogWriter } from "../logs/index.js";
 import type { MachineAccess } from "../machines/machine-access.js";
@@ -6,7 +5,7 @@ import type { Machine } from "../providers/provider.js";
 import type { StepRunner } from "../runner/step-runner.js";
 import type { Scrubber } from "../secrets/scrub.js";
 import type { Store } from "../store/store.js";
-import type { ExecutionRow } from "../model/executions.js";
+import type { CatalogOf, ExecutionRow } from "../model/executions.js";
 import type { StoredMetric } from "../model/metrics.js";
 import type { SessionRow } from "../model/sessions.js";
 import type { StepRow } from "../model/steps.js";
@@ -36,8 +35,8 @@ export interface BegunRows {
 /** What the parts of a step's drive use of the engine. */
 export interface StepTools {
   store: Store;
-  /** The catalog as it is now: dropped-in definitions may change while the server runs. */
-  catalog: () => Catalog;
+  /** The catalogue of an execution: the definition version it recorded (pinned when its drive began), else the current one. */
+  catalog: CatalogOf;
   runner: StepRunner;
   access: MachineAccess;
   log: EngineLog;

@@ -1,5 +1,4 @@
 import { setTimeout as delay } from "node:timers/promises";
-import type { Catalog } from "@benchwright/catalog";
 import { stepFields, type EngineLog, type LogFields } from "../engine-log.js";
 import { BenchwrightError } from "../errors.js";
 import { logFilePath, maskingSecrets, type LogStore, type LogWriter } from "../logs/index.js";
@@ -8,7 +7,7 @@ import type { Machine } from "../providers/provider.js";
 import type { StepRunner } from "../runner/step-runner.js";
 import { Scrubber } from "../secrets/scrub.js";
 import type { Store } from "../store/store.js";
-import type { ExecutionRow } from "../model/executions.js";
+import type { CatalogOf, ExecutionDefinition, ExecutionRow } from "../model/executions.js";
 import type { StepClaim, StepEnd, StepKey, StepKind, StepRow } from "../model/steps.js";
 import { formatDuration } from "../time.js";
 import { cancelOf, isHandBack, LeaseLost, type StepCancelled } from "./hand-back.js";
@@ -31,8 +30,10 @@ export interface StepEnded {
 
 export interface StepExecutorOptions {
   store: Store;
-  /** The catalog as it is now: dropped-in definitions may change while the server runs. */
-  catalog: () => Catalog;
+  /** The catalogue of an execution: the definition version it recorded, else the catalog as it is now (dropped-in definitions may change while the server runs). */
+  catalog: CatalogOf;
+  /** Loads the definition version an execution recorded, before `catalog` is asked for it. */
+  pinCatalog?: (execution: ExecutionDefinition) => Promise<void>;
   runner: StepRunner;
   access: MachineAccess;
   dataDir: string;
@@ -106,7 +107,7 @@ export class StepExecutor {
    * holder recorded the end.
    */
   async drive(step: StepRow, ctx: StepContext): Promise<StepRow | null> {
-    const { store, logs, catalog, onEnd = () => {} } = this.#options;
+    const { store, logs, catalog, pinCatalog, onEnd = () => {} } = this.#options;
     const { log: engineLog } = this.#tools;
     const { execution } = ctx;
     const kind = step.step;
@@ -114,8 +115,10 @@ export class StepExecutor {
     const started = new Date(step.started);
     const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
     const about = stepFields(key, execution.session_id);
+    // The version of its definition it recorded: a later version written meanwhile is not its own.
+    await pinCatalog?.(execution);
     // Read once: the catalog may change while the step runs (dropped-in definitions).
-    const workload = catalog().workload(execution.tool_id, execution.workload_id);
+    const workload = catalog(execution).workload(execution.tool_id, execution.workload_id);
     const roles = workload?.roles;
     const secret = roles ? this.stepSecret(execution, step) : undefined;
     // What a failure says masks the session's credentials and the step's secret, as the log does.

@@ -41,7 +41,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
   const lost = lostWithItsDriver(kind, machines, step.place, tools.place);
   if (lost) throw lost;
   const parts = stepParts(workload.roles, machines);
-  const timeoutS = ctx.timeoutOverride ?? tools.catalog().timeouts(execution.tool_id, execution.workload_id)[kind];
+  const timeoutS = ctx.timeoutOverride ?? tools.catalog(execution).timeouts(execution.tool_id, execution.workload_id)[kind];
   const attempt: Attempt = { ...at, timeoutS };
   const serving = kind === "run" ? parts.filter((p) => p.serves) : [];
   const measured = kind === "run" ? parts.filter((p) => !p.serves) : parts;
@@ -60,13 +60,21 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
     const platform = vms.find((v) => v.id === part.machine.id)?.platform || part.machine.platform;
     const opts = { platform, allowInstall: part.machine.allowInstall, ...(part.role === undefined ? {} : { role: part.role }) };
     return kind === "prepare"
-      ? tools.catalog().prepareScript(execution.tool_id, execution.workload_id, opts)
-      : tools.catalog().runScript(execution.tool_id, execution.workload_id, opts);
+      ? tools.catalog(execution).prepareScript(execution.tool_id, execution.workload_id, opts)
+      : tools.catalog(execution).runScript(execution.tool_id, execution.workload_id, opts);
   };
   // A run taken over keeps what its first holder recorded: that is what its parts were started with.
   if (kind === "run" && !step.provenance) {
     const scripts = parts.map((part) => ({ machine: part.machine.id, role: part.role, script: scriptOf(part) }));
-    const provenance = runProvenance({ catalog: tools.catalog(), toolId: execution.tool_id, workloadId: execution.workload_id, vms, params: values, scripts });
+    const provenance = runProvenance({
+      catalog: tools.catalog(execution),
+      toolId: execution.tool_id,
+      workloadId: execution.workload_id,
+      vms,
+      params: values,
+      scripts,
+      definitionVersion: execution.definition_version,
+    });
     await tools.store.steps.setProvenance({ execution_id: execution.id, step: kind, attempt: step.attempt }, provenance);
   }
   const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => (): StepSpec => {
@@ -169,7 +177,7 @@ async function recordToolVersions(tools: StepTools, execution: ExecutionRow, mac
     if (machine) {
       const transport = tools.access.transport(execution.session_id, machine);
       try {
-        const query = tools.catalog().toolVersion(execution.tool_id, vm.platform || machine.platform);
+        const query = tools.catalog(execution).toolVersion(execution.tool_id, vm.platform || machine.platform);
         version = query && (await readToolVersion(transport, query, signal));
       } catch (e) {
         if (signal.aborted) throw e;

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { Catalog } from "@benchwright/catalog";
+import type { CatalogOf, ExecutionDefinition } from "../model/executions.js";
 import type { StepAttempt, StepResult } from "@benchwright/contract";
 import { stepFields, type EngineLog } from "../engine-log.js";
 import { BenchwrightError, isBenchwrightError } from "../errors.js";
@@ -21,8 +21,10 @@ export type { StepEnded } from "./step-executor.js";
 
 export interface StepsOptions {
   store: Store;
-  /** The catalog as it is now: dropped-in definitions may change while the server runs. */
-  catalog: () => Catalog;
+  /** The catalogue of an execution: the definition version it recorded, else the catalog as it is now (dropped-in definitions may change while the server runs). */
+  catalog: CatalogOf;
+  /** Loads the definition version an execution recorded, before `catalog` is asked for it. */
+  pinCatalog?: (execution: ExecutionDefinition) => Promise<void>;
   access: MachineAccess;
   /** The session's configuration, scrubber and machines a step is driven with. */
   machines: SessionMachines;
@@ -58,6 +60,7 @@ export class Steps {
     this.#executor = new StepExecutor({
       store,
       catalog,
+      pinCatalog: options.pinCatalog,
       runner: new StepRunner(),
       access,
       dataDir,

@@ -20,6 +20,7 @@ import { migration as m018 } from "./018.js";
 import { migration as m019 } from "./019.js";
 import { migration as m020 } from "./020.js";
 import { migration as m021 } from "./021.js";
+import { migration as m022 } from "./022.js";
 import { migration as m023 } from "./023.js";
 import { migration as m026 } from "./026.js";
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   m019,
   m020,
   m021,
+  m022,
   m023,
   m026,
 ];

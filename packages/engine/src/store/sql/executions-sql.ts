@@ -3,7 +3,8 @@ import type { VmRecord } from "../../model/machines.js";
 import { executionsClause, SqlParams, type ExecutionWhere } from "../list-where.js";
 import { json, type Sql } from "./sql.js";
 
-const EXECUTION_COLUMNS = "id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, exec_env, metrics";
+const EXECUTION_COLUMNS =
+  "id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, exec_env, metrics, definition_version, definition_digest";
 /** The execution's columns, of the table aliased `e`. */
 const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
   .map((c) => `e.${c}`)
@@ -11,8 +12,8 @@ const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
 
 export function insertExecution(row: NewExecution): Sql {
   return {
-    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, owner)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT owner FROM sessions WHERE id = $2))`,
+    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, owner, definition_version, definition_digest)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT owner FROM sessions WHERE id = $2), $11, $12)`,
     values: [
       row.id,
       row.session_id,
@@ -24,6 +25,8 @@ export function insertExecution(row: NewExecution): Sql {
       row.telemetry ?? null,
       row.state,
       row.created,
+      row.definition_version ?? null,
+      row.definition_digest ?? null,
     ],
   };
 }
