@@ -21,6 +21,7 @@ import { migration as m019 } from "./019.js";
 import { migration as m020 } from "./020.js";
 import { migration as m021 } from "./021.js";
 import { migration as m023 } from "./023.js";
+import { migration as m024 } from "./024.js";
 import { migration as m026 } from "./026.js";
 
 /** Every migration, in the order they apply: one file each, named by its id. */
@@ -47,5 +48,6 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   m020,
   m021,
   m023,
+  m024,
   m026,
 ];

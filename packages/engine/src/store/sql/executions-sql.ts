@@ -11,8 +11,8 @@ const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
 
 export function insertExecution(row: NewExecution): Sql {
   return {
-    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, owner)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT owner FROM sessions WHERE id = $2))`,
+    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, owner, branch, commit_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT owner FROM sessions WHERE id = $2), $11, $12)`,
     values: [
       row.id,
       row.session_id,
@@ -24,6 +24,8 @@ export function insertExecution(row: NewExecution): Sql {
       row.telemetry ?? null,
       row.state,
       row.created,
+      row.branch ?? null,
+      row.commit_id ?? null,
     ],
   };
 }
