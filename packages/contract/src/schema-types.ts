@@ -69,6 +69,8 @@ export type ParamsSide = Schemas["ParamsSide"];
 export type EventType = Schemas["EventType"];
 /** A run of a plan: its state, progress, sessions and cells (`startPlanRun`). */
 export type PlanRun = Schemas["PlanRun"];
+/** What a run measures: its branch and commit (`startPlanRun`). */
+export type PlanRunStart = Schemas["PlanRunStart"];
 export type PlanRunCell = Schemas["PlanRunCell"];
 export type PlanRunProgress = Schemas["PlanRunProgress"];
 /** The report of a plan's run (`getPlanRunReport`), and one line of it as CSV or JSON Lines. */

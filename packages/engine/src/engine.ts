@@ -55,6 +55,7 @@ import type { Comparison } from "./results/comparison.js";
 import type { CompareQuery } from "./executions/executions.js";
 import type { PlanView } from "./model/plans.js";
 import type { PlanRunView } from "./plan-runs/run-view.js";
+import type { PlanRunStartOptions } from "./plan-runs/plan-runs.js";
 import type { RenderedReport, ReportFormat } from "./plans/report/plan-reports.js";
 import type { ChangeListQuery, SeriesListQuery } from "./series/series-book.js";
 import type { NewToken, Tokens, TokenView } from "./tokens/tokens.js";
@@ -176,7 +177,7 @@ export class Engine {
   // ---- plan runs
 
   /** Starts a run of the plan, its sessions `startedBy`'s (the principal who asked; `bootstrap` by default) and shared. */
-  readonly startPlanRun = (planId: string, options: { startedBy?: string } = {}): Promise<PlanRunView> => this.parts.planRuns.start(planId, options);
+  readonly startPlanRun = (planId: string, options: PlanRunStartOptions = {}): Promise<PlanRunView> => this.parts.planRuns.start(planId, options);
   /** The plan's runs, oldest first (a page of them with the query's `limit`). */
   readonly listPlanRuns = (planId: string, query: PlanListQuery = {}): Promise<Page<PlanRunView>> => this.parts.planRuns.list(planId, query);
   readonly getPlanRun = (planId: string, runId: string): Promise<PlanRunView> => this.parts.planRuns.get(planId, runId);

@@ -167,7 +167,7 @@ export function apiOperations(
     pausePlanSchedule: async (req, res) => ok(res, 200, await engine.pausePlan(req.params.plan_id)),
     resumePlanSchedule: async (req, res) => ok(res, 200, await engine.resumePlan(req.params.plan_id)),
     startPlanRun: async (req, res) => {
-      const run = await engine.startPlanRun(req.params.plan_id, { startedBy: principalOf(res).id });
+      const run = await engine.startPlanRun(req.params.plan_id, { startedBy: principalOf(res).id, branch: req.body?.branch, commit: req.body?.commit });
       res.set("Location", `${API_BASE}/plans/${run.plan_id}/runs/${run.id}`);
       ok(res, 202, run);
     },

@@ -146,4 +146,25 @@ describe("POST /gates/", () => {
     expect(bad.status, bad.text).toBe(400);
     expect(bad.body.errors).toEqual([expect.objectContaining({ path: "/body/margin" })]);
   });
+
+  it("gates an ingest or executions, exactly one; a baseline of executions only for executions, without a branch's settings; 404 for an execution not there", async () => {
+    const id = "00000000-0000-4000-8000-000000000000";
+    const before = await storeSnapshot(fx.engine);
+    const neither = await api.post("/api/v1/gates/").send({ baseline: { execution_ids: [id], last: 5, fallback_branch: "main" } });
+    expect(neither.status, neither.text).toBe(400);
+    expect(neither.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(neither.body.errors).toEqual([
+      { path: "/body", message: "must name exactly one of ingest_id and execution_ids" },
+      { path: "/body/baseline/execution_ids", message: "compares executions with executions: give execution_ids" },
+      { path: "/body/baseline/fallback_branch", message: "is a branch's history: not with baseline.execution_ids" },
+      { path: "/body/baseline/last", message: "is a branch's history: not with baseline.execution_ids" },
+    ]);
+    const both = await api.post("/api/v1/gates/").send({ ingest_id: id, execution_ids: [id] });
+    expect(both.status, both.text).toBe(400);
+    expect(both.body.errors).toEqual([{ path: "/body", message: "must name exactly one of ingest_id and execution_ids" }]);
+    const missing = await api.post("/api/v1/gates/").send({ execution_ids: [id] });
+    expect(missing.status, missing.text).toBe(404);
+    expect(missing.body.detail).toBe(`No execution ${id}`);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
+  });
 });

@@ -80,7 +80,7 @@ export class Executions {
       definition_version: stored?.version ?? null,
       definition_digest: stored?.digest ?? definitionDigest(tool),
     };
-    await store.executions.insert(row);
+    await store.executions.insert({ ...row, branch: body.branch ?? null, commit_id: body.commit ?? null });
     const made = { ...row, exec_env: { vms: [] }, metrics: [], steps: [], seq: "" };
     const [view] = await this.options.costs.withCosts([made], [executionView(made, [])]);
     return view;

@@ -1,4 +1,4 @@
-import type { RatioEstimate } from "../results/claims.js";
+import { type RatioEstimate, ratioEstimate } from "../results/claims.js";
 import { meanEstimate, type MeanEstimate } from "../results/nested-summary.js";
 import { studentTQuantile } from "../results/statistics.js";
 
@@ -30,6 +30,17 @@ export function gateEstimate(point: GatedPoint, history: readonly number[], conf
   const vo = own.se ** 2;
   const df = vb + vo === 0 ? base.df + own.df : (vb + vo) ** 2 / (vb ** 2 / base.df + vo ** 2 / own.df);
   return { ratio, se, df, units: base.units };
+}
+
+/**
+ * The point against another target's point of the same run (a plan's baseline target): the ratio
+ * of their means, each with its own repetitions' spread (Welch's degrees of freedom); null when
+ * either has a single repetition (no spread to tell a difference from) or the other's mean is 0.
+ */
+export function pairEstimate(point: GatedPoint, base: GatedPoint, confidence: number): RatioEstimate | null {
+  const own = withinRun(point, confidence);
+  const other = withinRun(base, confidence);
+  return own === null || other === null ? null : ratioEstimate(other, own);
 }
 
 /** The point's own run: its mean's standard error from its interval; null with one repetition. */

@@ -1,10 +1,10 @@
 import type { Gate, GateCell, GateCreate } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
-import { type Claim, claimSentence, decideClaims, type RatioEstimate } from "../results/claims.js";
-import { seriesIdentity } from "../series/series-identity.js";
-import type { IngestPointRow } from "../store/ingests-repository.js";
+import { decideClaims, type RatioEstimate } from "../results/claims.js";
+import type { GatePointRow } from "../store/gate-points-repository.js";
 import type { Store } from "../store/store.js";
-import { gateEstimate, ratioInterval } from "./gate-cell.js";
+import { gateEstimate, pairEstimate } from "./gate-cell.js";
+import { cellOf, type GateBaseline } from "./gate-view.js";
 
 /** The history a gate compares with when the request does not say: the last 10 points, a margin of 5%, 95% confidence. */
 const GATE_DEFAULTS = { last: 10, margin: 0.05, confidence: 0.95 } as const;
@@ -12,28 +12,32 @@ const GATE_DEFAULTS = { last: 10, margin: 0.05, confidence: 0.95 } as const;
 const MIN_HISTORY = 2;
 
 /**
- * A CI's gate: each point an ingest added is compared with the recent history of its series on a
- * branch (the point's own, or one named), and read with the claims a comparison makes (better,
- * worse, equivalent, not_worse, not_better, inconclusive at a margin; claims.ts), adjusted
- * together across the ingest's points. A branch that has no history yet (its first runs) is
- * compared with its base branch's, so a feature branch is gated from its first run.
+ * A CI's gate: each point an ingest (or executions: a plan run's cells, a job's runs) added is
+ * compared with the recent history of its series on a branch (the point's own, or one named),
+ * or with the point of the same benchmark on another target of the same run, and read with the
+ * claims a comparison makes (better, worse, equivalent, not_worse, not_better, inconclusive at a
+ * margin; claims.ts), adjusted together across the gate's points. A branch that has no history
+ * yet (its first runs) is compared with its base branch's, so a feature branch is gated from its
+ * first run.
  */
 export class Gates {
   constructor(private readonly store: Store) {}
 
   async gate(body: GateCreate, visibleTo?: string): Promise<Gate> {
-    const owner = await this.store.ingests.owner(body.ingest_id);
-    if (owner === undefined) throw new BenchwrightError("not_found", `No ingest ${body.ingest_id}`);
-    if (visibleTo !== undefined && owner !== visibleTo) throw new BenchwrightError("forbidden", `The ingest ${body.ingest_id} is another principal's`);
+    checkRequest(body);
     const margin = body.margin ?? GATE_DEFAULTS.margin;
     const confidence = body.confidence ?? GATE_DEFAULTS.confidence;
-    const last = body.baseline?.last ?? GATE_DEFAULTS.last;
-    const since = body.baseline?.since ? new Date(`${body.baseline.since.replace(" ", "T")}Z`) : null;
-    const points = await this.store.ingests.points(body.ingest_id);
+    const points = body.ingest_id ? await this.#ingestPoints(body.ingest_id, visibleTo) : await this.#executionPoints(body, visibleTo);
+    const baselineOf = body.baseline?.execution_ids ? await this.#targetBaselines(body.baseline.execution_ids) : await this.#historyBaselines(body);
     const compared = await Promise.all(
       points.map(async (point) => {
-        const history = await this.#history(point, body, last, since);
-        return { point, history, estimate: history ? gateEstimate(point, history.means, confidence) : null };
+        const baseline = await baselineOf(point);
+        const estimate = !baseline
+          ? null
+          : baseline.kind === "history"
+            ? gateEstimate(point, baseline.means, confidence)
+            : pairEstimate(point, baseline.point, confidence);
+        return { point, baseline, estimate };
       }),
     );
     const withEstimate = compared.filter((c): c is typeof c & { estimate: RatioEstimate } => c.estimate !== null);
@@ -43,12 +47,13 @@ export class Gates {
       confidence,
     );
     const claimOf = new Map(withEstimate.map((c, i) => [c, claims[i]]));
-    const cells = compared.map((c) => cellOf(c.point, c.history, c.estimate, claimOf.get(c as (typeof withEstimate)[number]), confidence));
+    const cells = compared.map((c) => cellOf(c.point, c.baseline, c.estimate, claimOf.get(c as (typeof withEstimate)[number]), confidence));
     const worse = cells.filter((c) => c.verdict === "worse").length;
     const inconclusive = cells.filter((c) => c.verdict === "inconclusive").length;
     const rank = (c: GateCell) => (c.verdict === "worse" ? 0 : c.verdict === "inconclusive" ? 1 : 2);
     return {
-      ingest_id: body.ingest_id,
+      ingest_id: body.ingest_id ?? null,
+      execution_ids: body.execution_ids ?? [],
       branch: points[0]?.branch ?? null,
       commit: points[0]?.commit_id ?? null,
       margin,
@@ -60,70 +65,61 @@ export class Gates {
     };
   }
 
-  /** The history of the point's series on the baseline's branch, or on its fallback (base) branch when that has too few points. */
-  async #history(
-    point: IngestPointRow,
-    body: GateCreate,
-    last: number,
-    since: Date | null,
-  ): Promise<{ branch: string; means: number[]; seqs: number[] } | null> {
-    const branches = [body.baseline?.branch ?? point.branch, body.baseline?.fallback_branch].filter((b): b is string => !!b);
-    for (const branch of new Set(branches)) {
-      const rows = await this.store.ingests.history({ seriesId: point.series_id, branch, beforeSeq: Number(point.seq), exclude: point.ingest_id, last, since });
-      if (rows.length >= MIN_HISTORY) return { branch, means: rows.map((r) => r.mean).reverse(), seqs: rows.map((r) => Number(r.seq)).reverse() };
-    }
-    return null;
+  async #ingestPoints(ingestId: string, visibleTo: string | undefined): Promise<GatePointRow[]> {
+    const owner = await this.store.ingests.owner(ingestId);
+    if (owner === undefined) throw new BenchwrightError("not_found", `No ingest ${ingestId}`);
+    if (visibleTo !== undefined && owner !== visibleTo) throw new BenchwrightError("forbidden", `The ingest ${ingestId} is another principal's`);
+    return this.store.gatePoints.ofIngest(ingestId);
+  }
+
+  /** The points of the executions gated (not those that are the baseline), each execution readable by `visibleTo`. */
+  async #executionPoints(body: GateCreate, visibleTo: string | undefined): Promise<GatePointRow[]> {
+    const ids = body.execution_ids!;
+    const baseIds = body.baseline?.execution_ids ?? [];
+    const readable = await this.store.gatePoints.readable([...ids, ...baseIds], visibleTo);
+    const missing = [...ids, ...baseIds].find((id) => !readable.has(id));
+    if (missing) throw new BenchwrightError("not_found", `No execution ${missing}`);
+    const base = new Set(baseIds);
+    return this.store.gatePoints.ofExecutions(ids.filter((id) => !base.has(id)));
+  }
+
+  /** Each point's history on the baseline's branch, or on its fallback (base) branch when that has too few points. */
+  async #historyBaselines(body: GateCreate): Promise<(point: GatePointRow) => Promise<GateBaseline | null>> {
+    const last = body.baseline?.last ?? GATE_DEFAULTS.last;
+    const since = body.baseline?.since ? new Date(`${body.baseline.since.replace(" ", "T")}Z`) : null;
+    const exclude = { ingest: body.ingest_id ?? null, executions: body.execution_ids ?? [] };
+    return async (point) => {
+      const branches = [body.baseline?.branch ?? point.branch, body.baseline?.fallback_branch].filter((b): b is string => !!b);
+      for (const branch of new Set(branches)) {
+        const rows = await this.store.gatePoints.history({ seriesId: point.series_id, branch, beforeSeq: Number(point.seq), exclude, last, since });
+        if (rows.length >= MIN_HISTORY)
+          return { kind: "history", branch, means: rows.map((r) => r.mean).reverse(), seqs: rows.map((r) => Number(r.seq)).reverse() };
+      }
+      return null;
+    };
+  }
+
+  /** Each point's match among the baseline executions' points: the same benchmark, params and metric (a target of the same run). */
+  async #targetBaselines(baseIds: readonly string[]): Promise<(point: GatePointRow) => Promise<GateBaseline | null>> {
+    const byKey = new Map((await this.store.gatePoints.ofExecutions(baseIds)).map((p) => [benchmarkKey(p), p]));
+    return async (point) => {
+      const match = byKey.get(benchmarkKey(point));
+      return match ? { kind: "target", point: match } : null;
+    };
   }
 }
 
-function cellOf(
-  point: IngestPointRow,
-  history: { branch: string; means: number[]; seqs: number[] } | null,
-  estimate: RatioEstimate | null,
-  claim: Claim | undefined,
-  confidence: number,
-): GateCell {
-  const identity = seriesIdentity(point.series);
-  const metric = Object.keys(identity.metric.tags).length
-    ? `${identity.metric.name} {${Object.entries(identity.metric.tags)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(", ")}}`
-    : identity.metric.name;
-  const current = { n: Number(point.n), mean: point.mean, ci_low: point.ci_low, ci_high: point.ci_high };
-  const baseMean = history ? history.means.reduce((a, b) => a + b, 0) / history.means.length : null;
-  const baseline =
-    history && baseMean !== null
-      ? { branch: history.branch, points: history.means.length, from_seq: history.seqs[0], to_seq: history.seqs[history.seqs.length - 1], mean: baseMean }
-      : null;
-  const common = {
-    series_id: point.series_id,
-    seq: Number(point.seq),
-    benchmark: identity.benchmark,
-    metric: identity.metric,
-    target: identity.target,
-    current,
-    baseline,
-  };
-  if (!estimate || !claim || !history) {
-    const why = history ? `its history on ${history.branch} has no spread to compare with` : "no branch holds at least 2 earlier points of it to compare with";
-    return {
-      ...common,
-      ratio: null,
-      ratio_ci_low: null,
-      ratio_ci_high: null,
-      verdict: "inconclusive",
-      p_value: null,
-      sentence: `${metric} cannot be gated: ${why}.`,
-    };
+/** What makes two targets' points the same cell: the series' identity but its target. */
+const benchmarkKey = (p: GatePointRow) => JSON.stringify([p.series.tool, p.series.workload, p.series.params, p.series.metric, p.series.tags]);
+
+/** Exactly one of an ingest and executions; a baseline of executions only for executions, and not with a branch's history's settings. */
+function checkRequest(body: GateCreate): void {
+  const errors: Array<{ path: string; message: string }> = [];
+  if (!body.ingest_id === !body.execution_ids) errors.push({ path: "/body", message: "must name exactly one of ingest_id and execution_ids" });
+  if (body.baseline?.execution_ids) {
+    if (!body.execution_ids) errors.push({ path: "/body/baseline/execution_ids", message: "compares executions with executions: give execution_ids" });
+    for (const key of ["branch", "fallback_branch", "last", "since"] as const)
+      if (body.baseline[key] !== undefined) errors.push({ path: `/body/baseline/${key}`, message: "is a branch's history: not with baseline.execution_ids" });
   }
-  const ci = ratioInterval(estimate, confidence);
-  const label = point.branch ? `${point.branch}${point.commit_id ? ` (${point.commit_id.slice(0, 8)})` : ""}` : "this run";
-  const sentence = claimSentence(claim, estimate, {
-    subject: { label, machines: 1, runs: Number(point.n), between_cv: null },
-    baseline: { label: `${history.branch}'s last ${history.means.length} points`, machines: 1, runs: history.means.length, between_cv: null },
-    metric,
-    better: identity.metric.better,
-    confidence,
-  });
-  return { ...common, ratio: estimate.ratio, ratio_ci_low: ci.low, ratio_ci_high: ci.high, verdict: claim.verdict, p_value: claim.p_adjusted, sentence };
+  if (errors.length) throw new BenchwrightError("validation_failed", errors.map((e) => `${e.path} ${e.message}`).join("; "), { errors });
 }

@@ -52,6 +52,9 @@ export interface ExecutionRow {
 export type NewExecution = Omit<ExecutionRow, "exec_env" | "metrics" | "params" | "repetitions"> & {
   params?: ExecutionRow["params"];
   repetitions?: RepetitionPlan | null;
+  /** The branch and commit of the code it measures, copied onto its points (a CI's job says them). */
+  branch?: string | null;
+  commit_id?: string | null;
 };
 
 export interface ExecutionWithSteps extends ExecutionRow {

@@ -73,7 +73,11 @@ export interface PlanRunCellRow extends Omit<PlanRunCell, "execution_id"> {
 
 /** A run as it is first recorded: a client's unless it says otherwise. */
 export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until" | "trigger" | "scheduled_for" | "started_by"> &
-  Partial<Pick<PlanRunRow, "trigger" | "scheduled_for" | "started_by">>;
+  Partial<Pick<PlanRunRow, "trigger" | "scheduled_for" | "started_by">> & {
+    /** The branch and commit of the code its cells measure, copied onto their points (a CI's gate says them). */
+    branch?: string | null;
+    commit_id?: string | null;
+  };
 
 /** What a driver records of a cell as it goes: its state, the steps begun, why it ended. */
 export type CellChange = Partial<Pick<PlanRunCell, "state" | "attempts" | "error">> & { precision?: CellPrecision };

@@ -35,6 +35,13 @@ function newRun(plan: PlanRow, trigger: PlanRunTrigger, scheduledFor: Date | nul
   return { run, cells: runCells(id, plan.body) };
 }
 
+/** Who starts a run, and the branch and commit of the code its cells measure (copied onto their points). */
+export interface PlanRunStartOptions {
+  startedBy?: string;
+  branch?: string | null;
+  commit?: string | null;
+}
+
 export class PlanRuns {
   constructor(
     private readonly store: Store,
@@ -46,11 +53,11 @@ export class PlanRuns {
    * Records a run of the plan, `pending`, with its cells and the ids its sessions and executions
    * will have; its sessions will be `startedBy`'s (the principal who asked), shared with everyone.
    */
-  async start(planId: string, { startedBy = BOOTSTRAP_PRINCIPAL }: { startedBy?: string } = {}): Promise<PlanRunView> {
+  async start(planId: string, { startedBy = BOOTSTRAP_PRINCIPAL, branch, commit }: PlanRunStartOptions = {}): Promise<PlanRunView> {
     const plan = await this.store.plans.get(planId);
     if (!plan) throw new BenchwrightError("not_found", `No plan ${planId}`);
     const { run, cells } = newRun(plan, "api", null, startedBy);
-    await this.store.planRuns.insert(run, cells);
+    await this.store.planRuns.insert({ ...run, branch: branch ?? null, commit_id: commit ?? null }, cells);
     this.wake();
     return planRunView(run, cells);
   }

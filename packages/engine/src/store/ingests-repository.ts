@@ -1,6 +1,6 @@
 import type { RunFigure, SeriesPointRow, SeriesRow } from "../model/series.js";
 import type { Db } from "./db.js";
-import { branchHistory, ingestOwner, ingestPoints, insertIngest, keepIngestFacts, type NewIngest, recordIngestPoints } from "./sql/ingest-sql.js";
+import { ingestOwner, ingestPoints, insertIngest, keepIngestFacts, type NewIngest, recordIngestPoints } from "./sql/ingest-sql.js";
 import { run } from "./sql/sql.js";
 
 export type { NewIngest };
@@ -31,10 +31,5 @@ export class IngestsRepository {
   /** The principal who sent the ingest; undefined when there is none. */
   async owner(ingestId: string): Promise<string | undefined> {
     return (await run<{ owner: string }>(this.db, ingestOwner(ingestId)))[0]?.owner;
-  }
-
-  /** The means of a series' latest points on a branch, newest first (see branchHistory). */
-  async history(q: Parameters<typeof branchHistory>[0]): Promise<Array<{ seq: number; mean: number; commit_id: string | null }>> {
-    return run<{ seq: number; mean: number; commit_id: string | null }>(this.db, branchHistory(q));
   }
 }

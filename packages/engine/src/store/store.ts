@@ -13,6 +13,7 @@ import { ResourcesRepository } from "./resources-repository.js";
 import { SessionsRepository } from "./sessions-repository.js";
 import { SeriesRepository } from "./series-repository.js";
 import { IngestsRepository } from "./ingests-repository.js";
+import { GatePointsRepository } from "./gate-points-repository.js";
 import { snapshotTables } from "./snapshot.js";
 import { StepsRepository } from "./steps-repository.js";
 import { TelemetryRepository } from "./telemetry-repository.js";
@@ -55,6 +56,8 @@ export class Store<Events extends EventsRepository = EventsRepository> {
   readonly series: SeriesRepository;
   /** Results of harnesses Benchwright does not run (ingest/, gate/). */
   readonly ingests: IngestsRepository;
+  /** The points a gate compares and their series' history on a branch. */
+  readonly gatePoints: GatePointsRepository;
   /** What the machines' samplers saw during run steps. */
   readonly telemetry: TelemetryRepository;
   /** The audit log of state-changing requests. */
@@ -80,6 +83,7 @@ export class Store<Events extends EventsRepository = EventsRepository> {
     this.executions = new ExecutionsRepository(db, events);
     this.series = new SeriesRepository(db, events);
     this.ingests = new IngestsRepository(db);
+    this.gatePoints = new GatePointsRepository(db);
     this.steps = new StepsRepository(
       db,
       events,

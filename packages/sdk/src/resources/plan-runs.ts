@@ -1,6 +1,6 @@
 import type { CallOptions, ClientContext, RequestOptions } from "../client-context.js";
 import { listQuery, type Page, type PageOptions } from "../lists.js";
-import type { PlanReport, PlanRun } from "../types.js";
+import type { PlanReport, PlanRun, PlanRunStart } from "../types.js";
 
 export interface PlanRunsMethods {
   /**
@@ -14,8 +14,11 @@ export interface PlanRunsMethods {
    *   await new Promise((r) => setTimeout(r, 2000));
    *   run = await bw.getPlanRun(plan.id, run.id);
    * }
+   *
+   * `branch` and `commit` name the code the run measures (a CI's job does): the points its cells
+   * add carry them, and a gate compares them with that branch's history.
    */
-  startPlanRun(planId: string, options?: CallOptions): Promise<PlanRun>;
+  startPlanRun(planId: string, options?: CallOptions & PlanRunStart): Promise<PlanRun>;
   /** The plan's runs, oldest first. */
   listPlanRuns(planId: string, options?: CallOptions): Promise<PlanRun[]>;
   /** One page of them: at most `limit`, from `cursor` on, and the `nextCursor` when more match. */
@@ -38,7 +41,10 @@ export function planRunsMethods({ raw, unwrap, unwrapAs, init, listInit, fieldsH
       raw.GET("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId }, header: fieldsHeader(o), query: listQuery(o) }, ...listInit(o) }),
     );
   return {
-    startPlanRun: (planId, o) => unwrap(raw.POST("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId } }, ...init(o) })),
+    startPlanRun: (planId, o) => {
+      const body: PlanRunStart | undefined = o?.branch || o?.commit ? { branch: o.branch ?? null, commit: o.commit ?? null } : undefined;
+      return unwrap(raw.POST("/plans/{plan_id}/runs/", { params: { path: { plan_id: planId } }, ...(body ? { body } : {}), ...init(o) }));
+    },
     listPlanRuns: (planId, o) => itemsOf(planRunsPage(planId, o)),
     listPlanRunsPage: planRunsPage,
     getPlanRun: (planId, runId, o) =>

@@ -22,6 +22,7 @@ import { migration as m020 } from "./020.js";
 import { migration as m021 } from "./021.js";
 import { migration as m022 } from "./022.js";
 import { migration as m023 } from "./023.js";
+import { migration as m024 } from "./024.js";
 import { migration as m026 } from "./026.js";
 
 /** Every migration, in the order they apply: one file each, named by its id. */
@@ -49,5 +50,6 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   m021,
   m022,
   m023,
+  m024,
   m026,
 ];

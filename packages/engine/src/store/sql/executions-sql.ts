@@ -12,8 +12,8 @@ const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
 
 export function insertExecution(row: NewExecution): Sql {
   return {
-    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, owner, definition_version, definition_digest)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT owner FROM sessions WHERE id = $2), $11, $12)`,
+    text: `INSERT INTO executions (id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, owner, definition_version, definition_digest, branch, commit_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT owner FROM sessions WHERE id = $2), $11, $12, $13, $14)`,
     values: [
       row.id,
       row.session_id,
@@ -27,6 +27,8 @@ export function insertExecution(row: NewExecution): Sql {
       row.created,
       row.definition_version ?? null,
       row.definition_digest ?? null,
+      row.branch ?? null,
+      row.commit_id ?? null,
     ],
   };
 }

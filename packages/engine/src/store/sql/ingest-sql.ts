@@ -73,17 +73,3 @@ export function ingestPoints(ingestId: string): Sql {
 export function ingestOwner(ingestId: string): Sql {
   return { text: "SELECT owner FROM ingests WHERE id = $1", values: [ingestId] };
 }
-
-/**
- * A gate's baseline: the means of a series' latest points on `branch` before `beforeSeq`, other
- * than those of the ingest gated (`exclude`), at most `last`, since `since` when given; newest first.
- */
-export function branchHistory(q: { seriesId: string; branch: string; beforeSeq: number; exclude: string; last: number; since: Date | null }): Sql {
-  return {
-    text: `SELECT p.seq, p.mean, p.commit_id FROM series_points p
-            WHERE p.series_id = $1 AND p.branch = $2 AND p.seq < $3 AND p.ingest_id IS DISTINCT FROM $4::uuid
-              AND ($6::timestamptz IS NULL OR p.at >= $6::timestamptz)
-            ORDER BY p.seq DESC LIMIT $5`,
-    values: [q.seriesId, q.branch, q.beforeSeq, q.exclude, q.last, q.since],
-  };
-}

@@ -9,8 +9,8 @@ const ACTIVE_RUN_STATES: readonly PlanRunState[] = ["pending", "running", "cance
 
 export function insertPlanRun(run: NewPlanRun): Sql {
   return {
-    text: `INSERT INTO plan_runs (id, plan_id, state, created, started, ended, sessions, trigger, scheduled_for, started_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    text: `INSERT INTO plan_runs (id, plan_id, state, created, started, ended, sessions, trigger, scheduled_for, started_by, branch, commit_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     values: [
       run.id,
       run.plan_id,
@@ -22,6 +22,8 @@ export function insertPlanRun(run: NewPlanRun): Sql {
       run.trigger ?? "api",
       run.scheduled_for ?? null,
       run.started_by ?? BOOTSTRAP_PRINCIPAL,
+      run.branch ?? null,
+      run.commit_id ?? null,
     ],
   };
 }

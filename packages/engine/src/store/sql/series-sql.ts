@@ -49,6 +49,8 @@ export function recordRunPoints(executionId: string, at: Date, figures: RunFigur
     text: `WITH x AS (
         SELECT e.id, e.tool_id, e.workload_id, e.params, ss.provider_name, ss.service_type,
                (SELECT c.run_id FROM plan_run_cells c WHERE c.execution_id = e.id LIMIT 1) AS plan_run_id,
+               COALESCE(e.branch, (SELECT r.branch FROM plan_run_cells c JOIN plan_runs r ON r.id = c.run_id WHERE c.execution_id = e.id LIMIT 1)) AS branch,
+               COALESCE(e.commit_id, (SELECT r.commit_id FROM plan_run_cells c JOIN plan_runs r ON r.id = c.run_id WHERE c.execution_id = e.id LIMIT 1)) AS commit_id,
                (SELECT sf.id FROM series_facts sf WHERE sf.digest = ${DIGEST(EXECUTION_FACTS)}) AS facts_id
           FROM executions e JOIN sessions ss ON ss.id = e.session_id WHERE e.id = $1),
       m AS (SELECT * FROM jsonb_to_recordset($2::jsonb)
@@ -63,8 +65,8 @@ export function recordRunPoints(executionId: string, at: Date, figures: RunFigur
               ON CONFLICT (key) DO UPDATE SET points = s.points + 1, unit = EXCLUDED.unit, better = COALESCE(EXCLUDED.better, s.better),
                 first_at = LEAST(s.first_at, EXCLUDED.first_at), last_at = GREATEST(s.last_at, EXCLUDED.last_at)
               RETURNING s.id, s.key, s.points)
-      INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, at, n, mean, ci_low, ci_high, facts_id)
-        SELECT s.id, s.points, fresh.id, fresh.plan_run_id, $3, fresh.n, fresh.mean, fresh.ci_low, fresh.ci_high, fresh.facts_id
+      INSERT INTO series_points (series_id, seq, execution_id, plan_run_id, branch, commit_id, at, n, mean, ci_low, ci_high, facts_id)
+        SELECT s.id, s.points, fresh.id, fresh.plan_run_id, fresh.branch, fresh.commit_id, $3, fresh.n, fresh.mean, fresh.ci_low, fresh.ci_high, fresh.facts_id
           FROM s JOIN fresh ON fresh.key = s.key`,
     values: [executionId, json(figures), at],
   };
