@@ -49,6 +49,7 @@ export type PlanCreate = Schemas["PlanCreate"];
 /** A precision plan's ask, its budget, and how each of its cells went (docs/plans.md). */
 export type PlanPrecision = Schemas["PlanPrecision"];
 export type PlanBudget = Schemas["PlanBudget"];
+export type PlanExpectedCell = Schemas["PlanExpectedCell"];
 export type PlanCellPrecision = Schemas["PlanCellPrecision"];
 export type SessionProvider = Schemas["SessionProvider"];
 export type ExecutionTest = Schemas["ExecutionTest"];

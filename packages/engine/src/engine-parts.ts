@@ -77,6 +77,7 @@ export function wireEngine(options: EngineOptions, { store, catalogs, secrets, a
     scheduleMinIntervalMs: options.scheduler?.minIntervalMs,
     scheduleClock: options.scheduler?.clock,
     onScheduled: () => scheduler.wake(),
+    costsOf: (ids: string[]) => executions.comparedRows(ids).then((rows) => costs.of(rows)),
   });
   const planReports: PlanReports = new PlanReports({
     loadRun: async (planId, runId) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PlanCreate } from "@benchwright/contract";
+import type { ExecutionCost, PlanCreate } from "@benchwright/contract";
 import type { CatalogSource } from "../catalog-source.js";
 import { BenchwrightError } from "../errors.js";
 import { planCursor } from "../lists/cursor.js";
@@ -10,6 +10,7 @@ import type { SecretBox } from "../secrets/secret-box.js";
 import type { Store } from "../store/store.js";
 import { formatTimestamp } from "../time.js";
 import { checkPlan } from "./check-plan.js";
+import { expectedFromHistory, readCellHistory } from "./plan-history.js";
 import type { TargetLimits } from "./plan-targets.js";
 import type { ProviderConfigFile } from "../config/provider-config.js";
 
@@ -26,6 +27,8 @@ export interface PlansOptions extends Omit<TargetLimits, "providerConfigs"> {
   scheduleClock?: () => Date;
   /** Told when a schedule was made or resumed here, so this process's scheduler looks at once. */
   onScheduled?: () => void;
+  /** Prices executions, for a dry run's expected cost in money (see plan-history.ts). */
+  costsOf?: (executionIds: string[]) => Promise<ReadonlyMap<string, ExecutionCost>>;
 }
 
 /** Plans: checked and expanded when made, stored, read and deleted. Running one is plan-runs/'. */
@@ -33,7 +36,8 @@ export class Plans {
   constructor(private readonly options: PlansOptions) {}
 
   /**
-   * Checks and stores a plan; `dryRun` checks it and answers what would be stored, storing nothing.
+   * Checks and stores a plan; `dryRun` checks it and answers what would be stored, storing
+   * nothing (with a precision, and what its cells' history expects of it: plan-history.ts).
    * `createdBy` is recorded: its scheduled runs' sessions are that principal's.
    */
   async create(body: PlanCreate, { dryRun = false, createdBy }: { dryRun?: boolean; createdBy?: string } = {}): Promise<PlanView> {
@@ -59,6 +63,10 @@ export class Plans {
     if (!dryRun) {
       await store.plans.insert(row);
       if (schedule) this.options.onScheduled?.();
+    }
+    if (dryRun && plan.precision) {
+      const expected = await expectedFromHistory(plan, (...cell) => readCellHistory(store, plan, this.options.costsOf, ...cell));
+      return { ...planView(row), expected };
     }
     return planView(row);
   }
