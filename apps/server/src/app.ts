@@ -24,6 +24,7 @@ import { problemOf, sendProblem } from "./http/problem.js";
 import { headerParametersByOperation, rememberedValidation } from "./contract/remembered-validation.js";
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./contract/response-validation.js";
 import { cacheValidatorRouteRegexps } from "./contract/route-regexp-cache.js";
+import { cheapValidatorStart } from "./contract/validator-startup.js";
 import { API_BASE, apiOperations, dispatch, type OpenApiRequest } from "./api/routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./http/trailing-slash.js";
 import { isWebUiPath, webUiRouter } from "./operations/web-ui.js";
@@ -84,6 +85,7 @@ export function createApp(options: AppOptions): Express {
   app.set("etag", false);
   serializeFrozenOnce(app);
   cacheValidatorRouteRegexps();
+  cheapValidatorStart();
   // The validator reads this setting too: both it and every mount below match case as the
   // contract spells it (the operation gate below makes the rest of the path exact).
   app.set("case sensitive routing", true);
