@@ -1,5 +1,6 @@
 import type { Client, ConnectConfig } from "ssh2";
 import type { SshConnectionOptions } from "./ssh-connection-options.js";
+import { SSH_CIPHERS } from "./ssh-ciphers.js";
 import { loadSsh2 } from "./ssh2-module.js";
 import type { SshTarget } from "./transport.js";
 import { TransportError } from "./transport-error.js";
@@ -30,6 +31,7 @@ export async function openSshClient(
       readyTimeout: options.readyTimeoutMs,
       keepaliveInterval: options.keepaliveIntervalMs,
       keepaliveCountMax: options.keepaliveCountMax,
+      algorithms: { cipher: [...SSH_CIPHERS] },
       // Without a verifier ssh2 accepts any host key.
       hostVerifier: (key: Buffer, verify: (valid: boolean) => void) => {
         checkHostKey(key).then(
