@@ -8,6 +8,7 @@ import { lsCommand, type LsOptions } from "./commands/ls.js";
 import { planCommand } from "./commands/plan.js";
 import { planReportCommand, type PlanReportOptions } from "./commands/plan-report.js";
 import { planRunCommand } from "./commands/plan-run.js";
+import { benchmarkLsCommand, benchmarkPushCommand, benchmarkShowCommand, benchmarkValidateCommand } from "./commands/benchmark.js";
 import { providerLsCommand, providerPushCommand, providerShowCommand } from "./commands/provider.js";
 import { acknowledgeCommand, regressionsCommand, type RegressionsOptions } from "./commands/regressions.js";
 import { runCommand, type RunOptions } from "./commands/run.js";
@@ -164,6 +165,23 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<file>", "the configuration, in YAML")
     .option("--name <name>", "its name (default: the file's name without its extension)")
     .action(act((ctx, command, file: string) => providerPushCommand(file, command.opts<{ name?: string }>(), ctx)));
+
+  const benchmark = program.command("benchmark").description("benchmark definitions: list, show, validate a file here, and push one (admin)");
+  withGlobals(benchmark.command("ls"))
+    .description("every benchmark, with where it comes from (built in, file, API) and its version")
+    .action(act((ctx) => benchmarkLsCommand(ctx)));
+  withGlobals(benchmark.command("show"))
+    .description("one benchmark: its workloads, digest and, for a team's definition, its versions")
+    .argument("<id>", "the benchmark's id")
+    .action(act((ctx, _command, id: string) => benchmarkShowCommand(id, ctx)));
+  withGlobals(benchmark.command("validate"))
+    .description("check a definition file as the server would, with no server: exit 0 when valid, 2 with every problem")
+    .argument("<file>", "the definition, in YAML")
+    .action(act((ctx, _command, file: string) => benchmarkValidateCommand(file, ctx)));
+  withGlobals(benchmark.command("push"))
+    .description("create a team's definition, or write its next version, from a YAML file (checked here first)")
+    .argument("<file>", "the definition, in YAML")
+    .action(act((ctx, _command, file: string) => benchmarkPushCommand(file, ctx)));
 
   withGlobals(program.command("series"))
     .description("metrics over time: the series (one metric of one benchmark on one target), or one with its recent points and changes")

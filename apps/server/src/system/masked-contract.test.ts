@@ -71,6 +71,15 @@ describe("masked answers, checked by Prism against the contract", () => {
 
     await each("listBenchmarks", ["id,workloads{id,categories}", "tool_name"], (m) => call("listBenchmarks", "GET", "/benchmarks/", m));
     await each("getBenchmark", ["workloads{workload_name}", "aliases"], (m) => call("getBenchmark", "GET", "/benchmarks/idle", m));
+    // A team's definition written through the API: created by the first write, a new version by each other.
+    const definition = { id: "masked-echo", tool_name: "Echo", parser: "keyvalue", workloads: [{ id: "one", scripts: { run: "true" } }] };
+    await each("putBenchmark", ["id,version,digest", "source,read_only"], (m) => call("putBenchmark", "PUT", "/benchmarks/masked-echo", m, definition));
+    await each("listBenchmarkVersions", ["version,digest", "definition{id}"], (m) =>
+      call("listBenchmarkVersions", "GET", "/benchmarks/masked-echo/versions/", m),
+    );
+    await each("getBenchmarkVersion", ["version,deleted", "definition{workloads}"], (m) =>
+      call("getBenchmarkVersion", "GET", "/benchmarks/masked-echo/versions/1", m),
+    );
     await each("listProviders", ["name", "service_types,class"], (m) => call("listProviders", "GET", "/providers/", m));
     // A configuration written through the API: created by the first write, replaced (a new version) by the others.
     const providerMasks = ["name,version", "config{provider}", "secrets_set,read_only,source"];
