@@ -16,7 +16,7 @@ export function metricName(cell: GateCell): string {
 }
 
 /** The benchmark with the params that tell its cells apart, and where it ran (its plan target's label when it was a cell): `sysbench/cpu threads=4 on fast`. */
-export function benchmarkName(cell: GateCell): string {
+function benchmarkName(cell: GateCell): string {
   const params = Object.entries(cell.benchmark.params ?? {});
   const where = cell.target_label ?? cell.target.service_type;
   return `${cell.benchmark.tool}/${cell.benchmark.workload}${params.length ? ` ${params.map(([k, v]) => `${k}=${v}`).join(" ")}` : ""} on ${where}`;
