@@ -220,9 +220,15 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<file>", "the harness's output file")
     .action(act((ctx, command, file: string) => ingestCommand(file, command.opts<IngestOptions>(), ctx)));
   ingestOptions(withGlobals(program.command("gate")))
-    .description("ingest a harness's output and compare each metric with its series' recent history: exit 0 nothing worse, 1 worse, 4 inconclusive")
-    .argument("[file]", "the harness's output file (or --ingest)")
+    .description(
+      "ingest a harness's output, or run a plan, and compare each metric with its series' recent history (or another target): exit 0 nothing worse, 1 worse, 4 inconclusive",
+    )
+    .argument("[file]", "the harness's output file (or --ingest, --plan, --executions)")
     .option("--ingest <id>", "gate an ingest already sent instead of a file")
+    .option("--plan <plan.yaml>", "run this plan (as plan run does, its points on the branch and commit) and gate its cells")
+    .option("--executions <ids>", "gate executions already run (whole ids, comma-separated)")
+    .option("--baseline-target <label>", "with --plan: compare each cell with this target's cell of the same run, not with a branch's history")
+    .option("--baseline-executions <ids>", "with --executions: compare each with the execution of the same benchmark among these")
     .option("--baseline-branch <name>", "compare with this branch's history (default: the branch's own)")
     .option(
       "--base-branch <name>",

@@ -1,11 +1,11 @@
-import type { PlanReport, PlanRun } from "@benchwright/sdk";
-import { note, print, printJson, type Context } from "../context.js";
+import type { PlanReport } from "@benchwright/sdk";
+import { print, printJson, type Context } from "../context.js";
 import { ExitCode } from "../exit-codes.js";
-import { failureOf } from "../failure.js";
 import { figure, spread } from "../figures.js";
-import { type Interrupted, watchInterrupts } from "../interrupt.js";
-import { MATRIX_LEGEND, matrixText, progressText } from "../plan-matrix.js";
-import { createProgress } from "../progress.js";
+import { ciEnvOf } from "../gate/ci-env.js";
+import type { Interrupted } from "../interrupt.js";
+import { matrixText } from "../plan-matrix.js";
+import { followPlanRun } from "../plan-follow.js";
 import { benchmarkText } from "../params-text.js";
 import { table } from "../tables.js";
 import { expansionText, readPlan } from "./plan.js";
@@ -15,13 +15,10 @@ export interface PlanRunOptions {
   pollMs?: number;
 }
 
-const ENDED = new Set(["completed", "failed", "cancelled"]);
-
 /**
  * `benchwright plan run <plan.yaml>`: the plan stored (the server checks it first), one run of
- * it started and followed as a live matrix of its cells, and its ranking printed at the end.
- * The first Ctrl-C cancels the run (its steps stopped, its sessions deleted, the results
- * kept) and waits for that; a second one quits at once, leaving the server to finish the cancel.
+ * it started (with the branch and commit of a CI's environment, for its points) and followed as
+ * a live matrix of its cells (plan-follow.ts: Ctrl-C cancels it), and its ranking printed at the end.
  */
 export async function planRunCommand(file: string, options: PlanRunOptions, ctx: Context): Promise<number> {
   const { bw } = ctx;
@@ -30,34 +27,8 @@ export async function planRunCommand(file: string, options: PlanRunOptions, ctx:
     print(expansionText(plan));
     print(`\nStored as plan ${plan.id}.`);
   }
-  const progress = createProgress(!ctx.json);
-  const interrupts = watchInterrupts((signal) => progress.log(`\n${signal}: cancelling the run (again to quit at once)\n`));
-  const { signal } = interrupts;
-  let run: PlanRun | undefined;
-  let exitCode: number = ExitCode.ok;
-  try {
-    run = await bw.startPlanRun(plan.id);
-    progress.start(`run ${run.id}`);
-    let shown = "";
-    let cancelAsked = false;
-    while (!ENDED.has(run.state)) {
-      if (signal.aborted && !cancelAsked) {
-        cancelAsked = true;
-        run = await bw.cancelPlanRun(plan.id, run.id);
-      }
-      await sleep(options.pollMs ?? 1000);
-      run = await bw.getPlanRun(plan.id, run.id);
-      shown = show(progress, run, shown);
-    }
-    progress.stop();
-  } catch (e) {
-    progress.stop();
-    const failure = failureOf(e, ctx.url);
-    note(`error: ${failure.message}`);
-    exitCode = failure.exitCode;
-  } finally {
-    interrupts.dispose();
-  }
+  const ci = ciEnvOf(process.env);
+  const { run, exitCode, signal } = await followPlanRun(ctx, plan.id, () => bw.startPlanRun(plan.id, { branch: ci.branch, commit: ci.commit }), options.pollMs);
   if (!run || exitCode !== ExitCode.ok) {
     if (ctx.json) printJson({ plan, run });
     return exitCode;
@@ -72,14 +43,6 @@ export async function planRunCommand(file: string, options: PlanRunOptions, ctx:
   }
   if (signal.aborted) return (signal.reason as Interrupted).exitCode;
   return run.state === "completed" && run.progress.failed === 0 ? ExitCode.ok : ExitCode.stepFailed;
-}
-
-/** The matrix on a terminal, redrawn in place; elsewhere a line each time the counts change. */
-function show(progress: ReturnType<typeof createProgress>, run: PlanRun, shown: string): string {
-  const interactive = Boolean(process.stderr.isTTY);
-  const text = interactive ? `run ${run.id}\n${matrixText(run, process.stderr.columns || 100)}\n${MATRIX_LEGEND}` : progressText(run);
-  if (text !== shown) progress.update(text);
-  return text;
 }
 
 /** The targets best first, with their geometric mean over the cells and its interval, and how many cells failed or were cancelled. */
@@ -107,5 +70,3 @@ export function failuresText(report: Pick<PlanReport, "failures">): string {
     report.failures.map((f) => [f.state, f.target, benchmarkText(f.tool, f.workload, f.params), f.error ?? ""]),
   );
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,6 +8,7 @@ import { createProgress, type Progress } from "../progress.js";
 import { logTail, runStep } from "../step.js";
 import { repetitionPlan, type RepetitionOptions } from "../repetitions.js";
 import { metricsTable } from "../tables.js";
+import { ciEnvOf } from "../gate/ci-env.js";
 
 export interface RunOptions extends RepetitionOptions {
   provider: string;
@@ -65,7 +66,16 @@ export async function runCommand(target: string, options: RunOptions, ctx: Conte
     progress.succeed(`session ${report.session.id} on ${report.session.provider.id}/${report.session.provider.type}`);
     signal.throwIfAborted();
     // `params` is only sent when given: a server without workload parameters refuses the field.
-    const body: ExecutionCreate = { tool, workload, ...(params ? { params } : {}), ...(repetitions ? { repetitions } : {}) };
+    // The branch and commit only under a CI that says them (its points carry them): an older server refuses the fields.
+    const ci = ciEnvOf(process.env);
+    const body: ExecutionCreate = {
+      tool,
+      workload,
+      ...(params ? { params } : {}),
+      ...(repetitions ? { repetitions } : {}),
+      ...(ci.branch ? { branch: ci.branch } : {}),
+      ...(ci.commit ? { commit: ci.commit } : {}),
+    };
     report.execution = await bw.createExecution(report.session.id, body);
     signal.throwIfAborted();
     const execId = report.execution.id;

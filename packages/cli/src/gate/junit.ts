@@ -28,7 +28,11 @@ export function gateJunit(gate: Gate, timestamp: Date): string {
     `  <testsuite name="${xml(`benchwright gate${gate.branch ? ` ${gate.branch}` : ""}`)}" tests="${gate.cells.length}" failures="${failures}" errors="0" skipped="0" time="0" timestamp="${stamp}">`,
   ];
   for (const cell of gate.cells) {
-    const classname = xml(`${cell.benchmark.tool}.${cell.benchmark.workload}.${cell.target.service_type}`);
+    // A plan's cells differ by their params and target label: both in the class, so that each case is its own.
+    const params = Object.entries(cell.benchmark.params ?? {}).map(([k, v]) => `${k}=${v}`);
+    const classname = xml(
+      `${cell.benchmark.tool}.${cell.benchmark.workload}${params.length ? `[${params.join(",")}]` : ""}.${cell.target_label ?? cell.target.service_type}`,
+    );
     const name = xml(metricName(cell));
     const detail = xml(`${cell.verdict}: ${ratioText(cell)}. ${cell.sentence}`);
     lines.push(`    <testcase classname="${classname}" name="${name}" time="0">`);

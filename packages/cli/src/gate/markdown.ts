@@ -15,6 +15,21 @@ export function metricName(cell: GateCell): string {
   return tags.length ? `${cell.metric.name} {${tags.map(([k, v]) => `${k}=${v}`).join(", ")}}` : cell.metric.name;
 }
 
+/** The benchmark with the params that tell its cells apart, and where it ran (its plan target's label when it was a cell): `sysbench/cpu threads=4 on fast`. */
+function benchmarkName(cell: GateCell): string {
+  const params = Object.entries(cell.benchmark.params ?? {});
+  const where = cell.target_label ?? cell.target.service_type;
+  return `${cell.benchmark.tool}/${cell.benchmark.workload}${params.length ? ` ${params.map(([k, v]) => `${k}=${v}`).join(" ")}` : ""} on ${where}`;
+}
+
+/** What the cell was compared with: a branch's history (`main, 8 points`), or another target's cell of the same run. */
+function baselineName(cell: GateCell): string {
+  const b = cell.baseline;
+  if (!b) return "none";
+  if (b.branch !== null) return `${b.branch}, ${b.points} points`;
+  return `target ${b.target_label ?? `${b.target?.provider}/${b.target?.service_type}`}`;
+}
+
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
 
 /** The ratio and its interval as relative changes: `+10.2% (+7.9% to +12.5%)`. */
@@ -49,10 +64,10 @@ export function gateMarkdown(gate: Gate, dashboard: string): string {
     "|---|---|---|---|---|---|",
   ];
   for (const cell of gate.cells) {
-    const base = cell.baseline ? `${cell.baseline.branch}, ${cell.baseline.points} points` : "none";
     const link = `[series](${dashboard}#/series/${cell.series_id})`;
-    const bench = `${cell.benchmark.tool}/${cell.benchmark.workload} on ${cell.target.service_type}`;
-    lines.push(`| ${VERDICT_WORDS[cell.verdict]} | ${cellText(metricName(cell))} | ${cellText(bench)} | ${ratioText(cell)} | ${cellText(base)} | ${link} |`);
+    lines.push(
+      `| ${VERDICT_WORDS[cell.verdict]} | ${cellText(metricName(cell))} | ${cellText(benchmarkName(cell))} | ${ratioText(cell)} | ${cellText(baselineName(cell))} | ${link} |`,
+    );
   }
   const told = gate.cells.filter((c) => c.verdict === "worse" || c.verdict === "inconclusive");
   if (told.length > 0) {

@@ -35,7 +35,7 @@ export function readableExecutions(executionIds: readonly string[], visibleTo: s
 /**
  * A gate's baseline: the means of a series' latest points on `branch` before `beforeSeq`, other
  * than those of what is gated (its ingest, or its executions), at most `last`, since `since`
- * when given; newest first.
+ * when given; newest first. (A run's point has no ingest: `IS DISTINCT FROM` a null ingest would leave it out.)
  */
 export function branchHistory(q: {
   seriesId: string;
@@ -47,7 +47,7 @@ export function branchHistory(q: {
 }): Sql {
   return {
     text: `SELECT p.seq, p.mean, p.commit_id FROM series_points p
-            WHERE p.series_id = $1 AND p.branch = $2 AND p.seq < $3 AND p.ingest_id IS DISTINCT FROM $4::uuid
+            WHERE p.series_id = $1 AND p.branch = $2 AND p.seq < $3 AND ($4::uuid IS NULL OR p.ingest_id IS DISTINCT FROM $4::uuid)
               AND (p.execution_id IS NULL OR p.execution_id <> ALL($7::uuid[]))
               AND ($6::timestamptz IS NULL OR p.at >= $6::timestamptz)
             ORDER BY p.seq DESC LIMIT $5`,
