@@ -237,6 +237,11 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
   } catch (e) {
     throw new CatalogError("invalid_definition", `${file}: not valid YAML: ${(e as Error).message}`, { file });
   }
+  return definitionOf(raw, file, parserNames);
+}
+
+/** A definition from its file's YAML already parsed (the built-in ones are, at build time). */
+export function definitionOf(raw: unknown, file: string, parserNames: readonly string[]): ToolDefinition {
   if (!isObject(raw)) {
     throw new CatalogError("invalid_definition", `${file}: a definition must be a YAML mapping`, { file });
   }
