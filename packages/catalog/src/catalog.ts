@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseDefinition } from "./definition.js";
+import { definitionOf, parseDefinition } from "./definition.js";
 import { CatalogError } from "./errors.js";
 import { resolveParams } from "./params.js";
 import { parsers } from "./parsers/index.js";
+import { parsedBuiltins } from "./parsed-builtins.js";
 import { buildPrepareScript, buildRunScript } from "./scripts.js";
 import { toolVersionQuery } from "./tool-version.js";
 import type { Catalog, CatalogErrorReporter, LoadCatalogOptions, Metric, MetricMeaning, ToolDefinition, WorkloadDefinition } from "./types.js";
@@ -77,8 +78,18 @@ let builtins: ToolDefinition[] | undefined;
  */
 export function builtinDefinitions(): ToolDefinition[] {
   const names = Object.keys(parsers);
-  builtins ??= builtinFiles().map((f) => parseDefinition(readFileSync(f, "utf8"), f, names));
+  builtins ??= readBuiltins(names);
   return builtins;
+}
+
+/** The built-in definitions from the YAML parsed at build time where it is current, else from the file. */
+function readBuiltins(names: string[]): ToolDefinition[] {
+  const parsed = parsedBuiltins(BUILTIN_TOOLS_DIR);
+  return builtinFiles().map((f) => {
+    const text = readFileSync(f, "utf8");
+    const raw = parsed(f, text);
+    return raw === undefined ? parseDefinition(text, f, names) : definitionOf(raw, f, names);
+  });
 }
 
 function readExtraDefinition(file: string, parserNames: string[]): ToolDefinition {

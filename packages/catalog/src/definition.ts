@@ -245,7 +245,7 @@ export function parseDefinition(text: string, file: string, parserNames: readonl
 }
 
 /**
- * A definition already read (from YAML, or a JSON body) into a ToolDefinition, or a CatalogError
+ * A definition already read (from YAML, a JSON body, or the built-ins' YAML parsed at build time) into a ToolDefinition, or a CatalogError
  * listing every problem (`problems`, each at its place). `file` names where it came from.
  */
 export function definitionOf(raw: unknown, file: string, parserNames: readonly string[]): ToolDefinition {
