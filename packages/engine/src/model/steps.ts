@@ -83,6 +83,8 @@ export interface StepHandle {
   pgid: number | null;
   machine_log_start: number;
   metrics: StoredMetric[];
+  /** What will produce the run's figures, recorded with its first handle (one write less per run); a step that has one keeps it. */
+  provenance?: Provenance;
 }
 
 /** Why a step ended failed when its session's DELETE began while it ran. */

@@ -1,3 +1,4 @@
+import type { Provenance } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import { followIntoLog } from "../logs/index.js";
 import { mainMetricSettled } from "../results/repetitions.js";
@@ -18,12 +19,15 @@ export interface MeasuredParts {
   /** The part under way when the step was taken over; 0 otherwise. */
   from: number;
   specOf: (part: StepPart, dir: string, round: number) => () => StepSpec;
+  /** The run's provenance, when the first handle recorded is to record it too (none recorded yet). */
+  provenance?: Provenance;
 }
 
 /** The measured parts, in rounds for a repeated run: each part's script followed to its end and judged. */
 export async function measure(tools: StepTools, at: Attempt, measured: MeasuredParts): Promise<StepWork> {
   const { step, ctx, log, timeoutS } = at;
   const { parts, from, specOf } = measured;
+  let provenance = measured.provenance;
   const { execution, signal } = ctx;
   const kind = step.step;
   const key: StepKey = { execution_id: step.execution_id, step: kind, attempt: step.attempt };
@@ -85,7 +89,9 @@ export async function measure(tools: StepTools, at: Attempt, measured: MeasuredP
           pgid: null,
           machine_log_start: logStart,
           metrics,
+          ...(provenance ? { provenance } : {}),
         });
+        provenance = undefined;
         // Nothing starts on a host once a cancel was asked of the step (its follower may not have seen it yet);
         // checked first: a plan run's cancel asks it before it deletes the session.
         if (recorded?.cancelRequested) throw new StepCancelled(recorded.cancelRequested);

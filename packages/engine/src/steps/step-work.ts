@@ -1,4 +1,5 @@
 import { paramEnv, type ParamDeclaration, type ParamValue, type RoleDefinition } from "@benchwright/catalog";
+import type { Provenance } from "@benchwright/contract";
 import { BenchwrightError } from "../errors.js";
 import { readMachineFacts, type MachineFacts } from "../machines/facts.js";
 import { readToolVersion } from "../machines/tool-version.js";
@@ -64,9 +65,10 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
       : tools.catalog(execution).runScript(execution.tool_id, execution.workload_id, opts);
   };
   // A run taken over keeps what its first holder recorded: that is what its parts were started with.
+  let provenance: Provenance | undefined;
   if (kind === "run" && !step.provenance) {
     const scripts = parts.map((part) => ({ machine: part.machine.id, role: part.role, script: scriptOf(part) }));
-    const provenance = runProvenance({
+    provenance = runProvenance({
       catalog: tools.catalog(execution),
       toolId: execution.tool_id,
       workloadId: execution.workload_id,
@@ -75,7 +77,11 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
       scripts,
       definitionVersion: execution.definition_version,
     });
-    await tools.store.steps.setProvenance({ execution_id: execution.id, step: kind, attempt: step.attempt }, provenance);
+    // Without a serving part, it rides with the first part's handle (the write before its launch): one write less per run.
+    if (serving.length > 0) {
+      await tools.store.steps.setProvenance({ execution_id: execution.id, step: kind, attempt: step.attempt }, provenance);
+      provenance = undefined;
+    }
   }
   const specOf = (part: StepPart, dir: string, round: number, ready: ReadonlyMap<string, Record<string, string>>) => (): StepSpec => {
     return {
@@ -113,7 +119,7 @@ export async function work(tools: StepTools, at: Omit<Attempt, "timeoutS">, work
       const onLaunched = (handle: StepHandle) => launchedServers.set(handle.dir, handle);
       ready.set(partLabel(part)!, await serve(tools, ctx, { part, dir: servingDirs[i], spec, log: servedBefore ? undefined : log, timeoutS, onLaunched }));
     }
-    const work = await measure(tools, attempt, { parts: measured, from, specOf: (part, dir, round) => specOf(part, dir, round, ready) });
+    const work = await measure(tools, attempt, { parts: measured, from, specOf: (part, dir, round) => specOf(part, dir, round, ready), provenance });
     await stopServing(tools, attempt, serving, servingDirs, launchedServers);
     if (kind === "prepare") await recordToolVersions(tools, execution, machines, signal);
     return work;

@@ -134,10 +134,14 @@ export class Steps {
     const key = { execution_id: attempt.execution_id, step: attempt.step, attempt: attempt.attempt };
     // The row this process recorded the end with, when it did: no need to read it back.
     let ended: StepRow | undefined;
-    for (let look = 0; ; look++) {
+    // Whether the last wait ended by its timer rather than by the worker's word.
+    let timedOut = false;
+    for (;;) {
       if (ended) return stepAnswer(ended);
-      // A step this process follows runs until its worker says otherwise: the first look waits for that.
-      if (look > 0 || !this.#worker?.follows(key)) {
+      // A step this process follows runs until its worker says otherwise (it ended, or was
+      // handed back): the database is not read while it does, only after a long silence.
+      const followed = this.#worker?.follows(key) ?? false;
+      if (!followed || timedOut) {
         // The step goes on through a database outage, and so does the wait for it.
         const step = await this.#store.steps.get(key).catch((e: unknown) => {
           if (isBenchwrightError(e) && e.code === "unavailable" && !this.#closing) return "unreachable" as const;
@@ -152,8 +156,14 @@ export class Steps {
         }
       }
       // Ended here: known at once. Ended elsewhere: seen at the next look.
+      timedOut = false;
+      // Asked again: it may have ended while the row was read, and then only a look tells.
+      const told = this.#worker?.follows(key) ?? false;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, STEP_POLL_MS);
+        const timer = setTimeout(() => {
+          timedOut = true;
+          done();
+        }, told ? FOLLOWED_LOOK_MS : STEP_POLL_MS);
         const off = this.#worker?.onEnded(key, (row) => {
           ended = row;
           done();
@@ -270,3 +280,10 @@ const CANCEL_WAIT_MS = 15_000;
 
 /** How often a waiter looks at a step that runs elsewhere; a step that ends here is known at once. */
 const STEP_POLL_MS = 200;
+/**
+ * How long a waiter for a step this process follows waits for its worker's word before it
+ * reads the step's row all the same: the worker tells of every end and hand-back, so this is
+ * a safeguard, not a poll (issue 36: reads every 200 ms took the embedded database from the
+ * step they waited for).
+ */
+const FOLLOWED_LOOK_MS = 5_000;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Provenance } from "@benchwright/contract";
 import { createTestSchema } from "@benchwright/testing";
 import type { Db } from "./db.js";
 import { openDb } from "./open-db.js";
@@ -214,6 +215,35 @@ for (const kind of ["pglite", "postgres"] as const) {
       await store.steps.end({ execution_id: id, step: "run", attempt: 1 }, end, { from: "running", to: "run_failed" }, "a");
       expect(await store.steps.requestCancel(key, "too late")).toBeNull();
       expect((await store.steps.get(key))?.cancel_requested).toBe("cancelled at first");
+    });
+
+    it("records a run's provenance with its first handle, and a step that has one keeps it (a takeover's handle changes nothing)", async () => {
+      const sessionId = crypto.randomUUID();
+      await store.sessions.insert({
+        id: sessionId,
+        provider_name: "local",
+        service_type: "default",
+        provider_class: "local",
+        driver: null,
+        region: null,
+        config_sealed: "x",
+        state: "active",
+        created: new Date(),
+      });
+      const id = crypto.randomUUID();
+      const test = { tool_id: "idle", workload_id: "idle0", tool_name: "idle", workload_name: "n", workload_description: "d" };
+      await store.executions.insert({ id, session_id: sessionId, tool_id: "idle", workload_id: "idle0", test, state: "prepared", created: new Date() });
+      await store.steps.begin(id, "run", { from: ["prepared"], to: "running" }, new Date(), () => "/x", { owner: "a", leaseMs: 10_000 });
+      const key = { execution_id: id, step: "run" as const, attempt: 1 };
+      const first = { engine_version: "first" } as unknown as Provenance;
+      const handle = { machine_id: "m", pgid: null, machine_log_start: 0, metrics: [] };
+      await store.leases.recordHandle(key, "a", handle);
+      expect((await store.steps.get(key))?.provenance).toBeNull();
+      await store.leases.recordHandle(key, "a", { ...handle, provenance: first });
+      expect((await store.steps.get(key))?.provenance).toEqual(first);
+      await store.leases.recordHandle(key, "a", { ...handle, provenance: { engine_version: "second" } as unknown as Provenance });
+      await store.leases.recordHandle(key, "a", handle);
+      expect((await store.steps.get(key))?.provenance).toEqual(first);
     });
 
     it("ends a step in one transaction: when the execution's write fails, the step stays running", async () => {

@@ -51,7 +51,8 @@ export function orphanedSteps(limit: number): Sql {
 /** Records the machine part under way of `owner`'s running step; returns its session's state and the cancel asked of it, if any. */
 export function recordStepHandle(key: StepKey, owner: string, handle: StepHandle): Sql {
   return {
-    text: `UPDATE steps s SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9, role = $10
+    text: `UPDATE steps s SET machine_id = $5, pgid = $6, machine_log_start = $7, metrics = $8, repetition = $9, role = $10,
+         provenance = COALESCE(s.provenance, $11)
        FROM executions e JOIN sessions ss ON ss.id = e.session_id
        WHERE s.execution_id = $1 AND s.step = $2 AND s.attempt = $3 AND s.owner = $4 AND s.state = 'running' AND e.id = s.execution_id
        RETURNING ss.state AS session_state, s.cancel_requested`,
@@ -66,6 +67,7 @@ export function recordStepHandle(key: StepKey, owner: string, handle: StepHandle
       json(handle.metrics),
       handle.repetition ?? null,
       handle.role ?? null,
+      json(handle.provenance),
     ],
   };
 }
