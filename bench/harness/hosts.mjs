@@ -39,8 +39,9 @@ export const LOCAL_SESSION = { provider: "local", service: "default" };
  * With Nagle's algorithm on (ssh2's default) every exec waits for delayed ACKs (~90 ms instead
  * of ~2 ms on loopback): the reference is the best a client can do, so it turns it off, unless
  * `ssh2Defaults` asks for the client as ssh2 makes it (as the issue measured its reference).
+ * `algorithms` is ssh2's option of that name (the engine's ciphers, say).
  */
-export async function ssh2Connection(sshd, { ssh2Defaults = false } = {}) {
+export async function ssh2Connection(sshd, { ssh2Defaults = false, algorithms } = {}) {
   const client = new ssh2.Client();
   if (!ssh2Defaults) client.on("connect", () => client.setNoDelay(true));
   await new Promise((resolve, reject) => {
@@ -50,6 +51,7 @@ export async function ssh2Connection(sshd, { ssh2Defaults = false } = {}) {
       port: sshd.port,
       username: sshd.username,
       privateKey: sshd.privateKey,
+      ...(algorithms ? { algorithms } : {}),
       hostVerifier: (key) => `SHA256:${createHash("sha256").update(key).digest("base64").replace(/=+$/, "")}` === sshd.hostKeyFingerprint,
     });
   });

@@ -36,6 +36,7 @@ export { Scrubber } from "./secrets/scrub.js";
 export type { OutboundPolicy } from "./net/outbound-guard.js";
 // The transport and the runner on their own, for measuring them apart from the engine (bench/ssh-latency.mjs, bench/step-overhead.mjs).
 export { SshPool } from "./transport/ssh-pool.js";
+export { SSH_CIPHERS } from "./transport/ssh-ciphers.js";
 export { InMemoryHostKeyStore } from "./transport/host-key.js";
 export { StepRunner } from "./runner/step-runner.js";
 export { bashC } from "./runner/shell-quote.js";
