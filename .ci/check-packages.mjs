@@ -2,8 +2,14 @@
 // Packs each publishable workspace (not "private") as `npm publish` would, prepack included,
 // and checks the tarball itself with publint and Are the Types Wrong; any message of either
 // fails. Run after a build: the SDK's prepack needs the contract's generated schema.
+//   node .ci/check-packages.mjs                 packs into a temporary folder, checks, removes it
+//   node .ci/check-packages.mjs --pack-to DIR   packs into DIR (kept) and checks nothing
+//   node .ci/check-packages.mjs --from DIR      checks the tarballs already in DIR
+// CI packs first (the prepacks rewrite the CLI's dist/ and put the dashboard in the server's
+// ui/, which the tests must not see change), then checks those same tarballs, and the deployment
+// check installs them, beside the tests.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,27 +25,50 @@ if (publishable.length === 0) throw new Error("no publishable workspace: the che
 
 // `npm test` exports npm_config_* (workspace among them) that would make npm pack act elsewhere.
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_")));
-const out = mkdtempSync(join(tmpdir(), "bw-pack-"));
+const option = (name) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? resolve(process.argv[at + 1]) : undefined;
+};
+const packTo = option("--pack-to");
+const from = option("--from");
+const out = packTo ?? from ?? mkdtempSync(join(tmpdir(), "bw-pack-"));
+mkdirSync(out, { recursive: true });
+
+/** Packs the workspace in `dir` into `out`, prepack included: npm's account of the tarball. */
+function pack(dir, out) {
+  // prepack's own output goes to stderr: stdout is npm's JSON alone.
+  const json = execFileSync("npm", ["pack", "--json", "--foreground-scripts", "--pack-destination", out], {
+    cwd: dir,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return JSON.parse(json.slice(json.indexOf("[")))[0];
+}
+
+/** The same account of a tarball packed before (`--pack-to`): npm names `@scope/name` 1.2.3 scope-name-1.2.3.tgz. */
+function packedIn(out, pkg) {
+  const filename = `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`;
+  const paths = execFileSync("tar", ["-tzf", join(out, filename)], { encoding: "utf8" })
+    .split("\n")
+    .filter((p) => p && !p.endsWith("/"));
+  return { filename, entryCount: paths.length, files: paths.map((p) => ({ path: p.replace(/^package\//, "") })) };
+}
+
 let failed = false;
 try {
   for (const { dir, pkg } of publishable) {
     let packed;
     try {
-      // prepack's own output goes to stderr: stdout is npm's JSON alone.
-      const json = execFileSync("npm", ["pack", "--json", "--foreground-scripts", "--pack-destination", out], {
-        cwd: dir,
-        env,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      [packed] = JSON.parse(json.slice(json.indexOf("[")));
+      packed = from ? packedIn(out, pkg) : pack(dir, out);
     } catch (e) {
       console.error(`${pkg.name}: npm pack failed\n${String(e.stdout ?? e.message).slice(-4000)}`);
       failed = true;
       continue;
     }
-    const tarball = join(out, packed.filename);
     console.log(`${pkg.name}: ${packed.filename}, ${packed.entryCount} files`);
+    if (packTo) continue;
+    const tarball = join(out, packed.filename);
     if (!packed.files.some((f) => f.path === "LICENSE")) {
       console.error(`  ${pkg.name}: the tarball has no LICENSE`);
       failed = true;
@@ -69,7 +98,7 @@ try {
     }
   }
 } finally {
-  rmSync(out, { recursive: true, force: true });
+  if (!packTo && !from) rmSync(out, { recursive: true, force: true });
 }
 if (failed) {
   console.error("check-packages: a publishable package has problems (above)");

@@ -13,7 +13,9 @@
 #     without the tarballs (its first stage builds and packs them).
 # Installs what it needs (podman, mmdebstrap, podman-compose) when missing. Prints its time.
 # `.ci/deploy-check.sh install` or `... containers` runs one part alone (containers needs the
-# installed CLI too, so it installs it anyway).
+# installed CLI too, so it installs it anyway). BENCHWRIGHT_PACKS=<dir> installs the tarballs
+# packed there instead of packing them (CI runs this check beside the tests: its waits allow
+# for a machine busy with them).
 set -euo pipefail
 # All in one function, read whole before it runs: editing this file cannot derail a running check.
 main() {
@@ -46,17 +48,24 @@ wait_for() { # url, seconds: until it answers 2xx
 
 # ---------------------------------------------------------------------------------------------
 # 1. npm pack + npm install -g into an empty prefix
-say "packing the server, its engine, catalogue and contract, and the CLI"
 env_clean() { env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') "$@"; }
 # In image/packs/: the image is built from these same tarballs (--build-context packs=...).
 PACKS=$WORK/image/packs
 mkdir -p "$PACKS"
-for ws in packages/contract packages/catalog packages/engine packages/sdk packages/cli apps/server; do
-  (cd "$ws" && env_clean npm pack --silent --pack-destination "$PACKS" >/dev/null 2>"$WORK/pack.log") || {
-    cat "$WORK/pack.log"
-    exit 1
-  }
-done
+if [ -n "${BENCHWRIGHT_PACKS:-}" ]; then
+  # Packed before (CI: `node .ci/check-packages.mjs --pack-to`, so that this check can run beside
+  # the tests, whose tree the prepacks would change under them).
+  say "using the tarballs packed in $BENCHWRIGHT_PACKS"
+  cp "$BENCHWRIGHT_PACKS"/*.tgz "$PACKS/"
+else
+  say "packing the server, its engine, catalogue and contract, and the CLI"
+  for ws in packages/contract packages/catalog packages/engine packages/sdk packages/cli apps/server; do
+    (cd "$ws" && env_clean npm pack --silent --pack-destination "$PACKS" >/dev/null 2>"$WORK/pack.log") || {
+      cat "$WORK/pack.log"
+      exit 1
+    }
+  done
+fi
 PREFIX=$WORK/prefix
 mkdir "$PREFIX"
 say "installing $(ls "$PACKS"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
@@ -77,7 +86,7 @@ if [ "$PART" != containers ]; then
   (exec env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$WORK" PORT="$PORT" BENCHWRIGHT_DATA_DIR="$WORK/data" \
     BENCHWRIGHT_LOG_FORMAT=json benchwright serve) >"$WORK/serve.log" 2>&1 &
   SERVER_PID=$!
-  wait_for "$URL/readyz" 60 || { cat "$WORK/serve.log"; exit 1; }
+  wait_for "$URL/readyz" 180 || { cat "$WORK/serve.log"; exit 1; }
   node -e 'fetch(process.argv[1]).then(async (r) => { if (!r.ok || !/<html/i.test(await r.text())) throw new Error(`${r.status}`) }).catch((e) => { console.error("the installed server does not serve /ui/:", e.message); process.exit(1) })' "$URL/ui/"
   grep -q 'provider configurations: local (built in)' "$WORK/serve.log" ||
     { cat "$WORK/serve.log"; echo "the installed server did not say it loaded the built-in local configuration" >&2; exit 1; }
@@ -218,7 +227,7 @@ for service in postgres server worker1 worker2; do
   [ "$(podman inspect --format '{{.State.Status}}' "bwci_${service}_1" 2>/dev/null)" = running ] ||
     { grep -i error "$WORK/compose.log" >&2; echo "bwci_${service}_1 is not running" >&2; exit 1; }
 done
-wait_for "http://127.0.0.1:$CPORT/healthz" 90 || { (cd "$WORK/compose" && compose -p bwci logs) ; exit 1; }
+wait_for "http://127.0.0.1:$CPORT/healthz" 240 || { (cd "$WORK/compose" && compose -p bwci logs) ; exit 1; }
 say "running idle/idle5 through the containerised server"
 (as_user BENCHWRIGHT_API_TOKEN="$TOKEN" benchwright --url "http://127.0.0.1:$CPORT" run idle/idle5 --provider local --param seconds=1 --keep --json >"$WORK/run.json") ||
   { (cd "$WORK/compose" && compose -p bwci logs); exit 1; }
