@@ -160,10 +160,13 @@ export class Steps {
       // Asked again: it may have ended while the row was read, and then only a look tells.
       const told = this.#worker?.follows(key) ?? false;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timedOut = true;
-          done();
-        }, told ? FOLLOWED_LOOK_MS : STEP_POLL_MS);
+        const timer = setTimeout(
+          () => {
+            timedOut = true;
+            done();
+          },
+          told ? FOLLOWED_LOOK_MS : STEP_POLL_MS,
+        );
         const off = this.#worker?.onEnded(key, (row) => {
           ended = row;
           done();
