@@ -8,7 +8,7 @@ export { ANONYMOUS_PRINCIPAL, BOOTSTRAP_PRINCIPAL, RESERVED_PRINCIPAL_MESSAGE } 
 export type { MetricRow } from "./lists/metric-rows.js";
 export { csvLine } from "./results/csv-record.js";
 export type { PlanRunCell } from "./model/plan-runs.js";
-export type { ComparedRow } from "./results/comparison.js";
+export { compareExecutions, type ComparedRow } from "./results/comparison.js";
 export { checkNewPoint, detectChangePoints } from "./results/change-points.js";
 export { gaussian, seededRandom } from "./results/seeded-random.js";
 export { allocate, nextStep } from "./results/allocation.js";
