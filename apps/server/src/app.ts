@@ -112,7 +112,7 @@ export function createApp(options: AppOptions): Express {
   };
   // The pages and probes beside the API: an operation's request passes them with one look at its path.
   const outside = express.Router();
-  outside.use(docsRouter(spec, loadSwagger()));
+  outside.use(docsRouter(spec, loadSwagger));
   outside.use(webUiRouter(options.webUiDir, options.uiApiOrigins));
   outside.use(healthRouter(engine));
   const failedAuth = new FailedAuthLimit(options.failedAuthRate);
