@@ -13,7 +13,7 @@ const PACKAGES = {
   engine: { dir: "packages/engine", may: ["contract", "catalog"], testsMay: ["testing"] },
   sdk: { dir: "packages/sdk", may: ["contract"], testsMay: [] },
   // `benchwright server` loads the server package, an optional peer, only when that command runs.
-  cli: { dir: "packages/cli", may: ["sdk", "catalog", "contract", "server"], testsMay: ["testing"] },
+  cli: { dir: "packages/cli", may: ["sdk", "catalog", "contract", "server"], testsMay: ["testing", "engine"] },
   server: { dir: "apps/server", may: ["engine", "catalog", "contract"], testsMay: ["sdk", "testing"] },
   web: { dir: "apps/web", may: ["sdk", "contract"], testsMay: ["engine", "server", "testing"] },
   // bench measures everything, but only through what the packages export (rule below).

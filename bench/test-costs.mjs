@@ -39,6 +39,8 @@ for (const file of files) {
   const [wall, user, sys] = m ? m.slice(1).map(Number) : [Number.NaN, Number.NaN, Number.NaN];
   const row = { file, cpu: user + sys, wall, ok: r.status === 0 };
   rows.push(row);
+  // Why it failed (a timeout on a busy machine, often): its last lines.
+  if (!row.ok) console.error(`${r.stdout}\n${r.stderr}`.trim().split("\n").slice(-20).join("\n"));
   console.error(`${row.cpu.toFixed(1).padStart(7)} s cpu ${wall.toFixed(1).padStart(7)} s wall ${row.ok ? "  " : "✗ "}${file}`);
 }
 rows.sort((a, b) => b.cpu - a.cpu);

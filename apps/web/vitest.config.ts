@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // One migrated PGlite per run, which each real server's engine starts from (test/real-server.ts).
+    globalSetup: ["./test/pglite-image-setup.ts"],
   },
 });

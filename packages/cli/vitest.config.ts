@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // One migrated PGlite per run, which each test server's database starts from (test-support/server.ts).
+    globalSetup: ["src/test-support/pglite-image-setup.ts"],
   },
 });

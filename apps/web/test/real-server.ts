@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Engine } from "@benchwright/engine";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 import { createClient, type BenchwrightClient } from "@benchwright/sdk";
 import { createApp } from "@benchwright/server";
 import { DIST_DIR } from "./browser.js";
@@ -33,7 +34,8 @@ export async function startRealServer(token: string, options: { uiApiOrigins?: s
   const configDir = mkdtempSync(join(tmpdir(), "bw-web-config-"));
   cpSync(REPO_CONFIG, configDir, { recursive: true });
   mkdirSync(join(configDir, "benchmarks"), { recursive: true });
-  const engine = await Engine.open({ dataDir, configDir, inMemory: true });
+  // Its database starts from the run's migrated image (the global setup's), not initdb and every migration.
+  const engine = await Engine.open({ dataDir, configDir, inMemory: true, pgliteImage: testPgliteImage() });
   const app = createApp({ engine, token, webUiDir: DIST_DIR, validateResponses: true, uiApiOrigins: options.uiApiOrigins });
   const server = await new Promise<Server>((r) => {
     const s = app.listen(0, "127.0.0.1", () => r(s));

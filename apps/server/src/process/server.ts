@@ -15,8 +15,12 @@ export interface RunningServer {
   close(deadlineMs?: number): Promise<void>;
 }
 
-/** Opens the engine and listens; used by main.ts and by tests that want a real server. */
-export async function startServer(config: ServerConfig, log: Logger, extra: { validateResponses?: boolean } = {}): Promise<RunningServer> {
+/**
+ * Opens the engine and listens; used by main.ts and by tests that want a real server. `extra` is
+ * for tests: the responses validated against the contract, and a new embedded
+ * database started from a migrated image (`migratedPgliteImage`) instead of initdb.
+ */
+export async function startServer(config: ServerConfig, log: Logger, extra: { validateResponses?: boolean; pgliteImage?: Blob } = {}): Promise<RunningServer> {
   assertSafeToListen(config);
   const engine = await Engine.open({
     dataDir: config.dataDir,
@@ -32,6 +36,7 @@ export async function startServer(config: ServerConfig, log: Logger, extra: { va
     log: engineLogOf(log),
     outbound: outboundPolicyOf(config),
     webhooks: webhookOptionsOf(config),
+    pgliteImage: extra.pgliteImage,
   });
   const app = createApp({
     engine,
