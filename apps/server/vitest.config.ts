@@ -1,11 +1,17 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { unitTestFiles } from "../../vitest.tiers.js";
 
-// The two tests that measure: one compares a benchmark's figures with the same command run
+// The tests that measure (and existing-vm-steps, whose real fio, iperf3 and sysbench runs made the
+// files beside them time out in CI): one compares a benchmark's figures with the same command run
 // directly (within 20%), the other two threads with one. A neighbouring file's load on a 2-core
 // machine would skew them, so they run alone, after the rest (`groupOrder`), in one fork; turbo
 // runs them after every package's other tests (the `test:measuring` task).
-const MEASURING = ["src/system/existing-vm.test.ts", "src/system/repetitions.test.ts", "src/system/precision-hosts.test.ts"];
+const MEASURING = [
+  "src/system/existing-vm.test.ts",
+  "src/system/existing-vm-steps.test.ts",
+  "src/system/repetitions.test.ts",
+  "src/system/precision-hosts.test.ts",
+];
 const UNIT = unitTestFiles(import.meta.dirname);
 const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 

@@ -40,7 +40,7 @@ describe("lazyProvider", () => {
         service: { image: "i", size: "t", vm_user: "u" } }));
     `),
     ).toBe(false);
-  });
+  }, 120_000);
 
   // Google's Compute client is heavier still (seconds to load on a busy machine); Azure's clients load MSAL and both ARM SDKs.
   const heavier = [
@@ -77,6 +77,6 @@ describe("lazyProvider", () => {
         createCloudProvider(parseProviderConfig(${JSON.stringify(config)}));
       `),
       ).toBe(false);
-    }, 30_000);
+    }, 120_000);
   }
 });

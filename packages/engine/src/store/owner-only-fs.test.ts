@@ -44,7 +44,7 @@ describe("the embedded data directory's modes", () => {
     // PGlite's initial files (PG_VERSION, base/, pg_hba.conf...) came out 0666.
     expect(entriesWith(dataDir, 0o022)).toEqual([]);
     expect(entriesWith(join(dataDir, "db"), 0o077)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it("takes group and world access away from a database an earlier version left open", async () => {
     root = mkdtempSync(join(tmpdir(), "bw-modes-"));

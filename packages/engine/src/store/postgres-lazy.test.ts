@@ -24,5 +24,5 @@ describe("the embedded default", () => {
     `;
     expect(loadedAfter(DIST, script, "/node_modules/pg/")).toBe(false);
     expect(loadedAfter(DIST, script, "/node_modules/pg-boss/")).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });
