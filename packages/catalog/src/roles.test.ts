@@ -1,7 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { parseDefinition } from "./definition.js";
 import { loadCatalog } from "./catalog.js";
@@ -94,7 +96,7 @@ describe("machine roles in a definition", () => {
 });
 
 describe("bw_serve_role and bw_ready", () => {
-  it("start a server on every address, say its port when it listens, and wait for it", () => {
+  it("start a server on every address, say its port when it listens, and wait for it", async () => {
     const catalog = loadCatalog();
     // The serving script itself, with python's http.server as the server: it must announce a
     // port that really answers on 0.0.0.0, then stay until it is stopped.
@@ -103,12 +105,34 @@ describe("bw_serve_role and bw_ready", () => {
       .replace(/bw_serve_role tcp iperf3 .*$/m, "bw_serve_role tcp python3 -m http.server --bind 0.0.0.0 '{port}'");
     // In a part's dir of its own: the port's guard (bw_guard_port) leaves its undo there.
     const dir = mkdtempSync(join(tmpdir(), "bw-serve-role-"));
+    // Waits for the announcement, not for a fixed time: under load python's start takes seconds.
+    const child = spawn("bash", ["-c", script], { cwd: dir, detached: true, stdio: ["ignore", "pipe", "inherit"] });
     try {
-      const r = spawnSync("bash", ["-c", `${script}`], { encoding: "utf8", timeout: 3_000, killSignal: "SIGKILL", cwd: dir });
-      // Still serving when the timeout killed it; it had said it was ready, with its port.
-      expect(r.signal).toBe("SIGKILL");
-      expect(r.stdout).toMatch(/^BW_READY port=\d{5}$/m);
+      const lines = createInterface({ input: child.stdout! });
+      let exited = false;
+      child.once("exit", () => {
+        exited = true;
+      });
+      let ready = "";
+      for await (const line of lines) {
+        if (line.startsWith("BW_READY")) {
+          ready = line;
+          break;
+        }
+      }
+      expect(ready).toMatch(/^BW_READY port=\d{5}$/);
+      // The announced port answers, and the script is still serving: bw_ready waits for it.
+      const port = Number(ready.slice("BW_READY port=".length));
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => {
+          socket.end();
+          resolve();
+        });
+        socket.once("error", reject);
+      });
+      expect(exited).toBe(false);
     } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
       // A KILL runs no exit command: the runner undoes the guard's rule then, as here.
       spawnSync("bash", ["-c", "[ -f firewall.undo ] && bash firewall.undo"], { cwd: dir });
       rmSync(dir, { recursive: true, force: true });

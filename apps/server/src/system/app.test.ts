@@ -354,7 +354,8 @@ describe("persistence", () => {
         await schema?.drop();
       }
     },
-    60_000,
+    // A fresh PGlite opened twice: 10 s alone, over 60 s in CI beside the other files.
+    180_000,
   );
 });
 

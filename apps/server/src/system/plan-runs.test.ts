@@ -348,5 +348,5 @@ describe("a plan run on the embedded database, its server killed", () => {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 240_000);
 });

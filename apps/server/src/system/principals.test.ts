@@ -262,7 +262,7 @@ describe("roles, tokens and ownership, from the contract", () => {
     expect(tally.refused401).toBe(OPERATIONS.length * 2);
     expect(tally.refused403).toBeGreaterThan(OPERATIONS.length);
     expect(tally.allowed2xx).toBeGreaterThan(OPERATIONS.length);
-  }, 120_000);
+  }, 300_000);
 
   it("tells each caller its own principal and role (GET /whoami), any role; an expired or revoked token is a 401", async () => {
     const told = async (token: string) => {

@@ -187,15 +187,16 @@ describe("machine roles on two hosts over SSH", () => {
         '        echo "b64 has $(printf %s "$BW_STEP_SECRET" | base64 -w0)"',
         '        echo "stderr has $BW_STEP_SECRET" >&2',
         "        exit 7",
-        // A server role behind the guard, for as long as the client waits.
+        // A server role behind the guard, for as long as the client waits: until the test has
+        // looked at the guard and leaves a file in the client's dir (at most two minutes).
         "  - id: guarded",
         "    categories: [test]",
         "    scripts:",
         "      run@server: bw_serve_role tcp iperf3 -s -B 0.0.0.0 -p '{port}'",
         "      run@client: |",
         "        echo the client waits",
-        "        sleep 6",
-        "        bw_metric waited 6 s",
+        "        for i in $(seq 1200); do [ -e released ] && break; sleep 0.1; done",
+        "        bw_metric waited $((i / 10)) s",
         "",
       ].join("\n"),
     );
@@ -464,15 +465,16 @@ describe("machine roles on two hosts over SSH", () => {
       expect(rules()).toMatch(new RegExp(`ip saddr 127\\.0\\.0\\.1 meta l4proto \\{ tcp, udp \\} th dport ${port} accept`));
       expect(net.connects(port)).toBe(false);
       expect(await connectsLocally(port)).toBe(true);
+      writeFileSync(join(homedir(), ".benchwright", id, "run-1-client", "released"), "");
 
-      const execution = await settledExecution(api, id, 120);
+      const execution = await settledExecution(api, id, 480);
       expect(execution.state, JSON.stringify(execution)).toBe("completed");
       expect(rules()).not.toMatch(new RegExp(`dport ${port}\\b`));
       expect(existsSync(join(homedir(), ".benchwright", id, "run-1-server", "firewall.undo"))).toBe(false);
     } finally {
       net.remove();
     }
-  }, 90_000);
+  }, 180_000);
 
   it("runs every role on the one host of a session that has one", async () => {
     const one = await api

@@ -33,11 +33,13 @@ export async function startProcess(command: "serve" | "worker", env: Record<stri
   const logs: string[] = [];
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const api = await new Promise<string>((resolveReady, reject) => {
-    // Not started in time: it is killed, not left running after the test.
+    // Not started in time: it is killed, not left running after the test. A bound, not a wait:
+    // alone a start takes 2-6 s, but on two cores beside the other test files a PGlite start
+    // (and a killed one's recovery) took over 30 s in CI.
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`${command} did not start:\n${logs.join("\n")}`));
-    }, 30_000);
+    }, 90_000);
     let buffer = "";
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       buffer += text;

@@ -30,7 +30,8 @@ describe("harness outputs", () => {
     for (const m of measures) expect(m).toMatchObject({ unit: "s", better: "lower" });
     expect(measures[0].values).toHaveLength(5);
     expect(Math.min(...measures[0].values!)).toBeGreaterThan(0);
-    expect(mean(measures[1].values!)).toBeGreaterThan(mean(measures[0].values!));
+    // In seconds: no run of a 50 ms sleep is shorter (a comparison of the two means failed under load).
+    expect(Math.min(...measures[1].values!)).toBeGreaterThanOrEqual(0.05);
   }, 60_000);
 
   it("reads Google Benchmark's JSON: each benchmark's repetitions' real_time, without its aggregates", async () => {
@@ -135,7 +136,3 @@ func BenchmarkAlloc(b *testing.B) { for i := 0; i < b.N; i++ { _ = make([]byte, 
     expect(problems("generic", '[\n  {"metric": "m",\n  "value": }\n]')).toEqual([{ where: "line 3", message: "is not JSON: ValueExpected at column 12" }]);
   });
 });
-
-function mean(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / values.length;
-}
