@@ -89,7 +89,11 @@ try {
       // `require` of them is not offered, so attw checks them as ESM-only packages.
       const esmOnly = pkg.type === "module" && pkg.exports && !JSON.stringify(pkg.exports).includes('"require"');
       const profile = esmOnly ? ["--profile", "esm-only"] : [];
-      execFileSync(join(root, "node_modules", ".bin", "attw"), [tarball, ...profile, "--format", "table", "--no-emoji", "--no-color"], {
+      // Data files exported for editors (the SDK's benchmark-definition JSON Schema) have no types
+      // to check, and node10's resolution, which predates exports maps, cannot find a subpath.
+      const data = Object.keys(pkg.exports ?? {}).filter((k) => k.endsWith(".json") && k !== "./package.json");
+      const excluded = data.length ? ["--exclude-entrypoints", ...data] : [];
+      execFileSync(join(root, "node_modules", ".bin", "attw"), [tarball, ...profile, ...excluded, "--format", "table", "--no-emoji", "--no-color"], {
         env,
         stdio: "inherit",
       });

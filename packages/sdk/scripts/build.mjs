@@ -67,4 +67,7 @@ writeFileSync(join(esmGenerated, "schema.d.ts"), 'export type * from "../../cjs/
 // The package is "type": "module"; this marks dist/cjs's .js and .d.ts files as CommonJS
 // for Node and for TypeScript, so no renaming or rewriting of specifiers is needed.
 writeFileSync(join(out, "cjs", "package.json"), JSON.stringify({ type: "commonjs" }, null, 2) + "\n");
+// The benchmark definition's JSON Schema, for editors and validators: the contract that holds it
+// is not published, so users find it here (`@benchwright/sdk/benchmark-definition.schema.json`).
+copyFileSync(join(dirname(schema), "..", "..", "schemas", "benchmark-definition.schema.json"), join(out, "benchmark-definition.schema.json"));
 console.log("built dist/esm and dist/cjs");

@@ -238,4 +238,18 @@ describe("packed package", () => {
     },
     TIMEOUT_MS,
   );
+
+  it("ships the benchmark definition's JSON Schema, which the unpublished contract holds, as an export", () => {
+    const file = join(consumer, "schema.mjs");
+    writeFileSync(
+      file,
+      'import { createRequire } from "node:module";\n' +
+        "const schema = createRequire(import.meta.url)(\"@benchwright/sdk/benchmark-definition.schema.json\");\n" +
+        "console.log(JSON.stringify({ draft: schema.$schema, required: schema.required }));\n",
+    );
+    expect(JSON.parse(run(process.execPath, [file], consumer))).toEqual({
+      draft: "https://json-schema.org/draft/2020-12/schema",
+      required: ["id", "tool_name", "parser", "workloads"],
+    });
+  });
 });

@@ -7,7 +7,7 @@ export interface BenchmarksMethods {
   getBenchmark(benchmarkId: string, options?: CallOptions): Promise<Benchmark>;
   /**
    * Creates a team's definition, or writes its next version: `document` is what a catalogue
-   * file holds (the contract's `benchmark-definition.schema.json`). Refused whole (400
+   * file holds (`@benchwright/sdk/benchmark-definition.schema.json`). Refused whole (400
    * `invalid_definition`) with every problem at its JSON Pointer; a built-in tool's id is read-only (409).
    */
   putBenchmark(benchmarkId: string, document: BenchmarkDefinitionDocument, options?: CallOptions): Promise<Benchmark>;
