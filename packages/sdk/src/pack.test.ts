@@ -244,7 +244,7 @@ describe("packed package", () => {
     writeFileSync(
       file,
       'import { createRequire } from "node:module";\n' +
-        "const schema = createRequire(import.meta.url)(\"@benchwright/sdk/benchmark-definition.schema.json\");\n" +
+        'const schema = createRequire(import.meta.url)("@benchwright/sdk/benchmark-definition.schema.json");\n' +
         "console.log(JSON.stringify({ draft: schema.$schema, required: schema.required }));\n",
     );
     expect(JSON.parse(run(process.execPath, [file], consumer))).toEqual({
