@@ -358,4 +358,26 @@ describe("the dashboard served by the real server", () => {
     await view("benchmarks-one");
     expect(errors).toEqual([]);
   });
+
+  it("lists the provider configurations with their source; an admin's form writes one and never shows its password again", async () => {
+    const password = "pw-the-page-never-shows-4821";
+    await page.goto(`${url}/ui/#/providers`);
+    await view("providers");
+    expect(await page.innerText('[data-testid="provider-row"][data-name="local"] [data-testid="provider-source"]')).toBe("file");
+    await page.fill('[data-testid="provider-name"]', "lab-form");
+    await page.selectOption('[data-testid="provider-class"]', "existing-vm");
+    await page.fill('[data-testid="provider-host"]', "192.0.2.1");
+    await page.fill('[data-testid="provider-user"]', "nobody");
+    await page.fill('[data-testid="provider-password"]', password);
+    await page.click('[data-testid="write-provider"]');
+    const written = page.locator('[data-testid="provider-written"]');
+    await written.waitFor(WAIT);
+    expect(await written.innerText()).toMatch(/^lab-form written, version 1; secrets set: .*password/);
+    await page.waitForSelector('[data-testid="provider-row"][data-name="lab-form"]', WAIT);
+    expect(await page.innerText('[data-testid="provider-row"][data-name="lab-form"] [data-testid="provider-source"]')).toBe("API");
+    expect(await page.inputValue('[data-testid="provider-password"]')).toBe("");
+    expect(await page.content()).not.toContain(password);
+    await bw.deleteProvider("lab-form");
+    expect(errors).toEqual([]);
+  });
 });
