@@ -314,4 +314,70 @@ describe("the dashboard served by the real server", () => {
     expect(await page.innerText("dl.facts")).toContain("Provider");
     expect(errors).toEqual([]);
   });
+
+  // Issue 38: a team's definition, pushed here through the API, is listed beside the built-in ones
+  // with its source and version; its page shows each version's digest; a run names its version.
+  it("lists the benchmarks with source and version, shows a pushed definition's two versions, and the version an execution ran", async () => {
+    const echo = (run: string) => ({
+      id: "team-echo",
+      tool_name: "Echo",
+      parser: "keyvalue",
+      metrics: { answer: { unit: "1", better: "higher" } },
+      workloads: [{ id: "answer", scripts: { run } }],
+    });
+    const first = await bw.putBenchmark("team-echo", echo("bw_metric answer 42 1"));
+    const ran = await bw.createExecution((await bw.createSession({ provider: "local", service: "default" })).id, { tool: "team-echo", workload: "answer" });
+    await bw.prepare(ran.id);
+    await bw.run(ran.id);
+    const second = await bw.putBenchmark("team-echo", echo("bw_metric answer 43 1"));
+    expect([first.version, second.version]).toEqual([1, 2]);
+
+    await page.goto(`${url}/ui/#/benchmarks`);
+    await view("benchmarks");
+    const team = page.locator('[data-testid="benchmark-row"][data-id="team-echo"]');
+    expect(await team.locator('[data-testid="benchmark-source"]').innerText()).toBe("API");
+    expect(await team.locator('[data-testid="benchmark-version"]').innerText()).toBe("2");
+    expect(await page.locator('[data-testid="benchmark-row"][data-id="idle"] [data-testid="benchmark-source"]').innerText()).toBe("built in");
+    await screenshot(page, SUITE, "11-benchmarks");
+
+    await team.locator("a").click();
+    await view("benchmarks-one");
+    const versions = page.locator('[data-testid="benchmark-version-row"]');
+    expect(await versions.evaluateAll((rows) => rows.map((r) => r.getAttribute("data-version")))).toEqual(["2", "1"]);
+    const digests = await versions.locator("code").evaluateAll((codes) => codes.map((c) => c.getAttribute("title")));
+    expect(digests).toEqual([second.digest, first.digest]);
+    expect(await page.innerText('[data-testid="benchmark-document"]')).toContain("bw_metric answer 43 1");
+    await screenshot(page, SUITE, "12-benchmark-history");
+
+    await page.goto(`${url}/ui/#/executions/${ran.id}`);
+    await view("executions-one");
+    const version = page.locator('[data-testid="provenance"] [data-testid="definition-version"]');
+    await version.waitFor(WAIT);
+    expect(await version.innerText()).toBe("version 1");
+    await version.click();
+    await view("benchmarks-one");
+    expect(errors).toEqual([]);
+  });
+
+  it("lists the provider configurations with their source; an admin's form writes one and never shows its password again", async () => {
+    const password = "pw-the-page-never-shows-4821";
+    await page.goto(`${url}/ui/#/providers`);
+    await view("providers");
+    expect(await page.innerText('[data-testid="provider-row"][data-name="local"] [data-testid="provider-source"]')).toBe("file");
+    await page.fill('[data-testid="provider-name"]', "lab-form");
+    await page.selectOption('[data-testid="provider-class"]', "existing-vm");
+    await page.fill('[data-testid="provider-host"]', "192.0.2.1");
+    await page.fill('[data-testid="provider-user"]', "nobody");
+    await page.fill('[data-testid="provider-password"]', password);
+    await page.click('[data-testid="write-provider"]');
+    const written = page.locator('[data-testid="provider-written"]');
+    await written.waitFor(WAIT);
+    expect(await written.innerText()).toMatch(/^lab-form written, version 1; secrets set: .*password/);
+    await page.waitForSelector('[data-testid="provider-row"][data-name="lab-form"]', WAIT);
+    expect(await page.innerText('[data-testid="provider-row"][data-name="lab-form"] [data-testid="provider-source"]')).toBe("API");
+    expect(await page.inputValue('[data-testid="provider-password"]')).toBe("");
+    expect(await page.content()).not.toContain(password);
+    await bw.deleteProvider("lab-form");
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { amount, figure } from "./format.js";
+import { amount, figure, shortDigest } from "./format.js";
 
 describe("amount", () => {
   it("keeps four significant digits and drops the trailing zeros figure keeps below 0.001", () => {
@@ -8,5 +8,11 @@ describe("amount", () => {
     expect(amount(0.0025951)).toBe("0.002595");
     expect(amount(12.5)).toBe("12.5");
     expect(amount(1234567)).toBe("1235000");
+  });
+});
+
+describe("shortDigest", () => {
+  it("keeps a digest's first 12 hex digits, without its sha256: prefix", () => {
+    expect(shortDigest(`sha256:${"0c9a7e5b3d1f".padEnd(64, "e")}`)).toBe("0c9a7e5b3d1f");
   });
 });

@@ -3,6 +3,11 @@ export function shortId(id: string): string {
   return id.split("-")[0] ?? id;
 }
 
+/** A `sha256:` digest's first 12 hex digits: enough to tell versions apart on a screen. */
+export function shortDigest(digest: string): string {
+  return digest.replace(/^sha256:/, "").slice(0, 12);
+}
+
 export function bytes(n: number | undefined): string {
   if (n === undefined) return "";
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];

@@ -3,6 +3,8 @@ import { apiBase, describeError, isUnauthorized, setToken } from "./api.js";
 import { caller, signedInText } from "./caller.js";
 import { h } from "./dom.js";
 import { parseRoute } from "./router.js";
+import { benchmarkView } from "./views/benchmark.js";
+import { benchmarksView } from "./views/benchmarks.js";
 import { compareView } from "./views/compare.js";
 import { executionView } from "./views/execution.js";
 import { executionsView } from "./views/executions.js";
@@ -45,6 +47,8 @@ async function show(): Promise<void> {
     else if (page === "series" && id) await seriesView(root, id, signal, route.query.get("branch") || undefined);
     else if (page === "series") await seriesListView(root, route, signal);
     else if (page === "regressions") await regressionsView(root, signal);
+    else if (page === "benchmarks" && id) await benchmarkView(root, id, signal);
+    else if (page === "benchmarks") await benchmarksView(root, signal);
     else if (page === "providers") await providersView(root, signal);
     else await sessionsView(root, route, signal);
     if (!signal.aborted) root.dataset.view = runPage ? "plan-run" : id ? `${page}-one` : page;

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { loadCatalog } from "./catalog.js";
+import { readDefinition } from "./check-definition.js";
 import { CatalogError } from "./errors.js";
 
 const BUILTIN = {
@@ -216,6 +218,13 @@ describe("tool aliases", () => {
     const catalog = loadCatalog({ extraDirs: [dir] });
     expect(catalog.tool("testing")?.source).toBe(join(dir, "testing.yaml"));
     expect(catalog.tool("idle")?.id).toBe("idle");
+  });
+
+  it("keeps a built-in's alias when a definition written through the API claims it too", () => {
+    const team = readDefinition(parse(MINIMAL("team-idle", "aliases: [testing, team-alias]")), "api:team-idle@1");
+    const catalog = loadCatalog({ definitions: [team] });
+    expect(catalog.tool("testing")?.id).toBe("idle");
+    expect(catalog.tool("team-alias")).toBe(team);
   });
 
   it("refuses aliases that are not ids, or the tool's own id", () => {

@@ -146,8 +146,12 @@ export function loadCatalog(options: LoadCatalogOptions = {}): Catalog {
   for (const def of options.definitions ?? []) if (!tools.has(def.id)) tools.set(def.id, def);
   const prelude = readFileSync(PRELUDE_FILE, "utf8");
   // Aliases resolve only where no tool has that id: a definition dropped in under the name wins.
+  // An API definition's alias never takes a name a built-in or a file answers to (they come last).
+  const fromApi = new Set(options.definitions ?? []);
   const aliases = new Map<string, ToolDefinition>();
-  for (const def of tools.values()) for (const alias of def.aliases ?? []) if (!tools.has(alias)) aliases.set(alias, def);
+  for (const def of tools.values()) {
+    for (const alias of def.aliases ?? []) if (!tools.has(alias) && !(fromApi.has(def) && aliases.has(alias))) aliases.set(alias, def);
+  }
   const find = (id: string) => tools.get(id) ?? aliases.get(id);
 
   function mustTool(toolId: string): ToolDefinition {

@@ -100,4 +100,28 @@ describe("benchmark definitions through the API", () => {
     const audit = (await send("admin", "get", "/admin/audit?operation=putBenchmark")).body as Array<{ status: number }>;
     expect(audit.map((e) => e.status)).toEqual(expect.arrayContaining([201, 200, 400, 403, 409]));
   });
+
+  // A built-in's alias is one of its names: idle answers to `testing` (the Benchmarking Suite's).
+  it("refuses a built-in's alias as a definition's id (409) or as one of its aliases (400), and another definition's alias as an id", async () => {
+    const before = await storeSnapshot(fx.engine);
+    const asAlias = await send("admin", "put", "/benchmarks/testing", { ...echo(), id: "testing" });
+    expect(asAlias.status, asAlias.text).toBe(409);
+    expect(asAlias.body).toMatchObject({ code: "read_only", detail: "Benchmark 'testing' is an alias of the built-in tool 'idle'; it is read-only" });
+    const claiming = await send("admin", "put", "/benchmarks/team-echo", { ...echo(), aliases: ["testing", "sysbench", "echo"] });
+    expect(claiming.status, claiming.text).toBe(400);
+    expect(claiming.body.code).toBe("invalid_definition");
+    expect(claiming.body.errors).toEqual([
+      { path: "/body/aliases/0", message: "'testing' is already a name of the built-in tool 'idle'" },
+      { path: "/body/aliases/1", message: "'sysbench' is already a name of the built-in tool 'sysbench'" },
+    ]);
+    expect(await storeSnapshot(fx.engine)).toBe(before);
+
+    expect((await send("admin", "put", "/benchmarks/team-echo", { ...echo(), aliases: ["echo"] })).status).toBe(201);
+    const taken = await send("admin", "put", "/benchmarks/echo", { ...echo(), id: "echo" });
+    expect(taken.status, taken.text).toBe(400);
+    expect(taken.body.errors).toEqual([{ path: "/body/id", message: "'echo' is an alias of the benchmark 'team-echo' written through the API" }]);
+    // Its own aliases are its own: the next version keeps them.
+    expect((await send("admin", "put", "/benchmarks/team-echo", { ...echo("bw_metric answer 44 1"), aliases: ["echo"] })).status).toBe(200);
+    expect((await send("viewer", "get", "/benchmarks/echo")).body).toMatchObject({ id: "team-echo", aliases: ["echo"] });
+  });
 });

@@ -14,7 +14,7 @@ import { chartElement } from "../charts/chart-element.js";
 import { metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
 import { TELEMETRY_HEIGHT, telemetryOption } from "../charts/telemetry-option.js";
 import { h } from "../dom.js";
-import { bytes, shortId } from "../format.js";
+import { bytes, shortDigest, shortId } from "../format.js";
 import { onChanges } from "../live.js";
 import { executionMetricGroups } from "../metric-bars.js";
 import { href } from "../router.js";
@@ -262,7 +262,7 @@ function machines(vms: Vm[]): HTMLElement[] {
 function provenance(e: Execution): HTMLElement[] {
   const p = e.provenance;
   if (!p) return [];
-  const digest = (d: string) => h("code", { title: d }, d.replace(/^sha256:/, "").slice(0, 12));
+  const digest = (d: string) => h("code", { title: d }, shortDigest(d));
   const row = (name: string, ...value: Array<Node | string>) => h("tr", {}, h("th", {}, name), h("td", {}, ...value));
   const packages = p.packages.map((x) => `${x.name} ${x.version} (${x.machine})`).join(", ");
   return [
@@ -275,7 +275,7 @@ function provenance(e: Execution): HTMLElement[] {
         {},
         row("Tool", `${p.tool} / ${p.workload}`),
         row("Installed", packages || "nothing recorded"),
-        row("Definition", digest(p.definition_digest)),
+        row("Definition", digest(p.definition_digest), ...definitionVersion(p.tool, p.definition_version)),
         ...p.scripts.map((s) => row(`Script on ${s.machine}${s.role ? ` (${s.role})` : ""}`, digest(s.digest))),
         row(
           "Params",
@@ -287,6 +287,12 @@ function provenance(e: Execution): HTMLElement[] {
       ),
     ),
   ];
+}
+
+/** A team's definition (written through the API) names the version the run ran, linking to its history; a built-in's has none. */
+function definitionVersion(tool: string, version: number | undefined): Array<Node | string> {
+  if (version == null) return [];
+  return [" ", h("a", { href: href(["benchmarks", tool]), "data-testid": "definition-version", "data-version": version }, `version ${version}`)];
 }
 
 /** One chart per metric name, one bar per figure (tags, machine); a repeated run's with its confidence interval. */

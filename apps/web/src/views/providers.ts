@@ -4,9 +4,8 @@ import { caller } from "../caller.js";
 import { h } from "../dom.js";
 import { problemBox } from "../problem.js";
 import { providerDocumentOf, type ProviderFormValues } from "../provider-form.js";
+import { sourceText } from "../source-words.js";
 import { listTable } from "./list-table.js";
-
-const SOURCES: Record<string, string> = { builtin: "built in", file: "file", api: "API" };
 
 /** The provider configurations with where each comes from and its version; an admin's form to write one. */
 export async function providersView(root: HTMLElement, signal: AbortSignal): Promise<void> {
@@ -49,7 +48,7 @@ function row(p: Provider): HTMLElement {
     h("td", {}, p.name),
     h("td", {}, [p.class, p.driver, p.region].filter(Boolean).join(", ")),
     h("td", {}, p.service_types.join(", ")),
-    h("td", { "data-testid": "provider-source" }, SOURCES[p.source ?? ""] ?? p.source ?? ""),
+    h("td", { "data-testid": "provider-source" }, sourceText(p.source)),
     h("td", {}, String(p.version ?? "")),
   );
 }

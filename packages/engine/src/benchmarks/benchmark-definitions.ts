@@ -5,6 +5,7 @@ import type { EngineLog } from "../engine-log.js";
 import { BenchwrightError } from "../errors.js";
 import { definitionDigest } from "../steps/provenance.js";
 import type { BenchmarkDefinitionsRepository } from "../store/benchmark-definitions-repository.js";
+import { nameClashes, toolWords } from "./definition-names.js";
 import { definitionVersionView, teamBenchmarkView } from "./definition-views.js";
 
 export interface BenchmarkDefinitionsOptions {
@@ -25,9 +26,12 @@ export class BenchmarkDefinitions {
   /** Checks and stores the next version (1 when new); `created` tells whether the id was new. */
   async put(id: string, document: Record<string, unknown>, by?: string): Promise<{ view: Benchmark; created: boolean }> {
     const { catalogs, rows, log } = this.options;
+    const catalog = await catalogs.refresh();
+    const own = catalogs.teamDefinitions().find((d) => d.tool.id === id)?.tool;
     const checked = checkDefinition(document, apiSource(id, 0));
     const problems = checked.problems.map((p) => ({ path: `/body${p.pointer}`, message: p.message }));
     if (typeof document.id === "string" && document.id !== id) problems.push({ path: "/body/id", message: `is '${document.id}', not the path's '${id}'` });
+    problems.push(...nameClashes(catalogs, catalog, id, document, own));
     if (problems.length || !checked.definition) {
       throw new BenchwrightError(
         "invalid_definition",
@@ -35,7 +39,6 @@ export class BenchmarkDefinitions {
         { errors: problems },
       );
     }
-    await catalogs.refresh();
     this.refuseReadOnly(id);
     const digest = definitionDigest(checked.definition);
     const created = (await rows.versions(id)).every((r) => r.deleted !== null);
@@ -68,12 +71,14 @@ export class BenchmarkDefinitions {
     return definitionVersionView(row);
   }
 
-  /** A built-in tool or a file's is read-only: a team's definition of the same id (or a name it answers to) is refused. */
+  /** A built-in tool or a file's is read-only: a team's definition of the same id (or an alias of it) is refused. */
   private refuseReadOnly(id: string): void {
     const { catalogs } = this.options;
     const tool = catalogs.current().tool(id);
     if (!tool || catalogs.teamDefinitions().some((d) => d.tool === tool)) return;
     const what = catalogs.isBuiltin(tool) ? "a built-in tool" : `a file's (${tool.source})`;
+    // An alias is a name of the tool as much as its id: `testing` is idle's.
+    if (tool.id !== id) throw new BenchwrightError("read_only", `Benchmark '${id}' is an alias of ${toolWords(catalogs, tool)}; it is read-only`);
     throw new BenchwrightError("read_only", `Benchmark '${id}' is ${what}; it is read-only`);
   }
 
