@@ -67,6 +67,9 @@ describe("the dashboard against the Prism mock", () => {
     expect(await page.locator('[data-testid="execution-state"]').getAttribute("data-state")).toBe("completed");
     expect(await page.locator('[data-testid="steps"] tbody tr').count()).toBe(2);
     expect(await page.locator('[data-testid="machines"]').innerText()).toContain("Intel(R) Xeon(R) CPU");
+    // The code it measured, as the example's client (a CI's job) named it.
+    expect(await page.innerText('[data-testid="execution-branch"]')).toBe("main");
+    expect(await page.innerText('[data-testid="execution-commit"]')).toBe("3f9c2d1e5a7b9c0d2e4f6a8b0c1d3e5f7a9b1c2d");
     // What produced its figures, as the example's run recorded it.
     const provenance = await page.locator('[data-testid="provenance"]').innerText();
     expect(provenance).toContain("idle / idle5");
@@ -254,6 +257,8 @@ describe("the dashboard against the Prism mock", () => {
     await view("plan-run");
     // The report's run has ended: its sysbench cell measured on both targets (the lab better), its idle cell on the baseline, the lab's failed.
     expect(await page.getAttribute('[data-testid="plan-run-state"]', "data-state")).toBe("failed");
+    expect(await page.innerText('[data-testid="plan-run-branch"]')).toBe("main");
+    expect(await page.innerText('[data-testid="plan-run-commit"]')).toBe("3f9c2d1e5a7b9c0d2e4f6a8b0c1d3e5f7a9b1c2d");
     expect(await page.locator('[data-testid="cancel-plan-run"]').isVisible()).toBe(false);
     const tones = await page
       .locator('[data-testid="matrix-cell"]')

@@ -195,6 +195,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--clear-baseline", "with an id: forget the baseline")
     .option("--margin <fraction>", "with --baseline: the relative difference that matters (0.02: 2%); the latest level then has a verdict")
     .option("--last <n>", `with an id: how many of the latest points to show (default 20)`)
+    .option("--branch <name>", "with an id: only the points of this branch (those a CI's run or ingest recorded on it)")
     .action(act((ctx, command, id: string | undefined) => seriesCommand(id, command.opts<SeriesOptions>(), ctx)));
 
   const regressions = withGlobals(program.command("regressions"))

@@ -1,4 +1,5 @@
 import type { Change, FactChange, Series, SeriesPoint } from "@benchwright/sdk";
+import { codeMeasuredText } from "./branch-text.js";
 import { figure, spread } from "./figures.js";
 import { table, tagsText } from "./tables.js";
 
@@ -83,15 +84,20 @@ export function seriesRecord(s: Series): string {
   );
 }
 
-/** The points with their interval, a mark where a change starts a new level and the facts that changed there. */
+/**
+ * The points with their interval and a mark where a change starts a new level; the code each
+ * measured (branch and commit) when any point's client named it, as a CI's do.
+ */
 export function pointsTable(points: SeriesPoint[], changes: Change[]): string {
   if (points.length === 0) return "(no points yet)";
   const bySeq = new Map(changes.map((c) => [c.seq, c]));
+  const withCode = points.some((p) => p.branch || p.commit);
   return table(
-    ["SEQ", "AT", "MEAN ± 95%", "N", "CHANGE"],
+    ["SEQ", "AT", "MEAN ± 95%", "N", "CHANGE", ...(withCode ? ["CODE"] : [])],
     points.map((p) => {
       const c = bySeq.get(p.seq);
-      return [p.seq, p.at, meanText(p), p.n, c ? `${c.direction} ${percent(c.size)}` : ""];
+      const row = [p.seq, p.at, meanText(p), p.n, c ? `${c.direction} ${percent(c.size)}` : ""];
+      return withCode ? [...row, codeMeasuredText(p, true) ?? "-"] : row;
     }),
   );
 }

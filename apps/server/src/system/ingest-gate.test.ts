@@ -168,3 +168,50 @@ describe("POST /gates/", () => {
     expect(await storeSnapshot(fx.engine)).toBe(before);
   });
 });
+
+// Point 3: the execution and plan-run views say which branch and commit a run measured (a plan's
+// cells' executions too, made by its driver), and say nothing of either when no client named them.
+describe("branch and commit on runs", () => {
+  const commit = "3f9c2d1e5a7b9c0d2e4f6a8b0c1d3e5f7a9b1c2d";
+
+  it("shows them on an execution and in its session, and not on one created without them", async () => {
+    const session = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
+    const made = (await api.post(`/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0", branch: "feature/a", commit }).expect(200))
+      .body;
+    expect(made).toMatchObject({ branch: "feature/a", commit });
+    expect((await api.get(`/api/v1/executions/${made.id}`).expect(200)).body).toMatchObject({ branch: "feature/a", commit });
+    const plain = (await api.post(`/api/v1/sessions/${session}/executions/`).send({ tool: "idle", workload: "idle0" }).expect(200)).body;
+    const listed = (await api.get(`/api/v1/sessions/${session}`).expect(200)).body.executions as Array<Record<string, unknown>>;
+    expect(listed.find((e) => e.id === made.id)).toMatchObject({ branch: "feature/a", commit });
+    const other = listed.find((e) => e.id === plain.id)!;
+    expect("branch" in other || "commit" in other).toBe(false);
+    await api.delete(`/api/v1/sessions/${session}`).expect((r) => expect(r.status).toBeLessThan(300));
+  });
+
+  it("shows them on a plan run and on its cells' executions", async () => {
+    const body = { targets: [{ label: "here", provider: "local" }], benchmarks: [{ tool: "idle", workload: "idle0" }] };
+    const plan = (await api.post("/api/v1/plans/").send(body).expect(201)).body.id as string;
+    const started = (await api.post(`/api/v1/plans/${plan}/runs/`).send({ branch: "feature/a", commit }).expect(202)).body;
+    expect(started).toMatchObject({ branch: "feature/a", commit });
+    const run = await until(
+      "the run's end",
+      async () => {
+        const r = (await api.get(`/api/v1/plans/${plan}/runs/${started.id}`).expect(200)).body;
+        return ["completed", "failed", "cancelled"].includes(r.state) ? r : undefined;
+      },
+      120_000,
+    );
+    expect(run).toMatchObject({ state: "completed", branch: "feature/a", commit });
+    expect((await api.get(`/api/v1/executions/${run.cells[0].execution_id}`).expect(200)).body).toMatchObject({ branch: "feature/a", commit });
+    const plain = (await api.post(`/api/v1/plans/${plan}/runs/`).expect(202)).body;
+    expect("branch" in plain || "commit" in plain).toBe(false);
+    await until(
+      "the second run's end",
+      async () => {
+        const r = (await api.get(`/api/v1/plans/${plan}/runs/${plain.id}`).expect(200)).body;
+        return ["completed", "failed", "cancelled"].includes(r.state) ? r : undefined;
+      },
+      120_000,
+    );
+  }, 300_000);
+});

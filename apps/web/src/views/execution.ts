@@ -9,6 +9,7 @@ import {
   type Vm,
   type Workload,
 } from "@benchwright/sdk";
+import { codeFactItems } from "../code-measured.js";
 import { api, describeError } from "../api.js";
 import { chartElement } from "../charts/chart-element.js";
 import { metricBarHeight, metricBarOption } from "../charts/metric-bar-option.js";
@@ -185,6 +186,7 @@ function summary(e: Execution, workload: Workload | undefined, session: Session 
       ),
       h("dt", {}, "Created"),
       h("dd", {}, e.created),
+      codeFactItems(e, "execution"),
       h("dt", {}, "Workload"),
       h("dd", { "data-testid": "execution-description" }, words.description),
       h("dt", {}, "Parameters"),

@@ -1,6 +1,7 @@
 import type { Plan, PlanReport, PlanRun } from "@benchwright/sdk";
 import { reportClaimLines } from "../claim-lines.js";
 import { claimsList } from "./claims-list.js";
+import { codeFactItems } from "../code-measured.js";
 import { api, apiBase, describeError } from "../api.js";
 import { chartElement } from "../charts/chart-element.js";
 import { costPoints, costScatterOption } from "../charts/cost-scatter-option.js";
@@ -183,6 +184,7 @@ function summary(plan: Plan, run: PlanRun): HTMLElement[] {
       ),
       h("dt", {}, "Created"),
       h("dd", {}, run.created),
+      codeFactItems(run, "plan-run"),
       h("dt", {}, "Started"),
       h("dd", {}, run.started ?? "not yet"),
       h("dt", {}, "Ended"),

@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { note, print, printJson, type Context } from "../context.js";
+import { codeMeasuredText } from "../branch-text.js";
 import { claimsText } from "../claims-text.js";
 import { precisionText } from "../precision-text.js";
 import { UsageError } from "../exit-codes.js";
@@ -24,7 +25,9 @@ export async function planReportCommand(runId: string, options: PlanReportOption
   if (!FORMATS.includes(format)) throw new UsageError(`--format is one of ${FORMATS.join(", ")}, not '${options.format}'`);
   const { planId, runId: id } = await resolveRun(ctx.bw, runId, options.plan);
   if (format === "text" || format === "json") {
-    const report = await ctx.bw.getPlanRunReport(planId, id);
+    // The text says the code the run measured (its branch and commit), which the report does not hold.
+    const [report, run] = await Promise.all([ctx.bw.getPlanRunReport(planId, id), format === "text" ? ctx.bw.getPlanRun(planId, id) : undefined]);
+    const code = run && codeMeasuredText(run);
     const claimed = report.cells.flatMap((c) =>
       c.metrics.flatMap((m) =>
         m.figures.map((f) => ({
@@ -36,7 +39,9 @@ export async function planReportCommand(runId: string, options: PlanReportOption
       ),
     );
     const text =
-      format === "json" ? `${JSON.stringify(report, null, 2)}\n` : `${rankingText(report)}${claimsText(claimed, report.margin)}${precisionText(report)}\n`;
+      format === "json"
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : `${code ? `Code measured: ${code}\n\n` : ""}${rankingText(report)}${claimsText(claimed, report.margin)}${precisionText(report)}\n`;
     if (!options.output) {
       if (format === "json" || ctx.json) printJson(report);
       else print(text.trimEnd());

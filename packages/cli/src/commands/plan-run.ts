@@ -2,6 +2,7 @@ import type { PlanReport } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
 import { ExitCode } from "../exit-codes.js";
 import { figure, spread } from "../figures.js";
+import { codeMeasuredText } from "../branch-text.js";
 import { ciEnvOf } from "../gate/ci-env.js";
 import type { Interrupted } from "../interrupt.js";
 import { matrixText } from "../plan-matrix.js";
@@ -37,6 +38,8 @@ export async function planRunCommand(file: string, options: PlanRunOptions, ctx:
   if (ctx.json) printJson({ plan, run, report });
   else {
     print(`\n${matrixText(run, process.stdout.columns || 100)}`);
+    const code = codeMeasuredText(run);
+    if (code) print(`\nCode measured: ${code}`);
     print(`\n${rankingText(report)}`);
     if (report.failures.length) print(`\n${failuresText(report)}`);
     print(`\nThe whole report: benchwright plan report ${run.id} --format html -o report.html`);

@@ -38,6 +38,8 @@ benchmarks:
   - { tool: sysbench, workload: threads, params: { threads: [] } }
 `;
 
+const COMMIT = "3f9c2d1e5a7b9c0d2e4f6a8b0c1d3e5f7a9b1c2d";
+
 describe("benchwright plan validate|create|run|report, against a real server", () => {
   let server: TestServer;
   let env: Record<string, string>;
@@ -75,8 +77,11 @@ describe("benchwright plan validate|create|run|report, against a real server", (
   });
 
   it("runs a plan to its end: the matrix of its cells, the ranking, then the report in each format", async () => {
-    const { code, stdout, stderr } = await runCli(["plan", "run", join(dir, "quick.yaml")], env);
+    // Run as a GitHub Actions job on a pull request runs it: the run records the branch and commit.
+    const ci = { GITHUB_ACTIONS: "true", GITHUB_HEAD_REF: "feature/p", GITHUB_REF_NAME: "12/merge", GITHUB_SHA: COMMIT };
+    const { code, stdout, stderr } = await runCli(["plan", "run", join(dir, "quick.yaml")], { ...env, ...ci });
     expect(code, stderr).toBe(0);
+    expect(stdout).toContain(`Code measured: feature/p at ${COMMIT}`);
     expect(stdout).toMatch(/^first\s+✔✔$/m);
     expect(stdout).toMatch(/^second\s+✔✔$/m);
     expect(stdout).toContain("completed: 4/4 done");
@@ -101,6 +106,7 @@ describe("benchwright plan validate|create|run|report, against a real server", (
     expect(json.targets.map((t: { target: string }) => t.target).sort()).toEqual(["first", "second"]);
     const text = await runCli(["plan", "report", runId], env);
     expect(text.stdout).toMatch(/RANK\s+TARGET/);
+    expect(text.stdout).toMatch(new RegExp(`^Code measured: feature/p at ${COMMIT}$`, "m"));
     expect((await runCli(["plan", "report", "ffffffff"], env)).code).toBe(2);
   });
 

@@ -25,6 +25,8 @@ const EXPORT_COLUMNS = [
   "started",
 ];
 
+const COMMIT = "3f9c2d1e5a7b9c0d2e4f6a8b0c1d3e5f7a9b1c2d";
+
 describe("benchwright ls, show, compare and export, against a real server", () => {
   let server: TestServer;
   let env: Record<string, string>;
@@ -34,8 +36,10 @@ describe("benchwright ls, show, compare and export, against a real server", () =
   beforeAll(async () => {
     server = await startTestServer();
     env = { BENCHWRIGHT_URL: server.url };
-    for (const target of ["idle/idle0", "idle/idle0", "idle/failing"]) {
-      const { stdout } = await runCli(["run", target, "--provider", "local", "--json"], env);
+    for (const [i, target] of ["idle/idle0", "idle/idle0", "idle/failing"].entries()) {
+      // The first run as a GitHub Actions job runs it: it records the job's branch and commit.
+      const ci = i === 0 ? { GITHUB_ACTIONS: "true", GITHUB_REF_NAME: "feature/a", GITHUB_SHA: COMMIT } : {};
+      const { stdout } = await runCli(["run", target, "--provider", "local", "--json"], { ...env, ...ci });
       const id = JSON.parse(stdout).execution.id as string;
       if (target === "idle/failing") failedId = id;
       else ids.push(id);
@@ -83,7 +87,10 @@ describe("benchwright ls, show, compare and export, against a real server", () =
     expect(stdout).toMatch(/provenance\s+installed: nothing recorded/);
     expect(stdout).toMatch(/definition: sha256:[0-9a-f]{64}/);
     expect(stdout).toMatch(/script on local: sha256:[0-9a-f]{64}/);
-    expect(JSON.parse((await runCli(["show", ids[0], "--json"], env)).stdout).id).toBe(ids[0]);
+    expect(JSON.parse((await runCli(["show", ids[0], "--json"], env)).stdout)).toMatchObject({ id: ids[0], branch: "feature/a", commit: COMMIT });
+    // The code it measured, as the CI's job said it; a run outside CI says none.
+    expect(stdout).toMatch(new RegExp(`code\\s+feature/a at ${COMMIT}`));
+    expect((await runCli(["show", ids[1]], env)).stdout).not.toMatch(/^code\s/m);
     const missing = await runCli(["show", "00000000-0000-4000-8000-000000000000"], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/not_found/);

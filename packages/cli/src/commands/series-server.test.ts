@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../test-support/cli-process.js";
 import { startTestServer, type TestServer } from "../test-support/server.js";
 
+const COMMIT = "3f9c2d1e5a7b9c0d2e4f6a8b0c1d3e5f7a9b1c2d";
+
 describe("series and regressions on a real server", () => {
   let server: TestServer;
   let dir: string;
@@ -30,7 +32,9 @@ describe("series and regressions on a real server", () => {
     ]) {
       writeFileSync(join(dir, "speed"), String(speed));
       writeFileSync(join(dir, "version"), version);
-      const e = await bw.createExecution(session.id, { tool: "trend", workload: "steady" });
+      // The new version's runs measured a branch (as a CI's job says it); the first six none.
+      const code = version === "trend 2.0" ? { branch: "feature/v2", commit: COMMIT } : {};
+      const e = await bw.createExecution(session.id, { tool: "trend", workload: "steady", ...code });
       await bw.prepare(e.id);
       await bw.run(e.id);
     }
@@ -56,6 +60,21 @@ describe("series and regressions on a real server", () => {
     expect(shown.stdout).toMatch(/vs baseline\s+-19\.9% .*regression/);
     expect(shown.stdout).toMatch(new RegExp(`${change.seq}\\s+\\S+ \\S+\\s+\\d+\\s+1\\s+regression -\\d+\\.\\d%`));
     expect(shown.stdout).toContain(change.id);
+  });
+
+  it("shows one branch's points with --branch, each with the code it measured", async () => {
+    const shown = await cli("series", series.id, "--branch", "feature/v2");
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("Points on branch feature/v2");
+    const rows = shown.stdout.split("\n").filter((l) => / feature\/v2 at 3f9c2d1e5a7b\s*$/.test(l));
+    expect(rows.map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual([7, 8, 9, 10, 11, 12]);
+    // Without --branch every point, those of no branch marked '-'.
+    const all = await cli("series", series.id);
+    expect(all.stdout).toMatch(/^1\s+.*\s-\s*$/m);
+    const none = await cli("series", series.id, "--branch", "main");
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain("(no points yet)");
+    expect(none.stderr).toContain("no point of this series is on branch main");
   });
 
   it("lists the open regression, acknowledges it, and then lists none", async () => {

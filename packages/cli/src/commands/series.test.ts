@@ -53,6 +53,15 @@ describe("benchwright series", () => {
     expect(cleared.stderr).toContain("baseline cleared");
   });
 
+  it("shows one branch's points with --branch (the contract's branch query), and asks for a series' id with it", async () => {
+    const { code, stdout } = await cli("series", SERIES_ID, "--branch", "main");
+    expect(code).toBe(0);
+    expect(stdout).toContain("Points on branch main");
+    const listing = await cli("series", "--branch", "main");
+    expect(listing.code).toBe(2);
+    expect(listing.stderr).toContain("--branch shows one series' points: give the series' id");
+  });
+
   it("refuses a baseline that is no point or range, and filters with an id, as usage errors", async () => {
     expect(await cli("series", SERIES_ID, "--baseline", "5-1")).toMatchObject({ code: 2 });
     const bad = await cli("series", SERIES_ID, "--baseline", "first");

@@ -15,6 +15,7 @@ export interface SeriesOptions {
   clearBaseline?: boolean;
   margin?: string;
   last?: string;
+  branch?: string;
 }
 
 /** How many of a series' points `series <id>` shows unless told. */
@@ -36,6 +37,7 @@ export async function seriesCommand(id: string | undefined, options: SeriesOptio
   for (const flag of ["tool", "workload", "metric", "provider", "serviceType"] as const) {
     if (options[flag] !== undefined) throw new UsageError("the filters list series: leave them out with a series' id");
   }
+  if (options.branch !== undefined && !options.branch.trim()) throw new UsageError("--branch takes a branch's name");
   if (options.baseline !== undefined && options.clearBaseline) throw new UsageError("--baseline and --clear-baseline: one or the other");
   const last = options.last === undefined ? RECENT_POINTS : positiveInteger(options.last, "--last");
   const seriesId = await resolveIdAmong(id, () => ctx.bw.listSeries({ fields: "id" }), "series");
@@ -50,14 +52,21 @@ export async function seriesCommand(id: string | undefined, options: SeriesOptio
     await ctx.bw.clearSeriesBaseline(seriesId);
     note("baseline cleared");
   }
-  const [series, points, changes] = await Promise.all([ctx.bw.getSeries(seriesId), ctx.bw.listSeriesPoints(seriesId), ctx.bw.listSeriesChanges(seriesId)]);
+  const { branch } = options;
+  const [series, points, changes] = await Promise.all([
+    ctx.bw.getSeries(seriesId),
+    ctx.bw.listSeriesPoints(seriesId, branch === undefined ? undefined : { branch }),
+    ctx.bw.listSeriesChanges(seriesId),
+  ]);
   if (ctx.json) {
     printJson({ series, points, changes });
     return 0;
   }
   print(seriesRecord(series));
   const recent = points.slice(-last);
-  print(`\nPoints${recent.length < points.length ? ` (the last ${recent.length} of ${points.length}; --last <n> for more)` : ""}`);
+  const of = branch === undefined ? "" : ` on branch ${branch}`;
+  print(`\nPoints${of}${recent.length < points.length ? ` (the last ${recent.length} of ${points.length}; --last <n> for more)` : ""}`);
+  if (points.length === 0 && branch !== undefined) note(`no point of this series is on branch ${branch}`);
   print(pointsTable(recent, changes));
   print("\nChanges");
   print(changesTable(changes, false));
@@ -66,6 +75,7 @@ export async function seriesCommand(id: string | undefined, options: SeriesOptio
 
 async function listSeries(options: SeriesOptions, ctx: Context): Promise<number> {
   if (options.baseline !== undefined || options.clearBaseline) throw new UsageError("--baseline and --clear-baseline need a series' id");
+  if (options.branch !== undefined) throw new UsageError("--branch shows one series' points: give the series' id");
   const { tool, workload, metric, provider, serviceType } = options;
   // Without a limit the server answers every match at once.
   const series = await ctx.bw.listSeries({ tool, workload, metric, provider, serviceType });

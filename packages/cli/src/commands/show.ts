@@ -1,5 +1,6 @@
 import { BenchwrightProblemError, type Execution } from "@benchwright/sdk";
 import { print, printJson, type Context } from "../context.js";
+import { codeMeasuredText } from "../branch-text.js";
 import { resolveExecutionId } from "../ids.js";
 import { metricsTable, stepsTable, table, tagsText } from "../tables.js";
 
@@ -65,6 +66,8 @@ export async function showCommand(execId: string, ctx: Context): Promise<number>
         ["params", tagsText(Object.fromEntries(Object.entries(e.params ?? {}).map(([k, v]) => [k, String(v)]))) || "(defaults)"],
         ["state", e.state],
         ["created", e.created],
+        // The code it measured, when its client (a CI's job, a plan run's) named it.
+        ...(e.branch || e.commit ? [["code", codeMeasuredText(e) ?? ""] as [string, string]] : []),
         ["machines", machines.join("\n") || "(none yet)"],
         ["provenance", provenanceText(e.provenance) || "(no run recorded one)"],
       ],

@@ -79,8 +79,10 @@ export class Executions {
       created: new Date(),
       definition_version: stored?.version ?? null,
       definition_digest: stored?.digest ?? definitionDigest(tool),
+      branch: body.branch ?? null,
+      commit_id: body.commit ?? null,
     };
-    await store.executions.insert({ ...row, branch: body.branch ?? null, commit_id: body.commit ?? null });
+    await store.executions.insert(row);
     const made = { ...row, exec_env: { vms: [] }, metrics: [], steps: [], seq: "" };
     const [view] = await this.options.costs.withCosts([made], [executionView(made, [])]);
     return view;

@@ -46,15 +46,15 @@ export interface ExecutionRow {
    */
   definition_version?: number | null;
   definition_digest?: string | null;
+  /** The branch and commit of the code it measures, copied onto its points (a CI's job says them); null when its client did not. */
+  branch?: string | null;
+  commit_id?: string | null;
 }
 
 /** A new execution: its environment and metrics come later; no parameters and no repetitions by default. */
 export type NewExecution = Omit<ExecutionRow, "exec_env" | "metrics" | "params" | "repetitions"> & {
   params?: ExecutionRow["params"];
   repetitions?: RepetitionPlan | null;
-  /** The branch and commit of the code it measures, copied onto its points (a CI's job says them). */
-  branch?: string | null;
-  commit_id?: string | null;
 };
 
 export interface ExecutionWithSteps extends ExecutionRow {

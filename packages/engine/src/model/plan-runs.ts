@@ -55,6 +55,9 @@ export interface PlanRunRow {
   scheduled_for: Date | null;
   /** The principal its sessions belong to: the admin who started it, or for a scheduled run the plan's maker (else `bootstrap`). */
   started_by: string;
+  /** The branch and commit of the code its cells measure, copied onto their points (a CI's gate says them); null when its client did not. */
+  branch?: string | null;
+  commit_id?: string | null;
   /** The process driving the run, and until when its lease holds (null: nobody). */
   owner: string | null;
   lease_until: Date | null;
@@ -73,11 +76,7 @@ export interface PlanRunCellRow extends Omit<PlanRunCell, "execution_id"> {
 
 /** A run as it is first recorded: a client's unless it says otherwise. */
 export type NewPlanRun = Omit<PlanRunRow, "seq" | "owner" | "lease_until" | "trigger" | "scheduled_for" | "started_by"> &
-  Partial<Pick<PlanRunRow, "trigger" | "scheduled_for" | "started_by">> & {
-    /** The branch and commit of the code its cells measure, copied onto their points (a CI's gate says them). */
-    branch?: string | null;
-    commit_id?: string | null;
-  };
+  Partial<Pick<PlanRunRow, "trigger" | "scheduled_for" | "started_by">>;
 
 /** What a driver records of a cell as it goes: its state, the steps begun, why it ended. */
 export type CellChange = Partial<Pick<PlanRunCell, "state" | "attempts" | "error">> & { precision?: CellPrecision };

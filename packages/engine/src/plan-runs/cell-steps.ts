@@ -21,6 +21,9 @@ export interface CellPlan {
   retries: number;
   /** How long it waits before it asks again when a step is over its starter's step quota; default 1 s. */
   quotaWaitMs?: number;
+  /** The run's branch and commit: its cells' executions show them as a client's run would. */
+  branch?: string | null;
+  commit?: string | null;
 }
 
 /** A cell's change, recorded only while this driver holds the run; null when it does not any more. */
@@ -43,7 +46,14 @@ export async function driveCell(c: CellCollaborators, lease: RunLease, plan: Cel
   const execId = cell.execution_id;
   if (!(await c.store.executions.get(execId))) {
     if (lease.cancelling) return end("cancelled", CANCELLED);
-    const body = { tool: cell.tool, workload: cell.workload, params: cell.params as ExecutionCreate["params"], repetitions: plan.repetitions };
+    const body = {
+      tool: cell.tool,
+      workload: cell.workload,
+      params: cell.params as ExecutionCreate["params"],
+      repetitions: plan.repetitions,
+      branch: plan.branch ?? null,
+      commit: plan.commit ?? null,
+    };
     try {
       await c.createExecution(plan.sessionId, body, { id: execId });
     } catch (e) {

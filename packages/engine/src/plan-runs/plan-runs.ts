@@ -56,10 +56,11 @@ export class PlanRuns {
   async start(planId: string, { startedBy = BOOTSTRAP_PRINCIPAL, branch, commit }: PlanRunStartOptions = {}): Promise<PlanRunView> {
     const plan = await this.store.plans.get(planId);
     if (!plan) throw new BenchwrightError("not_found", `No plan ${planId}`);
-    const { run, cells } = newRun(plan, "api", null, startedBy);
-    await this.store.planRuns.insert({ ...run, branch: branch ?? null, commit_id: commit ?? null }, cells);
+    const made = newRun(plan, "api", null, startedBy);
+    const run = { ...made.run, branch: branch ?? null, commit_id: commit ?? null };
+    await this.store.planRuns.insert(run, made.cells);
     this.wake();
-    return planRunView(run, cells);
+    return planRunView(run, made.cells);
   }
 
   /**

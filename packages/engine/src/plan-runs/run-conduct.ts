@@ -163,7 +163,7 @@ async function driveCells(
   const openSession = sessionOpener(c, lease, plan, run);
   const begin = (cell: PlanRunCellRow) => {
     busy.set(cell.target, (busy.get(cell.target) ?? 0) + 1);
-    const cellPlan = { sessionId: run.sessions[cell.target], repetitions, retries, quotaWaitMs: c.quotaWaitMs };
+    const cellPlan = { sessionId: run.sessions[cell.target], repetitions, retries, quotaWaitMs: c.quotaWaitMs, branch: run.branch, commit: run.commit_id };
     const work = openSession(cell.target).then(
       // Cancelled while its session was opened: a pending cell is left to the cancel's batches.
       () =>

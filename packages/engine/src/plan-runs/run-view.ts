@@ -24,6 +24,8 @@ export function planRunView(run: NewPlanRun, cells: readonly PlanRunCellRow[], n
     cells: cells.map(cellView) as PlanRun["cells"],
     trigger: run.trigger ?? "api",
     scheduled_for: run.scheduled_for ? formatTimestamp(new Date(run.scheduled_for)) : null,
+    ...(run.branch ? { branch: run.branch } : {}),
+    ...(run.commit_id ? { commit: run.commit_id } : {}),
   };
 }
 

@@ -37,6 +37,8 @@ export function executionView(row: ExecutionRow, steps: StepSummary[], cost?: Ex
     exec_env: { vms: row.exec_env.vms ?? [] },
     ...(row.repetitions ? { repetitions: row.repetitions } : {}),
     ...(row.telemetry === false ? { telemetry: false } : {}),
+    ...(row.branch ? { branch: row.branch } : {}),
+    ...(row.commit_id ? { commit: row.commit_id } : {}),
     // The run's figures, then how long the machines its prepares made took to boot.
     metrics: [...metricsView(row.metrics), ...steps.flatMap((s) => (s.step === "prepare" ? metricsView(s.metrics) : []))],
     ...withProvenance(lastRunProvenance(steps)),

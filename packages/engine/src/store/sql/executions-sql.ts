@@ -4,7 +4,7 @@ import { executionsClause, SqlParams, type ExecutionWhere } from "../list-where.
 import { json, type Sql } from "./sql.js";
 
 const EXECUTION_COLUMNS =
-  "id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, exec_env, metrics, definition_version, definition_digest";
+  "id, session_id, tool_id, workload_id, test, params, repetitions, telemetry, state, created, exec_env, metrics, definition_version, definition_digest, branch, commit_id";
 /** The execution's columns, of the table aliased `e`. */
 const E_EXECUTION_COLUMNS = EXECUTION_COLUMNS.split(", ")
   .map((c) => `e.${c}`)

@@ -2,7 +2,8 @@ import { BOOTSTRAP_PRINCIPAL } from "../../model/principals.js";
 import type { CellChange, NewPlanRun, PlanRunCellRow, PlanRunState } from "../../model/plan-runs.js";
 import { json, type Sql } from "./sql.js";
 
-const RUN_COLUMNS = "id, plan_id, seq::text AS seq, state, created, started, ended, sessions, trigger, scheduled_for, started_by, owner, lease_until";
+const RUN_COLUMNS =
+  "id, plan_id, seq::text AS seq, state, created, started, ended, sessions, trigger, scheduled_for, started_by, branch, commit_id, owner, lease_until";
 const CELL_COLUMNS = "run_id, seq, target, benchmark, cell, tool, workload, params, state, execution_id, attempts, error, precision";
 /** The states in which a run still wants a driver. */
 const ACTIVE_RUN_STATES: readonly PlanRunState[] = ["pending", "running", "cancelling"];
