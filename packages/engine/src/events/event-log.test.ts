@@ -22,13 +22,24 @@ function logEvent(session: string, execution: string | null, bytes: number): New
 function follow(log: EventLog, filter: EventFilter, afterId: number, until: (seen: BwEvent[]) => boolean) {
   const abort = new AbortController();
   const seen: BwEvent[] = [];
+  let failed: unknown;
   const done = (async () => {
     for await (const e of log.subscribe(filter, afterId, abort.signal)) {
       seen.push(e);
       if (until(seen)) break;
     }
   })();
-  return { seen, done, abort: () => abort.abort() };
+  done.catch((e: unknown) => {
+    failed = e;
+  });
+  /** Until `count` events are seen; fails at once if the subscription ended in error, and after a minute without them. */
+  const reach = async (count: number) => {
+    for (const end = Date.now() + 60_000; seen.length < count; await sleep(10)) {
+      if (failed) throw new Error(`the subscription failed after ${seen.length} events`, { cause: failed });
+      if (Date.now() > end) throw new Error(`${seen.length} events seen of ${count}, in a minute`);
+    }
+  };
+  return { seen, done, reach, abort: () => abort.abort() };
 }
 
 for (const kind of ["pglite", "postgres"] as const) {
@@ -116,7 +127,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         await sleep(5);
       }
       await log.append(logEvent(crypto.randomUUID(), null, 0)); // another session's
-      while (sub.seen.length < 7) await sleep(10);
+      await sub.reach(7);
       sub.abort();
       await sub.done;
       expect(sub.seen.map((e) => e.id)).toEqual([...before.slice(1), ...after]);
@@ -186,15 +197,15 @@ for (const kind of ["pglite", "postgres"] as const) {
           const start = await log.lastId();
           const sub = follow(log, { session_id: session }, start, () => false);
           const first = await writer.append(logEvent(session, null, 1));
-          while (sub.seen.length < 1) await sleep(10);
+          await sub.reach(1);
           // The listening connection goes, events are appended meanwhile, and it comes back.
           proxy.cut();
           const missed = await writer.appendAll([logEvent(session, null, 2), logEvent(session, null, 3)]);
           await sleep(300);
           proxy.restore();
-          while (sub.seen.length < 3) await sleep(10);
+          await sub.reach(3);
           const later = await writer.append(logEvent(session, null, 4));
-          while (sub.seen.length < 4) await sleep(10);
+          await sub.reach(4);
           sub.abort();
           await sub.done;
           expect(sub.seen.map((e) => e.id)).toEqual([first, ...missed, later]);
@@ -202,7 +213,7 @@ for (const kind of ["pglite", "postgres"] as const) {
           await reader.close();
           await proxy.close();
         }
-      }, 30_000);
+      }, 90_000);
     }
   });
 }

@@ -3,7 +3,9 @@ import { COMMIT_PROBE_SQL, CommitProbe } from "./commit-probe.js";
 import type { Db } from "./db.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { listenPostgres } from "./pg-listener.js";
-import { orUnavailable } from "./unavailable.js";
+import { isDatabaseUnreachable, orUnavailable } from "./unavailable.js";
+
+const READ = /^\s*SELECT\b/i;
 
 /** The engine's database on a PostgreSQL server, shared by every process that opens it. */
 export function openPostgres(url: string): Db {
@@ -35,7 +37,19 @@ export function openPostgres(url: string): Db {
         client.release(broken || undefined);
       }
     });
-  const query = <T>(sql: string, params?: unknown[]) => orUnavailable(async () => (await pool.query(sql, params)).rows as T[]);
+  // A pooled connection that the server or the network dropped while it was idle can take one
+  // query down before the pool has noticed (it then discards it): a read is sent again, once,
+  // on a fresh connection, rather than failing its caller (an event stream's shared read ended
+  // every stream with such an ECONNRESET). A write is not: whether it was applied is unknown.
+  const query = <T>(sql: string, params?: unknown[]) =>
+    orUnavailable(async () => {
+      try {
+        return (await pool.query(sql, params)).rows as T[];
+      } catch (e) {
+        if (!READ.test(sql) || !isDatabaseUnreachable(e)) throw e;
+        return (await pool.query(sql, params)).rows as T[];
+      }
+    });
   const db: Db = {
     kind: "postgres",
     query,

@@ -13,7 +13,7 @@ const SQLSTATE_CLASSES = ["08", "57P", "53300"];
 const MESSAGES =
   /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Connection refused/i;
 
-function isDatabaseUnreachable(e: unknown): boolean {
+export function isDatabaseUnreachable(e: unknown): boolean {
   if (!e || typeof e !== "object") return false;
   const { code, message } = e as { code?: unknown; message?: unknown };
   if (typeof code === "string" && (NETWORK_CODES.has(code) || SQLSTATE_CLASSES.some((c) => code.startsWith(c)))) return true;
