@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -65,7 +65,10 @@ describe("the benchwright command", () => {
       cpSync(resolve(import.meta.dirname, "../package.json"), join(dir, "package.json"));
       mkdirSync(join(dir, "node_modules", "@benchwright"), { recursive: true });
       for (const name of readdirSync(root)) if (name !== "@benchwright") symlinkSync(join(root, name), join(dir, "node_modules", name));
-      symlinkSync(join(root, "@benchwright", "sdk"), join(dir, "node_modules", "@benchwright", "sdk"));
+      const manifest = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as { dependencies: Record<string, string> };
+      for (const name of Object.keys(manifest.dependencies).filter((n) => n.startsWith("@benchwright/"))) {
+        symlinkSync(join(root, name), join(dir, "node_modules", name));
+      }
       const alone = spawnSync(process.execPath, [join(dir, "dist", "bin.js"), "serve"], { encoding: "utf8" });
       expect(alone.status).toBe(2);
       expect(alone.stderr).toContain("the server is not installed beside this command");
