@@ -4,8 +4,10 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
     // Each file starts a real server (PGlite starts in seconds) and runs the built command as a process.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Bounds, not waits: on two cores beside the other packages' tests a test runs several times
+    // slower than alone (CI of 2026-11-28: 1-5 s tests over 30 s, Prism's start over 30 s).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     fileParallelism: false,
     // One migrated PGlite per run, which each test server's database starts from (test-support/server.ts).
     globalSetup: ["src/test-support/pglite-image-setup.ts"],

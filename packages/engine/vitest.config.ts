@@ -12,8 +12,10 @@ export default defineConfig({
   test: {
     // Many engine tests open a database, an sshd or a shell: on a 2-core machine busy with the
     // rest of the suite, 5 s (vitest's default) is too short for a test that takes 1 s alone.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds, not waits: on two cores beside the other packages' tests a test runs several times
+    // slower than alone (CI of 2026-11-28: 1-5 s tests over 30 s, Prism's start over 30 s).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // Most of a file's time is waiting (a shell, sshd, a poll): more files at once than vitest's
     // default of one fewer than the cores (one, on two).
     maxWorkers: 3,

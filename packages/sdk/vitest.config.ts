@@ -4,6 +4,6 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
     globalSetup: ["./test/prism-setup.ts"],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
   },
 });

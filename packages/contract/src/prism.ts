@@ -48,7 +48,7 @@ export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
   child.stderr!.on("data", collect);
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   try {
-    await waitForListening(child, () => output, options.startTimeoutMs ?? 30_000);
+    await waitForListening(child, () => output, options.startTimeoutMs ?? 90_000);
   } catch (e) {
     child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,8 @@ const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js"
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
 /** Runs the built `benchwright-server` to its end; a command that does not end within `ms` is killed and says so. */
-function runToEnd(args: string[], env: Record<string, string>, ms = 20_000): Promise<{ code: number | null; output: string; killed: boolean }> {
+// A bound, not a wait: a start on a fresh data directory took over 20 s in CI beside the other files.
+function runToEnd(args: string[], env: Record<string, string>, ms = 90_000): Promise<{ code: number | null; output: string; killed: boolean }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -68,7 +69,7 @@ describe("starting the server", () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("refuses a second server on the same embedded data directory, and leaves the first one working", async () => {
     first = await startProcess("serve", env);
