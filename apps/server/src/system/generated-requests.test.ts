@@ -491,15 +491,23 @@ describe("requests generated from the contract", () => {
     // The entry is written once the answer has gone: read until every write has one (at most two
     // minutes: a bound, not a wait; in CI under load the writes' entries came after the 10 s it was).
     let entries: AuditEntry[] = [];
+    let all: AuditEntry[] = [];
     for (const end = Date.now() + 120_000; Date.now() < end; ) {
-      entries = (await readAuditLog(http)).filter((e) => e.request_id.startsWith(`gen-${RUN_ID}-`));
+      all = await readAuditLog(http);
+      entries = all.filter((e) => e.request_id.startsWith(`gen-${RUN_ID}-`));
       const seen = new Set(entries.map((e) => e.request_id));
       if ([...writes.keys()].every((id) => seen.has(id))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const byId = new Map<string, AuditEntry[]>();
     for (const e of entries) byId.set(e.request_id, [...(byId.get(e.request_id) ?? []), e]);
-    const missing = [...writes.keys()].filter((id) => !byId.has(id)).map((id) => `${id} ${writes.get(id)!.method} ${writes.get(id)!.path.slice(0, 200)}`);
+    const missing = [...writes.keys()]
+      .filter((id) => !byId.has(id))
+      .map((id) => {
+        const { method, path } = writes.get(id)!;
+        const alike = all.filter((e) => e.method === method && e.path === path.split("?")[0]).map((e) => e.request_id);
+        return `${id} ${method} ${path.slice(0, 200)} (entries of the same request: ${alike.join(", ") || "none"}; ${all.length} entries in all)`;
+      });
     const twice = [...byId].filter(([, list]) => list.length > 1).map(([id]) => id);
     // Only writes are recorded: no read's id is among them.
     const notWrites = [...byId.keys()].filter((id) => !writes.has(id));
