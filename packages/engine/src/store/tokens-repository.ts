@@ -126,7 +126,10 @@ export class TokensRepository {
   page(afterSeq: string | undefined, limit: number | undefined): Promise<TokenRow[]> {
     const values: unknown[] = [afterSeq ?? "0"];
     if (limit !== undefined) values.push(limit);
-    return this.db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE seq > $1::bigint ORDER BY seq${limit === undefined ? "" : " LIMIT $2"}`, values);
+    return this.db.query<TokenRow>(
+      `SELECT ${COLUMNS} FROM api_tokens WHERE seq > $1::bigint ORDER BY api_tokens.seq${limit === undefined ? "" : " LIMIT $2"}`,
+      values,
+    );
   }
 
   /** Revokes the token (once: a second revocation keeps the first time); undefined when there is none. */

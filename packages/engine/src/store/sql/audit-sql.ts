@@ -11,7 +11,11 @@ export function insertAuditEntry(entry: AuditRecord): Sql {
   };
 }
 
-/** The entries `where` selects, newest first (by seq, the order they were written in). */
+/**
+ * The entries `where` selects, newest first (by seq, the order they were written in). The ORDER BY
+ * names the table's column: a bare `seq` is the output's `seq::text`, whose order is text's
+ * ("9" after "10"), and pages crossed each other (here and in every list that shows `seq` as text).
+ */
 export function auditPage(where: AuditWhere): Sql {
   const params = new SqlParams();
   const conditions: string[] = [];
@@ -24,5 +28,5 @@ export function auditPage(where: AuditWhere): Sql {
   if (where.beforeSeq !== undefined) conditions.push(`seq < ${params.add(where.beforeSeq)}::bigint`);
   const filter = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
   const limit = where.limit === undefined ? "" : ` LIMIT ${params.add(where.limit)}`;
-  return { text: `SELECT ${AUDIT_COLUMNS} FROM audit_log ${filter} ORDER BY seq DESC${limit}`, values: params.values };
+  return { text: `SELECT ${AUDIT_COLUMNS} FROM audit_log ${filter} ORDER BY audit_log.seq DESC${limit}`, values: params.values };
 }

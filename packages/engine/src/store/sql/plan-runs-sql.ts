@@ -46,7 +46,7 @@ export function planRunById(planId: string, runId: string): Sql {
 /** A plan's runs in creation order, after the `afterSeq` one, at most `limit` (all without). */
 export function planRunsPage(planId: string, afterSeq: string | undefined, limit: number | undefined): Sql {
   return {
-    text: `SELECT ${RUN_COLUMNS} FROM plan_runs WHERE plan_id = $1 AND ($2::bigint IS NULL OR seq > $2::bigint) ORDER BY seq LIMIT $3`,
+    text: `SELECT ${RUN_COLUMNS} FROM plan_runs WHERE plan_id = $1 AND ($2::bigint IS NULL OR seq > $2::bigint) ORDER BY plan_runs.seq LIMIT $3`,
     values: [planId, afterSeq ?? null, limit ?? null],
   };
 }

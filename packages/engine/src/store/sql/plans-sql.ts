@@ -19,7 +19,7 @@ export function planById(id: string): Sql {
 export function plansPage(afterSeq: string | undefined, limit: number | undefined): Sql {
   return {
     text: `SELECT ${PLAN_COLUMNS} FROM plans
-      WHERE ($1::bigint IS NULL OR seq > $1::bigint) ORDER BY seq LIMIT $2`,
+      WHERE ($1::bigint IS NULL OR seq > $1::bigint) ORDER BY plans.seq LIMIT $2`,
     values: [afterSeq ?? null, limit ?? null],
   };
 }

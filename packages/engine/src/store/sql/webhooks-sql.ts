@@ -22,7 +22,7 @@ export function webhookById(id: string): Sql {
 /** Webhooks in creation order, after the `afterSeq` one, at most `limit` of them (all without). */
 export function webhooksPage(afterSeq: string | undefined, limit: number | undefined): Sql {
   return {
-    text: `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE ($1::bigint IS NULL OR seq > $1::bigint) ORDER BY seq LIMIT $2`,
+    text: `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE ($1::bigint IS NULL OR seq > $1::bigint) ORDER BY webhooks.seq LIMIT $2`,
     values: [afterSeq ?? null, limit ?? null],
   };
 }
@@ -51,7 +51,7 @@ export function enqueueDeliveries(event: AlertEvent, eventKey: string, planId: s
 export function deliveriesPage(webhookId: string, beforeSeq: string | undefined, limit: number | undefined): Sql {
   return {
     text: `SELECT ${deliveryColumns()} FROM webhook_deliveries
-       WHERE webhook_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint) ORDER BY seq DESC LIMIT $3`,
+       WHERE webhook_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint) ORDER BY webhook_deliveries.seq DESC LIMIT $3`,
     values: [webhookId, beforeSeq ?? null, limit ?? null],
   };
 }
