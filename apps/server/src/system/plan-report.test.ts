@@ -81,8 +81,14 @@ describe("a plan run's report over HTTP", () => {
     expect(body).toMatchObject({ margin: 0.5, multiplicity: "holm" });
     const [here, there] = body.cells[0].metrics[0].figures;
     expect(here.claim).toBeUndefined();
-    expect(["equivalent", "not_worse", "not_better"]).toContain(there.claim.verdict);
-    expect(there.claim.sentence).toMatch(/^there is .* here on idle_seconds\b.*3 runs on one machine each\)\.$/);
+    // Sleeps of 0.1 s are alike within the 50% margin, unless a loaded machine stretched some of
+    // them (seen in CI): then the claim says it cannot be told yet, with the same margin.
+    expect(["equivalent", "not_worse", "not_better", "inconclusive"]).toContain(there.claim.verdict);
+    expect(there.claim.sentence).toMatch(
+      there.claim.verdict === "inconclusive"
+        ? /^Whether there differs from here on idle_seconds by more than .* cannot be told yet: .*3 runs on one machine each\)\./
+        : /^there is .* here on idle_seconds\b.*3 runs on one machine each\)\.$/,
+    );
     expect(there.variability).toMatchObject({ machines: 1, runs: 3, interval_from: "runs", between_cv: null });
     const csv = parse((await api.get(`${path()}?format=csv`).expect(200)).text, { columns: true }) as Array<Record<string, string>>;
     expect(csv[1]).toMatchObject({ machines: "1", claim: there.claim.verdict });
