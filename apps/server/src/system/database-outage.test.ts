@@ -54,6 +54,7 @@ describe("a database outage on PostgreSQL", () => {
     const sid = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id;
     const id = (await api.post(`/api/v1/sessions/${sid}/executions/`).send({ tool: "nap", workload: "two" }).expect(200)).body.id;
     await api.post(`/api/v1/executions/${id}/prepare`).expect(200);
+    const requested = Date.now();
     const run = api.post(`/api/v1/executions/${id}/run`).then((r) => r);
     // Cut once the step runs on its host (its start recorded), not at a fixed time: under load the
     // start took over the half second it was given.
@@ -67,6 +68,7 @@ describe("a database outage on PostgreSQL", () => {
     for (const end = Date.now() + 60_000; !ended(); await new Promise((r) => setTimeout(r, 50))) {
       if (Date.now() > end) throw new Error("the step never ended on its host");
     }
+    const endedWithin = (Date.now() - requested) / 1000;
     await new Promise((r) => setTimeout(r, 3_000));
     proxy.restore();
     const res = await run;
@@ -76,7 +78,9 @@ describe("a database outage on PostgreSQL", () => {
     expect(exec.metrics).toEqual([expect.objectContaining({ name: "napped", value: 2, unit: "s" })]);
     const runs = exec.steps.filter((s: { step: string }) => s.step === "run");
     expect(runs).toHaveLength(1);
-    // The outage after the step ended (3 s) is not the step's time (its 2 s nap and its start).
-    expect(Number(runs[0].duration)).toBeLessThan(4.5);
+    // The outage after the step ended (3 s) is not the step's time: no longer than from the
+    // request to its step.rc seen (a fixed 4.5 s failed in CI, where the step itself took 4.6 s).
+    expect(Number(runs[0].duration)).toBeGreaterThanOrEqual(2);
+    expect(Number(runs[0].duration)).toBeLessThan(endedWithin + 0.5);
   }, 120_000);
 });
