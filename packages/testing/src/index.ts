@@ -1,7 +1,8 @@
 export { startSshd, sshTargetOf, type SshdHarness, type SshdOptions } from "./sshd.js";
 export { createNetNamespace, type NetNamespace } from "./netns.js";
 export { createPasswordUser, type PasswordUser } from "./system-user.js";
-export { createEc2Double, type Ec2Double } from "./ec2-double.js";
+// The EC2 double is `@benchwright/testing/ec2-double`: it loads the AWS SDK and its mock (a second of
+// CPU), which every other test file importing this index would pay.
 export { startGceDouble, type GceDouble, type GceOperation } from "./gce-double.js";
 export { startAzureDouble, type AzureDouble, type AzureFailure, type AzureOperation } from "./azure-double.js";
 export {

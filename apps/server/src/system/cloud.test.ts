@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEc2Double, startAzureDouble, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
+import { startAzureDouble, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
+import { createEc2Double } from "@benchwright/testing/ec2-double";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

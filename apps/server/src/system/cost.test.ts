@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PlanReport } from "@benchwright/contract";
-import { createEc2Double, startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
+import { startGceDouble, startOpenStackDouble, startSshd, type SshdHarness } from "@benchwright/testing";
+import { createEc2Double } from "@benchwright/testing/ec2-double";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFixture, type Fixture } from "../test-support/fixture.js";

@@ -2,8 +2,6 @@ import { randomUUID } from "node:crypto";
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, RunInstancesCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  createEc2Double,
-  type Ec2Double,
   startGceDouble,
   type GceDouble,
   startOpenStackDouble,
@@ -16,6 +14,7 @@ import {
   leaks,
   TestSession,
 } from "@benchwright/testing";
+import { createEc2Double, type Ec2Double } from "@benchwright/testing/ec2-double";
 import { cloudConfig, failureOf } from "../../test-support/cloud-outcomes.js";
 import { InMemoryHostKeyStore } from "../../transport/host-key.js";
 import { SshPool } from "../../transport/ssh-pool.js";

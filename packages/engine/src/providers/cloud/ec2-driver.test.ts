@@ -1,6 +1,7 @@
 import { CreateKeyPairCommand, CreateSecurityGroupCommand } from "@aws-sdk/client-ec2";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEc2Double, type Ec2Double, startSshd, type SshdHarness, leaks, loginWorks, TestSession } from "@benchwright/testing";
+import { startSshd, type SshdHarness, leaks, loginWorks, TestSession } from "@benchwright/testing";
+import { createEc2Double, type Ec2Double } from "@benchwright/testing/ec2-double";
 import type { ResolvedConfig } from "../../model/resolved-config.js";
 import { createCloudProvider, EC2_KINDS, type CloudProviderOptions } from "./index.js";
 import { cloudConfig, configProblems, failureOf } from "../../test-support/cloud-outcomes.js";
