@@ -1,20 +1,15 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError, Option } from "commander";
-import { compareCommand, type CompareOptions } from "./commands/compare.js";
-import { exportCommand, type ExportOptions } from "./commands/export.js";
-import { gateCommand, type GateOptions } from "./commands/gate.js";
-import { ADAPTERS, ingestCommand, type IngestOptions } from "./commands/ingest.js";
-import { lsCommand, type LsOptions } from "./commands/ls.js";
-import { planCommand } from "./commands/plan.js";
-import { planReportCommand, type PlanReportOptions } from "./commands/plan-report.js";
-import { planRunCommand } from "./commands/plan-run.js";
-import { benchmarkLsCommand, benchmarkPushCommand, benchmarkShowCommand, benchmarkValidateCommand } from "./commands/benchmark.js";
-import { providerLsCommand, providerPushCommand, providerShowCommand } from "./commands/provider.js";
-import { acknowledgeCommand, regressionsCommand, type RegressionsOptions } from "./commands/regressions.js";
-import { runCommand, type RunOptions } from "./commands/run.js";
-import { seriesCommand, type SeriesOptions } from "./commands/series.js";
+import type { CompareOptions } from "./commands/compare.js";
+import type { ExportOptions } from "./commands/export.js";
+import type { GateOptions } from "./commands/gate.js";
+import { ADAPTERS, type IngestOptions } from "./commands/ingest.js";
+import type { LsOptions } from "./commands/ls.js";
+import type { PlanReportOptions } from "./commands/plan-report.js";
+import type { RegressionsOptions } from "./commands/regressions.js";
+import type { RunOptions } from "./commands/run.js";
+import type { SeriesOptions } from "./commands/series.js";
 import { SERVER_COMMANDS, serverCommand } from "./commands/server.js";
-import { showCommand } from "./commands/show.js";
 import { contextOf, DEFAULT_URL, note, type Context, type GlobalOptions } from "./context.js";
 import { ExitCode } from "./exit-codes.js";
 import { failureOf } from "./failure.js";
@@ -51,6 +46,8 @@ function globalsOf(command: Command): GlobalOptions {
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
   // Each action runs through this: its errors become a message and an exit code, never a stack.
+  // Each imports its command's module when it runs: a process runs one command, and the others'
+  // dependencies (ora, the catalogue with yaml, cli-table3) cost every start 0.15 to 0.2 s of CPU.
   const act =
     <A extends unknown[]>(fn: (ctx: Context, command: Command, ...args: A) => Promise<number>) =>
     async (...args: unknown[]) => {
@@ -87,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--follow", "print the steps' log lines as they are written (on stderr)")
     .option("--keep", "keep the session instead of deleting it")
     .option("--share", "let every token of the server read the session and its results (they are yours alone otherwise)")
-    .action(act((ctx, command, target: string) => runCommand(target, command.opts<RunOptions>(), ctx)));
+    .action(act(async (ctx, command, target: string) => (await import("./commands/run.js")).runCommand(target, command.opts<RunOptions>(), ctx)));
 
   const filters = (c: Command) =>
     c
@@ -102,12 +99,12 @@ export async function main(argv: string[]): Promise<number> {
     .description("list executions (the default) or sessions, oldest first")
     .argument("[what]", "sessions or executions", "executions")
     .option("--limit <n>", "at most this many (default: every match)")
-    .action(act((ctx, command, what: string) => lsCommand(what, command.opts<LsOptions>(), ctx)));
+    .action(act(async (ctx, command, what: string) => (await import("./commands/ls.js")).lsCommand(what, command.opts<LsOptions>(), ctx)));
 
   withGlobals(program.command("show"))
     .description("one execution: its record, steps and metrics")
     .argument("<execution-id>")
-    .action(act((ctx, _command, id: string) => showCommand(id, ctx)));
+    .action(act(async (ctx, _command, id: string) => (await import("./commands/show.js")).showCommand(id, ctx)));
 
   withGlobals(program.command("compare"))
     .description("executions' metrics side by side, with confidence intervals, each against a baseline (the first) with a significance verdict")
@@ -119,13 +116,13 @@ export async function main(argv: string[]): Promise<number> {
       "the difference that matters (0.02: 2%): each figure then gets a claim (better, worse, equivalent, not worse, not better, inconclusive) in a sentence",
     )
     .option("--warmup <runs|auto>", "leave out each machine's first runs as warm-up: a count, or auto (as many as MSER finds)")
-    .action(act((ctx, command, ids: string[]) => compareCommand(ids, command.opts<CompareOptions>(), ctx)));
+    .action(act(async (ctx, command, ids: string[]) => (await import("./commands/compare.js")).compareCommand(ids, command.opts<CompareOptions>(), ctx)));
 
   filters(withGlobals(program.command("export")))
     .description("the metrics of the matching executions' runs, as CSV or JSON Lines, streamed")
     .addOption(new Option("--format <format>", "csv or jsonl").choices(["csv", "jsonl"]).default("csv"))
     .option("-o, --output <file>", "write to this file instead of stdout")
-    .action(act((ctx, command) => exportCommand(command.opts<ExportOptions>(), ctx)));
+    .action(act(async (ctx, command) => (await import("./commands/export.js")).exportCommand(command.opts<ExportOptions>(), ctx)));
 
   const plan = program.command("plan").description("plans: a suite of benchmarks across targets (a YAML file, as POST /api/v1/plans/ takes it)");
   for (const action of ["validate", "create"]) {
@@ -136,52 +133,56 @@ export async function main(argv: string[]): Promise<number> {
           : "check a plan, print its targets, cells and executions, and store it",
       )
       .argument("<file>", "the plan, in YAML")
-      .action(act((ctx, _command, file: string) => planCommand(action, file, ctx)));
+      .action(act(async (ctx, _command, file: string) => (await import("./commands/plan.js")).planCommand(action, file, ctx)));
   }
   withGlobals(plan.command("run"))
     .description("store a plan and run it: a live matrix of its cells, then its ranking; Ctrl-C cancels the run (its sessions deleted, results kept)")
     .argument("<file>", "the plan, in YAML")
-    .action(act((ctx, _command, file: string) => planRunCommand(file, {}, ctx)));
+    .action(act(async (ctx, _command, file: string) => (await import("./commands/plan-run.js")).planRunCommand(file, {}, ctx)));
   withGlobals(plan.command("report"))
     .description("a plan run's report: its ranking (text), or the server's JSON, CSV, JSON Lines or self-contained HTML")
     .argument("<run>", "the run's id (or its first 8 characters, or <plan>/<run>)")
     .addOption(new Option("--format <format>", "text, json, csv, jsonl or html").choices(["text", "json", "csv", "jsonl", "html"]).default("text"))
     .option("--plan <plan-id>", "the run's plan (found when not given)")
     .option("-o, --output <file>", "write to this file instead of stdout")
-    .action(act((ctx, command, run: string) => planReportCommand(run, command.opts<PlanReportOptions>(), ctx)));
+    .action(
+      act(async (ctx, command, run: string) => (await import("./commands/plan-report.js")).planReportCommand(run, command.opts<PlanReportOptions>(), ctx)),
+    );
 
   const provider = program.command("provider").description("provider configurations: list, show, and push one (admin) from a YAML file");
   withGlobals(provider.command("ls"))
     .description("every provider configuration, with where it comes from (built in, file, API) and its version")
-    .action(act((ctx) => providerLsCommand(ctx)));
+    .action(act(async (ctx) => (await import("./commands/provider.js")).providerLsCommand(ctx)));
   withGlobals(provider.command("show"))
     .description("one provider configuration: its secret fields named, never shown")
     .argument("<name>", "the configuration's name")
-    .action(act((ctx, _command, name: string) => providerShowCommand(name, ctx)));
+    .action(act(async (ctx, _command, name: string) => (await import("./commands/provider.js")).providerShowCommand(name, ctx)));
   withGlobals(provider.command("push"))
     .description(
       "create or replace a configuration from a YAML file as the server's providers/ folder holds; secrets in it, or {from_file: path} / {from_env: NAME}",
     )
     .argument("<file>", "the configuration, in YAML")
     .option("--name <name>", "its name (default: the file's name without its extension)")
-    .action(act((ctx, command, file: string) => providerPushCommand(file, command.opts<{ name?: string }>(), ctx)));
+    .action(
+      act(async (ctx, command, file: string) => (await import("./commands/provider.js")).providerPushCommand(file, command.opts<{ name?: string }>(), ctx)),
+    );
 
   const benchmark = program.command("benchmark").description("benchmark definitions: list, show, validate a file here, and push one (admin)");
   withGlobals(benchmark.command("ls"))
     .description("every benchmark, with where it comes from (built in, file, API) and its version")
-    .action(act((ctx) => benchmarkLsCommand(ctx)));
+    .action(act(async (ctx) => (await import("./commands/benchmark.js")).benchmarkLsCommand(ctx)));
   withGlobals(benchmark.command("show"))
     .description("one benchmark: its workloads, digest and, for a team's definition, its versions")
     .argument("<id>", "the benchmark's id")
-    .action(act((ctx, _command, id: string) => benchmarkShowCommand(id, ctx)));
+    .action(act(async (ctx, _command, id: string) => (await import("./commands/benchmark.js")).benchmarkShowCommand(id, ctx)));
   withGlobals(benchmark.command("validate"))
     .description("check a definition file as the server would, with no server: exit 0 when valid, 2 with every problem")
     .argument("<file>", "the definition, in YAML")
-    .action(act((ctx, _command, file: string) => benchmarkValidateCommand(file, ctx)));
+    .action(act(async (ctx, _command, file: string) => (await import("./commands/benchmark.js")).benchmarkValidateCommand(file, ctx)));
   withGlobals(benchmark.command("push"))
     .description("create a team's definition, or write its next version, from a YAML file (checked here first)")
     .argument("<file>", "the definition, in YAML")
-    .action(act((ctx, _command, file: string) => benchmarkPushCommand(file, ctx)));
+    .action(act(async (ctx, _command, file: string) => (await import("./commands/benchmark.js")).benchmarkPushCommand(file, ctx)));
 
   withGlobals(program.command("series"))
     .description("metrics over time: the series (one metric of one benchmark on one target), or one with its recent points and changes")
@@ -196,17 +197,17 @@ export async function main(argv: string[]): Promise<number> {
     .option("--margin <fraction>", "with --baseline: the relative difference that matters (0.02: 2%); the latest level then has a verdict")
     .option("--last <n>", `with an id: how many of the latest points to show (default 20)`)
     .option("--branch <name>", "with an id: only the points of this branch (those a CI's run or ingest recorded on it)")
-    .action(act((ctx, command, id: string | undefined) => seriesCommand(id, command.opts<SeriesOptions>(), ctx)));
+    .action(act(async (ctx, command, id: string | undefined) => (await import("./commands/series.js")).seriesCommand(id, command.opts<SeriesOptions>(), ctx)));
 
   const regressions = withGlobals(program.command("regressions"))
     .description("the changes found in the series: open regressions, newest first (ack <id> acknowledges one)")
     .option("--all", "in every state, acknowledged ones too")
     .option("--improvements", "the improvements instead of the regressions")
-    .action(act((ctx, command) => regressionsCommand(command.opts<RegressionsOptions>(), ctx)));
+    .action(act(async (ctx, command) => (await import("./commands/regressions.js")).regressionsCommand(command.opts<RegressionsOptions>(), ctx)));
   withGlobals(regressions.command("ack"))
     .description("acknowledge a change: it is no longer open")
     .argument("<change-id>", "its id, or its first 8 characters or more")
-    .action(act((ctx, _command, id: string) => acknowledgeCommand(id, ctx)));
+    .action(act(async (ctx, _command, id: string) => (await import("./commands/regressions.js")).acknowledgeCommand(id, ctx)));
 
   // ---- CI: a harness's own results, and the gate on them (issue 39)
   const ingestOptions = (command: Command) =>
@@ -219,7 +220,7 @@ export async function main(argv: string[]): Promise<number> {
   ingestOptions(withGlobals(program.command("ingest")))
     .description("add a harness's output (hyperfine, Google Benchmark, pytest-benchmark, go test -bench, generic JSON) to the series")
     .argument("<file>", "the harness's output file")
-    .action(act((ctx, command, file: string) => ingestCommand(file, command.opts<IngestOptions>(), ctx)));
+    .action(act(async (ctx, command, file: string) => (await import("./commands/ingest.js")).ingestCommand(file, command.opts<IngestOptions>(), ctx)));
   ingestOptions(withGlobals(program.command("gate")))
     .description(
       "ingest a harness's output, or run a plan, and compare each metric with its series' recent history (or another target): exit 0 nothing worse, 1 worse, 4 inconclusive",
@@ -246,7 +247,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option("--format <format>", "the report").choices(["text", "markdown", "junit", "json"]).default("text"))
     .option("-o, --output <file>", "write the report there instead of stdout")
     .option("--dashboard <url>", "the dashboard the Markdown links to (default: the server's /ui/)")
-    .action(act((ctx, command, file: string | undefined) => gateCommand(file, command.opts<GateOptions>(), ctx)));
+    .action(act(async (ctx, command, file: string | undefined) => (await import("./commands/gate.js")).gateCommand(file, command.opts<GateOptions>(), ctx)));
 
   for (const name of SERVER_COMMANDS) {
     program

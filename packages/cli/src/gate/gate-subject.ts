@@ -1,9 +1,7 @@
 import type { GateCreate } from "@benchwright/sdk";
-import { readPlan } from "../commands/plan.js";
 import { note, type Context } from "../context.js";
 import { ExitCode, UsageError } from "../exit-codes.js";
 import type { Interrupted } from "../interrupt.js";
-import { followPlanRun } from "../plan-follow.js";
 import { ciEnvOf } from "./ci-env.js";
 
 /** What a gate compares: executions (and, with a target of the same run, the executions it is compared with). */
@@ -34,6 +32,8 @@ export function executionIdsOf(flag: string, text: string): string[] {
  * (and fails the gate, as a failed step does).
  */
 export async function runPlanForGate(file: string, options: { branch?: string; commit?: string; baselineTarget?: string }, ctx: Context): Promise<PlanGate> {
+  // Loaded by `gate --plan` alone: following a run needs ora, and a harness's gate (the usual CI job) starts without it.
+  const [{ readPlan }, { followPlanRun }] = await Promise.all([import("../commands/plan.js"), import("../plan-follow.js")]);
   const { bw } = ctx;
   const plan = await bw.createPlan(await readPlan(file));
   if (options.baselineTarget && !plan.targets.some((t) => t.label === options.baselineTarget))
