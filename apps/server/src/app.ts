@@ -25,6 +25,7 @@ import { headerParametersByOperation, rememberedValidation } from "./contract/re
 import { responseValidationOf, validateResponsesOption, withoutResponses } from "./contract/response-validation.js";
 import { cacheValidatorRouteRegexps } from "./contract/route-regexp-cache.js";
 import { cheapValidatorStart } from "./contract/validator-startup.js";
+import { lazyResponseValidators } from "./contract/lazy-response-validators.js";
 import { API_BASE, apiOperations, dispatch, type OpenApiRequest } from "./api/routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./http/trailing-slash.js";
 import { isWebUiPath, webUiRouter } from "./operations/web-ui.js";
@@ -86,6 +87,7 @@ export function createApp(options: AppOptions): Express {
   serializeFrozenOnce(app);
   cacheValidatorRouteRegexps();
   cheapValidatorStart();
+  lazyResponseValidators();
   // The validator reads this setting too: both it and every mount below match case as the
   // contract spells it (the operation gate below makes the rest of the path exact).
   app.set("case sensitive routing", true);
