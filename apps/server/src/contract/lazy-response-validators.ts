@@ -4,9 +4,11 @@ type Validators = Record<string, Record<string, unknown>>;
 
 interface ResponseValidatorLike {
   ajvBody: unknown;
-  spec: { paths?: unknown };
+  spec: { paths?: unknown; components?: Components };
   buildValidators(responses: Record<string, unknown> | undefined, ajvCacheKey: string): Validators;
 }
+
+type Components = Record<string, Record<string, unknown> | undefined>;
 
 type Patched<T> = T & { lazyStatuses?: true };
 
@@ -27,6 +29,29 @@ function refersToPaths(node: unknown): boolean {
   return Object.values(node).some(refersToPaths);
 }
 
+/** The components `root` reaches through `$ref`s, transitively: all a schema rooted in it can resolve. */
+function reachableComponents(components: Components, root: unknown): Components {
+  const out: Components = {};
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== "object") return;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/components/")) {
+      const [kind, rawName] = ref.slice("#/components/".length).split("/");
+      const name = decodeURIComponent(rawName ?? "")
+        .replace(/~1/g, "/")
+        .replace(/~0/g, "~");
+      const target = components[kind]?.[name];
+      if (target !== undefined && !(out[kind] && name in out[kind])) {
+        out[kind] = { ...out[kind], [name]: target };
+        walk(target);
+      }
+    }
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(root);
+  return out;
+}
+
 /**
  * express-openapi-validator (5.6.x), checking responses, compiles at an operation's first answer
  * a validator for every status the contract declares for it, though an answer has one status.
@@ -36,7 +61,8 @@ function refersToPaths(node: unknown): boolean {
  * validator's own code and under its own Ajv cache key; which statuses and media types there
  * are is read first with an Ajv that compiles nothing, so a status the validator would not
  * check (no JSON content) is absent as before. And unless a reference points into `paths`, the
- * root it compiles under leaves `paths` out: a third of the contract Ajv walked for nothing.
+ * root it compiles under leaves `paths` out, and holds only the components the status's
+ * response reaches: the rest of the contract, which Ajv walked at each compilation for nothing.
  *
  * @returns whether it is in place (false when the validator no longer works this way)
  */
@@ -52,14 +78,19 @@ export function lazyResponseValidators(): boolean {
     const spec = this.spec;
     let lean = withoutPaths.get(spec);
     if (!lean) withoutPaths.set(spec, (lean = refersToPaths(spec) ? spec : { ...spec, paths: {} }));
-    const self = Object.assign(Object.create(this) as ResponseValidatorLike, { spec: lean });
     const shape = build.call(Object.assign(Object.create(this) as ResponseValidatorLike, { ajvBody: shapeOnly() }), responses, ajvCacheKey);
     const validators: Validators = {};
     for (const code of Object.keys(shape)) {
       let built: Record<string, unknown> | undefined;
       Object.defineProperty(validators, code, {
         enumerable: true,
-        get: () => (built ??= build.call(self, { [code]: responses?.[code] }, ajvCacheKey)[code]),
+        get: () => {
+          if (built) return built;
+          const response = responses?.[code];
+          const own = { ...lean, components: reachableComponents(spec.components ?? {}, response) };
+          built = build.call(Object.assign(Object.create(this) as ResponseValidatorLike, { spec: own }), { [code]: response }, ajvCacheKey)[code];
+          return built;
+        },
       });
     }
     return validators;
