@@ -26,6 +26,7 @@ import { responseValidationOf, validateResponsesOption, withoutResponses } from 
 import { cacheValidatorRouteRegexps } from "./contract/route-regexp-cache.js";
 import { cheapValidatorStart } from "./contract/validator-startup.js";
 import { cheapValidatorCompiles } from "./contract/validator-compiles.js";
+import { lazyResponseValidators } from "./contract/lazy-response-validators.js";
 import { API_BASE, apiOperations, dispatch, type OpenApiRequest } from "./api/routes.js";
 import { normalizeTrailingSlash, operationPathMatcher, pathOf } from "./http/trailing-slash.js";
 import { isWebUiPath, webUiRouter } from "./operations/web-ui.js";
@@ -88,6 +89,7 @@ export function createApp(options: AppOptions): Express {
   cacheValidatorRouteRegexps();
   cheapValidatorStart();
   cheapValidatorCompiles();
+  lazyResponseValidators();
   // The validator reads this setting too: both it and every mount below match case as the
   // contract spells it (the operation gate below makes the rest of the path exact).
   app.set("case sensitive routing", true);

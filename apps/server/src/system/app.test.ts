@@ -8,17 +8,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
+// One engine for the file's HTTP behaviour (persistence, below, opens its own to restart it).
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await openFixture();
+});
+afterAll(() => fx?.close());
+
 describe("the v1 REST interface on the local provider", () => {
-  let fx: Fixture;
   let api: ReturnType<typeof request>;
   let sessionId: string;
   let execId: string;
 
-  beforeAll(async () => {
-    fx = await openFixture();
+  beforeAll(() => {
     api = request(fx.app);
   });
-  afterAll(() => fx.close());
 
   it("serves the interactive docs and the spec under both names", async () => {
     const page = await api.get("/api/v1/").expect(200);
@@ -209,18 +213,15 @@ describe("the v1 REST interface on the local provider", () => {
 });
 
 describe("malformed requests", () => {
-  let fx: Fixture;
   let api: ReturnType<typeof request>;
   let sessionId: string;
   let execId: string;
 
   beforeAll(async () => {
-    fx = await openFixture();
     api = request(fx.app);
     sessionId = (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" })).body.id;
     execId = (await api.post(`/api/v1/sessions/${sessionId}/executions/`).send({ tool: "idle", workload: "idle0" })).body.id;
   });
-  afterAll(() => fx.close());
 
   const json = (body: unknown) => ({ body: JSON.stringify(body), type: "application/json" });
   const cases: Array<[string, string, string, { body?: string; type?: string; headers?: Record<string, string> }, number, string]> = [
@@ -308,14 +309,8 @@ describe("malformed requests", () => {
 });
 
 describe("access with a token", () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await openFixture({ token: "s3cret-token" });
-  });
-  afterAll(() => fx.close());
-
   it("needs the bearer token on every operation but the docs", async () => {
-    const api = request(fx.app);
+    const api = request(fx.appWith({ token: "s3cret-token" }));
     await api.get("/api/v1/").expect(200);
     await api.get("/api/v1/openapi.json").expect(200);
     const res = await api.get("/api/v1/sessions/").expect(401);
@@ -360,13 +355,10 @@ describe("persistence", () => {
 });
 
 describe("every operation of the seed, on both spellings, with a mask", () => {
-  let fx: Fixture;
   let api: ReturnType<typeof request>;
-  beforeAll(async () => {
-    fx = await openFixture();
+  beforeAll(() => {
     api = request(fx.app);
   });
-  afterAll(() => fx.close());
 
   const newSession = async () => (await api.post("/api/v1/sessions/").send({ provider: "local", service: "default" }).expect(200)).body.id as string;
   const newExec = async (sid: string) =>
