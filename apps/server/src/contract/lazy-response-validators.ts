@@ -74,6 +74,16 @@ export function lazyResponseValidators(): boolean {
   if (proto.lazyStatuses) return true;
   const build = proto.buildValidators;
   const withoutPaths = new WeakMap<object, object>();
+  // One root per response object: the same status asked for again (another request Content-Type
+  // keys another build) gets the same objects, so the compile cache knows the schema it already has.
+  const roots = new WeakMap<object, object>();
+  const rootFor = (lean: object, spec: ResponseValidatorLike["spec"], response: unknown): object => {
+    const made = () => ({ ...lean, components: reachableComponents(spec.components ?? {}, response) });
+    if (!response || typeof response !== "object") return made();
+    let root = roots.get(response);
+    if (!root) roots.set(response, (root = made()));
+    return root;
+  };
   proto.buildValidators = function (this: ResponseValidatorLike, responses, ajvCacheKey) {
     const spec = this.spec;
     let lean = withoutPaths.get(spec);
@@ -87,7 +97,7 @@ export function lazyResponseValidators(): boolean {
         get: () => {
           if (built) return built;
           const response = responses?.[code];
-          const own = { ...lean, components: reachableComponents(spec.components ?? {}, response) };
+          const own = rootFor(lean, spec, response);
           built = build.call(Object.assign(Object.create(this) as ResponseValidatorLike, { spec: own }), { [code]: response }, ajvCacheKey)[code];
           return built;
         },
