@@ -9,6 +9,7 @@ import { CommitProbe } from "./store/commit-probe.js";
 import type { Db } from "./store/db.js";
 import { openDb } from "./store/open-db.js";
 import { engineStore } from "./test-access.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../config");
 const LOCAL = { provider: "local", service: "default" } as const;
@@ -49,7 +50,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         databaseUrl = schema.url;
         dropSchema = schema.drop;
       }
-      engine = await Engine.open({ dataDir, configDir: REPO_CONFIG, inMemory: true, databaseUrl, work: false });
+      engine = await Engine.open({ dataDir, configDir: REPO_CONFIG, inMemory: true, pgliteImage: testPgliteImage(), databaseUrl, work: false });
     });
 
     afterAll(async () => {

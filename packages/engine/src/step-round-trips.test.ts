@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "./engine.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import type { RoundTrips } from "./transport/round-trips.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // Issue 36: the step protocol's round trips to a host, per kind of step, as the SSH pool counts
 // them (channels opened, commands run, SFTP operations). These are the budget ARCHITECTURE.md
@@ -65,7 +66,13 @@ describe("the step protocol's round trips to an SSH host", () => {
     mkdirSync(join(dataDir, "config", "benchmarks"), { recursive: true });
     writeFileSync(join(dataDir, "config", "benchmarks", "trips.yaml"), `${TRIPS}\n`);
     writeFileSync(join(dataDir, "config", "benchmarks", "pair.yaml"), `${PAIR}\n`);
-    engine = await Engine.open({ dataDir, configDir: join(dataDir, "config"), inMemory: true, secrets: new SecretBox(randomBytes(32)) });
+    engine = await Engine.open({
+      dataDir,
+      configDir: join(dataDir, "config"),
+      inMemory: true,
+      pgliteImage: testPgliteImage(),
+      secrets: new SecretBox(randomBytes(32)),
+    });
     const session = await engine.createSession({
       config: {
         provider: { class: "existing-vm", name: "lab" },

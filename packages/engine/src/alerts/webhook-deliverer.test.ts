@@ -10,6 +10,7 @@ import { migrate } from "../store/migrations.js";
 import { openDb } from "../store/open-db.js";
 import type { Store } from "../store/store.js";
 import { describeFailure, WebhookDeliverer } from "./webhook-deliverer.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // What a delivery records of an attempt that got no answer: never the address a name resolved to.
 describe("describeFailure", () => {
@@ -46,7 +47,7 @@ describe("the webhook deliverer", () => {
   let url: string;
   const received: string[] = [];
   beforeAll(async () => {
-    db = await openDb({ pgliteDir: "memory://" });
+    db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
     await migrate(db);
     store = storeWithEvents(db);
     receiver = createServer((req, res) => {

@@ -4,6 +4,7 @@ import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
 import type { BwEvent, NewEvent } from "../model/events.js";
 import { EventLog, type EventLogOptions } from "./event-log.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // Many subscribers of one process share one following of the log. Subscribers are given an
 // hour between polls: what they see came through the wake-ups and the shared reads.
@@ -55,7 +56,7 @@ describe("the event log's subscribers in one process", () => {
   let db: Db;
 
   beforeAll(async () => {
-    db = await openDb({ pgliteDir: "memory://" });
+    db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
     await migrate(db);
   });
 

@@ -5,6 +5,7 @@ import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
 import type { BwEvent, EventFilter, NewEvent } from "../model/events.js";
 import { EventLog } from "./event-log.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // The same log on the embedded database and on a real PostgreSQL server. Subscribers are
 // given an hour between polls: a test passes only if the wake-ups themselves work.
@@ -49,7 +50,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     let dropSchema = async () => {};
 
     beforeAll(async () => {
-      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://" });
+      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
       else {
         const schema = await createTestSchema();
         dropSchema = schema.drop;

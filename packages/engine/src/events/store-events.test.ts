@@ -5,6 +5,7 @@ import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
 import type { Store } from "../store/store.js";
 import { storeWithEvents } from "./store-with-events.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // Every state change of the store tells of itself in the event log, in the same transaction.
 
@@ -18,7 +19,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     let dropSchema = async () => {};
 
     beforeAll(async () => {
-      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://" });
+      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
       else {
         const schema = await createTestSchema();
         dropSchema = schema.drop;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bytesOf, hashOf, randomSizes, writeAll, createTestSchema } from "@benchwright/testing";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open-db.js";
 import { migrate } from "../store/migrations.js";
@@ -37,7 +38,8 @@ for (const s of stores) {
         drop = schema.drop;
         db = await openDb({ databaseUrl: schema.url });
       } else {
-        db = await openDb({ pgliteDir: "memory://" });
+        // The run's migrated image: an initdb and the migrations are not what this file tests.
+        db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
       }
       await migrate(db);
       store = s.kind === "file" ? new FileLogStore(dataDir, db) : new DbLogStore(db);

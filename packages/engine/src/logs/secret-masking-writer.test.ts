@@ -10,6 +10,7 @@ import { FileLogStore } from "./file-log-store.js";
 import { logFilePath, type LogWriter } from "./log-store.js";
 import { Scrubber } from "../secrets/scrub.js";
 import { maskingSecrets } from "./secret-masking-writer.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 const SECRET = "5e3c0ffee5e3c0ffee1234567890abcd";
 const STARS = "*".repeat(SECRET.length);
@@ -29,7 +30,7 @@ describe("a step's log that masks the step's secret", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "bw-masking-"));
-    db = await openDb({ pgliteDir: "memory://" });
+    db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
     await migrate(db);
     store = new FileLogStore(dataDir, db);
   }, 30_000);

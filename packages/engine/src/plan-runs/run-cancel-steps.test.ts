@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Engine } from "../engine.js";
 import { SecretBox } from "../secrets/secret-box.js";
 import { engineStore } from "../test-access.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
@@ -22,7 +23,7 @@ describe("a plan run cancelled while a cell's step runs", () => {
     const configDir = join(dataDir, "config");
     cpSync(REPO_CONFIG, configDir, { recursive: true });
     mkdirSync(join(configDir, "benchmarks"), { recursive: true });
-    engine = await Engine.open({ dataDir, configDir, inMemory: true, secrets: new SecretBox(randomBytes(32)) });
+    engine = await Engine.open({ dataDir, configDir, inMemory: true, pgliteImage: testPgliteImage(), secrets: new SecretBox(randomBytes(32)) });
   }, 60_000);
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { Engine } from "../engine.js";
 import type { PlanView } from "../model/plans.js";
 import type { PlanRunView } from "../plan-runs/run-view.js";
 import { SecretBox } from "../secrets/secret-box.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 const REPO_CONFIG = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../config");
 
@@ -55,6 +56,7 @@ describe("a scheduled run that fails", () => {
       dataDir,
       configDir,
       inMemory: true,
+      pgliteImage: testPgliteImage(),
       secrets: new SecretBox(randomBytes(32)),
       // Its plan ticks every second, which a server allows when told to (BENCHWRIGHT_SCHEDULE_MIN_INTERVAL=1).
       scheduler: { wakeMs: 200, minIntervalMs: 1_000 },

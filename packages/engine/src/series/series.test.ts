@@ -10,6 +10,7 @@ import type { Store } from "../store/store.js";
 import { ChangeChecker } from "./change-checker.js";
 import type { ChangeView } from "./change-view.js";
 import { SeriesBook } from "./series-book.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 const quiet = () => {};
 
@@ -20,7 +21,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     let dropSchema = async () => {};
 
     beforeAll(async () => {
-      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://" });
+      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
       else {
         const schema = await createTestSchema();
         dropSchema = schema.drop;

@@ -6,6 +6,7 @@ import { AuditRepository } from "./audit-repository.js";
 import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openDb } from "./open-db.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // The audit log as the lists read it: newest first, each filter keeping only what matches.
 describe("the audit log", () => {
@@ -23,7 +24,7 @@ describe("the audit log", () => {
   });
 
   beforeAll(async () => {
-    db = await openDb({ pgliteDir: "memory://" });
+    db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
     await migrate(db);
     audit = new AuditRepository(db);
     // Times are filtered to the millisecond: the entries are a few apart.

@@ -11,6 +11,7 @@ import { storeWithEvents } from "../events/store-with-events.js";
 import type { Store } from "./store.js";
 import type { ExecutionState } from "../model/executions.js";
 import type { SessionState } from "../model/sessions.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // The lists' filters and pages are conditions of the queries: the same on the embedded
 // database and on PostgreSQL, and exactly the records a filter in memory keeps.
@@ -113,7 +114,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     let dropSchema = async () => {};
 
     beforeAll(async () => {
-      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://" });
+      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
       else {
         const schema = await createTestSchema();
         dropSchema = schema.drop;

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 import { Engine } from "../engine.js";
 import { openDb } from "./open-db.js";
 
@@ -49,7 +50,8 @@ describe("the embedded data directory's modes", () => {
   it("takes group and world access away from a database an earlier version left open", async () => {
     root = mkdtempSync(join(tmpdir(), "bw-modes-"));
     const dir = join(root, "db");
-    const db = await openDb({ pgliteDir: dir });
+    // Made from the run's migrated image, not by initdb: the open that follows is what this test is about.
+    const db = await openDb({ pgliteDir: dir, pgliteImage: testPgliteImage() });
     await db.query("CREATE TABLE t (x text)");
     await db.close();
     chmodSync(join(dir, "PG_VERSION"), 0o666);

@@ -4,6 +4,7 @@ import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openDb } from "./open-db.js";
 import { RequestBucketsRepository } from "./request-buckets-repository.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // The rate limit's token buckets: a principal's burst goes, the rest waits for the refill, and
 // two stores on one PostgreSQL (two servers) take from the same bucket.
@@ -15,7 +16,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     let dropSchema = async () => {};
 
     beforeAll(async () => {
-      if (kind === "pglite") dbs = [await openDb({ pgliteDir: "memory://" })];
+      if (kind === "pglite") dbs = [await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() })];
       else {
         const schema = await createTestSchema();
         dropSchema = schema.drop;

@@ -6,6 +6,7 @@ import { openDb } from "./open-db.js";
 import { migrate, MIGRATIONS } from "./migrations.js";
 import { storeWithEvents } from "../events/store-with-events.js";
 import type { Store } from "./store.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // The same schema must work on the embedded database and on a real PostgreSQL server.
 
@@ -16,7 +17,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     let dropSchema = async () => {};
 
     beforeAll(async () => {
-      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://" });
+      if (kind === "pglite") db = await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() });
       else {
         const schema = await createTestSchema();
         dropSchema = schema.drop;

@@ -8,6 +8,7 @@ import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openDb } from "./open-db.js";
 import type { Store } from "./store.js";
+import { testPgliteImage } from "@benchwright/testing/pglite-image";
 
 // A delivery is one event for one webhook: enqueued by however many servers, it is made once,
 // and sent by whoever holds its lease.
@@ -20,7 +21,7 @@ for (const kind of ["pglite", "postgres"] as const) {
     let dropSchema = async () => {};
 
     beforeAll(async () => {
-      if (kind === "pglite") dbs = [await openDb({ pgliteDir: "memory://" })];
+      if (kind === "pglite") dbs = [await openDb({ pgliteDir: "memory://", pgliteImage: testPgliteImage() })];
       else {
         const schema = await createTestSchema();
         dropSchema = schema.drop;
