@@ -69,7 +69,9 @@ fi
 PREFIX=$WORK/prefix
 mkdir "$PREFIX"
 say "installing $(ls "$PACKS"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
-env_clean npm install -g --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --loglevel=error "$PACKS"/*.tgz >/dev/null
+# --prefer-offline: the registry metadata cached by earlier installs is used as it is (24 s here
+# instead of 39 s); an empty cache still fetches it.
+env_clean npm install -g --prefix "$PREFIX" --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error "$PACKS"/*.tgz >/dev/null
 [ -x "$PREFIX/bin/benchwright-server" ] && [ -x "$PREFIX/bin/benchwright" ]
 
 # From here on, from another folder, with nothing of the repository on PATH or NODE_PATH. The
