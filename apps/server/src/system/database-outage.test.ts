@@ -62,9 +62,16 @@ describe("a database outage on PostgreSQL", () => {
       if (Date.now() > end) throw new Error("the run never started");
       await new Promise((r) => setTimeout(r, 50));
     }
+    // And once it has been launched (its step.pid written): "running" is recorded before the
+    // launch, and a cut between the two left the step unlaunched until the database came back
+    // (seen twice in CI under load: "the step never ended on its host").
+    const runDir = join(fx.dataDir, "work", sid, id, "run-1");
+    for (const end = Date.now() + 60_000; !existsSync(join(runDir, "step.pid")); await new Promise((r) => setTimeout(r, 20))) {
+      if (Date.now() > end) throw new Error("the step was never launched on its host");
+    }
     proxy.cut();
     // The step ends on its host during the outage (its step.rc written); the database comes back 3 s later.
-    const ended = () => existsSync(join(fx.dataDir, "work", sid, id, "run-1", "step.rc"));
+    const ended = () => existsSync(join(runDir, "step.rc"));
     for (const end = Date.now() + 60_000; !ended(); await new Promise((r) => setTimeout(r, 50))) {
       if (Date.now() > end) throw new Error("the step never ended on its host");
     }
