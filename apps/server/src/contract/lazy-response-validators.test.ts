@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { compilations } from "../test-support/ajv-compilations.js";
 import { loadSpec, wholeAnswers } from "@benchwright/contract";
 import { lazyResponseValidators } from "./lazy-response-validators.js";
 
@@ -10,25 +11,6 @@ const { ResponseValidator } = fromValidator("./middlewares/openapi.response.vali
     options: unknown,
   ) => { buildValidators(responses: unknown, key: string): Record<string, Record<string, (data: unknown) => boolean>> };
 };
-const ajvCore = createRequire(fromValidator.resolve("ajv"))("./core") as { default: { prototype: { _compileSchemaEnv(env: unknown): unknown } } };
-
-/** How many schemas Ajv compiled while `work` ran. */
-function compilations(work: () => void): number {
-  const proto = ajvCore.default.prototype;
-  const compile = proto._compileSchemaEnv;
-  let count = 0;
-  proto._compileSchemaEnv = function (this: unknown, env: unknown) {
-    count++;
-    return compile.call(this, env);
-  };
-  try {
-    work();
-  } finally {
-    proto._compileSchemaEnv = compile;
-  }
-  return count;
-}
-
 describe("response validators compiled per status, at its first answer", () => {
   it("compiles nothing for an operation until a status is checked, then that status alone, and still refuses a body that breaks it", () => {
     expect(lazyResponseValidators()).toBe(true);

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { compilations } from "../test-support/ajv-compilations.js";
 import { loadSpec, wholeAnswers } from "@benchwright/contract";
 import { cheapValidatorStart } from "./validator-startup.js";
 
@@ -12,25 +13,6 @@ const metaModule = fromValidator("./framework/openapi.schema.validator") as {
 const { SchemaPreprocessor } = fromValidator("./middlewares/parsers/schema.preprocessor") as {
   SchemaPreprocessor: new (apiDoc: unknown, ajvOptions: unknown, responses: unknown) => { preProcess(): { apiDoc: unknown } };
 };
-const ajvCore = createRequire(fromValidator.resolve("ajv"))("./core") as { default: { prototype: { _compileSchemaEnv(env: unknown): unknown } } };
-
-/** How many schemas Ajv compiled while `work` ran. */
-function compilations(work: () => void): number {
-  const proto = ajvCore.default.prototype;
-  const compile = proto._compileSchemaEnv;
-  let count = 0;
-  proto._compileSchemaEnv = function (this: unknown, env: unknown) {
-    count++;
-    return compile.call(this, env);
-  };
-  try {
-    work();
-  } finally {
-    proto._compileSchemaEnv = compile;
-  }
-  return count;
-}
-
 describe("the validator's start (issue 36)", () => {
   it("compiles no schema before the first request: neither the OpenAPI meta-schema nor the contract's components", () => {
     expect(cheapValidatorStart()).toBe(true);
