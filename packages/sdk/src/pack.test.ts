@@ -1,9 +1,10 @@
 // Checks the package as it will be published: packed, installed into a separate project
 // that has nothing else of the monorepo, type-checked and loaded from ESM and CJS.
-import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -15,9 +16,11 @@ const TIMEOUT_MS = 120_000;
 // nested npm commands act on the monorepo instead of the temp project.
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("npm_")));
 
-function run(command: string, args: string[], cwd: string, options: ExecFileSyncOptions = {}): string {
+// Asynchronous: a worker blocked in a synchronous child for a minute (tsc under CI's load) misses
+// vitest's own RPC deadline, which fails the run with "Timeout calling onTaskUpdate".
+async function run(command: string, args: string[], cwd: string): Promise<string> {
   try {
-    return execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: "pipe", ...options }).toString();
+    return (await promisify(execFile)(command, args, { cwd, env, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 })).stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${command} ${args.join(" ")} failed in ${cwd}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`, { cause: err });
@@ -120,13 +123,13 @@ describe("packed package", () => {
   let tarball: string;
   let packedFiles: string[];
 
-  beforeAll(() => {
+  beforeAll(async () => {
     if (!existsSync(join(PKG_DIR, "dist/esm/index.js")) || !existsSync(join(PKG_DIR, "dist/cjs/index.js"))) {
-      run(process.execPath, ["scripts/build.mjs"], PKG_DIR);
+      await run(process.execPath, ["scripts/build.mjs"], PKG_DIR);
     }
     tmp = mkdtempSync(join(tmpdir(), "bw-sdk-pack-"));
     // The build is checked above; prepack would rebuild it under a running test.
-    const packed = JSON.parse(run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], PKG_DIR)) as {
+    const packed = JSON.parse(await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], PKG_DIR)) as {
       filename: string;
       files: { path: string }[];
     }[];
@@ -138,9 +141,9 @@ describe("packed package", () => {
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
     const install = ["install", "--no-audit", "--no-fund", "--no-package-lock", tarball];
     try {
-      run("npm", [...install, "--offline"], consumer);
+      await run("npm", [...install, "--offline"], consumer);
     } catch {
-      run("npm", install, consumer);
+      await run("npm", install, consumer);
     }
   }, TIMEOUT_MS);
 
@@ -178,7 +181,7 @@ describe("packed package", () => {
 
   it(
     "type-checks an ESM and a CJS consumer under NodeNext strict",
-    () => {
+    async () => {
       writeFileSync(join(consumer, "index.ts"), CONSUMER_TS);
       writeFileSync(join(consumer, "consumer.cts"), CONSUMER_CTS);
       writeFileSync(
@@ -198,9 +201,8 @@ describe("packed package", () => {
           files: ["index.ts", "consumer.cts"],
         }),
       );
-      run(TSC, ["-p", "tsconfig.json"], consumer);
-      // Each format must get its own declarations, not the other's.
-      const trace = run(TSC, ["-p", "tsconfig.json", "--traceResolution"], consumer);
+      // One check, traced: it fails on a type error, and each format must get its own declarations.
+      const trace = await run(TSC, ["-p", "tsconfig.json", "--traceResolution"], consumer);
       expect(trace).toMatch(/'@benchwright\/sdk' was successfully resolved to '[^']*\/dist\/esm\/index\.d\.ts'/);
       expect(trace).toMatch(/'@benchwright\/sdk' was successfully resolved to '[^']*\/dist\/cjs\/index\.d\.ts'/);
     },
@@ -218,28 +220,28 @@ describe("packed package", () => {
 
   it(
     "loads with import from an .mjs file",
-    () => {
+    async () => {
       const file = join(consumer, "esm.mjs");
       writeFileSync(file, smoke(`import { createClient, BenchwrightProblemError } from "@benchwright/sdk";`, `import.meta.resolve("@benchwright/sdk")`));
-      expect(JSON.parse(run(process.execPath, [file], consumer))).toEqual(expected("esm"));
+      expect(JSON.parse(await run(process.execPath, [file], consumer))).toEqual(expected("esm"));
     },
     TIMEOUT_MS,
   );
 
   it(
     "loads with require from a .cjs file",
-    () => {
+    async () => {
       const file = join(consumer, "cjs.cjs");
       writeFileSync(
         file,
         `(async () => {\n${smoke(`const { createClient, BenchwrightProblemError } = require("@benchwright/sdk");`, `require.resolve("@benchwright/sdk")`)}\n})().catch((err) => { console.error(err); process.exit(1); });`,
       );
-      expect(JSON.parse(run(process.execPath, [file], consumer))).toEqual(expected("cjs"));
+      expect(JSON.parse(await run(process.execPath, [file], consumer))).toEqual(expected("cjs"));
     },
     TIMEOUT_MS,
   );
 
-  it("ships the benchmark definition's JSON Schema, which the unpublished contract holds, as an export", () => {
+  it("ships the benchmark definition's JSON Schema, which the unpublished contract holds, as an export", async () => {
     const file = join(consumer, "schema.mjs");
     writeFileSync(
       file,
@@ -247,7 +249,7 @@ describe("packed package", () => {
         'const schema = createRequire(import.meta.url)("@benchwright/sdk/benchmark-definition.schema.json");\n' +
         "console.log(JSON.stringify({ draft: schema.$schema, required: schema.required }));\n",
     );
-    expect(JSON.parse(run(process.execPath, [file], consumer))).toEqual({
+    expect(JSON.parse(await run(process.execPath, [file], consumer))).toEqual({
       draft: "https://json-schema.org/draft/2020-12/schema",
       required: ["id", "tool_name", "parser", "workloads"],
     });
