@@ -21,8 +21,10 @@ export default defineConfig({
     maxWorkers: 3,
     minWorkers: 1,
     projects: [
-      // `npm run test:fast`: files that start nothing.
-      { extends: true, test: { name: "unit", include: UNIT } },
+      // `npm run test:fast`: files that start nothing. In worker threads, which start in less CPU
+      // than forked processes (67 files: 53 vs 61 CPU-s at a load of 17); a file that starts
+      // nothing needs no process of its own.
+      { extends: true, test: { name: "unit", include: UNIT, pool: "threads" } },
       {
         extends: true,
         test: {
