@@ -1,16 +1,21 @@
 // How much cheaper a precision plan reaches a ±2% interval than a fixed 5 machines × 5 runs, on
 // real hosts (issue 37, acceptance 5): a pool of --hosts existing hosts, each an sshd in a network
 // namespace of its own and a CPU cgroup of its own (as apps/server's precision-hosts.test sets them
-// up), all with the same CPU limit, so that the machines hardly differ and the runs' own spread
-// dominates the variance: a run's work varies by up to ±--jitter, as a test with a random input
-// does. Its figure (--metric=work, the default) is that work, the loop's turns: no load stretches
-// it, where the loop's CPU time (--metric=cpu) varies by 8-15% between runs of the same turns on
-// this 2-core machine at a load average of 5 (and by 14-17% at 24), which keeps a fixed 5 × 5 from
-// ±2% whatever the jitter. A machine costs its prepare (an install of --install-turns loop turns),
-// a run its run. Both designs run as plans on one server; their cost is the machine time they
-// charged: their executions' prepare and run steps, as a `machine_hours` budget on a target
-// without a price counts it. A step's parts run on its machines one after another, so a step's
-// duration is its machines' time summed (the per-machine breakdown printed below shows it).
+// up), all with the same CPU limit. A run's work varies by up to ±--jitter, as a test with a random
+// input does, and each host does up to ±--machine-spread more or less, as a cloud's instances of
+// one type differ. By default machines dominate the variance (±2% against ±1%) and a machine
+// (its install of --install-turns loop turns) costs less than a run; where runs dominate
+// (--machine-spread=0 --jitter=0.05) and a machine costs 70 runs (--install-turns=2500000
+// --turns=20000), the allocation came out dearer here (bench/README.md says why).
+// Its figure (--metric=work, the default) is the run's work, the loop's turns: no load stretches
+// it, where the loop's CPU time (--metric=cpu) had a CV of 8% (0.24-0.29 s) over runs of the same
+// turns on this 2-core machine at a load average of 5 (runs differed by 14-17% at 24), which keeps
+// a fixed 5 × 5 from ±2% whatever the jitter. A machine costs its prepare, a run its run. Both
+// designs run as plans on one server; their cost is the machine time they charged: their
+// executions' prepare and run steps, as a `machine_hours` budget on a target without a price
+// counts it. A step's parts run on its machines one after another, so a step's duration is its
+// machines' time summed (the per-execution breakdown printed shows it: a machine's prepare takes
+// about as long in an execution of 2 machines as of 5).
 // Since a loaded machine stretches steps by how loaded it was while each plan ran, each design is
 // also costed at common prices: its machines and runs at the mean machine and run time of both.
 //
@@ -18,7 +23,7 @@
 // design misses ±2%, what it would cost to reach it is more than it spent: the ratio printed is
 // then an upper bound, and says so.
 //
-// Usage: node bench/allocation-hosts.mjs [--hosts=8] [--cpu-limit=0.5] [--jitter=0.05] [--install-turns=1000000] [--turns=60000] [--metric=work|cpu] [--machine-spread=0]
+// Usage: node bench/allocation-hosts.mjs [--hosts=8] [--cpu-limit=0.5] [--jitter=0.01] [--machine-spread=0.02] [--install-turns=100000] [--turns=200000] [--metric=work|cpu]
 // Needs root (network namespaces, cgroups) and iproute2, as the measuring tests do.
 import { chmodSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -28,13 +33,12 @@ import { flags, main, tempDir } from "./harness/script.mjs";
 import { benchConfigDir, startServer } from "./harness/server-process.mjs";
 import { sleep } from "./harness/timing.mjs";
 
-const opts = flags({ hosts: 8, cpuLimit: 0.5, jitter: 0.05, installTurns: 1000000, turns: 60000, metric: "work", machineSpread: 0 });
+const opts = flags({ hosts: 8, cpuLimit: 0.5, jitter: 0.01, installTurns: 100000, turns: 200000, metric: "work", machineSpread: 0.02 });
 if (!["work", "cpu"].includes(opts.metric)) throw new Error("--metric is work or cpu");
 const H = 0.02;
 
-// $RANDOM (0..32767) spreads a run's turns uniformly over ±jitter. With --machine-spread, each host
-// does its own share more or less, by up to ±that (from its machine id, the same for both designs):
-// machines that differ, as a cloud's instances of one type do, for the profile where they dominate.
+// $RANDOM (0..32767) spreads a run's turns uniformly over ±jitter; a host's share of ±machine-spread
+// comes from its machine id (cksum), the same for both designs, which share the pool.
 const REPORT =
   opts.metric === "work"
     ? `bw_metric work "$turns" turns`
