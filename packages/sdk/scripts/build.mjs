@@ -29,9 +29,10 @@ function contractSchema() {
 // Where scripts/atomic-build.mjs has the build write, to replace dist/ once it has succeeded.
 const out = process.env.BUILD_OUT ?? join(pkgDir, "dist");
 
+// Not incremental: see the composite option in tsconfig.esm.json.
 function tsc(project, outDir) {
   const bin = require.resolve("typescript/bin/tsc");
-  const result = spawnSync(process.execPath, [bin, "-p", project, "--outDir", outDir], { cwd: pkgDir, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [bin, "-p", project, "--composite", "false", "--outDir", outDir], { cwd: pkgDir, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
