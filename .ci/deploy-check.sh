@@ -29,8 +29,11 @@ say() { echo "deploy-check [$((SECONDS - started))s]: $*"; }
 
 WORK=$(mktemp -d /tmp/bw-deploy.XXXXXX)
 SERVER_PID=
+BUILD_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  # The build's podman first (a child of the backgrounded function), then the function itself.
+  if [ -n "$BUILD_PID" ]; then pkill -P "$BUILD_PID" 2>/dev/null; kill "$BUILD_PID" 2>/dev/null; wait "$BUILD_PID" 2>/dev/null; fi || true
   if [ -n "${COMPOSE_UP:-}" ]; then
     (cd "$WORK/compose" && compose -p bwci down -v -t 5 >/dev/null 2>&1) || true
     podman network rm bwci_default >/dev/null 2>&1 || true
@@ -66,6 +69,85 @@ else
     }
   done
 fi
+# ---------------------------------------------------------------------------------------------
+# 2a. The container image, on a base made here: its tools and bases first (kept between runs),
+#     then its build, started in the background: it needs only the tarballs, and runs beside
+#     part 1's install and server, whose time is mostly waiting on npm and the server.
+start_image_build() {
+  missing=()
+  command -v podman >/dev/null || missing+=(podman)
+  command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+  command -v podman-compose >/dev/null || missing+=(podman-compose)
+  [ "$(id -u)" -ne 0 ] || command -v runc >/dev/null || missing+=(runc)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]}"
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  # As root these machines lack CAP_SYS_RESOURCE: crun cannot start a container there, and neither
+  # runtime may raise the limits a container inherits. A containers.conf of this run's own says so
+  # for every podman call, podman-compose's included (which has no flag for either).
+  if [ "$(id -u)" -eq 0 ]; then
+    printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n[engine]\nruntime = "runc"\n' >"$WORK/containers.conf"
+    export CONTAINERS_CONF=$WORK/containers.conf
+  fi
+  compose() { podman-compose "$@"; }
+
+  # Two bases, made from Debian's mirror alone and kept between runs on one machine:
+  # - DEBIAN, bookworm minbase without documentation, like debian:bookworm-slim: the runtime's
+  #   base (RUNTIME_BASE) and PostgreSQL's;
+  # - NODE, DEBIAN with the host's Node and npm under /usr/local, like node:20-bookworm-slim: the
+  #   build stages' base (BASE).
+  # The host's extra certificate authorities go in too: where a TLS proxy stands between this
+  # machine and the npm registry (as here), the image's npm must trust what the host's trusts.
+  RECIPE=3 # one more at each change of what goes into them
+  DEBIAN=localhost/benchwright-ci-debian:bookworm-$RECIPE
+  NODE=localhost/benchwright-ci-node:bookworm-$RECIPE
+  PG_IMAGE=localhost/benchwright-ci-postgres:15-$RECIPE
+  if ! podman image exists "$DEBIAN"; then
+    say "building the base image $DEBIAN with mmdebstrap"
+    mmdebstrap --variant=minbase --include=ca-certificates --components=main --quiet \
+      --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+      --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+      --dpkgopt='path-exclude=/usr/share/locale/*' \
+      --customize-hook='cp -a /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates >/dev/null' \
+      --customize-hook='chroot "$1" apt-get clean && rm -rf "$1"/var/lib/apt/lists/*' \
+      bookworm "$WORK/base.tar" >/dev/null
+    podman import --quiet --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["bash"]' "$WORK/base.tar" "$DEBIAN" >/dev/null
+    rm -f "$WORK/base.tar"
+  fi
+  if ! podman image exists "$NODE"; then
+    say "building the base image $NODE: $DEBIAN with the host's Node $(node --version)"
+    NODE_BIN=$(readlink -f "$(command -v node)")
+    NPM_DIR=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules/npm
+    mkdir -p "$WORK/node-base"
+    cp "$NODE_BIN" "$WORK/node-base/node"
+    cp -a "$NPM_DIR" "$WORK/node-base/npm"
+    printf '%s\n' "FROM $DEBIAN" 'COPY node /usr/local/bin/node' 'COPY npm /usr/local/lib/node_modules/npm' \
+      'RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx' \
+      'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' 'CMD ["node"]' >"$WORK/node-base/Containerfile"
+    podman build --quiet --format docker -t "$NODE" "$WORK/node-base" >/dev/null
+    rm -rf "$WORK/node-base"
+  fi
+  # CI's tarballs (packed above) stand in for the Containerfile's first stage, which would build
+  # them again from the sources: BENCHWRIGHT_IMAGE_FROM_SOURCE=1 checks that path instead.
+  from=(--build-context "packs=$WORK/image")
+  [ "${BENCHWRIGHT_IMAGE_FROM_SOURCE:-}" = 1 ] && from=()
+  say "building deploy/Containerfile on $NODE and $DEBIAN ($([ ${#from[@]} -gt 0 ] && echo "with this run's tarballs" || echo "from the sources")), beside part 1"
+  # Its output is shown if it fails (when part 2 waits for it).
+  build_images() {
+    podman build --quiet --format docker --build-arg BASE="$NODE" --build-arg RUNTIME_BASE="$DEBIAN" "${from[@]}" \
+      -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
+    if ! podman image exists "$PG_IMAGE"; then
+      echo "building $PG_IMAGE (Debian's postgresql on $DEBIAN)"
+      podman build --quiet --format docker --build-arg BASE="$DEBIAN" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
+    fi
+  }
+  build_images >"$WORK/build.log" 2>&1 &
+  BUILD_PID=$!
+}
+[ "$PART" = install ] || start_image_build
+
 PREFIX=$WORK/prefix
 mkdir "$PREFIX"
 say "installing $(ls "$PACKS"/*.tgz | wc -l) tarballs into the empty prefix $PREFIX"
@@ -107,69 +189,11 @@ fi
 [ "$PART" = install ] && return 0
 
 # ---------------------------------------------------------------------------------------------
-# 2. The container image, on a base made here, and the compose file's services
-missing=()
-command -v podman >/dev/null || missing+=(podman)
-command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
-command -v podman-compose >/dev/null || missing+=(podman-compose)
-[ "$(id -u)" -ne 0 ] || command -v runc >/dev/null || missing+=(runc)
-if [ ${#missing[@]} -gt 0 ]; then
-  say "installing ${missing[*]}"
-  as_root apt-get update -qq
-  as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-# As root these machines lack CAP_SYS_RESOURCE: crun cannot start a container there, and neither
-# runtime may raise the limits a container inherits. A containers.conf of this run's own says so
-# for every podman call, podman-compose's included (which has no flag for either).
-if [ "$(id -u)" -eq 0 ]; then
-  printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n[engine]\nruntime = "runc"\n' >"$WORK/containers.conf"
-  export CONTAINERS_CONF=$WORK/containers.conf
-fi
-compose() { podman-compose "$@"; }
+# 2b. The image (once its build ends) and the compose file's services
+say "waiting for the image build"
+wait "$BUILD_PID" || { cat "$WORK/build.log"; echo "the image build failed" >&2; exit 1; }
+BUILD_PID=
 
-# Two bases, made from Debian's mirror alone and kept between runs on one machine:
-# - DEBIAN, bookworm minbase without documentation, like debian:bookworm-slim: the runtime's
-#   base (RUNTIME_BASE) and PostgreSQL's;
-# - NODE, DEBIAN with the host's Node and npm under /usr/local, like node:20-bookworm-slim: the
-#   build stages' base (BASE).
-# The host's extra certificate authorities go in too: where a TLS proxy stands between this
-# machine and the npm registry (as here), the image's npm must trust what the host's trusts.
-RECIPE=3 # one more at each change of what goes into them
-DEBIAN=localhost/benchwright-ci-debian:bookworm-$RECIPE
-NODE=localhost/benchwright-ci-node:bookworm-$RECIPE
-PG_IMAGE=localhost/benchwright-ci-postgres:15-$RECIPE
-if ! podman image exists "$DEBIAN"; then
-  say "building the base image $DEBIAN with mmdebstrap"
-  mmdebstrap --variant=minbase --include=ca-certificates --components=main --quiet \
-    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
-    --dpkgopt='path-exclude=/usr/share/locale/*' \
-    --customize-hook='cp -a /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates >/dev/null' \
-    --customize-hook='chroot "$1" apt-get clean && rm -rf "$1"/var/lib/apt/lists/*' \
-    bookworm "$WORK/base.tar" >/dev/null
-  podman import --quiet --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["bash"]' "$WORK/base.tar" "$DEBIAN" >/dev/null
-  rm -f "$WORK/base.tar"
-fi
-if ! podman image exists "$NODE"; then
-  say "building the base image $NODE: $DEBIAN with the host's Node $(node --version)"
-  NODE_BIN=$(readlink -f "$(command -v node)")
-  NPM_DIR=$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules/npm
-  mkdir -p "$WORK/node-base"
-  cp "$NODE_BIN" "$WORK/node-base/node"
-  cp -a "$NPM_DIR" "$WORK/node-base/npm"
-  printf '%s\n' "FROM $DEBIAN" 'COPY node /usr/local/bin/node' 'COPY npm /usr/local/lib/node_modules/npm' \
-    'RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx' \
-    'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' 'CMD ["node"]' >"$WORK/node-base/Containerfile"
-  podman build --quiet --format docker -t "$NODE" "$WORK/node-base" >/dev/null
-  rm -rf "$WORK/node-base"
-fi
-# CI's tarballs (packed above) stand in for the Containerfile's first stage, which would build
-# them again from the sources: BENCHWRIGHT_IMAGE_FROM_SOURCE=1 checks that path instead.
-from=(--build-context "packs=$WORK/image")
-[ "${BENCHWRIGHT_IMAGE_FROM_SOURCE:-}" = 1 ] && from=()
-say "building deploy/Containerfile on $NODE and $DEBIAN ($([ ${#from[@]} -gt 0 ] && echo "with this run's tarballs" || echo "from the sources"))"
-podman build --quiet --format docker --build-arg BASE="$NODE" --build-arg RUNTIME_BASE="$DEBIAN" "${from[@]}" \
-  -f "$ROOT/deploy/Containerfile" -t localhost/benchwright:ci "$ROOT" >/dev/null
 say "the image: $(podman image inspect --format '{{.Size}}' localhost/benchwright:ci | awk '{printf "%d MB", $1 / 1e6}')"
 # What it runs: no npm; every dependency at a version the lockfile names (none resolved anew).
 # (Without systemd, podman run complains that it cannot time the image's health check.)
@@ -201,10 +225,6 @@ node -e '
   if (listed.length < 100 || strays.length) { console.error(`${listed.length} packages in the image; not in package-lock.json: ${strays.join(", ") || "-"}`); process.exit(1); }
   console.log(`deploy-check: the image has ${listed.length} packages, each at the version package-lock.json names`);' \
   "$ROOT/package-lock.json" "$WORK/image-packages.txt"
-if ! podman image exists "$PG_IMAGE"; then
-  say "building $PG_IMAGE (Debian's postgresql on $DEBIAN)"
-  podman build --quiet --format docker --build-arg BASE="$DEBIAN" -f "$ROOT/deploy/postgres.Containerfile" -t "$PG_IMAGE" "$ROOT/deploy" >/dev/null
-fi
 
 # The compose file as a user runs it, with this run's images, port and secrets.
 mkdir -p "$WORK/compose/secrets"

@@ -1,17 +1,13 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { unitTestFiles } from "../../vitest.tiers.js";
 
-// The tests that measure (and existing-vm-steps, whose real fio, iperf3 and sysbench runs made the
-// files beside them time out in CI): one compares a benchmark's figures with the same command run
-// directly (within 20%), the other two threads with one. A neighbouring file's load on a 2-core
-// machine would skew them, so they run alone, after the rest (`groupOrder`), in one fork; turbo
-// runs them after every package's other tests (the `test:measuring` task).
-const MEASURING = [
-  "src/system/existing-vm.test.ts",
-  "src/system/existing-vm-steps.test.ts",
-  "src/system/repetitions.test.ts",
-  "src/system/precision-hosts.test.ts",
-];
+// The tests that measure: one compares a benchmark's figures with the same command run directly
+// (within 20%), others two threads with one, or CPU-limited hosts' spread. A neighbouring file's
+// load on a 2-core machine would skew them, so they run alone, after the rest (`groupOrder`), in one fork; turbo
+// runs them after every package's other tests (the `test:measuring` task). existing-vm-steps, once
+// here because its real fio and iperf3 runs made neighbours time out, runs beside the other files
+// since each of those runs lasts a second.
+const MEASURING = ["src/system/existing-vm.test.ts", "src/system/repetitions.test.ts", "src/system/precision-hosts.test.ts"];
 const UNIT = unitTestFiles(import.meta.dirname);
 const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 

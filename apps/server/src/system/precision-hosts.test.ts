@@ -37,27 +37,34 @@ workloads:
 
 const namespaces: NetNamespace[] = [];
 const hosts: Record<string, SshdHarness[]> = { uneven: [], even: [] };
+const all: SshdHarness[] = [];
 let fx: Fixture;
 let api: ReturnType<typeof request>;
 
 beforeAll(async () => {
-  for (const [label, limits] of Object.entries(LIMITS)) {
-    for (const cpuLimit of limits) {
+  // The eight hosts and the server start at once: each start mostly waits (ssh-keygen, sshd's banner).
+  // Each kept as it comes (for afterAll to stop), then put in the order of its limit.
+  const started = Object.entries(LIMITS).flatMap(([label, limits]) =>
+    limits.map(async (cpuLimit, at) => {
       const ns = await createNetNamespace();
       namespaces.push(ns);
       // The weight follows the limit: on a busy machine the weights share the CPUs out, on an idle one the limits do.
-      hosts[label].push(await startSshd({ netns: ns, cpuShares: Math.round(4096 * cpuLimit), cpuLimit }));
-    }
-  }
-  fx = await openFixture();
+      const host = await startSshd({ netns: ns, cpuShares: Math.round(4096 * cpuLimit), cpuLimit });
+      all.push(host);
+      return { label, at, host };
+    }),
+  );
+  const [fixture, ...made] = await Promise.all([openFixture(), ...started]);
+  fx = fixture as Fixture;
+  for (const { label, at, host } of made as Array<{ label: string; at: number; host: SshdHarness }>) hosts[label][at] = host;
   api = request(fx.app);
   writeFileSync(join(fx.configDir, "benchmarks", "spin.yaml"), SPIN_TOOL);
 }, 60_000);
 
 afterAll(async () => {
   await fx?.close();
-  for (const h of Object.values(hosts).flat()) await h.stop();
-  for (const ns of namespaces) await ns.remove();
+  await Promise.all(all.map((h) => h.stop()));
+  await Promise.all(namespaces.map((ns) => ns.remove()));
 });
 
 const pool = (label: string) => ({
