@@ -38,7 +38,8 @@ async function loadedByServer(dirs: { dataDir: string; configDir: string }, env:
   try {
     expect((await fetch(`${server.api}/benchmarks/`)).status).toBe(200);
   } finally {
-    await server.stop();
+    // A bound, not a wait: the list is written at exit, which a kill (after 15 s by default) skips; under CI's load a stop took longer.
+    await server.stop(60_000);
   }
   return packagesOf(readFileSync(file, "utf8"));
 }
@@ -56,7 +57,7 @@ describe("what a started server has loaded", () => {
     } finally {
       dirs.remove();
     }
-  }, 60_000);
+  }, 180_000);
 
   it("on PostgreSQL with no provider file, after answering: no PGlite, no YAML parser, nor the rest", async () => {
     const dirs = serverDirs("startup-packages-pg");
@@ -73,5 +74,5 @@ describe("what a started server has loaded", () => {
       await schema.drop();
       dirs.remove();
     }
-  }, 60_000);
+  }, 180_000);
 });
