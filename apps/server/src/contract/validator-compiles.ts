@@ -120,8 +120,9 @@ function partKey(part: unknown): PartKey | undefined {
   if (!part || typeof part !== "object") return undefined;
   let known = partKeys.get(part);
   if (!known) {
-    // A function (a serializer the preprocessor put in) by identity: its text is not its content.
-    const json = JSON.stringify(part, (_k, v: unknown) => (typeof v === "function" ? `function ${identity(v)}` : v));
+    // Without a replacer: several times faster on the whole contract. A function left out of the
+    // text is a serializer the preprocessor put in from the options' serDes, which ajvKey names.
+    const json = JSON.stringify(part);
     known = { text: createHash("sha1").update(json).digest("base64"), identified: /"\$(id|anchor|dynamicAnchor)"\s*:/.test(json) };
     partKeys.set(part, known);
   }
