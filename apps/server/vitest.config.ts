@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { unitTestFiles } from "../../vitest.tiers.js";
+import { BUILT_PACKAGES, unitTestFiles } from "../../vitest.tiers.js";
 
 // The tests that measure: one compares a benchmark's figures with the same command run directly
 // (within 20%), others two threads with one, or CPU-limited hosts' spread. A neighbouring file's
@@ -13,6 +13,7 @@ const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 
 export default defineConfig({
   test: {
+    server: BUILT_PACKAGES,
     // Each file opens a real engine (its database loaded from the run's migrated image) and some
     // run real benchmarks.
     // Bounds, not waits: on two cores beside the other packages' tests a test runs several times

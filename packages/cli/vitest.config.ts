@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { BUILT_PACKAGES } from "../../vitest.tiers.js";
 
 export default defineConfig({
   test: {
+    server: BUILT_PACKAGES,
     include: ["src/**/*.test.ts"],
     // Each file starts a real server (PGlite starts in seconds) and runs the built command as a process.
     // Bounds, not waits: on two cores beside the other packages' tests a test runs several times

@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { unitTestFiles } from "../../vitest.tiers.js";
+import { BUILT_PACKAGES, unitTestFiles } from "../../vitest.tiers.js";
 
 const UNIT = unitTestFiles(import.meta.dirname);
 // A test that reads the host's own load (the telemetry of an idle run beside a CPU hog's): the
@@ -10,6 +10,7 @@ const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 
 export default defineConfig({
   test: {
+    server: BUILT_PACKAGES,
     // Many engine tests open a database, an sshd or a shell: on a 2-core machine busy with the
     // rest of the suite, 5 s (vitest's default) is too short for a test that takes 1 s alone.
     // Bounds, not waits: on two cores beside the other packages' tests a test runs several times
