@@ -6,33 +6,17 @@ const ajvCore = createRequire(fromValidator.resolve("ajv"))("./core") as { defau
 
 /** How many schemas the validator's Ajv compiled while `work` ran. */
 export function compilations(work: () => void): number {
-  const counting = count();
+  const proto = ajvCore.default.prototype;
+  const compile = proto._compileSchemaEnv;
+  let count = 0;
+  proto._compileSchemaEnv = function (this: unknown, env: unknown) {
+    count++;
+    return compile.call(this, env);
+  };
   try {
     work();
   } finally {
-    counting.stop();
+    proto._compileSchemaEnv = compile;
   }
-  return counting.count;
-}
-
-/** The same, while an asynchronous `work` runs: whatever else compiles meanwhile is counted too. */
-export async function compilationsDuring(work: () => Promise<unknown>): Promise<number> {
-  const counting = count();
-  try {
-    await work();
-  } finally {
-    counting.stop();
-  }
-  return counting.count;
-}
-
-function count(): { count: number; stop(): void } {
-  const proto = ajvCore.default.prototype;
-  const compile = proto._compileSchemaEnv;
-  const counting = { count: 0, stop: () => void (proto._compileSchemaEnv = compile) };
-  proto._compileSchemaEnv = function (this: unknown, env: unknown) {
-    counting.count++;
-    return compile.call(this, env);
-  };
-  return counting;
+  return count;
 }
