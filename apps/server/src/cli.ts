@@ -82,10 +82,8 @@ async function runCommand(argv: string[], out: (line: string) => void, note: (li
     try {
       const config = readConfig(process.env, rest);
       log.level = config.logLevel ?? "info";
-      // The handlers before the start: a signal while it starts (a server answers before it has
-      // announced its providers) would otherwise end the process unstopped, its exit handlers unrun.
       const running = command === "serve" ? serve(config, log) : work(config, log);
-      stopOnSignals(async (deadline) => (await running).close(deadline), config.stopTimeoutMs ?? 10_000, log);
+      stopOnSignals(running, config.stopTimeoutMs ?? 10_000, log);
       await running;
       // Runs until a signal stops it.
       await new Promise<never>(() => {});

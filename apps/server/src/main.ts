@@ -8,10 +8,8 @@ const log = createLogger();
 try {
   const config = readConfig();
   log.level = config.logLevel ?? "info";
-  // The handlers before the start: a signal while it starts (it answers before it has announced
-  // its providers) would otherwise end the process unstopped, its exit handlers unrun.
   const running = serve(config, log);
-  stopOnSignals(async (deadline) => (await running).close(deadline), config.stopTimeoutMs ?? 10_000, log);
+  stopOnSignals(running, config.stopTimeoutMs ?? 10_000, log);
   await running;
 } catch (e) {
   log.fatal({ error: (e as Error).message }, "cannot start");

@@ -1,7 +1,6 @@
-import { createRequire } from "node:module";
-import type { ParseOptions } from "yaml";
 import { CatalogError, type DefinitionProblem } from "./errors.js";
 import { paramDeclarations } from "./params.js";
+import { parseYaml } from "./yaml-parse.js";
 import type { MetricMeaning, RoleDefinition, ToolDefinition, WorkloadDefinition } from "./types.js";
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9_.-]*$/i;
@@ -228,18 +227,6 @@ function workload(
     if (t.run !== undefined) def.timeout.run = t.run;
   }
   return def;
-}
-
-let yaml: typeof import("yaml") | undefined;
-
-/**
- * YAML's parser (~150 modules, ~30 ms of CPU to load) is loaded with the first file to parse:
- * the built-in definitions come parsed (parsed-builtins.ts), so a catalog without extra
- * files never needs it. `require` keeps parsing synchronous; it is the module `import` gives.
- */
-function parseYaml(text: string, options: ParseOptions): unknown {
-  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
-  return yaml.parse(text, options);
 }
 
 /**

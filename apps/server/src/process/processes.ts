@@ -47,7 +47,11 @@ export async function work(config: ServerConfig, log: Logger): Promise<{ engine:
  * back (they go on on their hosts and another process takes them up), and an exit within
  * the deadline even if something hangs.
  */
-export function stopOnSignals(close: (deadlineMs: number) => Promise<void>, deadlineMs: number, log: Logger): void {
+export function stopOnSignals(running: Promise<{ close(deadlineMs: number): Promise<void> }>, deadlineMs: number, log: Logger): void {
+  // Given the start, not what it started: installed before the start, so a signal while it starts
+  // (a server answers before it has announced its providers) waits for it and stops it, rather
+  // than ending the process with the default action, its exit handlers unrun.
+  const close = async (ms: number) => (await running).close(ms);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

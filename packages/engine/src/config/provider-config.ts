@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
-import { createRequire } from "node:module";
+import { parseYaml } from "@benchwright/catalog";
 import { BenchwrightError } from "../errors.js";
 import type { ProviderClass, ResolvedConfig } from "../model/resolved-config.js";
 import { parseIni } from "./ini.js";
@@ -65,14 +65,6 @@ export function toConfigFile(name: string, document: Record<string, unknown>): P
     ]);
   }
   return { name, providerClass: canonicalClass(provider.class), provider, services };
-}
-
-let yaml: typeof import("yaml") | undefined;
-
-/** YAML's parser (~150 modules, ~30 ms of CPU to load) is loaded with the first file to parse: a config dir without one never needs it. */
-function parseYaml(text: string): unknown {
-  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
-  return yaml.parse(text);
 }
 
 /** Reads `<configDir>/providers/*.yaml|*.yml|*.json|*.conf`; a file that cannot be read is reported, not fatal. */
