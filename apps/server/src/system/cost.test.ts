@@ -164,8 +164,11 @@ for (const [name, make] of Object.entries(clouds)) {
       const after = Date.now();
       const aliveAmount = alive.reduce((sum, e) => sum + e.cost!.amount, 0);
       const bound = (t: number) => (((t - machine.created.getTime()) / 1000) * PRICES.cheap) / 3600;
-      expect(aliveAmount).toBeGreaterThanOrEqual(bound(before) * 0.99);
-      expect(aliveAmount).toBeLessThanOrEqual(bound(after) * 1.01);
+      // Each execution's amount is rounded to a millionth: over a machine's first second at 0.1 an
+      // hour (2.8e-5 in all) that is more than the 1% (seen: 2.6e-5 against a bound of 2.63e-5).
+      const rounding = alive.length * 0.5e-6;
+      expect(aliveAmount).toBeGreaterThanOrEqual(bound(before) * 0.99 - rounding);
+      expect(aliveAmount).toBeLessThanOrEqual(bound(after) * 1.01 + rounding);
 
       // Machines that live a few seconds: a cost read as a destruction commits may count a few
       // milliseconds more than the ledger keeps, which is over 1% of a double's second-long life.
