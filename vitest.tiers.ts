@@ -25,3 +25,18 @@ export function unitTestFiles(dir: string): string[] {
  * CPU (two server files: 41 vs 48 CPU-s). Their sources are not transformed anyway (no mocks).
  */
 export const BUILT_PACKAGES = { deps: { external: [/\/(?:packages|apps)\/[^/]+\/dist\//] } };
+
+/**
+ * `workers` forked processes, each running file after file (`isolate: false`): a file that opens
+ * an engine or a server loaded the engine, express and the contract's validator again in a fresh
+ * fork; now once per worker (the server's project alone on this 2-core machine: collect 68 -> 14 s
+ * summed, 373 -> 327 CPU-s, 274 -> 236 s wall). Every worker lives to the end of the run
+ * (`minWorkers` = `maxWorkers`): vitest 3 ends an idle worker above the minimum with a teardown
+ * whose rejection nothing handles, which ends the whole run ("Terminating worker thread") and
+ * leaves the other workers running. Vitest takes `isolate` for forks from the root config only,
+ * not a project's. A file that changes what another would see (environment, a patched module)
+ * puts it back when it ends, as cli.test.ts and local-spawner.test.ts do.
+ */
+export function sharedForks(workers: number) {
+  return { maxWorkers: workers, minWorkers: workers, poolOptions: { forks: { isolate: false } } };
+}

@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { BUILT_PACKAGES, unitTestFiles } from "../../vitest.tiers.js";
+import { BUILT_PACKAGES, sharedForks, unitTestFiles } from "../../vitest.tiers.js";
 
 // The tests that measure: one compares a benchmark's figures with the same command run directly
 // (within 20%), others two threads with one, or CPU-limited hosts' spread. A neighbouring file's
@@ -21,8 +21,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Most of a file's time is waiting (for sshd, a step's sleep, a poll): more files than cores.
-    maxWorkers: 4,
-    minWorkers: 1,
+    ...sharedForks(4),
     projects: [
       // `npm run test:fast`: files that start nothing.
       { extends: true, test: { name: "unit", include: UNIT } },

@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { BUILT_PACKAGES, unitTestFiles } from "../../vitest.tiers.js";
+import { BUILT_PACKAGES, sharedForks, unitTestFiles } from "../../vitest.tiers.js";
 
 const UNIT = unitTestFiles(import.meta.dirname);
 // A test that reads the host's own load (the telemetry of an idle run beside a CPU hog's): the
@@ -19,8 +19,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Most of a file's time is waiting (a shell, sshd, a poll): more files at once than vitest's
     // default of one fewer than the cores (one, on two).
-    maxWorkers: 3,
-    minWorkers: 1,
+    ...sharedForks(3),
     projects: [
       // `npm run test:fast`: files that start nothing. In worker threads, which start in less CPU
       // than forked processes (67 files: 53 vs 61 CPU-s at a load of 17); a file that starts
