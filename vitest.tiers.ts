@@ -40,3 +40,13 @@ export const BUILT_PACKAGES = { deps: { external: [/\/(?:packages|apps)\/[^/]+\/
 export function sharedForks(workers: number) {
   return { maxWorkers: workers, minWorkers: workers, poolOptions: { forks: { isolate: false } } };
 }
+
+/**
+ * Bounds, not waits: on two cores beside the other packages' tests a test runs several times
+ * slower than alone (CI of 2026-11-28: 1-5 s tests over 30 s, Prism's start over 30 s), and
+ * vitest's default of 5 s fails a test that takes 1 s alone. A hook starts engines, sshds and
+ * servers, hence its longer bound.
+ */
+export function loadedBounds(testTimeout = 60_000) {
+  return { testTimeout, hookTimeout: 120_000 };
+}

@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { BUILT_PACKAGES, sharedForks, unitTestFiles } from "../../vitest.tiers.js";
+import { BUILT_PACKAGES, loadedBounds, sharedForks, unitTestFiles } from "../../vitest.tiers.js";
 
 // The tests that measure: one compares a benchmark's figures with the same command run directly
 // (within 20%), others two threads with one, or CPU-limited hosts' spread. A neighbouring file's
@@ -16,10 +16,7 @@ export default defineConfig({
     server: BUILT_PACKAGES,
     // Each file opens a real engine (its database loaded from the run's migrated image) and some
     // run real benchmarks.
-    // Bounds, not waits: on two cores beside the other packages' tests a test runs several times
-    // slower than alone (CI of 2026-11-28: 1-5 s tests over 30 s, Prism's start over 30 s).
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    ...loadedBounds(),
     // Most of a file's time is waiting (for sshd, a step's sleep, a poll): more files than cores.
     ...sharedForks(4),
     projects: [

@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { BUILT_PACKAGES, sharedForks, unitTestFiles } from "../../vitest.tiers.js";
+import { BUILT_PACKAGES, loadedBounds, sharedForks, unitTestFiles } from "../../vitest.tiers.js";
 
 const UNIT = unitTestFiles(import.meta.dirname);
 // A test that reads the host's own load (the telemetry of an idle run beside a CPU hog's): the
@@ -11,12 +11,8 @@ const IMAGE = ["src/test-support/pglite-image-setup.ts"];
 export default defineConfig({
   test: {
     server: BUILT_PACKAGES,
-    // Many engine tests open a database, an sshd or a shell: on a 2-core machine busy with the
-    // rest of the suite, 5 s (vitest's default) is too short for a test that takes 1 s alone.
-    // Bounds, not waits: on two cores beside the other packages' tests a test runs several times
-    // slower than alone (CI of 2026-11-28: 1-5 s tests over 30 s, Prism's start over 30 s).
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Many engine tests open a database, an sshd or a shell.
+    ...loadedBounds(),
     // Most of a file's time is waiting (a shell, sshd, a poll): more files at once than vitest's
     // default of one fewer than the cores (one, on two).
     ...sharedForks(3),
