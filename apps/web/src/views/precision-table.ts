@@ -1,32 +1,24 @@
+import { plusMinusPercent as pct, precisionCells } from "@benchwright/contract/precision-cells";
 import type { PlanReport } from "@benchwright/sdk";
 import { h } from "../dom.js";
 import { listTable } from "./list-table.js";
 
-const pct = (x: number | null) => (x === null ? "–" : `±${(x * 100).toFixed(2)}%`);
-
 /** A precision plan's cells: per target and cell, the precision asked and reached, what it took and cost, and why it stopped; nothing for another plan. */
 export function precisionTable(report: PlanReport): HTMLElement[] {
-  const rows = report.cells.flatMap((c) =>
-    c.states.flatMap((s) => {
-      const p = s.precision;
-      if (!p) return [];
-      const cost = p.cost === null ? "–" : `${p.cost.toPrecision(3)} ${p.unit === "money" ? (p.currency ?? "") : p.unit.replace("_", " ")}`;
-      return [
-        h(
-          "tr",
-          { "data-target": s.target, "data-stop": p.stop ?? "" },
-          h("td", {}, s.target),
-          h("td", {}, `${c.tool}/${c.workload} #${c.benchmark}.${c.cell}`),
-          h("td", {}, pct(p.asked)),
-          h("td", {}, pct(p.reached)),
-          h("td", {}, p.machines),
-          h("td", {}, p.runs),
-          h("td", {}, p.rounds.length),
-          h("td", {}, cost),
-          h("td", {}, p.reason ?? "going on"),
-        ),
-      ];
-    }),
+  const rows = precisionCells(report).map(({ cell: c, state: s, precision: p, cost }) =>
+    h(
+      "tr",
+      { "data-target": s.target, "data-stop": p.stop ?? "" },
+      h("td", {}, s.target),
+      h("td", {}, `${c.tool}/${c.workload} #${c.benchmark}.${c.cell}`),
+      h("td", {}, pct(p.asked)),
+      h("td", {}, pct(p.reached)),
+      h("td", {}, p.machines),
+      h("td", {}, p.runs),
+      h("td", {}, p.rounds.length),
+      h("td", {}, cost ?? "–"),
+      h("td", {}, p.reason ?? "going on"),
+    ),
   );
   if (!rows.length) return [];
   return [

@@ -1,20 +1,13 @@
 import type { PlanReport } from "@benchwright/contract";
+import { plusMinusPercent as pct, precisionCells } from "@benchwright/contract/precision-cells";
 import { cellTitle } from "./report-labels.js";
-
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? "–" : `±${(x * 100).toFixed(2)}%`);
 
 /** A precision plan's section: per target and cell, the precision asked and reached, the machines and runs it took, its cost and why it stopped. */
 export function precisionSection(report: PlanReport, e: (t: unknown) => string): string {
-  const rows = report.cells.flatMap((c) =>
-    c.states.flatMap((s) => {
-      const p = s.precision;
-      if (!p) return [];
-      const cost = p.cost === null ? "–" : `${p.cost.toPrecision(3)} ${p.unit === "money" ? (p.currency ?? "") : p.unit.replace("_", " ")}`;
-      return [
-        `<tr data-stop="${e(p.stop ?? "")}"><th scope="row">${e(s.target)}</th><td>${e(cellTitle(c))}</td><td>${e(pct(p.asked))}</td><td>${e(pct(p.reached))}</td>` +
-          `<td>${p.machines}</td><td>${p.runs}</td><td>${p.rounds.length}</td><td>${e(cost)}</td><td>${e(p.reason ?? "going on")}</td></tr>`,
-      ];
-    }),
+  const rows = precisionCells(report).map(
+    ({ cell: c, state: s, precision: p, cost }) =>
+      `<tr data-stop="${e(p.stop ?? "")}"><th scope="row">${e(s.target)}</th><td>${e(cellTitle(c))}</td><td>${e(pct(p.asked))}</td><td>${e(pct(p.reached))}</td>` +
+      `<td>${p.machines}</td><td>${p.runs}</td><td>${p.rounds.length}</td><td>${e(cost ?? "–")}</td><td>${e(p.reason ?? "going on")}</td></tr>`,
   );
   if (!rows.length) return "";
   return `<section id="precision">
