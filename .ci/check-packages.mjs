@@ -9,7 +9,8 @@
 // ui/, which the tests must not see change), then checks those same tarballs, and the deployment
 // check installs them, beside the tests.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +56,36 @@ function packedIn(out, pkg) {
   return { filename, entryCount: paths.length, files: paths.map((p) => ({ path: p.replace(/^package\//, "") })) };
 }
 
+/**
+ * The packages the tarball's JavaScript imports (`from "x"`, `import "x"`, `import("x")`) that its
+ * own package.json does not declare: found where the workspace hoists them, missing where the
+ * package is installed with its dependencies alone (the CLI's `plan report` once imported the
+ * contract, a devDependency of the CLI's, and failed so from its tarball).
+ */
+function undeclaredImports(tarball) {
+  const dir = mkdtempSync(join(tmpdir(), "bw-unpack-"));
+  try {
+    execFileSync("tar", ["-xzf", tarball, "-C", dir]);
+    const pkg = JSON.parse(readFileSync(join(dir, "package", "package.json"), "utf8"));
+    const declared = new Set([pkg.name, ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies })]);
+    const missing = new Set();
+    const files = readdirSync(join(dir, "package"), { recursive: true, encoding: "utf8" }).filter((f) => /\.(m?js)$/.test(f) && !f.includes("node_modules"));
+    for (const file of files) {
+      const text = readFileSync(join(dir, "package", file), "utf8");
+      for (const [, spec] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"'./][^"']*)["']/gm)) {
+        // A package's name (SQL and messages hold `from '...'` too).
+        if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/[\w.@/-]*)?$/i.test(spec)) continue;
+        const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+        if (name.startsWith("node:") || builtinModules.includes(name) || declared.has(name)) continue;
+        missing.add(`${name} (${file})`);
+      }
+    }
+    return [...missing];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 let failed = false;
 try {
   for (const { dir, pkg } of publishable) {
@@ -73,6 +104,10 @@ try {
       console.error(`  ${pkg.name}: the tarball has no LICENSE`);
       failed = true;
     }
+
+    const undeclared = undeclaredImports(tarball);
+    for (const u of undeclared) console.error(`  ${pkg.name}: imports ${u}, which its package.json does not declare`);
+    if (undeclared.length) failed = true;
 
     const bytes = readFileSync(tarball);
     const { messages, pkg: packedPkg } = await publint({
