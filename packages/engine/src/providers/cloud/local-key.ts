@@ -19,7 +19,7 @@ export async function localKey(spec: { name: string; publicKey?: string }): Prom
  * that failed before making any machine). Such a key is made again; two in a row are rare
  * (1 in 65,536), and each try takes microseconds.
  */
-export async function readableEd25519Key(): Promise<string> {
+async function readableEd25519Key(): Promise<string> {
   const { utils } = await loadSsh2();
   for (;;) {
     const pair = utils.generateKeyPairSync("ed25519");
